@@ -1,0 +1,171 @@
+//! Translations: one mechanism for every string the UI shows, in Korean and English.
+//!
+//! Strings live in tab-separated files (`assets/i18n/*.tsv`: `key<TAB>en<TAB>ko`), one per
+//! lab plus the shell's, so each lab's wording sits beside its own keys. Placeholders are
+//! `{name}` and are filled by `Msg::arg`. A missing key shows as the key itself, and the
+//! native test `every_key_used_in_src_has_both_languages` keeps that from shipping.
+//! Not for: formatting numbers or dates beyond plain substitution.
+
+use std::collections::HashMap;
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Lang {
+    #[default]
+    En,
+    Ko,
+}
+
+impl Lang {
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Ko => "ko",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Lang> {
+        match code.trim().to_ascii_lowercase().as_str() {
+            "en" => Some(Lang::En),
+            "ko" => Some(Lang::Ko),
+            _ => None,
+        }
+    }
+
+    /// The language a browser's `navigator.language` (e.g. `ko-KR`) asks for.
+    pub fn from_browser(tag: &str) -> Lang {
+        if tag.to_ascii_lowercase().starts_with("ko") {
+            Lang::Ko
+        } else {
+            Lang::En
+        }
+    }
+}
+
+/// Every key with its English and Korean text.
+#[derive(Default)]
+pub struct Catalog {
+    entries: HashMap<String, (String, String)>,
+}
+
+/// A problem in a translation file: where and what.
+#[derive(Debug, PartialEq)]
+pub struct CatalogError {
+    pub file: String,
+    pub line: usize,
+    pub problem: String,
+}
+
+impl Catalog {
+    /// Reads `(file name, tsv text)` pairs. Blank lines and lines starting with `#` are skipped.
+    pub fn parse(files: &[(&str, &str)]) -> Result<Catalog, CatalogError> {
+        let mut entries = HashMap::new();
+        for (file, text) in files {
+            for (i, line) in text.lines().enumerate() {
+                if line.trim().is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                let err = |problem: String| CatalogError {
+                    file: (*file).to_owned(),
+                    line: i + 1,
+                    problem,
+                };
+                let mut cols = line.split('\t');
+                let (Some(key), Some(en), Some(ko)) = (cols.next(), cols.next(), cols.next()) else {
+                    return Err(err("expected key<TAB>en<TAB>ko".into()));
+                };
+                if cols.next().is_some() {
+                    return Err(err("more than three columns".into()));
+                }
+                if en.trim().is_empty() || ko.trim().is_empty() {
+                    return Err(err(format!("{key}: a language is empty")));
+                }
+                let unescape = |s: &str| s.replace("\\n", "\n");
+                if entries
+                    .insert(key.trim().to_owned(), (unescape(en), unescape(ko)))
+                    .is_some()
+                {
+                    return Err(err(format!("{key} is defined twice")));
+                }
+            }
+        }
+        Ok(Catalog { entries })
+    }
+
+    pub fn get<'a>(&'a self, lang: Lang, key: &'a str) -> &'a str {
+        match self.entries.get(key) {
+            Some((en, ko)) => match lang {
+                Lang::En => en,
+                Lang::Ko => ko,
+            },
+            None => key,
+        }
+    }
+
+    pub fn has(&self, key: &str) -> bool {
+        self.entries.contains_key(key)
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.entries.keys().map(String::as_str)
+    }
+
+    /// The message in `lang` with its placeholders filled.
+    pub fn render(&self, lang: Lang, msg: &Msg) -> String {
+        let mut text = self.get(lang, msg.key).to_owned();
+        for (name, value) in &msg.args {
+            text = text.replace(&format!("{{{name}}}"), value);
+        }
+        text
+    }
+}
+
+/// A message to show: a catalog key and the values for its placeholders. Models return
+/// these instead of text so the view can show them in the learner's language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Msg {
+    pub key: &'static str,
+    pub args: Vec<(&'static str, String)>,
+}
+
+impl Msg {
+    pub fn new(key: &'static str) -> Msg {
+        Msg { key, args: Vec::new() }
+    }
+
+    pub fn arg(mut self, name: &'static str, value: impl fmt::Display) -> Msg {
+        self.args.push((name, value.to_string()));
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_fills_placeholders_in_the_chosen_language() {
+        let c = Catalog::parse(&[("t.tsv", "a.b\tHello {who}\t{who} 안녕\n")]).unwrap();
+        let m = Msg::new("a.b").arg("who", "Kim");
+        assert_eq!(c.render(Lang::En, &m), "Hello Kim");
+        assert_eq!(c.render(Lang::Ko, &m), "Kim 안녕");
+        assert_eq!(c.get(Lang::En, "missing.key"), "missing.key");
+    }
+
+    #[test]
+    fn parse_names_the_file_and_line_of_a_broken_entry() {
+        let e = Catalog::parse(&[("x.tsv", "# comment\nok\tA\tB\nbroken\tonly-en\n")]).err();
+        assert_eq!(e.map(|e| (e.file, e.line)), Some(("x.tsv".into(), 3)));
+        let dup = Catalog::parse(&[("a.tsv", "k\tA\tB\n"), ("b.tsv", "k\tC\tD\n")]).err();
+        assert!(dup.is_some_and(|e| e.problem.contains("twice")));
+    }
+
+    #[test]
+    fn language_codes_round_trip_and_browser_tags_map() {
+        assert_eq!(Lang::parse("KO"), Some(Lang::Ko));
+        assert_eq!(Lang::parse(Lang::En.code()), Some(Lang::En));
+        assert_eq!(Lang::parse("fr"), None);
+        assert_eq!(Lang::from_browser("ko-KR"), Lang::Ko);
+        assert_eq!(Lang::from_browser("en-US"), Lang::En);
+    }
+}

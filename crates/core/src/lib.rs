@@ -1,0 +1,4 @@
+//! Queue Lab's pure logic: no web types, no I/O, fast native tests.
+
+pub mod advisor;
+pub mod i18n;

@@ -1,0 +1,785 @@
+//! The discrete-event engine: workers, statements, transactions and row locks.
+//!
+//! For: running one [`Params`] to one [`Outcome`], deterministically. Not for: SQL, real
+//! connections or timing on a wall clock.
+//!
+//! The model. Each worker owns one connection. A statement costs one round trip: it reaches
+//! the server half a round trip after it is sent, does its work there instantly (unless it
+//! blocks on a row lock), and its reply arrives half a round trip later. Round trips are drawn
+//! within ±20 % of `latency_us` from the seed; job durations are drawn per job id. Events at
+//! the same instant run in worker order (lock waiters are served FIFO regardless), so a run
+//! is a pure function of its `Params`.
+//!
+//! The table holds rows `0..jobs`, all `ready`, and every claim asks for the lowest ready id
+//! (`order by id limit 1`). What each strategy sends, per job:
+//! - naive: `SELECT` head (autocommit) · gap · `UPDATE … set running` · work · `UPDATE … done`.
+//!   The SELECT reads without locking, so every worker whose SELECT lands before the first
+//!   UPDATE gets the same row and runs it.
+//! - for-update: `BEGIN` · `SELECT … FOR UPDATE` · work · `UPDATE … done` · `COMMIT`. A locked
+//!   head makes the SELECT wait in a FIFO queue on that row; when the lock passes to it, the
+//!   row is re-checked (PostgreSQL's EvalPlanQual): already done, so the lock is dropped and
+//!   the scan goes on to the next row, where it may queue again.
+//! - skip-locked-tx: as for-update, but locked rows are skipped, never waited for.
+//! - skip-locked-lease: one autocommit `UPDATE … where id = (SELECT … FOR UPDATE SKIP LOCKED)`
+//!   marks the row running with a lease; work; autocommit `UPDATE … done`. The row lock lasts
+//!   only inside the claim statement.
+
+use std::collections::VecDeque;
+
+use crate::params::{Durations, ParamError, Params, Strategy};
+use crate::report::{Outcome, Segment, SegmentKind, TxSpan, TxTracker};
+use crate::rng::SplitMix64;
+
+const READY: u8 = 0;
+const RUNNING: u8 = 1;
+const DONE: u8 = 2;
+const UNLOCKED: u16 = u16::MAX;
+
+/// Runs one simulation. Invalid inputs return the validation error; nothing is simulated.
+pub fn simulate(params: &Params) -> Result<Outcome, ParamError> {
+    params.validate()?;
+    let mut sim = Sim::new(params, false);
+    sim.run();
+    Ok(sim.into_outcome())
+}
+
+/// A row lock being taken or given up (recorded only by [`simulate_traced`]).
+#[cfg(test)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LockEvent {
+    pub t: u64,
+    pub row: u32,
+    pub worker: u16,
+    pub acquired: bool,
+}
+
+/// As [`simulate`], also returning every row-lock acquisition and release, in time order.
+#[cfg(test)]
+pub(crate) fn simulate_traced(params: &Params) -> Result<(Outcome, Vec<LockEvent>), ParamError> {
+    params.validate()?;
+    let mut sim = Sim::new(params, true);
+    sim.run();
+    let trace = std::mem::take(&mut sim.trace);
+    Ok((sim.into_outcome(), trace))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stmt {
+    Begin,
+    NaiveSelect,
+    MarkRunning,
+    SelectForUpdate,
+    SelectSkipLocked,
+    LeaseClaim,
+    MarkDone,
+    Commit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Next {
+    Start,
+    Exec,
+    Granted,
+    Reply,
+    GapEnd,
+    WorkEnd,
+}
+
+#[derive(Debug, Clone)]
+struct Worker {
+    next: Next,
+    stmt: Stmt,
+    /// The second half of the current statement's round trip.
+    half_back: u64,
+    /// The row the current statement returned.
+    found: Option<u32>,
+    /// The job this worker has claimed and not yet finished.
+    job: Option<u32>,
+    /// The row lock this worker's transaction holds (at most one at a time).
+    holding: Option<u32>,
+    /// FOR UPDATE: where the scan resumes after a re-check found the row already taken.
+    scan_from: u32,
+    tx_start: Option<u64>,
+    seg_kind: SegmentKind,
+    seg_start: u64,
+    seg_job: Option<u32>,
+    /// The row whose lock was handed over to this worker, until it re-checks the row.
+    granted_row: Option<u32>,
+    wait_since: u64,
+}
+
+struct Sim<'a> {
+    p: &'a Params,
+    autocommit: bool,
+    now: u64,
+    // Hot arrays are boxed slices: their indexing is built into the language, so it stays
+    // cheap even in the size-optimised (`opt-level = "z"`) builds the web app uses.
+    status: Box<[u8]>,
+    lock: Box<[u16]>,
+    /// No row below `head` is ready.
+    head: u32,
+    duration: Box<[u32]>,
+    runs: Box<[u16]>,
+    workers: Box<[Worker]>,
+    events: Agenda,
+    /// Workers blocked on row locks, `(row, worker)` in the order they started waiting: a
+    /// released row goes to the first entry for it (PostgreSQL queues lock waiters FIFO).
+    waiters: VecDeque<(u32, u16)>,
+    /// The worker whose event is being handled, and whether it has scheduled its next one.
+    current: usize,
+    rescheduled: bool,
+    jitter: SplitMix64,
+    claims_started: u64,
+    executions: u64,
+    lock_wait_us: u64,
+    lock_waits: u64,
+    tracker: TxTracker,
+    last_completed: Option<u32>,
+    inversions: u64,
+    completions: u64,
+    elapsed: u64,
+    timeline: Vec<Segment>,
+    transactions: Vec<TxSpan>,
+    truncated: bool,
+    #[cfg(test)]
+    tracing: bool,
+    #[cfg(test)]
+    trace: Vec<LockEvent>,
+}
+
+/// Durations of every job, drawn from their own stream so they do not depend on the strategy.
+fn draw_durations(p: &Params) -> Vec<u32> {
+    let mut rng = SplitMix64::new(p.seed ^ 0xD1B5_4A32_D192_ED03);
+    (0..p.jobs)
+        .map(|_| {
+            let us = match p.durations {
+                Durations::Fixed { us } => us,
+                Durations::Uniform { min_us, max_us } => rng.range_inclusive(min_us, max_us),
+                Durations::LongTail { min_us, max_us } => {
+                    // Pareto with α = 2: P(D > x) = (min / x)².
+                    let d = min_us as f64 / rng.unit_open_zero().sqrt();
+                    if d >= max_us as f64 {
+                        max_us
+                    } else {
+                        d as u64
+                    }
+                }
+            };
+            // Validation keeps every duration under the 30 s lease, so it fits in u32.
+            u32::try_from(us).unwrap_or(u32::MAX)
+        })
+        .collect()
+}
+
+impl<'a> Sim<'a> {
+    #[cfg_attr(not(test), allow(unused_variables))]
+    fn new(p: &'a Params, tracing: bool) -> Self {
+        let n = p.jobs as usize;
+        let worker = Worker {
+            next: Next::Start,
+            stmt: Stmt::Begin,
+            half_back: 0,
+            found: None,
+            job: None,
+            holding: None,
+            scan_from: 0,
+            tx_start: None,
+            seg_kind: SegmentKind::Claim,
+            seg_start: 0,
+            seg_job: None,
+            granted_row: None,
+            wait_since: 0,
+        };
+        Sim {
+            p,
+            autocommit: !p.strategy.holds_transaction_during_job(),
+            now: 0,
+            status: vec![READY; n].into_boxed_slice(),
+            lock: vec![UNLOCKED; n].into_boxed_slice(),
+            head: 0,
+            duration: draw_durations(p).into_boxed_slice(),
+            runs: vec![0; n].into_boxed_slice(),
+            workers: vec![worker; p.workers as usize].into_boxed_slice(),
+            events: Agenda::new(p.workers as usize),
+            waiters: VecDeque::new(),
+            current: 0,
+            rescheduled: false,
+            jitter: SplitMix64::new(p.seed ^ 0x6A09_E667_F3BC_C909),
+            claims_started: 0,
+            executions: 0,
+            lock_wait_us: 0,
+            lock_waits: 0,
+            tracker: TxTracker::new(),
+            last_completed: None,
+            inversions: 0,
+            completions: 0,
+            elapsed: 0,
+            timeline: Vec::new(),
+            transactions: Vec::new(),
+            truncated: false,
+            #[cfg(test)]
+            tracing,
+            #[cfg(test)]
+            trace: Vec::new(),
+        }
+    }
+
+    fn run(&mut self) {
+        // Workers come up within one round trip of each other, not in lockstep.
+        for w in 0..self.workers.len() {
+            let t = self.jitter.range_inclusive(0, self.p.latency_us);
+            self.schedule(w, t, Next::Start);
+        }
+        while let Some((t, w)) = self.events.peek() {
+            self.now = t;
+            self.current = w;
+            self.rescheduled = false;
+            match self.workers[w].next {
+                Next::Start => self.start(w),
+                Next::Exec => self.exec(w),
+                Next::Granted => self.granted(w),
+                Next::Reply => self.reply(w),
+                Next::GapEnd => self.issue(w, Stmt::MarkRunning),
+                Next::WorkEnd => {
+                    let job = self.workers[w].job;
+                    self.segment(w, SegmentKind::Complete, job);
+                    self.issue(w, Stmt::MarkDone);
+                }
+            }
+            // Most events schedule their worker's next one, which replaces this one in the
+            // agenda; a stopped or blocked worker's event is removed here.
+            if !self.rescheduled {
+                self.events.clear(w);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn schedule(&mut self, w: usize, t: u64, next: Next) {
+        self.workers[w].next = next;
+        self.events.set(w, t);
+        if w == self.current {
+            self.rescheduled = true;
+        }
+    }
+
+    /// Closes the worker's current segment and opens one of `kind`.
+    fn segment(&mut self, w: usize, kind: SegmentKind, job: Option<u32>) {
+        let now = self.now;
+        let wk = &mut self.workers[w];
+        if now > wk.seg_start {
+            let seg = Segment {
+                worker: w as u16,
+                kind: wk.seg_kind,
+                start_us: wk.seg_start,
+                end_us: now,
+                job: wk.seg_job,
+            };
+            if self.timeline.len() < self.p.timeline_limit as usize {
+                self.timeline.push(seg);
+            } else {
+                self.truncated = true;
+            }
+        }
+        wk.seg_kind = kind;
+        wk.seg_start = now;
+        wk.seg_job = job;
+    }
+
+    /// The top of the worker's loop: claim the next job, unless the execution limit is reached.
+    fn start(&mut self, w: usize) {
+        if let Some(limit) = self.p.max_executions {
+            if self.claims_started >= u64::from(limit) {
+                self.stop(w);
+                return;
+            }
+        }
+        self.claims_started += 1;
+        self.segment(w, SegmentKind::Claim, None);
+        let first = match self.p.strategy {
+            Strategy::Naive => Stmt::NaiveSelect,
+            Strategy::ForUpdate | Strategy::SkipLockedTx => Stmt::Begin,
+            Strategy::SkipLockedLease => Stmt::LeaseClaim,
+        };
+        self.issue(w, first);
+    }
+
+    fn stop(&mut self, w: usize) {
+        self.segment(w, SegmentKind::Claim, None);
+        self.elapsed = self.elapsed.max(self.now);
+    }
+
+    fn issue(&mut self, w: usize, stmt: Stmt) {
+        let rtt = if self.p.latency_us == 0 {
+            0
+        } else {
+            self.p.latency_us * self.jitter.range_inclusive(80, 120) / 100
+        };
+        let out = rtt / 2;
+        let opens = self.autocommit || stmt == Stmt::Begin;
+        let now = self.now;
+        let wk = &mut self.workers[w];
+        wk.stmt = stmt;
+        wk.half_back = rtt - out;
+        if opens && wk.tx_start.is_none() {
+            wk.tx_start = Some(now);
+            self.tracker.open(now);
+        }
+        if stmt == Stmt::Begin {
+            // BEGIN does nothing on the server that another worker could see.
+            self.schedule(w, now + rtt, Next::Reply);
+        } else {
+            self.schedule(w, now + out, Next::Exec);
+        }
+    }
+
+    fn send_reply(&mut self, w: usize, found: Option<u32>) {
+        let wk = &mut self.workers[w];
+        wk.found = found;
+        let t = self.now + wk.half_back;
+        self.schedule(w, t, Next::Reply);
+    }
+
+    fn advance_head(&mut self) {
+        let n = self.status.len() as u32;
+        while self.head < n && self.status[self.head as usize] != READY {
+            self.head += 1;
+        }
+    }
+
+    fn acquire(&mut self, row: u32, w: usize) {
+        self.lock[row as usize] = w as u16;
+        self.note_lock(row, w, true);
+    }
+
+    #[cfg_attr(not(test), allow(unused_variables))]
+    fn note_lock(&mut self, row: u32, w: usize, acquired: bool) {
+        #[cfg(test)]
+        if self.tracing {
+            self.trace.push(LockEvent {
+                t: self.now,
+                row,
+                worker: w as u16,
+                acquired,
+            });
+        }
+    }
+
+    /// Gives up a row lock; the longest waiter on that row gets it now.
+    ///
+    /// A waiter handed a row that is no longer ready (its holder marked it done) re-checks,
+    /// drops the lock and scans on at once, so those waiters are handled here, in FIFO order,
+    /// without an event each: with many FOR UPDATE workers, every commit would otherwise
+    /// cost one event per waiter.
+    fn release(&mut self, row: u32) {
+        let holder = self.lock[row as usize];
+        self.note_lock(row, usize::from(holder), false);
+        self.lock[row as usize] = UNLOCKED;
+        while !self.waiters.is_empty() {
+            let next = self.waiters.iter().position(|&(r, _)| r == row);
+            let Some(v) = next
+                .and_then(|i| self.waiters.remove(i))
+                .map(|(_, v)| usize::from(v))
+            else {
+                return;
+            };
+            self.acquire(row, v);
+            if self.status[row as usize] == READY {
+                self.workers[v].granted_row = Some(row);
+                let now = self.now;
+                self.schedule(v, now, Next::Granted);
+                return;
+            }
+            self.lock_wait_us += self.now - self.workers[v].wait_since;
+            self.segment(v, SegmentKind::Claim, None);
+            self.workers[v].scan_from = row + 1;
+            self.scan_for_update(v);
+            self.note_lock(row, v, false);
+            self.lock[row as usize] = UNLOCKED;
+        }
+    }
+
+    /// The first ready row at or after `from` that no transaction has locked.
+    fn first_unlocked_ready(&self, from: u32) -> Option<u32> {
+        (from..self.status.len() as u32)
+            .find(|&r| self.status[r as usize] == READY && self.lock[r as usize] == UNLOCKED)
+    }
+
+    /// Server side of the current statement.
+    fn exec(&mut self, w: usize) {
+        self.advance_head();
+        match self.workers[w].stmt {
+            Stmt::Begin => self.send_reply(w, None),
+            Stmt::NaiveSelect => {
+                let n = self.status.len() as u32;
+                let head = (self.head < n).then_some(self.head);
+                self.send_reply(w, head);
+            }
+            Stmt::MarkRunning => {
+                if let Some(job) = self.workers[w].job {
+                    self.status[job as usize] = RUNNING;
+                }
+                self.send_reply(w, None);
+            }
+            Stmt::SelectForUpdate => {
+                self.workers[w].scan_from = self.head;
+                self.scan_for_update(w);
+            }
+            Stmt::SelectSkipLocked => {
+                let row = self.first_unlocked_ready(self.head);
+                if let Some(r) = row {
+                    self.acquire(r, w);
+                    self.workers[w].holding = Some(r);
+                }
+                self.send_reply(w, row);
+            }
+            Stmt::LeaseClaim => {
+                let row = self.first_unlocked_ready(self.head);
+                if let Some(r) = row {
+                    // Locked, marked running with its lease, committed: all inside one
+                    // statement, so the lock is gone before the reply leaves.
+                    self.acquire(r, w);
+                    self.status[r as usize] = RUNNING;
+                    self.release(r);
+                }
+                self.send_reply(w, row);
+            }
+            Stmt::MarkDone => {
+                if let Some(job) = self.workers[w].job {
+                    self.status[job as usize] = DONE;
+                    if self.autocommit {
+                        self.complete(job);
+                    }
+                }
+                self.send_reply(w, None);
+            }
+            Stmt::Commit => {
+                if let Some(row) = self.workers[w].holding.take() {
+                    self.release(row);
+                }
+                if let Some(job) = self.workers[w].job {
+                    self.complete(job);
+                }
+                self.send_reply(w, None);
+            }
+        }
+    }
+
+    /// FOR UPDATE: lock the first ready row from `scan_from`, queueing behind its holder.
+    fn scan_for_update(&mut self, w: usize) {
+        let n = self.status.len() as u32;
+        let mut r = self.workers[w].scan_from.max(self.head);
+        while r < n && self.status[r as usize] != READY {
+            r += 1;
+        }
+        if r >= n {
+            self.send_reply(w, None);
+            return;
+        }
+        if self.lock[r as usize] == UNLOCKED {
+            self.acquire(r, w);
+            self.workers[w].holding = Some(r);
+            self.send_reply(w, Some(r));
+            return;
+        }
+        self.workers[w].wait_since = self.now;
+        self.waiters.push_back((r, w as u16));
+        self.lock_waits += 1;
+        self.segment(w, SegmentKind::LockWait, None);
+    }
+
+    /// FOR UPDATE: the lock this worker queued for is now its own; re-check the row.
+    fn granted(&mut self, w: usize) {
+        let waited = self.now - self.workers[w].wait_since;
+        self.lock_wait_us += waited;
+        self.segment(w, SegmentKind::Claim, None);
+        let Some(row) = self.workers[w].granted_row.take() else {
+            return;
+        };
+        if self.status[row as usize] == READY {
+            self.workers[w].holding = Some(row);
+            self.send_reply(w, Some(row));
+        } else {
+            // Scan on before passing the dead row's lock along, so waiters keep their order.
+            self.workers[w].scan_from = row + 1;
+            self.scan_for_update(w);
+            self.release(row);
+        }
+    }
+
+    /// Client side: the reply of the current statement has arrived.
+    fn reply(&mut self, w: usize) {
+        let now = self.now;
+        let stmt = self.workers[w].stmt;
+        let closes = self.autocommit || stmt == Stmt::Commit;
+        if closes {
+            if let Some(start) = self.workers[w].tx_start.take() {
+                self.tracker.close(start, now);
+                if self.transactions.len() < self.p.timeline_limit as usize {
+                    self.transactions.push(TxSpan {
+                        worker: w as u16,
+                        start_us: start,
+                        end_us: now,
+                    });
+                } else {
+                    self.truncated = true;
+                }
+            }
+        }
+        let found = self.workers[w].found;
+        match stmt {
+            Stmt::Begin => {
+                let select = if self.p.strategy == Strategy::ForUpdate {
+                    Stmt::SelectForUpdate
+                } else {
+                    Stmt::SelectSkipLocked
+                };
+                self.issue(w, select);
+            }
+            Stmt::NaiveSelect => match found {
+                Some(row) => {
+                    self.workers[w].job = Some(row);
+                    let t = now + self.p.gap_us;
+                    self.schedule(w, t, Next::GapEnd);
+                }
+                None => self.stop(w),
+            },
+            Stmt::MarkRunning => self.work(w),
+            Stmt::SelectForUpdate | Stmt::SelectSkipLocked => match found {
+                Some(row) => {
+                    self.workers[w].job = Some(row);
+                    self.work(w);
+                }
+                None => self.issue(w, Stmt::Commit),
+            },
+            Stmt::LeaseClaim => match found {
+                Some(row) => {
+                    self.workers[w].job = Some(row);
+                    self.work(w);
+                }
+                None => self.stop(w),
+            },
+            Stmt::MarkDone => {
+                if self.autocommit {
+                    self.workers[w].job = None;
+                    self.start(w);
+                } else {
+                    self.issue(w, Stmt::Commit);
+                }
+            }
+            Stmt::Commit => {
+                if self.workers[w].job.take().is_some() {
+                    self.start(w);
+                } else {
+                    self.stop(w);
+                }
+            }
+        }
+    }
+
+    fn work(&mut self, w: usize) {
+        let Some(job) = self.workers[w].job else {
+            return;
+        };
+        self.executions += 1;
+        let runs = &mut self.runs[job as usize];
+        *runs = runs.saturating_add(1);
+        self.segment(w, SegmentKind::Work, Some(job));
+        let t = self.now + u64::from(self.duration[job as usize]);
+        self.schedule(w, t, Next::WorkEnd);
+    }
+
+    fn complete(&mut self, job: u32) {
+        self.completions += 1;
+        if let Some(last) = self.last_completed {
+            if job < last {
+                self.inversions += 1;
+            }
+        }
+        self.last_completed = Some(job);
+    }
+
+    fn into_outcome(self) -> Outcome {
+        let distinct_jobs = self.runs.iter().filter(|&&r| r > 0).count() as u32;
+        let jobs_run_more_than_once = self.runs.iter().filter(|&&r| r > 1).count() as u32;
+        let jobs_done = self.status.iter().filter(|&&s| s == DONE).count() as u32;
+        let secs = self.elapsed as f64 / 1e6;
+        let per_s = |n: f64| if secs > 0.0 { n / secs } else { 0.0 };
+        Outcome {
+            params: self.p.clone(),
+            executions: self.executions,
+            distinct_jobs,
+            jobs_run_more_than_once,
+            jobs_done,
+            lock_wait_us: self.lock_wait_us,
+            lock_waits: self.lock_waits,
+            elapsed_us: self.elapsed,
+            jobs_per_s: per_s(f64::from(distinct_jobs)),
+            executions_per_s: per_s(self.executions as f64),
+            tx: self.tracker.finish(self.elapsed),
+            inversions: self.inversions,
+            completions: self.completions,
+            timeline: self.timeline,
+            transactions: self.transactions,
+            timeline_truncated: self.truncated,
+        }
+    }
+}
+
+/// The pending events: at most one per worker, so a tournament tree over the workers finds
+/// the earliest in log₂(workers) steps; at equal times the lower worker wins. Every node
+/// keeps its winner's time beside its index, so an update reads only siblings (independent
+/// loads, no pointer chasing).
+struct Agenda {
+    /// Node keys: the event time, or `u64::MAX` for nothing pending; leaves from `leaves`.
+    keys: Box<[u64]>,
+    /// The worker whose key each node holds; `who[1]` is the overall winner.
+    who: Box<[u32]>,
+    leaves: usize,
+}
+
+impl Agenda {
+    fn new(workers: usize) -> Self {
+        let leaves = workers.next_power_of_two().max(2);
+        let mut who = vec![0u32; leaves * 2];
+        for leaf in 0..leaves {
+            who[leaves + leaf] = leaf as u32;
+        }
+        for node in (1..leaves).rev() {
+            who[node] = who[node * 2];
+        }
+        Agenda {
+            keys: vec![u64::MAX; leaves * 2].into_boxed_slice(),
+            who: who.into_boxed_slice(),
+            leaves,
+        }
+    }
+
+    #[inline(always)]
+    fn update(&mut self, w: usize, key: u64) {
+        let mut i = self.leaves + w;
+        let (mut best_key, mut best) = (key, w as u32);
+        self.keys[i] = key;
+        while i > 1 {
+            let sibling = i ^ 1;
+            let k = self.keys[sibling];
+            if k < best_key || (k == best_key && self.who[sibling] < best) {
+                best_key = k;
+                best = self.who[sibling];
+            }
+            i /= 2;
+            self.keys[i] = best_key;
+            self.who[i] = best;
+        }
+    }
+
+    fn set(&mut self, w: usize, t: u64) {
+        self.update(w, t);
+    }
+
+    /// The earliest pending event as `(time, worker)`; it stays pending until the worker's
+    /// next `set` or `clear`.
+    fn peek(&self) -> Option<(u64, usize)> {
+        let key = self.keys[1];
+        (key != u64::MAX).then_some((key, self.who[1] as usize))
+    }
+
+    fn clear(&mut self, w: usize) {
+        self.update(w, u64::MAX);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Replays the lock trace: a row may be acquired only when free, and released only by
+    /// its holder.
+    fn assert_one_holder_at_a_time(trace: &[LockEvent]) {
+        use std::collections::HashMap;
+        let mut holder: HashMap<u32, u16> = HashMap::new();
+        for e in trace {
+            if e.acquired {
+                if let Some(h) = holder.get(&e.row) {
+                    panic!(
+                        "row {} acquired by worker {} at {} µs while worker {h} holds it",
+                        e.row, e.worker, e.t
+                    );
+                }
+                holder.insert(e.row, e.worker);
+            } else {
+                assert_eq!(
+                    holder.remove(&e.row),
+                    Some(e.worker),
+                    "row {} released at {} µs by a worker that did not hold it",
+                    e.row,
+                    e.t
+                );
+            }
+        }
+        assert!(holder.is_empty(), "locks still held at the end: {holder:?}");
+    }
+
+    #[test]
+    fn a_row_lock_is_held_by_one_transaction_at_a_time() {
+        for strategy in [
+            Strategy::ForUpdate,
+            Strategy::SkipLockedTx,
+            Strategy::SkipLockedLease,
+        ] {
+            for seed in 0..5 {
+                let params = Params {
+                    strategy,
+                    workers: 8,
+                    jobs: 300,
+                    seed,
+                    ..Params::default()
+                };
+                let (out, trace) = simulate_traced(&params).expect("valid params");
+                assert!(
+                    trace.len() >= 2 * params.jobs as usize,
+                    "{strategy}: every job's row must be locked and released"
+                );
+                assert_one_holder_at_a_time(&trace);
+                if strategy == Strategy::ForUpdate {
+                    assert!(out.lock_waits > 0, "FOR UPDATE workers must queue on locks");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_lock_check_catches_a_second_holder() {
+        let trace = [
+            LockEvent {
+                t: 0,
+                row: 3,
+                worker: 0,
+                acquired: true,
+            },
+            LockEvent {
+                t: 1,
+                row: 3,
+                worker: 1,
+                acquired: true,
+            },
+        ];
+        let caught = std::panic::catch_unwind(|| assert_one_holder_at_a_time(&trace));
+        assert!(caught.is_err());
+    }
+
+    #[test]
+    fn the_agenda_returns_events_in_time_then_worker_order() {
+        let mut agenda = Agenda::new(5);
+        agenda.set(3, 10);
+        agenda.set(4, 5);
+        agenda.set(1, 5);
+        agenda.set(0, 7);
+        let mut order = Vec::new();
+        while let Some((t, w)) = agenda.peek() {
+            order.push((t, w));
+            agenda.clear(w);
+        }
+        assert_eq!(order, vec![(5, 1), (5, 4), (7, 0), (10, 3)]);
+    }
+}

@@ -1,0 +1,100 @@
+//! Bindings to `pglite-bridge/bridge.js`, wrapped so the rest of `db` sees Rust types.
+
+use super::{DbError, Listener, Location, Progress};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/pglite-bridge/bridge.js")]
+extern "C" {
+    #[wasm_bindgen(catch, js_name = open)]
+    async fn js_open(base: &str, worker_url: &str, on_progress: &Closure<dyn Fn(String, f64, f64)>) -> Result<JsValue, JsValue>;
+
+    #[derive(Clone)]
+    pub type Session;
+    #[wasm_bindgen(method, catch)]
+    pub async fn query(this: &Session, sql: &str, params: &js_sys::Array, arrays: bool) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch)]
+    pub async fn exec(this: &Session, sql: &str, arrays: bool) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = commit)]
+    async fn js_commit(this: &Session) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = rollback)]
+    async fn js_rollback(this: &Session) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(extends = Session)]
+    type JsHandle;
+    #[wasm_bindgen(method, catch, js_name = begin)]
+    async fn js_begin(this: &JsHandle) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = listen)]
+    async fn js_listen(this: &JsHandle, channel: &str, callback: &Closure<dyn Fn(String)>) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = close)]
+    async fn js_close(this: &JsHandle) -> Result<JsValue, JsValue>;
+}
+
+impl Session {
+    pub async fn commit(&self) -> Result<(), DbError> {
+        self.js_commit().await.map(|_| ()).map_err(DbError::from_js)
+    }
+    pub async fn rollback(&self) -> Result<(), DbError> {
+        self.js_rollback().await.map(|_| ()).map_err(DbError::from_js)
+    }
+}
+
+/// The open PGlite, and the progress callback that must live as long as it.
+pub struct Handle {
+    js: JsHandle,
+    _progress: Closure<dyn Fn(String, f64, f64)>,
+}
+
+pub async fn open(at: &Location, on_progress: impl Fn(Progress) + 'static) -> Result<Handle, DbError> {
+    let progress = Closure::<dyn Fn(String, f64, f64)>::new(move |file, loaded, total| {
+        on_progress(Progress { file, loaded, total })
+    });
+    let js = js_open(&at.pglite_base, &at.worker_url, &progress)
+        .await
+        .map_err(DbError::from_js)?;
+    Ok(Handle {
+        js: js.unchecked_into(),
+        _progress: progress,
+    })
+}
+
+impl Handle {
+    pub fn session(&self) -> &Session {
+        self.js.as_ref()
+    }
+
+    pub async fn begin(&self) -> Result<Session, DbError> {
+        let tx = self.js.js_begin().await.map_err(DbError::from_js)?;
+        Ok(tx.unchecked_into())
+    }
+
+    pub async fn listen(&self, channel: &str, on_notify: impl Fn(String) + 'static) -> Result<Listener, DbError> {
+        let callback = Closure::<dyn Fn(String)>::new(on_notify);
+        let stop = self.js.js_listen(channel, &callback).await.map_err(DbError::from_js)?;
+        Ok(Listener {
+            inner: Subscription {
+                stop: stop.unchecked_into(),
+                _callback: callback,
+            },
+        })
+    }
+
+    pub async fn close(&self) {
+        // Closing a database that is already gone is not worth reporting.
+        let _ = self.js.js_close().await;
+    }
+}
+
+pub struct Subscription {
+    stop: js_sys::Function,
+    _callback: Closure<dyn Fn(String)>,
+}
+
+impl Subscription {
+    pub async fn unlisten(self) -> Result<(), DbError> {
+        let promise = self.stop.call0(&JsValue::NULL).map_err(DbError::from_js)?;
+        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise))
+            .await
+            .map(|_| ())
+            .map_err(DbError::from_js)
+    }
+}

@@ -1,0 +1,3 @@
+//! L1 Job queue: the article's `jobs` table on real PGlite.
+pub mod model;
+pub mod view;

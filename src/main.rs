@@ -1,0 +1,3 @@
+fn main() {
+    queue_lab::start();
+}

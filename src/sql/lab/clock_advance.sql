@@ -1,0 +1,1 @@
+select set_config('lab.clock', (now() + make_interval(secs => $1))::text, false) as now

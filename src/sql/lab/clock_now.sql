@@ -1,0 +1,1 @@
+select now()::text as now

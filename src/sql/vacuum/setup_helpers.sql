@@ -1,0 +1,76 @@
+-- L3 helpers in the lab schema. Parameterless: runs as one exec, after setup_tables.sql.
+
+-- lab.set_table_autovacuum(tbl, vacuum_threshold, scale_factor, max_threshold)
+-- Sets (or, given null, resets) a lab table's per-table autovacuum settings:
+--   autovacuum_vacuum_threshold     int    0 .. 2147483647  (server default 50)
+--   autovacuum_vacuum_scale_factor  float8 0 .. 100         (server default 0.2)
+--   autovacuum_vacuum_max_threshold int   -1 .. 2147483647  (PostgreSQL 18; default
+--                                          100,000,000; -1 = no cap)
+-- ALTER TABLE takes no $1 parameters, so this function is how a value typed by a learner
+-- reaches the statement: each is checked against its range, then quoted with format(%L)
+-- (the table by schema and name with %I). Only the lab's own jobs
+-- tables (schema vac_*) may be changed.
+-- Returns the ALTER TABLE statement it ran, so the lab can show it.
+create or replace function lab.set_table_autovacuum(
+  tbl regclass,
+  vacuum_threshold int,
+  scale_factor float8,
+  max_threshold int
+) returns text
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  schema_name text;
+  table_name text;
+  sets text[] := '{}';
+  resets text[] := '{}';
+  stmt text;
+begin
+  select n.nspname, c.relname into schema_name, table_name
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+   where c.oid = tbl;
+  if schema_name is null or schema_name not like 'vac\_%' then
+    raise exception 'lab.set_table_autovacuum: % is not one of the lab''s tables', tbl
+      using errcode = 'invalid_parameter_value';
+  end if;
+
+  if vacuum_threshold is null then
+    resets := array_append(resets, 'autovacuum_vacuum_threshold');
+  elsif vacuum_threshold < 0 then
+    raise exception 'autovacuum_vacuum_threshold must be 0 or more, not %', vacuum_threshold
+      using errcode = 'invalid_parameter_value';
+  else
+    sets := array_append(sets, format('autovacuum_vacuum_threshold = %L', vacuum_threshold));
+  end if;
+
+  if scale_factor is null then
+    resets := array_append(resets, 'autovacuum_vacuum_scale_factor');
+  elsif scale_factor < 0 or scale_factor > 100 or scale_factor = 'NaN'::float8 then
+    raise exception 'autovacuum_vacuum_scale_factor must be between 0 and 100, not %', scale_factor
+      using errcode = 'invalid_parameter_value';
+  else
+    sets := array_append(sets, format('autovacuum_vacuum_scale_factor = %L', scale_factor));
+  end if;
+
+  if max_threshold is null then
+    resets := array_append(resets, 'autovacuum_vacuum_max_threshold');
+  elsif max_threshold < -1 then
+    raise exception 'autovacuum_vacuum_max_threshold must be -1 (no cap) or more, not %', max_threshold
+      using errcode = 'invalid_parameter_value';
+  else
+    sets := array_append(sets, format('autovacuum_vacuum_max_threshold = %L', max_threshold));
+  end if;
+
+  stmt := format('alter table %I.%I', schema_name, table_name);
+  if cardinality(sets) > 0 then
+    stmt := stmt || format(' set (%s)', array_to_string(sets, ', '));
+  end if;
+  if cardinality(resets) > 0 then
+    stmt := stmt || case when cardinality(sets) > 0 then ',' else '' end
+                 || format(' reset (%s)', array_to_string(resets, ', '));
+  end if;
+  execute stmt;
+  return stmt;
+end
+$$;

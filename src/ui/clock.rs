@@ -1,0 +1,58 @@
+//! The lab clock: shows lab time and moves it forward by +1 s, +10 s, +30 s or a typed step.
+
+use crate::app::use_ctx;
+use crate::ui::i18n::render;
+use leptos::prelude::*;
+use queue_lab_core::i18n::Msg;
+
+/// `now`: lab time as Postgres prints it. `on_advance(seconds)` runs the step.
+#[component]
+pub fn ClockBar(now: Signal<String>, on_advance: Callback<i64>, #[prop(optional)] busy: Option<Signal<bool>>) -> impl IntoView {
+    let ctx = use_ctx();
+    let custom = RwSignal::new(String::from("60"));
+    let problem = RwSignal::new(None::<Msg>);
+    let busy = busy.unwrap_or_else(|| Signal::derive(|| false));
+    let step = move |s: i64| {
+        problem.set(None);
+        on_advance.run(s);
+    };
+    let custom_step = move || match crate::clock::parse_step(&custom.get_untracked()) {
+        Ok(s) => step(s),
+        Err(m) => problem.set(Some(m)),
+    };
+    view! {
+        <div class="clock-bar" role="group" aria-label=ctx.t("clock.label")>
+            <span class="clock" title=ctx.t("clock.explain")>
+                <span class="clock-icon" aria-hidden="true">"⏱"</span>
+                <span class="visually-hidden">{ctx.t("clock.label")}</span>
+                <time id="lab-clock">{move || crate::clock::time_of_day(&now.get()).to_owned()}</time>
+            </span>
+            {[1i64, 10, 30]
+                .into_iter()
+                .map(|s| view! {
+                    <button type="button" class="small" disabled=busy on:click=move |_| step(s)>{format!("+{s} s")}</button>
+                })
+                .collect_view()}
+            <form class="custom-step" on:submit=move |ev| { ev.prevent_default(); custom_step(); }>
+                <label>
+                    <span class="visually-hidden">{ctx.t("clock.custom_label")}</span>
+                    <input
+                        type="text"
+                        inputmode="numeric"
+                        size="5"
+                        id="clock-custom"
+                        aria-label=ctx.t("clock.custom_label")
+                        prop:value=custom
+                        on:input=move |ev| custom.set(event_target_value(&ev))
+                    />
+                </label>
+                <button type="submit" class="small" disabled=busy>{ctx.t("clock.advance")}</button>
+            </form>
+            <Show when=move || problem.with(Option::is_some)>
+                <p class="field-error" role="alert">
+                    {move || problem.get().map(|m| render(ctx.lang.get(), &m)).unwrap_or_default()}
+                </p>
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,89 @@
+//! The SQL log: each statement a lab ran, its parameters, rows and time, newest first.
+
+use crate::app::use_ctx;
+use crate::db::LogEntry;
+use leptos::prelude::*;
+
+const KEEP: usize = 200;
+
+/// Collects the shared database's log into a signal once Postgres is ready.
+pub fn log_signal() -> RwSignal<Vec<(u64, LogEntry)>> {
+    let ctx = use_ctx();
+    let entries = RwSignal::new(Vec::<(u64, LogEntry)>::new());
+    let subscribed = StoredValue::new(false);
+    Effect::new(move |_| {
+        if let Some(db) = ctx.db() {
+            if !subscribed.get_value() {
+                subscribed.set_value(true);
+                let counter = std::cell::Cell::new(0u64);
+                db.log().subscribe(move |e| {
+                    counter.set(counter.get() + 1);
+                    let n = counter.get();
+                    entries.update(|v| {
+                        v.insert(0, (n, e.clone()));
+                        v.truncate(KEEP);
+                    });
+                });
+            }
+        }
+    });
+    entries
+}
+
+#[component]
+pub fn SqlLog(entries: RwSignal<Vec<(u64, LogEntry)>>) -> impl IntoView {
+    let ctx = use_ctx();
+    view! {
+        <section class="sql-log" aria-labelledby="sql-log-title">
+            <div class="panel-head">
+                <h2 id="sql-log-title">{ctx.t("log.title")}</h2>
+                <button type="button" class="small" on:click=move |_| entries.set(Vec::new())>
+                    {ctx.t("log.clear")}
+                </button>
+            </div>
+            <Show when=move || entries.with(Vec::is_empty)>
+                <p class="muted">{ctx.t("log.empty")}</p>
+            </Show>
+            <ol class="log-entries">
+                <For each=move || entries.get() key=|(n, _)| *n let:item>
+                    <LogLine entry=item.1/>
+                </For>
+            </ol>
+        </section>
+    }
+}
+
+#[component]
+fn LogLine(entry: LogEntry) -> impl IntoView {
+    let ctx = use_ctx();
+    let failed = entry.error.is_some();
+    let outcome = move || {
+        let lang = ctx.lang.get();
+        let tr = crate::ui::i18n::tr;
+        match (&entry.error, entry.rows, entry.affected) {
+            (Some(e), _, _) => e.clone(),
+            (None, _, Some(a)) if a > 0 => format!("{a} {}", tr(lang, "log.rows_affected")),
+            (None, Some(r), _) => format!("{r} {}", tr(lang, "log.rows")),
+            _ => tr(lang, "log.ok"),
+        }
+    };
+    let params = (!entry.params.is_empty()).then(|| {
+        entry
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("${} = {p}", i + 1))
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
+    view! {
+        <li class="log-entry" class:failed=failed>
+            <pre class="sql">{entry.sql.trim().to_owned()}</pre>
+            {params.map(|p| view! { <p class="params">{p}</p> })}
+            <p class="outcome">
+                <span>{outcome}</span>
+                <span class="ms">{format!("{:.1} ms", entry.ms)}</span>
+            </p>
+        </li>
+    }
+}

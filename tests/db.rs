@@ -1,0 +1,204 @@
+//! The database layer against real PGlite in headless Chromium.
+
+use queue_lab::clock;
+use queue_lab::db::{Db, Param};
+use serde::Deserialize;
+use serde_json::json;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+async fn db() -> Db {
+    Db::open_for_tests().await.expect("PGlite opens")
+}
+
+/// Lets queued worker messages (notifications) arrive.
+async fn settle(db: &Db) {
+    db.query::<serde_json::Value>("select 1", &[]).await.expect("select 1");
+    gloo_timers::future::TimeoutFuture::new(50).await;
+}
+
+#[wasm_bindgen_test]
+async fn boots_and_reports_postgresql_18() {
+    #[derive(Deserialize)]
+    struct V {
+        server_version_num: String,
+    }
+    let db = db().await;
+    let v = db.query::<V>("select current_setting('server_version_num') as server_version_num", &[]).await.unwrap();
+    let num: u32 = v.first().unwrap().server_version_num.parse().unwrap();
+    assert!((180000..190000).contains(&num), "expected PostgreSQL 18, got {num}");
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn parameters_round_trip_every_type_the_labs_use() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct R {
+        i: i32,
+        b: serde_json::Value,
+        t: String,
+        j: serde_json::Value,
+        ts: String,
+        n: Option<String>,
+    }
+    let db = db().await;
+    let big = 9_007_199_254_740_993i64; // 2^53 + 1: not exactly representable as a JS number
+    let r = db
+        .query::<R>(
+            "select $1::int as i, $2::bigint + 1 as b, $3::text as t, $4::jsonb as j, \
+             $5::timestamptz as ts, $6::text as n",
+            &[
+                42.into(),
+                Param::Int(big - 1),
+                "it's 'quoted'; drop table x; --".into(),
+                json!({"email": "a@b.c", "n": [1, 2]}).into(),
+                "2026-01-05 09:00:00+00".into(),
+                Param::Null,
+            ],
+        )
+        .await
+        .unwrap();
+    let row = r.first().unwrap();
+    assert_eq!(row.i, 42);
+    // A bigint beyond 2^53 comes back as text rather than silently rounded.
+    assert_eq!(row.b, json!("9007199254740993"));
+    assert_eq!(row.t, "it's 'quoted'; drop table x; --");
+    assert_eq!(row.j, json!({"email": "a@b.c", "n": [1, 2]}));
+    assert_eq!(row.ts, "2026-01-05 09:00:00+00");
+    assert_eq!(row.n, None);
+    #[derive(Deserialize)]
+    struct Big {
+        b: String,
+    }
+    let big_back = db.query::<Big>("select ($1::bigint + 1)::text as b", &[Param::Int(big - 1)]).await.unwrap();
+    assert_eq!(big_back.first().unwrap().b, big.to_string());
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn bad_sql_gives_sqlstate_and_position_and_the_next_query_works() {
+    let db = db().await;
+    let err = db.query::<serde_json::Value>("select id from no_such_table", &[]).await.unwrap_err();
+    assert_eq!(err.code.as_deref(), Some("42P01"));
+    assert_eq!(err.position, Some(16));
+    assert!(err.message.contains("no_such_table"), "{}", err.message);
+    assert_eq!(err.line_and_column(), Some((1, 16)));
+    let syntax = db.exec("select 1;\nselect * frm x").await.unwrap_err();
+    assert_eq!(syntax.code.as_deref(), Some("42601"));
+    assert_eq!(syntax.line_and_column().map(|(l, _)| l), Some(2));
+    #[derive(Deserialize)]
+    struct One {
+        one: i32,
+    }
+    let ok = db.query::<One>("select 1 as one", &[]).await.unwrap();
+    assert_eq!(ok.first().unwrap().one, 1);
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn rollback_discards_and_commit_keeps() {
+    #[derive(Deserialize)]
+    struct N {
+        n: i64,
+    }
+    let db = db().await;
+    db.exec("create table t (x int)").await.unwrap();
+    let tx = db.begin().await.unwrap();
+    let ins = tx.query::<serde_json::Value>("insert into t values ($1)", &[1.into()]).await.unwrap();
+    assert_eq!(ins.affected, 1);
+    tx.rollback().await.unwrap();
+    let tx = db.begin().await.unwrap();
+    tx.query::<serde_json::Value>("insert into t values ($1)", &[2.into()]).await.unwrap();
+    tx.commit().await.unwrap();
+    let n = db.query::<N>("select count(*) as n from t", &[]).await.unwrap();
+    assert_eq!(n.first().unwrap().n, 1);
+    let x = db.query::<N>("select x::bigint as n from t", &[]).await.unwrap();
+    assert_eq!(x.first().unwrap().n, 2);
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn committed_notify_reaches_a_listener_and_a_rolled_back_one_does_not() {
+    let db = db().await;
+    let got = Rc::new(RefCell::new(Vec::<String>::new()));
+    let sink = got.clone();
+    let listener = db.listen("jobs", move |p| sink.borrow_mut().push(p)).await.unwrap();
+    let tx = db.begin().await.unwrap();
+    tx.query::<serde_json::Value>("select pg_notify('jobs', $1)", &["rolled back".into()]).await.unwrap();
+    tx.rollback().await.unwrap();
+    settle(&db).await;
+    assert!(got.borrow().is_empty(), "a rolled-back NOTIFY was delivered: {:?}", got.borrow());
+    let tx = db.begin().await.unwrap();
+    tx.query::<serde_json::Value>("select pg_notify('jobs', $1)", &["committed".into()]).await.unwrap();
+    tx.commit().await.unwrap();
+    settle(&db).await;
+    assert_eq!(*got.borrow(), vec!["committed".to_string()]);
+    listener.unlisten().await.unwrap();
+    db.exec("notify jobs, 'after unlisten'").await.unwrap();
+    settle(&db).await;
+    assert_eq!(got.borrow().len(), 1, "delivered after unlisten");
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn default_now_reads_the_lab_clock_and_moves_only_when_advanced() {
+    #[derive(Deserialize)]
+    struct Row {
+        at: String,
+    }
+    let db = db().await;
+    let start = clock::now(&db).await.unwrap();
+    assert_eq!(start, "2026-01-05 09:00:00+00");
+    db.exec("create table e (id int, at timestamptz not null default now())").await.unwrap();
+    db.query::<serde_json::Value>("insert into e (id) values ($1)", &[1.into()]).await.unwrap();
+    let moved = clock::advance(&db, 30).await.unwrap();
+    assert_eq!(moved, "2026-01-05 09:00:30+00");
+    db.query::<serde_json::Value>("insert into e (id) values ($1)", &[2.into()]).await.unwrap();
+    let rows = db.query::<Row>("select at::text as at from e order by id", &[]).await.unwrap();
+    let at: Vec<_> = rows.rows.into_iter().map(|r| r.at).collect();
+    assert_eq!(at, ["2026-01-05 09:00:00+00", "2026-01-05 09:00:30+00"]);
+    // Wall-clock time passing changes nothing.
+    gloo_timers::future::TimeoutFuture::new(1100).await;
+    assert_eq!(clock::now(&db).await.unwrap(), "2026-01-05 09:00:30+00");
+    assert!(clock::advance(&db, 0).await.is_err());
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn prepare_transaction_works_and_can_be_rolled_back() {
+    #[derive(Deserialize)]
+    struct N {
+        n: i64,
+    }
+    let db = db().await;
+    db.exec("create table p (x int)").await.unwrap();
+    db.exec("begin; insert into p values (1); prepare transaction 'lab_test'").await.unwrap();
+    let prepared = db.query::<N>("select count(*) as n from pg_prepared_xacts where gid = $1", &["lab_test".into()]).await.unwrap();
+    assert_eq!(prepared.first().unwrap().n, 1);
+    db.exec("rollback prepared 'lab_test'").await.unwrap();
+    let rows = db.query::<N>("select count(*) as n from p", &[]).await.unwrap();
+    assert_eq!(rows.first().unwrap().n, 0);
+    let left = db.query::<N>("select count(*) as n from pg_prepared_xacts", &[]).await.unwrap();
+    assert_eq!(left.first().unwrap().n, 0);
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn every_statement_is_recorded_in_the_sql_log() {
+    let db = db().await;
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let sink = seen.clone();
+    db.log().subscribe(move |e| sink.borrow_mut().push((e.sql.clone(), e.params.clone(), e.affected, e.error.is_some())));
+    db.exec("create table l (x int)").await.unwrap();
+    db.query::<serde_json::Value>("insert into l values ($1), ($2)", &[1.into(), 2.into()]).await.unwrap();
+    let _ = db.query::<serde_json::Value>("select nope", &[]).await;
+    let seen = seen.borrow();
+    assert_eq!(seen.len(), 3);
+    assert_eq!(seen[1].1, vec!["1".to_string(), "2".to_string()]);
+    assert_eq!(seen[1].2, Some(2));
+    assert!(seen[2].3, "the failed statement is logged as failed");
+    db.close().await;
+}
