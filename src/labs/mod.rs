@@ -3,6 +3,10 @@
 //! Each lab is `labs/<id>/model.rs` (state and actions, SQL calls, no UI) and `view.rs`.
 
 pub mod jobs;
+pub mod leave;
+pub mod pgq;
+pub mod vacuum;
+pub mod workers;
 
 use leptos::prelude::*;
 
@@ -44,7 +48,18 @@ impl LabId {
     }
 
     pub fn built(self) -> bool {
-        matches!(self, LabId::Jobs)
+        match self {
+            LabId::Jobs => jobs::BUILT,
+            LabId::Workers => workers::BUILT,
+            LabId::Vacuum => vacuum::BUILT,
+            LabId::Pgq => pgq::BUILT,
+            LabId::Leave => leave::BUILT,
+        }
+    }
+
+    /// L2's simulator and L5's advisor are pure Rust: they need no database.
+    pub fn needs_postgres(self) -> bool {
+        !matches!(self, LabId::Workers | LabId::Leave)
     }
 
     pub fn title_key(self) -> &'static str {
@@ -82,12 +97,16 @@ impl LabId {
 pub fn view(id: LabId) -> AnyView {
     match id {
         LabId::Jobs => view! { <jobs::view::JobsLab/> }.into_any(),
-        other => view! { <NotBuilt id=other/> }.into_any(),
+        LabId::Workers => view! { <workers::view::WorkersLab/> }.into_any(),
+        LabId::Vacuum => view! { <vacuum::view::VacuumLab/> }.into_any(),
+        LabId::Pgq => view! { <pgq::view::PgqLab/> }.into_any(),
+        LabId::Leave => view! { <leave::view::LeaveLab/> }.into_any(),
     }
 }
 
+/// The page of a lab that is not built yet.
 #[component]
-fn NotBuilt(id: LabId) -> impl IntoView {
+pub fn NotBuilt(id: LabId) -> impl IntoView {
     let ctx = crate::app::use_ctx();
     view! {
         <section class="lab">

@@ -7,6 +7,10 @@ use std::sync::OnceLock;
 pub const FILES: &[(&str, &str)] = &[
     ("shell.tsv", include_str!("../../assets/i18n/shell.tsv")),
     ("jobs.tsv", include_str!("../../assets/i18n/jobs.tsv")),
+    ("workers.tsv", include_str!("../../assets/i18n/workers.tsv")),
+    ("vacuum.tsv", include_str!("../../assets/i18n/vacuum.tsv")),
+    ("pgq.tsv", include_str!("../../assets/i18n/pgq.tsv")),
+    ("leave.tsv", include_str!("../../assets/i18n/leave.tsv")),
 ];
 
 fn catalog() -> &'static Catalog {

@@ -7,8 +7,8 @@ use leptos::prelude::*;
 #[component]
 pub fn StartPanel() -> impl IntoView {
     let ctx = use_ctx();
-    // The home page has nothing to run yet; the panel appears on lab pages.
-    let on_lab = move || matches!(ctx.route.get(), Route::Lab(_));
+    // The panel appears on the pages of labs that run SQL.
+    let on_lab = move || matches!(ctx.route.get(), Route::Lab(id) if id.needs_postgres());
     let body = move || match ctx.db.get() {
         DbState::Idle => view! {
             <p>{ctx.t("start.intro")}</p>

@@ -25,7 +25,8 @@ const conf = 'max_prepared_transactions = 4';
 // Booting PGlite from scratch costs seconds; each test starts from a copy of
 // one installed data directory instead. The session setting is per session.
 let installed;
-async function boot() {
+/** A fresh database for test `t`, closed when the test ends (passed or not). */
+async function boot(t) {
   if (!installed) {
     const db = await PGlite.create({ postgresqlconf: conf });
     await db.exec(CLOCK);
@@ -37,6 +38,7 @@ async function boot() {
   }
   const db = await PGlite.create({ loadDataDir: installed, postgresqlconf: conf });
   await db.exec(`set search_path = lab, pg_catalog, public`);
+  t.after(() => db.close());
   return db;
 }
 
@@ -90,8 +92,8 @@ async function eventTableStats(db) {
      order by relname`);
 }
 
-test('fan-out: every registered consumer receives every committed event exactly once across its batches', async () => {
-  const db = await boot();
+test('fan-out: every registered consumer receives every committed event exactly once across its batches', async (t) => {
+  const db = await boot(t);
   await db.query(`select pgq.create_queue('orders')`);
   for (const c of ['billing', 'mail', 'audit']) {
     await db.query(`select pgq.register_consumer('orders', $1)`, [c]);
@@ -114,11 +116,10 @@ test('fan-out: every registered consumer receives every committed event exactly 
   for (const c of Object.keys(got)) {
     assert.deepEqual([...got[c]].sort(), [...sent].sort(), `${c} received each event once`);
   }
-  await db.close();
 });
 
-test('a rolled-back send is never delivered to any consumer', async () => {
-  const db = await boot();
+test('a rolled-back send is never delivered to any consumer', async (t) => {
+  const db = await boot(t);
   await db.query(`select pgq.create_queue('q')`);
   await db.query(`select pgq.register_consumer('q', 'a')`);
   await db.query(`select pgq.register_consumer('q', 'b')`);
@@ -130,11 +131,10 @@ test('a rolled-back send is never delivered to any consumer', async () => {
   for (const c of ['a', 'b']) {
     assert.deepEqual((await drain(db, 'q', c)).sort(), ['after', 'before']);
   }
-  await db.close();
 });
 
-test('an in-flight (prepared) transaction is not in the batch cut while it is open, and arrives once in a later batch after COMMIT PREPARED', async () => {
-  const db = await boot();
+test('an in-flight (prepared) transaction is not in the batch cut while it is open, and arrives once in a later batch after COMMIT PREPARED', async (t) => {
+  const db = await boot(t);
   await db.query(`select pgq.create_queue('q')`);
   await db.query(`select pgq.register_consumer('q', 'a')`);
   await db.query(`select pgq.register_consumer('q', 'b')`);
@@ -160,11 +160,10 @@ test('an in-flight (prepared) transaction is not in the batch cut while it is op
   assert.deepEqual(await drain(db, 'q', 'a'), [], 'not delivered twice');
   // b, which never saw the earlier ticks separately, gets everything exactly once
   assert.deepEqual((await drain(db, 'q', 'b')).sort(), ['e1', 'e2', 'in flight']);
-  await db.close();
 });
 
-test('an un-acked batch is redelivered with the same batch id and events; a batch larger than the limit is handed out in pages', async () => {
-  const db = await boot();
+test('an un-acked batch is redelivered with the same batch id and events; a batch larger than the limit is handed out in pages', async (t) => {
+  const db = await boot(t);
   await db.query(`select pgq.create_queue('q')`);
   await db.query(`select pgq.register_consumer('q', 'a')`);
   for (let i = 1; i <= 5; i++) await send(db, 'q', i);
@@ -185,11 +184,10 @@ test('an un-acked batch is redelivered with the same batch id and events; a batc
   const info = await one(db, `select * from pgq.get_consumer_info('q', 'a')`);
   assert.equal(info.batch_id, null);
   assert.equal(Number(info.last_tick), 2);
-  await db.close();
 });
 
-test('an event sent after the newest tick waits for the next tick (delivery latency is one tick)', async () => {
-  const db = await boot();
+test('an event sent after the newest tick waits for the next tick (delivery latency is one tick)', async (t) => {
+  const db = await boot(t);
   await db.query(`select pgq.create_queue('q')`);
   await db.query(`select pgq.register_consumer('q', 'a')`);
   await send(db, 'q', 'x');
@@ -199,11 +197,10 @@ test('an event sent after the newest tick waits for the next tick (delivery late
   assert.equal(lag.lag_ticks, 0);
   await db.query(`select pgq.ticker('q')`);
   assert.deepEqual(await drain(db, 'q', 'a'), ['x']);
-  await db.close();
 });
 
-test('a nacked event returns to that consumer only, after its delay and after the batch is acked, and goes to dead letters after max retries', async () => {
-  const db = await boot();
+test('a nacked event returns to that consumer only, after its delay and after the batch is acked, and goes to dead letters after max retries', async (t) => {
+  const db = await boot(t);
   await db.query(`select pgq.create_queue('q', 3, '30 seconds', 2)`);
   await db.query(`select pgq.register_consumer('q', 'a')`);
   await db.query(`select pgq.register_consumer('q', 'b')`);
@@ -248,11 +245,10 @@ test('a nacked event returns to that consumer only, after its delay and after th
   assert.deepEqual([dead[0].consumer, dead[0].payload, dead[0].retry_count, dead[0].reason], ['a', 'flaky', 2, 'gave up']);
   const info = await one(db, `select dead_letters, retries_pending from pgq.get_queue_info('q')`);
   assert.deepEqual([info.dead_letters, info.retries_pending], [1, 0]);
-  await db.close();
 });
 
-test('dlq_replay delivers a dead letter again, to the consumer that gave up only, and removes it from the dead letters', async () => {
-  const db = await boot();
+test('dlq_replay delivers a dead letter again, to the consumer that gave up only, and removes it from the dead letters', async (t) => {
+  const db = await boot(t);
   await db.query(`select pgq.create_queue('q', 3, '30 seconds', 0)`);
   await db.query(`select pgq.register_consumer('q', 'a')`);
   await db.query(`select pgq.register_consumer('q', 'b')`);
@@ -273,11 +269,10 @@ test('dlq_replay delivers a dead letter again, to the consumer that gave up only
   await db.query(`select pgq.ack($1)`, [again[0].batch_id]);
   assert.deepEqual(await drain(db, 'q', 'b'), [], 'the consumer that processed it is not sent it again');
   await rejects(db.query(`select pgq.dlq_replay($1)`, [dl.dl_id]), 'PQ008', /no dead letter/);
-  await db.close();
 });
 
-test('maint() truncates only a table every consumer has passed; a lagging consumer holds rotation back', async () => {
-  const db = await boot();
+test('maint() truncates only a table every consumer has passed; a lagging consumer holds rotation back', async (t) => {
+  const db = await boot(t);
   await db.query(`select pgq.create_queue('q', 3, '0 seconds')`);
   await db.query(`select pgq.register_consumer('q', 'fast')`);
   await db.query(`select pgq.register_consumer('q', 'slow')`);
@@ -331,11 +326,10 @@ test('maint() truncates only a table every consumer has passed; a lagging consum
   const all = Array.from({ length: 12 }, (_, i) => `e${i}`).sort();
   assert.deepEqual([...gotFast].sort(), all);
   assert.deepEqual([...gotSlow].sort(), all);
-  await db.close();
 });
 
-test('maint() never truncates under an open prepared transaction that wrote to the queue, and its event survives rotation', async () => {
-  const db = await boot();
+test('maint() never truncates under an open prepared transaction that wrote to the queue, and its event survives rotation', async (t) => {
+  const db = await boot(t);
   await db.query(`select pgq.create_queue('q', 2, '0 seconds')`);
   await db.query(`select pgq.register_consumer('q', 'a')`);
   await db.exec(`begin; select pgq.send('q', 'test', 'pinned'); prepare transaction 'p1';`);
@@ -351,11 +345,10 @@ test('maint() never truncates under an open prepared transaction that wrote to t
   await db.exec(`commit prepared 'p1'`);
   await db.query(`select pgq.ticker()`);
   assert.deepEqual(await drain(db, 'q', 'a'), ['pinned']);
-  await db.close();
 });
 
-test('event tables get no updates or deletes and hold 0 dead tuples after a full scenario; a rolled-back send\'s dead tuple goes with the next TRUNCATE', async () => {
-  const db = await boot();
+test('event tables get no updates or deletes and hold 0 dead tuples after a full scenario; a rolled-back send\'s dead tuple goes with the next TRUNCATE', async (t) => {
+  const db = await boot(t);
   await db.query(`select pgq.create_queue('q', 3, '0 seconds', 1)`);
   await db.query(`select pgq.register_consumer('q', 'a')`);
   await db.query(`select pgq.register_consumer('q', 'b')`);
@@ -388,11 +381,10 @@ test('event tables get no updates or deletes and hold 0 dead tuples after a full
     await db.query(`select * from pgq.maint()`);
   }
   for (const st of await eventTableStats(db)) assert.equal(st.dead, 0, st.relname);
-  await db.close();
 });
 
-test('bad calls (unknown queue or consumer, foreign, unknown or finished batch, undelivered event) raise PQ errors and change nothing', async () => {
-  const db = await boot();
+test('bad calls (unknown queue or consumer, foreign, unknown or finished batch, undelivered event) raise PQ errors and change nothing', async (t) => {
+  const db = await boot(t);
   await db.query(`select pgq.create_queue('q')`);
   await db.query(`select pgq.register_consumer('q', 'a')`);
   await db.query(`select pgq.register_consumer('q', 'b')`);
@@ -428,7 +420,6 @@ test('bad calls (unknown queue or consumer, foreign, unknown or finished batch, 
   await rejects(db.query(`select pgq.ack($1)`, [first.batch_id]), 'PQ004', /already acked by consumer "a"/);
   await rejects(db.query(`select pgq.nack($1, $2)`, [first.batch_id, first.msg_id]), 'PQ004');
   assert.equal(await state(db), finished, 'nothing changed');
-  await db.close();
 });
 
 // --- randomized -----------------------------------------------------------
@@ -442,8 +433,8 @@ function mulberry32(seed) {
   };
 }
 
-test('a seeded random sequence of sends, rollbacks, prepared transactions, ticks, receives, acks, nacks, maint and clock moves keeps every invariant after each step', async () => {
-  const db = await boot();
+test('a seeded random sequence of sends, rollbacks, prepared transactions, ticks, receives, acks, nacks, maint and clock moves keeps every invariant after each step', async (t) => {
+  const db = await boot(t);
   const rnd = mulberry32(20260105);
   const pick = (arr) => arr[Math.floor(rnd() * arr.length)];
   const MAX_RETRIES = 2;
@@ -578,5 +569,4 @@ test('a seeded random sequence of sends, rollbacks, prepared transactions, ticks
   const dead = await rows(db, `select consumer, payload, retry_count from pgq.dlq_inspect('q', 1000)`);
   const deadNacks = [...nacks].filter(([, o]) => o === 'dead').map(([k]) => k).sort();
   assert.deepEqual(dead.map((d) => `${d.consumer}|${d.payload}|${d.retry_count}`).sort(), deadNacks);
-  await db.close();
 });

@@ -1,0 +1,5 @@
+//! The leave lab (see LABS.md). model.rs: state and actions, no UI; view.rs: components.
+pub mod view;
+
+/// Whether the home page lists this lab as ready.
+pub const BUILT: bool = false;

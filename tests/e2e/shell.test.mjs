@@ -1,0 +1,88 @@
+// The shell on the release build: start, failure and retry, language, embed mode, sub-path.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, newPage, shot, startPostgres } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serve('/');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+test('home page lists the five labs', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '?lang=en');
+  await page.waitForSelector('.cards .card');
+  assert.equal(await page.locator('.cards .card').count(), 5);
+  await shot(page, 'home-en');
+  assert.deepEqual(page.errors, []);
+});
+
+test('Start Postgres downloads PGlite and shows the server version', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '?lang=en#/jobs');
+  const version = await startPostgres(page);
+  assert.match(version, /PostgreSQL 18\./);
+  await shot(page, 'jobs-started-en');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a blocked PGlite download names what failed, and Retry recovers', async () => {
+  const page = await newPage(browser);
+  let block = true;
+  await page.route('**/pglite.wasm', (route) => (block ? route.abort('failed') : route.continue()));
+  await page.goto(server.url + '?lang=en#/jobs');
+  await page.click('#start-postgres');
+  const error = await page.waitForSelector('#start-error', { timeout: 60_000 });
+  const text = await error.textContent();
+  assert.match(text, /pglite\.wasm/, 'the message names the file that failed');
+  await shot(page, 'start-failed-en');
+  block = false;
+  await page.click('#start-retry');
+  await page.waitForSelector('#pg-version', { timeout: 120_000 });
+  assert.match(await page.textContent('#pg-version'), /PostgreSQL 18/);
+});
+
+test('the language switch changes the labels', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '?lang=en#/');
+  const en = await page.textContent('.home h1');
+  await page.click('button.lang[lang="ko"]');
+  const ko = await page.textContent('.home h1');
+  assert.notEqual(en, ko);
+  assert.equal(ko, '큐 실험실');
+  assert.equal(await page.getAttribute('html', 'lang'), 'ko');
+  await shot(page, 'home-ko');
+  await page.click('button.lang[lang="en"]');
+  assert.equal(await page.textContent('.home h1'), en);
+});
+
+test('embed mode shows one lab without the site chrome', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '?lab=jobs&lang=ko&embed=1');
+  await page.waitForSelector('#start-postgres');
+  assert.equal(await page.locator('.site-header').count(), 0);
+  assert.equal(await page.locator('.site-footer').count(), 0);
+  assert.equal(await page.getAttribute('html', 'lang'), 'ko');
+  await shot(page, 'embed-jobs-ko');
+});
+
+test('the site works from a sub-path and at 360 px', async () => {
+  const sub = await serve('/docs/queue-lab/');
+  try {
+    const page = await newPage(browser, { width: 360, height: 740, colorScheme: 'dark' });
+    await page.goto(sub.url + '?lang=ko#/jobs');
+    const version = await startPostgres(page);
+    assert.match(version, /PostgreSQL 18/);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `page is ${overflow}px wider than a 360px screen`);
+    await shot(page, 'jobs-360-dark-ko');
+  } finally {
+    sub.close();
+  }
+});
