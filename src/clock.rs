@@ -7,6 +7,7 @@ use serde::Deserialize;
 pub const INSTALL_SQL: &str = include_str!("sql/lab/clock_install.sql");
 pub const ADVANCE_SQL: &str = include_str!("sql/lab/clock_advance.sql");
 pub const NOW_SQL: &str = include_str!("sql/lab/clock_now.sql");
+pub const RESET_SQL: &str = include_str!("sql/lab/clock_reset.sql");
 
 /// The largest single step the clock takes: a day. Larger steps are refused with a reason.
 pub const MAX_STEP_SECONDS: i64 = 86_400;
@@ -19,6 +20,12 @@ struct Now {
 /// Creates the `lab` schema and its clock, and puts `lab` first on the search path.
 pub async fn install(db: &Db) -> Result<(), DbError> {
     db.exec(INSTALL_SQL).await
+}
+
+/// Puts lab time back to the start (a lab's Reset, so a replayed state matches).
+pub async fn reset(db: &Db) -> Result<String, DbError> {
+    let rows = db.query::<Now>(RESET_SQL, &[]).await?;
+    rows.first().map(|n| n.now).ok_or_else(|| DbError::other("the lab clock did not reset"))
 }
 
 /// Lab time as Postgres prints it, e.g. `2026-01-05 09:00:30+00`.

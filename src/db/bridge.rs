@@ -73,7 +73,7 @@ impl Handle {
         Ok(Listener {
             inner: Subscription {
                 stop: stop.unchecked_into(),
-                _callback: callback,
+                callback: Some(callback),
             },
         })
     }
@@ -84,17 +84,30 @@ impl Handle {
     }
 }
 
+/// A LISTEN callback registered with PGlite. Dropped without `unlisten`, it still stops
+/// listening, and hands the callback to JavaScript's garbage collector rather than freeing
+/// it under a notification that may already be on its way.
 pub struct Subscription {
     stop: js_sys::Function,
-    _callback: Closure<dyn Fn(String)>,
+    callback: Option<Closure<dyn Fn(String)>>,
 }
 
 impl Subscription {
-    pub async fn unlisten(self) -> Result<(), DbError> {
+    pub async fn unlisten(mut self) -> Result<(), DbError> {
         let promise = self.stop.call0(&JsValue::NULL).map_err(DbError::from_js)?;
-        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise))
-            .await
-            .map(|_| ())
-            .map_err(DbError::from_js)
+        let done = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await;
+        // Unsubscribed: no notification can reach the callback any more.
+        drop(self.callback.take());
+        done.map(|_| ()).map_err(DbError::from_js)
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        if let Some(callback) = self.callback.take() {
+            // The promise settles later; its outcome changes nothing here.
+            let _ = self.stop.call0(&JsValue::NULL);
+            let _ = callback.into_js_value();
+        }
     }
 }

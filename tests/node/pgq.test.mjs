@@ -340,8 +340,8 @@ test('maint() never truncates under an open prepared transaction that wrote to t
     await drain(db, 'q', 'a');
     await db.query(`select * from pgq.maint('q')`);
   }
-  const t = await rows(db, `select table_no, events from pgq.get_table_info('q') order by 1`);
-  assert.equal(Number(t[0].events), 1, 'the table the prepared transaction wrote to was not truncated');
+  const tbls = await rows(db, `select table_no, events from pgq.get_table_info('q') order by 1`);
+  assert.equal(Number(tbls[0].events), 1, 'the table the prepared transaction wrote to was not truncated');
   await db.exec(`commit prepared 'p1'`);
   await db.query(`select pgq.ticker()`);
   assert.deepEqual(await drain(db, 'q', 'a'), ['pinned']);

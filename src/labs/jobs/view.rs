@@ -1,14 +1,585 @@
+//! L1's page: producers, workers A/B/C, LISTEN/NOTIFY, the jobs and orders tables, a
+//! guided tour of the article's scenarios, the SQL log and console.
+
+use super::model::{self, Action, EnqueueInput, Lab, Outcome, Snapshot, Tone, WorkerId};
+use crate::app::use_ctx;
+use crate::db::DbError;
+use crate::ui::clock::ClockBar;
+use crate::ui::console::{ErrorBox, SqlConsole};
+use crate::ui::i18n::{render, tr};
+use crate::ui::sql_log::{log_signal, SqlLog};
 use leptos::prelude::*;
+use queue_lab_core::i18n::Msg;
+
+/// One step of the guided tour: it resets the lab, runs its actions, and says where to look.
+struct TourStep {
+    title: &'static str,
+    body: &'static str,
+    actions: fn() -> Vec<Action>,
+}
+
+fn enqueue(priority: i32, max_attempts: i32) -> Action {
+    Action::Enqueue(EnqueueInput { priority, max_attempts, ..EnqueueInput::default() })
+}
+
+const TOUR: [TourStep; 6] = [
+    TourStep { title: "jobs.tour.1.title", body: "jobs.tour.1.body", actions: || vec![Action::OrderWithJob] },
+    TourStep { title: "jobs.tour.2.title", body: "jobs.tour.2.body", actions: || vec![Action::OrderWithJobFails] },
+    TourStep {
+        title: "jobs.tour.3.title",
+        body: "jobs.tour.3.body",
+        actions: || vec![enqueue(0, 5), enqueue(10, 5), Action::Claim(WorkerId::A)],
+    },
+    TourStep {
+        title: "jobs.tour.4.title",
+        body: "jobs.tour.4.body",
+        actions: || {
+            use WorkerId::*;
+            vec![enqueue(0, 2), Action::Claim(A), Action::Fail(A), Action::Advance(19), Action::Claim(B), Action::Advance(2), Action::Claim(B), Action::Fail(B)]
+        },
+    },
+    TourStep {
+        title: "jobs.tour.5.title",
+        body: "jobs.tour.5.body",
+        actions: || {
+            use WorkerId::*;
+            vec![enqueue(0, 5), Action::Claim(A), Action::Die(A), Action::Advance(29), Action::Claim(B), Action::Advance(2), Action::Claim(B), Action::Complete(A), Action::Complete(B)]
+        },
+    },
+    TourStep {
+        title: "jobs.tour.6.title",
+        body: "jobs.tour.6.body",
+        actions: || vec![Action::Disconnect, enqueue(0, 5), Action::OrderWithJob, Action::Reconnect, Action::NotifyBytes(8000)],
+    },
+];
+
+/// The share text in the hash: `#/jobs?s=…`.
+fn shared_steps() -> Option<String> {
+    let hash = window().location().hash().ok()?;
+    let query = hash.split_once('?')?.1;
+    query.split('&').find_map(|kv| kv.strip_prefix("s=")).map(str::to_owned)
+}
+
+fn share_url(history: &[Action]) -> String {
+    let loc = window().location();
+    let base = format!("{}{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default(), loc.search().unwrap_or_default());
+    format!("{base}#/jobs?s={}", model::encode(history))
+}
+
+#[derive(Clone)]
+enum Last {
+    Done(Outcome),
+    Failed(DbError),
+    Refused(Msg),
+}
 
 #[component]
 pub fn JobsLab() -> impl IntoView {
-    let ctx = crate::app::use_ctx();
-    let entries = crate::ui::sql_log::log_signal();
+    let ctx = use_ctx();
+    let log = log_signal();
+    let lab = RwSignal::new_local(None::<Lab>);
+    let snap = RwSignal::new(Snapshot::default());
+    let busy = RwSignal::new(false);
+    let last = RwSignal::new_local(None::<Last>);
+    let tour_step = RwSignal::new(None::<usize>);
+    let touched = RwSignal::new(Vec::<i64>::new());
+
+    let refresh = move || {
+        let Some(db) = ctx.db() else { return };
+        leptos::task::spawn_local(async move {
+            match model::snapshot(&db).await {
+                Ok(s) => snap.set(s),
+                Err(e) => last.set(Some(Last::Failed(e))),
+            }
+        });
+    };
+
+    // Runs actions one after another; stops at the first error and shows it. The lab state
+    // is only replaced by a run that finished, so a failed action loses nothing.
+    let run_actions = move |actions: Vec<Action>, reset: bool| {
+        if busy.get_untracked() {
+            return;
+        }
+        let Some(db) = ctx.db() else { return };
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            let mut state = if reset { Lab::setup(&db).await.ok() } else { lab.get_untracked() };
+            let mut changed = Vec::new();
+            if let Some(l) = state.as_mut() {
+                for a in actions {
+                    match l.run(&db, a).await {
+                        Ok(o) => {
+                            changed.extend(o.touched.iter().copied());
+                            last.set(Some(Last::Done(o)));
+                        }
+                        Err(e) => {
+                            last.set(Some(Last::Failed(e)));
+                            break;
+                        }
+                    }
+                }
+            }
+            if let Some(l) = state {
+                lab.set(Some(l));
+            }
+            touched.set(changed);
+            match model::snapshot(&db).await {
+                Ok(s) => snap.set(s),
+                Err(e) => last.set(Some(Last::Failed(e))),
+            }
+            busy.set(false);
+        });
+    };
+    let act = move |a: Action| run_actions(vec![a], false);
+
+    // Set up once Postgres is ready; replay a shared state if the URL carries one.
+    Effect::new(move |done: Option<bool>| {
+        if done == Some(true) {
+            return true;
+        }
+        if ctx.db().is_none() {
+            return false;
+        }
+        let replay = shared_steps().map(|s| model::decode(&s));
+        match replay {
+            Some(Ok(steps)) => run_actions(steps, true),
+            Some(Err(m)) => {
+                last.set(Some(Last::Refused(m)));
+                run_actions(vec![], true);
+            }
+            None => run_actions(vec![], true),
+        }
+        true
+    });
+    // The SQL console may have changed anything: read the tables again.
+    Effect::new(move |prev: Option<u64>| {
+        let n = ctx.data_changed.get();
+        if prev.is_some() {
+            refresh();
+        }
+        n
+    });
+
+    let ready = move || lab.with(Option::is_some) && ctx.db().is_some();
+    let disabled = move || busy.get() || !ready();
+
     view! {
-        <section class="lab">
+        <section class="lab jobs-lab">
             <h1>{ctx.t("lab.jobs.title")}</h1>
-            <crate::ui::sql_log::SqlLog entries=entries/>
-            <crate::ui::console::SqlConsole/>
+            <p class="lead">{ctx.t("jobs.intro")}</p>
+            <Show when=ready fallback=move || view! { <p class="muted">{ctx.t("jobs.needs_postgres")}</p> }>
+                <Tour step=tour_step busy=busy on_run=Callback::new(move |i: usize| {
+                    tour_step.set(Some(i));
+                    run_actions((TOUR[i].actions)(), true);
+                })/>
+                <div class="panel sticky-clock">
+                    <ClockBar
+                        now=Signal::derive(move || snap.with(|s| s.now.clone()))
+                        on_advance=Callback::new(move |s| act(Action::Advance(s)))
+                        busy=Signal::derive(disabled)
+                    />
+                    <LastOutcome last=last/>
+                </div>
+                <div class="lab-grid">
+                    <Producers act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                    <Notify lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                </div>
+                <Workers lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                <JobsTable snap=snap lab=lab touched=touched act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                <AtLeastOnce lab=lab/>
+                <OrdersTable snap=snap/>
+                <div class="panel row">
+                    <button type="button" class="small" disabled=disabled on:click=move |_| {
+                        tour_step.set(None);
+                        run_actions(vec![], true);
+                    }>{ctx.t("jobs.reset")}</button>
+                    <ShareLink lab=lab/>
+                </div>
+            </Show>
+            <SqlLog entries=log/>
+            <SqlConsole placeholder="select id, status, attempts, run_at, locked_until from jobs;"/>
         </section>
+    }
+}
+
+#[component]
+fn Tour(step: RwSignal<Option<usize>>, busy: RwSignal<bool>, on_run: Callback<usize>) -> impl IntoView {
+    let ctx = use_ctx();
+    view! {
+        <section class="panel tour" aria-labelledby="tour-title">
+            <h2 id="tour-title">{ctx.t("jobs.tour.title")}</h2>
+            <p class="muted">{ctx.t("jobs.tour.hint")}</p>
+            <ol>
+                {TOUR
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        let current = move || step.get() == Some(i);
+                        view! {
+                            <li class:current=current>
+                                <div class="row">
+                                    <span>{ctx.t(s.title)}</span>
+                                    <button type="button" class="small tour-run" data-step=i.to_string()
+                                        disabled=move || busy.get()
+                                        on:click=move |_| on_run.run(i)>
+                                        {ctx.t("jobs.tour.run")}
+                                    </button>
+                                </div>
+                                <Show when=current>
+                                    <p class="note tour-body">{ctx.t(s.body)}</p>
+                                </Show>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+#[component]
+fn LastOutcome(last: RwSignal<Option<Last>, LocalStorage>) -> impl IntoView {
+    let ctx = use_ctx();
+    move || {
+        last.get().map(|l| match l {
+            Last::Done(o) => {
+                let class = match o.tone {
+                    Tone::Good => "note good",
+                    Tone::Warn => "note bad",
+                    Tone::Info => "note",
+                };
+                view! { <p class=class id="last-outcome" role="status">{move || render(ctx.lang.get(), &o.msg)}</p> }.into_any()
+            }
+            Last::Failed(e) => view! { <div id="last-error"><ErrorBox error=e/></div> }.into_any(),
+            Last::Refused(m) => view! { <p class="field-error" role="alert">{move || render(ctx.lang.get(), &m)}</p> }.into_any(),
+        })
+    }
+}
+
+#[component]
+fn Producers(act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
+    let ctx = use_ctx();
+    let queue = RwSignal::new("default".to_string());
+    let payload = RwSignal::new(r#"{"kind": "receipt_email", "to": "kim@example.com"}"#.to_string());
+    let priority = RwSignal::new("0".to_string());
+    let delay = RwSignal::new("0".to_string());
+    let max_attempts = RwSignal::new("5".to_string());
+    let problems = RwSignal::new(Vec::<(&'static str, Msg)>::new());
+    let submit = move || {
+        match EnqueueInput::parse(&queue.get_untracked(), &payload.get_untracked(), &priority.get_untracked(), &delay.get_untracked(), &max_attempts.get_untracked()) {
+            Ok(input) => {
+                problems.set(Vec::new());
+                act.run(Action::Enqueue(input));
+            }
+            Err(p) => problems.set(p),
+        }
+    };
+    let field_error = move |field: &'static str| {
+        move || {
+            problems.with(|p| p.iter().find(|(f, _)| *f == field).map(|(_, m)| render(ctx.lang.get(), m))).map(|text| {
+                view! { <span class="field-error" role="alert" id=format!("err-{field}")>{text}</span> }
+            })
+        }
+    };
+    let input = move |id: &'static str, label: &'static str, sig: RwSignal<String>, mode: &'static str| {
+        view! {
+            <div class="field">
+                <label for=id>{ctx.t(label)}</label>
+                <input id=id type="text" inputmode=mode prop:value=sig on:input=move |ev| sig.set(event_target_value(&ev))/>
+                {field_error(id.trim_start_matches("enq-"))}
+            </div>
+        }
+    };
+    view! {
+        <section class="panel" aria-labelledby="producers-title">
+            <h2 id="producers-title">{ctx.t("jobs.producers")}</h2>
+            <div class="row">
+                <button type="button" id="order-commit" class="primary" disabled=disabled on:click=move |_| act.run(Action::OrderWithJob)>
+                    {ctx.t("jobs.order_commit")}
+                </button>
+                <button type="button" id="order-rollback" disabled=disabled on:click=move |_| act.run(Action::OrderWithJobFails)>
+                    {ctx.t("jobs.order_rollback")}
+                </button>
+            </div>
+            <form class="enqueue-form" on:submit=move |ev| { ev.prevent_default(); submit(); }>
+                <div class="field wide">
+                    <label for="enq-payload">{ctx.t("jobs.payload")}</label>
+                    <textarea id="enq-payload" rows="2" prop:value=payload on:input=move |ev| payload.set(event_target_value(&ev))></textarea>
+                    {field_error("payload")}
+                </div>
+                <div class="fields">
+                    {input("enq-queue", "jobs.queue", queue, "text")}
+                    {input("enq-priority", "jobs.priority", priority, "numeric")}
+                    {input("enq-delay", "jobs.delay", delay, "numeric")}
+                    {input("enq-max_attempts", "jobs.max_attempts", max_attempts, "numeric")}
+                </div>
+                <button type="submit" id="enqueue" disabled=disabled>{ctx.t("jobs.enqueue")}</button>
+            </form>
+        </section>
+    }
+}
+
+#[component]
+fn Notify(lab: RwSignal<Option<Lab>, LocalStorage>, act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
+    let ctx = use_ctx();
+    let bytes = RwSignal::new("8000".to_string());
+    let problem = RwSignal::new(None::<Msg>);
+    let connected = move || lab.with(|l| l.as_ref().is_some_and(|l| l.connected));
+    let delivered = move || lab.with(|l| l.as_ref().map(|l| l.delivered.iter().rev().take(6).cloned().collect::<Vec<_>>()).unwrap_or_default());
+    let lost = move || lab.with(|l| l.as_ref().map_or(0, |l| l.lost.len()));
+    let send = move || match bytes.get_untracked().trim().parse::<usize>() {
+        Ok(n) if n <= 100_000 => {
+            problem.set(None);
+            act.run(Action::NotifyBytes(n));
+        }
+        Ok(n) => problem.set(Some(Msg::new("jobs.err.range").arg("min", 0).arg("max", 100_000).arg("n", n))),
+        Err(_) => problem.set(Some(Msg::new("jobs.err.number").arg("text", bytes.get_untracked()))),
+    };
+    view! {
+        <section class="panel" aria-labelledby="notify-title">
+            <h2 id="notify-title">"LISTEN / NOTIFY"</h2>
+            <p id="listen-state">
+                {move || if connected() { ctx.t("jobs.listening")() } else { ctx.t("jobs.disconnected")() }}
+            </p>
+            <div class="row">
+                <Show when=connected fallback=move || view! {
+                    <button type="button" id="reconnect" disabled=disabled on:click=move |_| act.run(Action::Reconnect)>{ctx.t("jobs.reconnect")}</button>
+                }>
+                    <button type="button" id="disconnect" disabled=disabled on:click=move |_| act.run(Action::Disconnect)>{ctx.t("jobs.disconnect")}</button>
+                </Show>
+            </div>
+            <p class="muted">{ctx.t("jobs.notify_explain")}</p>
+            <h3>{ctx.t("jobs.delivered")}</h3>
+            <ul class="deliveries" id="deliveries">
+                {move || {
+                    let d = delivered();
+                    if d.is_empty() {
+                        view! { <li class="muted">{ctx.t("jobs.none_yet")}</li> }.into_any()
+                    } else {
+                        d.into_iter()
+                            .map(|(at, payload)| {
+                                let short = if payload.len() > 24 { format!("{}… ({} B)", &payload[..12], payload.len()) } else { payload };
+                                view! { <li><code>{crate::clock::time_of_day(&at).to_owned()}</code> " NOTIFY jobs, '" {short} "'"</li> }
+                            })
+                            .collect_view()
+                            .into_any()
+                    }
+                }}
+            </ul>
+            <Show when=move || { lost() > 0 }>
+                <p class="note bad" id="lost">{move || render(ctx.lang.get(), &Msg::new("jobs.lost").arg("n", lost()))}</p>
+            </Show>
+            <form class="row" on:submit=move |ev| { ev.prevent_default(); send(); }>
+                <label for="notify-bytes">{ctx.t("jobs.notify_bytes")}</label>
+                <input id="notify-bytes" type="text" inputmode="numeric" size="7" prop:value=bytes on:input=move |ev| bytes.set(event_target_value(&ev))/>
+                <button type="submit" id="notify-send" disabled=disabled>{ctx.t("jobs.notify_send")}</button>
+            </form>
+            {move || problem.get().map(|m| view! { <p class="field-error" role="alert">{render(ctx.lang.get(), &m)}</p> })}
+        </section>
+    }
+}
+
+#[component]
+fn Workers(lab: RwSignal<Option<Lab>, LocalStorage>, snap: RwSignal<Snapshot>, act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
+    let ctx = use_ctx();
+    let card = move |w: WorkerId| {
+        let worker = move || lab.with(|l| l.as_ref().map(|l| l.worker(w).clone()).unwrap_or_default());
+        let alive = move || worker().alive;
+        let state = move || {
+            let wk = worker();
+            let lang = ctx.lang.get();
+            let msg = match (wk.alive, wk.holding, wk.woken_by) {
+                (false, Some(c), _) => Msg::new("jobs.w.dead_holding").arg("job", c.job).arg("attempt", c.attempt),
+                (false, None, _) => Msg::new("jobs.w.dead"),
+                (true, Some(c), _) => {
+                    let lease = snap.with(|s| s.jobs.iter().find(|j| j.id == c.job && j.attempts == c.attempt).and_then(|j| j.locked_until.clone()));
+                    match lease {
+                        Some(until) => Msg::new("jobs.w.working").arg("job", c.job).arg("attempt", c.attempt).arg("until", crate::clock::time_of_day(&until)),
+                        None => Msg::new("jobs.w.working_lost").arg("job", c.job).arg("attempt", c.attempt),
+                    }
+                }
+                (true, None, Some(p)) => Msg::new("jobs.w.woken").arg("payload", p),
+                (true, None, None) => Msg::new("jobs.w.idle"),
+            };
+            render(lang, &msg)
+        };
+        let letter = w.letter();
+        view! {
+            <article class="worker" class:dead=move || !alive() id=format!("worker-{letter}") aria-label=move || format!("{} {letter}", tr(ctx.lang.get(), "jobs.worker"))>
+                <h3><span>{ctx.t("jobs.worker")} " " {letter.to_string()}</span></h3>
+                <p class="state" class:woken=move || worker().woken_by.is_some() && worker().alive>{state}</p>
+                <div class="row">
+                    <button type="button" class="small" data-act="claim" disabled=move || disabled.get() || !alive() on:click=move |_| act.run(Action::Claim(w))>{ctx.t("jobs.claim")}</button>
+                    <button type="button" class="small" data-act="complete" disabled=move || disabled.get() || worker().holding.is_none() on:click=move |_| act.run(Action::Complete(w))>
+                        {move || if alive() { ctx.t("jobs.complete")() } else { ctx.t("jobs.late_complete")() }}
+                    </button>
+                    <button type="button" class="small" data-act="fail" disabled=move || disabled.get() || !alive() || worker().holding.is_none() on:click=move |_| act.run(Action::Fail(w))>{ctx.t("jobs.fail")}</button>
+                    <button type="button" class="small" data-act="heartbeat" disabled=move || disabled.get() || !alive() || worker().holding.is_none() on:click=move |_| act.run(Action::Heartbeat(w))>{ctx.t("jobs.heartbeat")}</button>
+                    <button type="button" class="small danger" data-act="die" disabled=move || disabled.get() || !alive() on:click=move |_| act.run(Action::Die(w))>{ctx.t("jobs.die")}</button>
+                </div>
+            </article>
+        }
+    };
+    view! {
+        <section class="panel" aria-labelledby="workers-title">
+            <h2 id="workers-title">{ctx.t("jobs.workers")}</h2>
+            <p class="muted">{ctx.t("jobs.workers_explain")}</p>
+            <div class="workers">{WorkerId::ALL.into_iter().map(card).collect_view()}</div>
+        </section>
+    }
+}
+
+#[component]
+fn JobsTable(snap: RwSignal<Snapshot>, lab: RwSignal<Option<Lab>, LocalStorage>, touched: RwSignal<Vec<i64>>, act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
+    let ctx = use_ctx();
+    let holder = move |id: i64, attempts: i32| {
+        lab.with(|l| {
+            l.as_ref()
+                .map(|l| {
+                    WorkerId::ALL
+                        .into_iter()
+                        .filter(|w| l.worker(*w).holding.is_some_and(|c| c.job == id && c.attempt == attempts))
+                        .map(|w| w.letter().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default()
+        })
+    };
+    let counts = move || {
+        let c = snap.with(|s| s.counts.clone());
+        render(
+            ctx.lang.get(),
+            &Msg::new("jobs.counts").arg("total", c.total).arg("ready", c.ready).arg("running", c.running).arg("done", c.done).arg("dead", c.dead),
+        )
+    };
+    view! {
+        <section class="panel" aria-labelledby="jobs-title">
+            <h2 id="jobs-title">{ctx.t("jobs.table")}</h2>
+            <p class="muted" id="job-counts">{counts}</p>
+            <div class="table-wrap">
+                <table class="jobs" id="jobs-table">
+                    <thead>
+                        <tr>
+                            <th scope="col">"id"</th>
+                            <th scope="col">"status"</th>
+                            <th scope="col">"priority"</th>
+                            <th scope="col">"attempts"</th>
+                            <th scope="col">"run_at"</th>
+                            <th scope="col">"locked_until"</th>
+                            <th scope="col">{ctx.t("jobs.held_by")}</th>
+                            <th scope="col">"last_error"</th>
+                            <th scope="col">"payload"</th>
+                            <th scope="col"><span class="visually-hidden">{ctx.t("jobs.requeue")}</span></th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        <For each=move || snap.get().jobs key=|j| (j.id, j.status.clone(), j.attempts, j.run_at.clone(), j.locked_until.clone()) let:job>
+                            {
+                                let id = job.id;
+                                let status = job.status.clone();
+                                let dead = status == "dead";
+                                let changed = move || touched.with(|t| t.contains(&id));
+                                let attempts = job.attempts;
+                                view! {
+                                    <tr class:changed=changed class:claimable=job.claimable data-job=id.to_string() data-status=status.clone()>
+                                        <td class="mono">{id}</td>
+                                        <td><span class=format!("status {status}")>{status.clone()}</span></td>
+                                        <td class="mono">{job.priority}</td>
+                                        <td class="mono">{format!("{}/{}", job.attempts, job.max_attempts)}</td>
+                                        <td class="mono">{crate::clock::time_of_day(&job.run_at).to_owned()}</td>
+                                        <td class="mono">{job.locked_until.as_deref().map(|t| crate::clock::time_of_day(t).to_owned()).unwrap_or_default()}</td>
+                                        <td>{move || holder(id, attempts)}</td>
+                                        <td class="payload">{job.last_error.clone().unwrap_or_default()}</td>
+                                        <td class="payload">{job.payload.to_string()}</td>
+                                        <td>
+                                            <Show when=move || dead>
+                                                <button type="button" class="small" data-act="requeue" disabled=disabled on:click=move |_| act.run(Action::Requeue(id))>
+                                                    {ctx.t("jobs.requeue")}
+                                                </button>
+                                            </Show>
+                                        </td>
+                                    </tr>
+                                }
+                            }
+                        </For>
+                    </tbody>
+                </table>
+            </div>
+            <p class="muted">{ctx.t("jobs.table_explain")}</p>
+        </section>
+    }
+}
+
+#[component]
+fn AtLeastOnce(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
+    let ctx = use_ctx();
+    let twice = move || lab.with(|l| l.as_ref().map(Lab::ran_more_than_once).unwrap_or_default());
+    view! {
+        <section class="panel" aria-labelledby="twice-title">
+            <h2 id="twice-title">{ctx.t("jobs.twice_title")}</h2>
+            <ul id="ran-twice">
+                {move || {
+                    let t = twice();
+                    if t.is_empty() {
+                        view! { <li class="muted">{ctx.t("jobs.twice_none")}</li> }.into_any()
+                    } else {
+                        t.into_iter()
+                            .map(|(id, runs)| {
+                                let who = runs.iter().map(|(w, a)| format!("{} (attempt {a})", w.letter())).collect::<Vec<_>>().join(", ");
+                                view! { <li>{move || render(ctx.lang.get(), &Msg::new("jobs.twice_row").arg("job", id).arg("runs", who.clone()))}</li> }
+                            })
+                            .collect_view()
+                            .into_any()
+                    }
+                }}
+            </ul>
+            <p class="note">{ctx.t("jobs.idempotency")}</p>
+        </section>
+    }
+}
+
+#[component]
+fn OrdersTable(snap: RwSignal<Snapshot>) -> impl IntoView {
+    let ctx = use_ctx();
+    view! {
+        <section class="panel" aria-labelledby="orders-title">
+            <h2 id="orders-title">{ctx.t("jobs.orders")}</h2>
+            <div class="table-wrap">
+                <table id="orders-table">
+                    <thead><tr><th scope="col">"id"</th><th scope="col">"customer"</th><th scope="col">"total"</th><th scope="col">"created"</th></tr></thead>
+                    <tbody>
+                        <For each=move || snap.get().orders key=|o| o.id let:o>
+                            <tr data-order=o.id.to_string()>
+                                <td class="mono">{o.id}</td>
+                                <td>{o.customer.clone()}</td>
+                                <td class="mono">{o.total.clone()}</td>
+                                <td class="mono">{crate::clock::time_of_day(&o.created).to_owned()}</td>
+                            </tr>
+                        </For>
+                    </tbody>
+                </table>
+            </div>
+            <Show when=move || snap.with(|s| s.orders.is_empty())>
+                <p class="muted">{ctx.t("jobs.no_orders")}</p>
+            </Show>
+        </section>
+    }
+}
+
+#[component]
+fn ShareLink(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
+    let ctx = use_ctx();
+    let url = move || lab.with(|l| l.as_ref().map(|l| share_url(&l.history)).unwrap_or_default());
+    let copied = RwSignal::new(false);
+    view! {
+        <label for="share-url">{ctx.t("jobs.share")}</label>
+        <input id="share-url" type="text" readonly prop:value=url size="40"/>
+        <button type="button" class="small" on:click=move |_| {
+            let text = url();
+            let clipboard = window().navigator().clipboard();
+            let _ = clipboard.write_text(&text);
+            copied.set(true);
+        }>{move || if copied.get() { ctx.t("jobs.copied")() } else { ctx.t("jobs.copy")() }}</button>
     }
 }

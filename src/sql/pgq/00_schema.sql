@@ -75,10 +75,14 @@ create table pgq.subscription (
     -- the open batch (null when none) and the tick it ends at
     sub_batch         bigint,
     sub_next_tick     bigint,
-    -- inside the open batch, events with ev_id <= this were acked page by page
-    sub_batch_pos     bigint not null default 0,
-    -- the last ev_id handed out by the latest receive, and whether more remain
-    sub_page_last     bigint,
+    -- a batch is handed out in (ev_txid, ev_id) order, page by page: events
+    -- up to this key were acked (null: none yet)
+    sub_pos_txid      xid8,
+    sub_pos_id        bigint,
+    -- the key of the last event handed out by the latest receive, and
+    -- whether the batch has more after it
+    sub_page_txid     xid8,
+    sub_page_id       bigint,
     sub_page_more     boolean not null default false,
     -- the most recently finished batch, to name a second ack precisely
     sub_last_batch    bigint,
@@ -127,7 +131,8 @@ create table pgq.dead_letter (
 
 -- Event tables are made per queue by create_queue():
 --   pgq.event_<queue_id>          parent, always empty; reading it reads all
---   pgq.event_<queue_id>_<n>      n = 0 .. ntables-1, inherit the parent
+--   pgq.event_<queue_id>_<n>      n = 0 .. ntables-1, inherit the parent,
+--                                 each indexed on (ev_txid, ev_id)
 --   pgq.event_<queue_id>_id_seq   event ids
 -- Columns: ev_id bigint, ev_time timestamptz, ev_txid xid8 (the producer's
 -- transaction), ev_owner int (null: every consumer; else the sub_id a retry

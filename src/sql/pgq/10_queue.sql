@@ -71,7 +71,8 @@ $$;
 -- Returns 1 when the queue was created, 0 when it already existed (nothing
 -- is changed then).
 -- Guarantee: creates the event tables pgq.event_<id>_0 .. _<n-1> (children
--- of pgq.event_<id>, each indexed on ev_txid), the event id sequence, and
+-- of pgq.event_<id>, each indexed on (ev_txid, ev_id): batches are read
+-- as ranges of that key), the event id sequence, and
 -- the first tick, so a consumer registered now starts from here.
 create function pgq.create_queue(
     i_queue text,
@@ -124,7 +125,7 @@ begin
     for n in 0 .. i_ntables - 1 loop
         v_child := pgq.event_table(v_id, n);
         execute format('create table %s () inherits (%s)', v_child, v_parent);
-        execute format('create index on %s (ev_txid)', v_child);
+        execute format('create index on %s (ev_txid, ev_id)', v_child);
     end loop;
 
     perform pgq.ticker(i_queue);

@@ -1,23 +1,28 @@
 -- Consuming: receive a batch, ack it, nack single events in it.
 
--- pgq.batch_events(i_queue_id int, i_sub_id int, i_last pg_snapshot, i_next pg_snapshot, i_after bigint, i_limit int)
+-- pgq.batch_events(i_queue_id int, i_sub_id int, i_last pg_snapshot, i_next pg_snapshot,
+--                  i_after_txid xid8, i_after_id bigint, i_limit int)
 --   i_queue_id  queue id
 --   i_sub_id    the consumer: events addressed to another consumer are skipped
 --   i_last      snapshot of the batch's first tick (the consumer's cursor)
 --   i_next      snapshot of the batch's last tick
---   i_after     only events with a larger ev_id (paging inside a batch)
+--   i_after_txid, i_after_id  only events after this (ev_txid, ev_id) key
+--               (paging inside a batch); nulls: from the batch's start
 --   i_limit     at most this many (null: all)
--- Returns the batch's events in ev_id order: those whose producing
--- transaction is visible in i_next and was not yet visible in i_last.
+-- Returns the batch's events in (ev_txid, ev_id) order, i.e. grouped by
+-- producing transaction: those whose transaction is visible in i_next and
+-- was not yet visible in i_last.
 -- Guarantee: reads only. Consecutive batches [t0,t1], [t1,t2], ... cover
 -- every committed event once: a transaction is visible in t2's snapshot and
 -- not in t1's exactly once along the chain. Rolled-back events are never
--- visible to the query at all. The ev_txid range uses the ev_txid index:
--- anything below i_last's xmin was visible in i_last, anything from i_next's
--- xmax on was not visible in i_next.
+-- visible to the query at all. The read is one range of the (ev_txid, ev_id)
+-- index per table: anything below i_last's xmin was visible in i_last,
+-- anything from i_next's xmax on was not visible in i_next; so a page costs
+-- its own size, not the batch's.
 create function pgq.batch_events(
     i_queue_id int, i_sub_id int, i_last pg_snapshot, i_next pg_snapshot,
-    i_after bigint default 0, i_limit int default null)
+    i_after_txid xid8 default null, i_after_id bigint default null,
+    i_limit int default null)
 returns table (ev_id bigint, ev_time timestamptz, ev_txid xid8, ev_owner int,
                ev_retry int, ev_type text, ev_data text)
 language plpgsql stable as $$
@@ -25,15 +30,17 @@ begin
     return query execute format(
         'select e.ev_id, e.ev_time, e.ev_txid, e.ev_owner, e.ev_retry, e.ev_type, e.ev_data
            from %s e
-          where e.ev_txid >= pg_snapshot_xmin($1)
-            and e.ev_txid <  pg_snapshot_xmax($2)
+          where (e.ev_txid, e.ev_id) > ($4, $5)
+            and e.ev_txid < pg_snapshot_xmax($2)
             and pg_visible_in_snapshot(e.ev_txid, $2)
             and not pg_visible_in_snapshot(e.ev_txid, $1)
             and (e.ev_owner is null or e.ev_owner = $3)
-            and e.ev_id > $4
-          order by e.ev_id
-          limit $5', pgq.event_table(i_queue_id))
-    using i_last, i_next, i_sub_id, i_after, i_limit;
+          order by e.ev_txid, e.ev_id
+          limit $6', pgq.event_table(i_queue_id))
+    using i_last, i_next, i_sub_id,
+          coalesce(i_after_txid, pg_snapshot_xmin(i_last)),
+          case when i_after_txid is null then -1 else i_after_id end,
+          i_limit;
 end;
 $$;
 
@@ -74,7 +81,8 @@ $$;
 --   i_max       at most this many events per call (default 100)
 -- Returns (batch_id bigint, msg_id bigint, type text, payload text,
 --          retry_count int, created_at timestamptz, txid bigint),
--- in msg_id order; no rows when nothing new is ticked.
+-- grouped by transaction ((txid, msg_id) order); no rows when nothing new
+-- is ticked.
 -- Guarantee: if the consumer has an open batch, returns it again from the
 -- first un-acked event (redelivery: at-least-once). Otherwise opens the
 -- next batch: from the consumer's cursor to the queue's newest tick
@@ -95,7 +103,8 @@ declare
     v_next pg_snapshot;
     v_opening boolean := false;
     v_n int := 0;
-    v_page_last bigint;
+    v_page_txid xid8;
+    v_page_id bigint;
     v_more boolean := false;
     ev record;
 begin
@@ -113,7 +122,8 @@ begin
             return;  -- no tick since the cursor: nothing to deliver yet
         end if;
         v_opening := true;
-        s.sub_batch_pos := 0;
+        s.sub_pos_txid := null;
+        s.sub_pos_id := null;
     end if;
 
     select t.tick_snapshot into v_last from pgq.tick t
@@ -123,7 +133,7 @@ begin
 
     for ev in
         select * from pgq.batch_events(s.sub_queue, s.sub_id, v_last, v_next,
-                                       s.sub_batch_pos, i_max + 1)
+                                       s.sub_pos_txid, s.sub_pos_id, i_max + 1)
     loop
         v_n := v_n + 1;
         if v_n > i_max then
@@ -133,7 +143,8 @@ begin
         if s.sub_batch is null then
             s.sub_batch := nextval('pgq.batch_id_seq');
         end if;
-        v_page_last := ev.ev_id;
+        v_page_txid := ev.ev_txid;
+        v_page_id := ev.ev_id;
         batch_id := s.sub_batch;
         msg_id := ev.ev_id;
         type := ev.ev_type;
@@ -157,8 +168,10 @@ begin
     update pgq.subscription
        set sub_batch = s.sub_batch,
            sub_next_tick = s.sub_next_tick,
-           sub_batch_pos = s.sub_batch_pos,
-           sub_page_last = v_page_last,
+           sub_pos_txid = s.sub_pos_txid,
+           sub_pos_id = s.sub_pos_id,
+           sub_page_txid = v_page_txid,
+           sub_page_id = v_page_id,
            sub_page_more = v_more
      where sub_id = s.sub_id;
 end;
@@ -180,15 +193,17 @@ language plpgsql as $$
 declare
     s pgq.subscription := pgq.open_batch(i_batch_id, i_consumer);
 begin
-    if s.sub_page_last is null then
+    if s.sub_page_id is null then
         raise exception 'pgq: batch % has no received events waiting for an ack', i_batch_id
             using errcode = 'PQ006',
                   hint = 'call receive to get the rest of the batch';
     end if;
     if s.sub_page_more then
         update pgq.subscription
-           set sub_batch_pos = s.sub_page_last,
-               sub_page_last = null,
+           set sub_pos_txid = s.sub_page_txid,
+               sub_pos_id = s.sub_page_id,
+               sub_page_txid = null,
+               sub_page_id = null,
                sub_page_more = false,
                sub_last_ack = now()
          where sub_id = s.sub_id;
@@ -198,8 +213,10 @@ begin
        set sub_last_tick = s.sub_next_tick,
            sub_batch = null,
            sub_next_tick = null,
-           sub_batch_pos = 0,
-           sub_page_last = null,
+           sub_pos_txid = null,
+           sub_pos_id = null,
+           sub_page_txid = null,
+           sub_page_id = null,
            sub_page_more = false,
            sub_last_batch = i_batch_id,
            sub_last_ack = now()
@@ -260,9 +277,13 @@ begin
     select t.tick_snapshot into v_next from pgq.tick t
      where t.tick_queue = s.sub_queue and t.tick_id = s.sub_next_tick;
     select * into ev
-      from pgq.batch_events(s.sub_queue, s.sub_id, v_last, v_next, i_msg_id - 1, 1) b
+      from pgq.batch_events(s.sub_queue, s.sub_id, v_last, v_next) b
      where b.ev_id = i_msg_id;
-    if not found or i_msg_id > greatest(s.sub_batch_pos, coalesce(s.sub_page_last, 0)) then
+    -- delivered: at or before the last key handed out (or acked) in this batch
+    if not found
+       or (ev.ev_txid, ev.ev_id) > (coalesce(s.sub_page_txid, s.sub_pos_txid),
+                                    coalesce(s.sub_page_id, s.sub_pos_id))
+       or coalesce(s.sub_page_id, s.sub_pos_id) is null then
         raise exception 'pgq: event % was not delivered in batch %', i_msg_id, i_batch_id
             using errcode = 'PQ007';
     end if;

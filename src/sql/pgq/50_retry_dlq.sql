@@ -14,6 +14,7 @@ returns integer
 language plpgsql as $$
 declare
     v_queue_id int;
+    v_now timestamptz := now();  -- once: the lab's now() reads its clock table
     r pgq.retry_queue;
     n int := 0;
 begin
@@ -24,7 +25,7 @@ begin
         select rq.*
           from pgq.retry_queue rq
           join pgq.subscription s on s.sub_id = rq.rq_sub
-         where rq.rq_retry_after <= now()
+         where rq.rq_retry_after <= v_now
            and s.sub_batch is distinct from rq.rq_batch
            and (v_queue_id is null or rq.rq_queue = v_queue_id)
          order by rq.rq_retry_after, rq.rq_id

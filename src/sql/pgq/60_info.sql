@@ -59,7 +59,10 @@ $$;
 --                   (ticked or not yet), exact
 --   lag_time        now() - the cursor tick's time
 --   batch_id        the open batch, or null; batch_end_tick its last tick;
---   batch_acked_upto  events up to this msg_id were acked page by page (0)
+--   batch_acked_upto  msg_id of the last event of the pages acked so far
+--                   in the open batch (0: none); pages go in (txid, msg_id)
+--                   order, so with several transactions in a batch this is
+--                   a position, not a bound on ids
 --   holds_rotation  this consumer's cursor is what keeps maint() from
 --                   switching tables (rule 3 in 70_maint.sql)
 -- Guarantee: reads only. Raises PQ001 / PQ002 for an unknown queue /
@@ -104,7 +107,7 @@ begin
         lag_time := now() - r.tick_time;
         batch_id := r.sub_batch;
         batch_end_tick := r.sub_next_tick;
-        batch_acked_upto := r.sub_batch_pos;
+        batch_acked_upto := coalesce(r.sub_pos_id, 0);
         last_ack_time := r.sub_last_ack;
         select count(*)::int into retries_pending from pgq.retry_queue rq where rq.rq_sub = r.sub_id;
         select count(*)::int into dead_letters from pgq.dead_letter d

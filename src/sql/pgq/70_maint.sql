@@ -27,10 +27,11 @@
 --   1. step2 of the switch into c is recorded,
 --   2. the queue's rotation period has passed since that switch,
 --   3. every consumer's cursor tick has snapshot xmin > step2. A lagging
---      consumer therefore holds rotation back, and so does a transaction
---      still in flight (e.g. a prepared one) that wrote an event: every tick
---      taken while it is open has xmin <= its txid < step2. With no
---      consumers, the current snapshot must have xmin > step2 instead;
+--      consumer therefore holds rotation back, and so does any transaction
+--      with a txid still open since before step2 (e.g. a prepared one): it
+--      might still write into an older table, and every tick taken while it
+--      is open has xmin <= its txid. So the current snapshot's xmin must be
+--      > step2 as well (this also covers a queue with no consumers);
 --   4. c+1 can be locked at once. A transaction still holding it (say a
 --      prepared one that read it) makes maint() skip the rotation rather
 --      than wait forever in a one-session database.
@@ -66,6 +67,16 @@ begin
         note := format('rotation period: not before %s', q.queue_switch_time + q.queue_rotation_period);
         return;
     end if;
+    if q.queue_switch_step2 = pg_current_xact_id_if_assigned() then
+        note := 'step 2 was recorded just now; a tick taken after it must be acked first';
+        return;
+    end if;
+    if pg_snapshot_xmin(pg_current_snapshot()) <= q.queue_switch_step2 then
+        -- every tick taken now has this xmin too: no cursor can pass step 2
+        note := format('a transaction open since before step 2 (txid %s) holds rotation: it may still write to an older table',
+                       pg_snapshot_xmin(pg_current_snapshot()));
+        return;
+    end if;
     select s.sub_consumer, s.sub_last_tick into v_cons, v_tick
       from pgq.subscription s
       join pgq.tick t on t.tick_queue = s.sub_queue and t.tick_id = s.sub_last_tick
@@ -77,11 +88,6 @@ begin
         blocker := v_cons;
         note := format('consumer "%s" holds rotation: its cursor (tick %s) is not past every event outside the current table; it must ack a tick taken after step 2',
                        v_cons, v_tick);
-        return;
-    end if;
-    if not exists (select 1 from pgq.subscription where sub_queue = q.queue_id)
-       and pg_snapshot_xmin(pg_current_snapshot()) <= q.queue_switch_step2 then
-        note := 'a transaction that may still write to an older table is open';
         return;
     end if;
     ready := true;

@@ -1,0 +1,12 @@
+update jobs
+   set status = 'running', attempts = attempts + 1,
+       locked_until = now() + interval '30 seconds'
+ where id = (
+   select id from jobs
+    where (status = 'ready' and run_at <= now())
+       or (status = 'running' and locked_until < now())   -- 리스가 끝난 작업 되살리기
+    order by priority desc, run_at
+    for update skip locked
+    limit 1
+ )
+returning id, payload, attempts

@@ -1,0 +1,3 @@
+insert into orders (customer, total)
+values ($1, $2)
+returning id

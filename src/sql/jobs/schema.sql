@@ -1,0 +1,22 @@
+-- The article's queue table and partial index, verbatim (§2).
+create table jobs (
+  id           bigint generated always as identity primary key,
+  queue        text        not null default 'default',
+  payload      jsonb       not null,
+  status       text        not null default 'ready',   -- ready · running · done · dead
+  priority     int         not null default 0,
+  run_at       timestamptz not null default now(),      -- delay and retry time
+  attempts     int         not null default 0,
+  max_attempts int         not null default 5,
+  locked_until timestamptz,                             -- lease (a dead worker's job reappears after this)
+  last_error   text
+);
+create index jobs_ready on jobs (queue, priority desc, run_at) where status = 'ready';
+
+-- The lab's own: the order that the transactional scenario (§1) writes beside its job.
+create table orders (
+  id       bigint generated always as identity primary key,
+  customer text        not null,
+  total    numeric(10, 2) not null,
+  created  timestamptz not null default now()
+);

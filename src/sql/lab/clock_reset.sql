@@ -1,0 +1,1 @@
+select set_config('lab.clock', '2026-01-05 09:00:00+00', false) as now
