@@ -188,6 +188,7 @@ pub fn JobsLab() -> impl IntoView {
                 <JobsTable snap=snap lab=lab touched=touched act=Callback::new(act) disabled=Signal::derive(disabled)/>
                 <AtLeastOnce lab=lab/>
                 <OrdersTable snap=snap/>
+                <ClaimQuery/>
                 <div class="panel row">
                     <button type="button" class="small" disabled=disabled on:click=move |_| {
                         tour_step.set(None);
@@ -581,5 +582,27 @@ fn ShareLink(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
             let _ = clipboard.write_text(&text);
             copied.set(true);
         }>{move || if copied.get() { ctx.t("jobs.copied")() } else { ctx.t("jobs.copy")() }}</button>
+    }
+}
+
+#[component]
+fn ClaimQuery() -> impl IntoView {
+    let ctx = use_ctx();
+    view! {
+        <section class="panel" aria-labelledby="claim-sql-title">
+            <h2 id="claim-sql-title">{ctx.t("jobs.claim_sql")}</h2>
+            <p class="note">{ctx.t("jobs.claim_fix")}</p>
+            <div class="lab-grid">
+                <div>
+                    <h3>{ctx.t("jobs.claim_article")}</h3>
+                    <pre class="sql">{model::CLAIM_ARTICLE_SQL.trim()}</pre>
+                </div>
+                <div>
+                    <h3>{ctx.t("jobs.claim_ours")}</h3>
+                    <pre class="sql">{model::REAP_SQL.trim()}</pre>
+                    <pre class="sql">{model::CLAIM_SQL.trim()}</pre>
+                </div>
+            </div>
+        </section>
     }
 }

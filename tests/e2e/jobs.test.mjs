@@ -1,0 +1,112 @@
+// L1 on the release build: the guided tour's scenarios visible on screen, bad input refused,
+// a Postgres error shown with its message, the shared URL replaying, and screenshots.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, newPage, shot, startPostgres } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serve('/');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function openLab(lang = 'en', opts = {}) {
+  const page = await newPage(browser, opts);
+  await page.goto(`${server.url}?lang=${lang}#/jobs`);
+  await startPostgres(page);
+  await page.waitForSelector('#jobs-table');
+  return page;
+}
+
+async function idle(page) {
+  await page.waitForFunction(() => !document.querySelector('#enqueue')?.disabled, null, { timeout: 60_000 });
+}
+
+async function tourStep(page, n) {
+  await page.click(`button.tour-run[data-step="${n}"]`);
+  await page.waitForSelector('.tour li.current .tour-body');
+  await idle(page);
+}
+
+test('tour ① and ②: committed order wakes a worker, rolled-back one leaves nothing', async () => {
+  const page = await openLab('en');
+  await tourStep(page, 0);
+  assert.equal(await page.locator('#orders-table tbody tr').count(), 1);
+  assert.equal(await page.locator('#jobs-table tbody tr').count(), 1);
+  assert.match(await page.textContent('#worker-A'), /Woken by NOTIFY/);
+  await tourStep(page, 1);
+  assert.equal(await page.locator('#orders-table tbody tr').count(), 0);
+  assert.equal(await page.locator('#jobs-table tbody tr').count(), 0);
+  assert.match(await page.textContent('#last-outcome'), /0 notifications arrived/);
+  assert.doesNotMatch(await page.textContent('#worker-A'), /Woken/);
+  await shot(page, 'jobs-rollback-en');
+  assert.deepEqual(page.errors, []);
+});
+
+test('tour: the dead worker\'s late completion updates 0 rows and the job shows as run twice', async () => {
+  const page = await openLab('ko');
+  await tourStep(page, 4);
+  const outcome = await page.textContent('#last-outcome');
+  assert.match(outcome, /1행/, 'B completes with 1 row');
+  assert.match(await page.textContent('#ran-twice'), /A \(attempt 1\), B \(attempt 2\)/);
+  assert.equal(await page.locator('#jobs-table tr[data-status="done"]').count(), 1);
+  await shot(page, 'jobs-lease-ko');
+});
+
+test('bad input is refused with a reason and runs nothing', async () => {
+  const page = await openLab('en');
+  await page.fill('#enq-payload', '{"to": ');
+  await page.fill('#enq-priority', '-500');
+  await page.fill('#enq-delay', 'soon');
+  await page.click('#enqueue');
+  assert.match(await page.textContent('#err-payload'), /Not valid JSON/);
+  assert.match(await page.textContent('#err-priority'), /between -100 and 100/);
+  assert.match(await page.textContent('#err-delay'), /not a whole number/);
+  assert.equal(await page.locator('#jobs-table tbody tr').count(), 0);
+  await page.fill('#clock-custom', 'ten');
+  await page.click('.custom-step button');
+  assert.match(await page.textContent('.clock-bar .field-error'), /not a whole number of seconds/);
+  assert.equal(await page.textContent('#lab-clock'), '09:00:00');
+  await shot(page, 'jobs-bad-input-en');
+});
+
+test('an 8000-byte NOTIFY shows Postgres\'s error and the lab stays usable', async () => {
+  const page = await openLab('en');
+  await page.fill('#notify-bytes', '8000');
+  await page.click('#notify-send');
+  await page.waitForSelector('#last-error');
+  const err = await page.textContent('#last-error');
+  assert.match(err, /payload string too long/);
+  assert.match(err, /22023/);
+  await idle(page);
+  await page.click('#enqueue');
+  await idle(page);
+  assert.equal(await page.locator('#jobs-table tbody tr').count(), 1);
+});
+
+test('the share link replays to the same table', async () => {
+  const page = await openLab('en');
+  await tourStep(page, 3);
+  const rows = await page.locator('#jobs-table tbody tr').allTextContents();
+  const url = await page.inputValue('#share-url');
+  assert.match(url, /#\/jobs\?s=/);
+  const again = await newPage(browser);
+  await again.goto(url);
+  await startPostgres(again);
+  await again.waitForFunction((n) => document.querySelectorAll('#jobs-table tbody tr').length === n, rows.length, { timeout: 60_000 });
+  await idle(again);
+  assert.deepEqual(await again.locator('#jobs-table tbody tr').allTextContents(), rows);
+});
+
+test('the lab reads well at 360 px in the dark', async () => {
+  const page = await openLab('ko', { width: 360, height: 800, colorScheme: 'dark' });
+  await tourStep(page, 0);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `page is ${overflow}px wider than the screen`);
+  await shot(page, 'jobs-360-dark-ko');
+});
