@@ -23,7 +23,6 @@ pub fn ClockBar(now: Signal<String>, on_advance: Callback<i64>, #[prop(optional)
     view! {
         <div class="clock-bar" role="group" aria-label=ctx.t("clock.label")>
             <span class="clock" title=ctx.t("clock.explain")>
-                <span class="clock-icon" aria-hidden="true">"⏱"</span>
                 <span class="visually-hidden">{ctx.t("clock.label")}</span>
                 <time id="lab-clock">{move || crate::clock::time_of_day(&now.get()).to_owned()}</time>
             </span>
