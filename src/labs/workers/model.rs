@@ -18,6 +18,9 @@ pub const ARTICLE_INVERSIONS: u64 = 65;
 /// Most segments the timeline chart draws (the page stays fast however big the run).
 pub const CHART_SEGMENTS: usize = 1_500;
 
+/// About this many segments per worker row, so a bar stays wide enough to see.
+pub const SEGMENTS_PER_WORKER: usize = 40;
+
 /// Segments kept by the simulator per run: enough to fill the chart window.
 pub const TIMELINE_KEEP: u32 = 3_000;
 
@@ -388,7 +391,7 @@ pub fn fmt_int(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -487,11 +490,12 @@ pub struct Chart {
     pub cut: bool,
 }
 
-/// Lays out the first [`CHART_SEGMENTS`] segments (they come in the order they ended), plus
+/// Lays out the first [`SEGMENTS_PER_WORKER`] × workers segments (at most [`CHART_SEGMENTS`]) (they come in the order they ended), plus
 /// any kept segment already under way at the window's end, clipped to it.
 pub fn chart(out: &Outcome) -> Chart {
     let segs: &[Segment] = &out.timeline;
-    let n = segs.len().min(CHART_SEGMENTS);
+    let budget = (out.params.workers as usize * SEGMENTS_PER_WORKER).min(CHART_SEGMENTS);
+    let n = segs.len().min(budget);
     let window_us = if n == 0 {
         out.elapsed_us.max(1)
     } else if n < segs.len() || out.timeline_truncated {

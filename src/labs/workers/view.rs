@@ -160,7 +160,7 @@ fn InputsPanel(
         >
             <h2>{ctx.t("workers.inputs")}</h2>
             <div class="row" style="align-items:flex-start;gap:0.6rem 1.2rem">
-                <div>
+                <div style="min-width:0;max-width:100%">
                     <label for="w-strategy">{ctx.t("workers.f.strategy")}</label>
                     <br/>
                     <select
@@ -375,9 +375,13 @@ fn Results(
         .collect();
     let strategies: Vec<Strategy> = charts.iter().map(|(s, _)| *s).collect();
     let many = strategies.len() > 1;
-    let took = Msg::new("workers.took")
-        .arg("ms", format!("{took_ms:.0}"))
-        .arg("runs", runs);
+    let took = if runs == 1 {
+        Msg::new("workers.took_one").arg("ms", format!("{took_ms:.0}"))
+    } else {
+        Msg::new("workers.took")
+            .arg("ms", format!("{took_ms:.0}"))
+            .arg("runs", runs)
+    };
     view! {
         <div class="panel" id="w-results-panel">
             <h2>{ctx.t("workers.results")}</h2>
@@ -484,7 +488,7 @@ fn timeline_svg(ctx: Ctx, c: &Chart) -> impl IntoView {
             let tx = format!("{:.1}", x(t));
             view! {
                 <line x1=tx.clone() x2=tx.clone() y1=format!("{top}") y2=format!("{:.1}", top + plot_h + 4.0) stroke="currentColor" stroke-opacity="0.2"/>
-                <text x=tx y=format!("{:.1}", top + plot_h + 18.0) text-anchor="middle" font-size="11" fill="currentColor">{model::fmt_us(t)}</text>
+                <text x=tx y=format!("{:.1}", top + plot_h + 18.0) text-anchor="middle" font-size="11" fill="currentColor">{if t == 0 { "0".to_string() } else { model::fmt_us(t) }}</text>
             }
         })
         .collect_view();
