@@ -1,6 +1,539 @@
+//! L2 Many workers: the page. Inputs → (one yield, so "Running…" shows) → simulate → table,
+//! readings and a per-worker timeline. The inputs live in the hash after `?` (the shell's
+//! router ignores that part), so a link reproduces the run.
+
+use super::model::{self, Chart, Field, Inputs, Pick, Shape};
+use crate::app::{use_ctx, Ctx};
+use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
+use queue_lab_core::i18n::Msg;
+use queue_sim::{Outcome, SegmentKind, Strategy};
+
+#[derive(Clone, Debug, PartialEq)]
+struct RunResult {
+    outs: Vec<Outcome>,
+    took_ms: f64,
+}
+
+/// The part of the hash after `?`, if any.
+fn hash_query() -> String {
+    let hash = window().location().hash().unwrap_or_default();
+    hash.split_once('?')
+        .map(|(_, q)| q.to_owned())
+        .unwrap_or_default()
+}
+
+/// Puts the inputs into the address without a navigation or a history entry.
+fn write_hash_query(query: &str) {
+    let url = format!("#/workers?{query}");
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+fn now_ms() -> f64 {
+    window().performance().map(|p| p.now()).unwrap_or(0.0)
+}
+
+fn kind_color(kind: SegmentKind) -> &'static str {
+    match kind {
+        SegmentKind::Claim => "#4f86c6",
+        SegmentKind::LockWait => "#d0453b",
+        SegmentKind::Work => "#3c9a5f",
+        SegmentKind::Complete => "#e3a32b",
+    }
+}
+
+const KINDS: [SegmentKind; 4] = [
+    SegmentKind::Claim,
+    SegmentKind::LockWait,
+    SegmentKind::Work,
+    SegmentKind::Complete,
+];
 
 #[component]
 pub fn WorkersLab() -> impl IntoView {
-    view! { <super::super::NotBuilt id=super::super::LabId::parse("workers").unwrap_or(super::super::LabId::Jobs)/> }
+    let ctx = use_ctx();
+    let inputs = RwSignal::new(Inputs::from_query(&hash_query()));
+    let errors = RwSignal::new(Vec::<(Field, Msg)>::new());
+    let result = RwSignal::new(None::<RunResult>);
+    let run_error = RwSignal::new(None::<Msg>);
+    let running = RwSignal::new(false);
+    let shown = RwSignal::new(None::<Strategy>);
+    let share = RwSignal::new(String::new());
+
+    let run = move || {
+        if running.get_untracked() {
+            return;
+        }
+        let inp = inputs.get_untracked();
+        match inp.to_params() {
+            Err(errs) => {
+                errors.set(errs);
+                result.set(None);
+            }
+            Ok(params) => {
+                errors.set(Vec::new());
+                run_error.set(None);
+                running.set(true);
+                let query = inp.to_query();
+                write_hash_query(&query);
+                share.set(format!("#/workers?{query}"));
+                leptos::task::spawn_local(async move {
+                    // One yield so "Running…" is on screen before a long computation.
+                    gloo_timers::future::TimeoutFuture::new(0).await;
+                    let t0 = now_ms();
+                    let outcome = model::run(&params);
+                    let took_ms = now_ms() - t0;
+                    match outcome {
+                        Ok(outs) => {
+                            let keep = shown
+                                .get_untracked()
+                                .filter(|s| outs.iter().any(|o| o.params.strategy == *s));
+                            let default = if outs.len() > 1 {
+                                Some(Strategy::ForUpdate)
+                            } else {
+                                outs.first().map(|o| o.params.strategy)
+                            };
+                            shown.set(keep.or(default));
+                            result.set(Some(RunResult { outs, took_ms }));
+                        }
+                        Err(m) => {
+                            result.set(None);
+                            run_error.set(Some(m));
+                        }
+                    }
+                    running.set(false);
+                });
+            }
+        }
+    };
+
+    // Once on load, with the inputs from the address (or the defaults).
+    run();
+
+    view! {
+        <section class="lab workers-lab">
+            <h1>{ctx.t("lab.workers.title")}</h1>
+            <p>{ctx.t("workers.intro")}</p>
+            <div class="note" id="w-sim-notice" role="note">
+                <p style="margin:0.2rem 0"><strong>{ctx.t("workers.sim_notice")}</strong></p>
+                <p style="margin:0.2rem 0">
+                    {ctx.t("workers.pgcheck_notice")} " "
+                    <code style="overflow-wrap:anywhere">"cargo run -p pgcheck --release -- --database-url postgres://…"</code>
+                </p>
+            </div>
+            <InputsPanel ctx inputs errors running run/>
+            {move || run_error.get().map(|m| view! { <p class="error">{move || render(ctx.lang.get(), &m)}</p> })}
+            <Show when=move || !errors.with(Vec::is_empty)>
+                <p class="field-error" id="w-not-run">{ctx.t("workers.not_run")}</p>
+            </Show>
+            {move || result.with(|r| r.clone()).map(|r| view! { <Results ctx result=r shown share/> })}
+        </section>
+    }
+}
+
+#[component]
+fn InputsPanel(
+    ctx: Ctx,
+    inputs: RwSignal<Inputs>,
+    errors: RwSignal<Vec<(Field, Msg)>>,
+    running: RwSignal<bool>,
+    run: impl Fn() + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let shape = move || inputs.with(|i| i.shape);
+    let dur_a_label = move || {
+        if shape() == Shape::Fixed {
+            tr(ctx.lang.get(), "workers.f.dur_fixed")
+        } else {
+            tr(ctx.lang.get(), "workers.f.dur_min")
+        }
+    };
+    view! {
+        <form
+            class="panel"
+            id="w-form"
+            on:submit=move |ev| {
+                ev.prevent_default();
+                run();
+            }
+        >
+            <h2>{ctx.t("workers.inputs")}</h2>
+            <div class="row" style="align-items:flex-start;gap:0.6rem 1.2rem">
+                <div style="min-width:0;max-width:100%">
+                    <label for="w-strategy">{ctx.t("workers.f.strategy")}</label>
+                    <br/>
+                    <select
+                        id="w-strategy"
+                        on:change=move |ev| {
+                            if let Some(p) = Pick::parse(&event_target_value(&ev)) {
+                                inputs.update(|i| i.pick = p);
+                            }
+                        }
+                    >
+                        <option value="all" prop:selected=move || inputs.with(|i| i.pick == Pick::All)>
+                            {ctx.t("workers.f.all")}
+                        </option>
+                        {Strategy::ALL
+                            .map(|s| {
+                                view! {
+                                    <option
+                                        value=s.as_str()
+                                        prop:selected=move || inputs.with(|i| i.pick == Pick::One(s))
+                                    >
+                                        {move || tr(ctx.lang.get(), model::strategy_key(s))}
+                                    </option>
+                                }
+                            })
+                            .to_vec()}
+                    </select>
+                </div>
+                {text_field(ctx, "w-workers", move || tr(ctx.lang.get(), "workers.f.workers"), Field::Workers, |i| i.workers.clone(), |i, v| i.workers = v, inputs, errors)}
+                {text_field(ctx, "w-jobs", move || tr(ctx.lang.get(), "workers.f.jobs"), Field::Jobs, |i| i.jobs.clone(), |i, v| i.jobs = v, inputs, errors)}
+                <div>
+                    <label for="w-shape">{ctx.t("workers.f.shape")}</label>
+                    <br/>
+                    <select
+                        id="w-shape"
+                        on:change=move |ev| {
+                            if let Some(s) = Shape::parse(&event_target_value(&ev)) {
+                                inputs.update(|i| i.shape = s);
+                            }
+                        }
+                    >
+                        {Shape::ALL
+                            .map(|s| {
+                                view! {
+                                    <option value=s.as_str() prop:selected=move || shape() == s>
+                                        {move || tr(ctx.lang.get(), s.label_key())}
+                                    </option>
+                                }
+                            })
+                            .to_vec()}
+                    </select>
+                </div>
+                {text_field(ctx, "w-dur-a", dur_a_label, Field::DurA, |i| i.dur_a.clone(), |i, v| i.dur_a = v, inputs, errors)}
+                <Show when=move || shape() != Shape::Fixed>
+                    {text_field(ctx, "w-dur-b", move || tr(ctx.lang.get(), "workers.f.dur_max"), Field::DurB, |i| i.dur_b.clone(), |i, v| i.dur_b = v, inputs, errors)}
+                </Show>
+                {text_field(ctx, "w-latency", move || tr(ctx.lang.get(), "workers.f.latency"), Field::Latency, |i| i.latency.clone(), |i, v| i.latency = v, inputs, errors)}
+                {text_field(ctx, "w-seed", move || tr(ctx.lang.get(), "workers.f.seed"), Field::Seed, |i| i.seed.clone(), |i, v| i.seed = v, inputs, errors)}
+            </div>
+            <div class="row">
+                <button type="submit" class="primary" id="w-run" disabled=move || running.get() aria-busy=move || running.get().to_string()>
+                    {move || if running.get() { tr(ctx.lang.get(), "workers.running") } else { tr(ctx.lang.get(), "workers.run") }}
+                </button>
+            </div>
+        </form>
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn text_field(
+    ctx: Ctx,
+    id: &'static str,
+    label: impl Fn() -> String + Send + Sync + 'static,
+    field: Field,
+    get: fn(&Inputs) -> String,
+    set: fn(&mut Inputs, String),
+    inputs: RwSignal<Inputs>,
+    errors: RwSignal<Vec<(Field, Msg)>>,
+) -> impl IntoView {
+    let error =
+        move || errors.with(|e| e.iter().find(|(f, _)| *f == field).map(|(_, m)| m.clone()));
+    let err_id = format!("{id}-err");
+    view! {
+        <div>
+            <label for=id>{label}</label>
+            <br/>
+            <input
+                id=id
+                type="text"
+                inputmode="decimal"
+                autocomplete="off"
+                size="9"
+                prop:value=move || inputs.with(get)
+                on:input=move |ev| {
+                    let v = event_target_value(&ev);
+                    inputs.update(|i| set(i, v));
+                }
+                aria-invalid=move || error().is_some().to_string()
+                aria-describedby=err_id.clone()
+            />
+            {move || {
+                error().map(|m| {
+                    view! {
+                        <p class="field-error" id=err_id.clone() style="max-width:16rem">
+                            {move || render(ctx.lang.get(), &m)}
+                        </p>
+                    }
+                })
+            }}
+        </div>
+    }
+}
+
+type Metric = (&'static str, &'static str, fn(&Outcome) -> String);
+
+fn metrics() -> [Metric; 11] {
+    use model::{fmt_int, fmt_us};
+    [
+        ("executions", "workers.m.executions", |o| {
+            fmt_int(o.executions)
+        }),
+        ("distinct", "workers.m.distinct", |o| {
+            fmt_int(u64::from(o.distinct_jobs))
+        }),
+        ("dups", "workers.m.dups", |o| {
+            fmt_int(u64::from(o.jobs_run_more_than_once))
+        }),
+        ("lock-wait", "workers.m.lock_wait", |o| {
+            fmt_us(o.lock_wait_us)
+        }),
+        ("lock-waits", "workers.m.lock_waits", |o| {
+            fmt_int(o.lock_waits)
+        }),
+        ("elapsed", "workers.m.elapsed", |o| fmt_us(o.elapsed_us)),
+        ("throughput", "workers.m.throughput", |o| {
+            fmt_int(o.jobs_per_s.round() as u64)
+        }),
+        ("max-tx", "workers.m.max_tx", |o| o.tx.max_in_tx.to_string()),
+        ("mean-tx", "workers.m.mean_tx", |o| {
+            format!("{:.2}", o.tx.mean_in_tx)
+        }),
+        ("longest-tx", "workers.m.longest_tx", |o| {
+            fmt_us(o.tx.longest_tx_us)
+        }),
+        ("inversions", "workers.m.inversions", |o| {
+            format!("{} / {}", fmt_int(o.inversions), fmt_int(o.completions))
+        }),
+    ]
+}
+
+#[component]
+fn Results(
+    ctx: Ctx,
+    result: RunResult,
+    shown: RwSignal<Option<Strategy>>,
+    share: RwSignal<String>,
+) -> impl IntoView {
+    let RunResult { outs, took_ms } = result;
+    let runs = outs.len();
+    let heads = outs
+        .iter()
+        .map(|o| {
+            let s = o.params.strategy;
+            view! { <th scope="col" style="white-space:normal;min-width:9rem">{move || tr(ctx.lang.get(), model::strategy_key(s))}</th> }
+        })
+        .collect_view();
+    let rows = metrics()
+        .into_iter()
+        .map(|(id, key, f)| {
+            let cells = outs
+                .iter()
+                .map(|o| {
+                    let bad = (id == "dups" && o.jobs_run_more_than_once > 0)
+                        || (id == "lock-wait" && o.lock_wait_us > 0);
+                    view! {
+                        <td class="mono" data-strategy=o.params.strategy.as_str() data-metric=id style={if bad { "color:var(--bad);font-weight:600" } else { "" }}>
+                            {f(o)}
+                        </td>
+                    }
+                })
+                .collect_view();
+            view! {
+                <tr>
+                    <th scope="row" style="white-space:normal;min-width:10rem">{move || tr(ctx.lang.get(), key)}</th>
+                    {cells}
+                </tr>
+            }
+        })
+        .collect_view();
+    let readings = outs
+        .iter()
+        .map(|o| {
+            let s = o.params.strategy;
+            let m = model::reading(o, &outs);
+            let class = if s == Strategy::Naive && o.jobs_run_more_than_once > 0 {
+                "note bad"
+            } else {
+                "note"
+            };
+            view! {
+                <li class=class data-strategy=s.as_str()>
+                    <strong>{move || tr(ctx.lang.get(), model::strategy_key(s))}</strong>
+                    ": "
+                    {move || render(ctx.lang.get(), &m)}
+                </li>
+            }
+        })
+        .collect_view();
+    let order = model::order_reading(&outs);
+    let charts: Vec<(Strategy, Chart)> = outs
+        .iter()
+        .map(|o| (o.params.strategy, model::chart(o)))
+        .collect();
+    let strategies: Vec<Strategy> = charts.iter().map(|(s, _)| *s).collect();
+    let many = strategies.len() > 1;
+    let took = if runs == 1 {
+        Msg::new("workers.took_one").arg("ms", format!("{took_ms:.0}"))
+    } else {
+        Msg::new("workers.took")
+            .arg("ms", format!("{took_ms:.0}"))
+            .arg("runs", runs)
+    };
+    view! {
+        <div class="panel" id="w-results-panel">
+            <h2>{ctx.t("workers.results")}</h2>
+            <p class="muted" id="w-took" data-ms=format!("{took_ms:.1}")>{move || render(ctx.lang.get(), &took)}</p>
+            <div class="table-wrap">
+                <table id="w-results">
+                    <thead>
+                        <tr>
+                            <th scope="col">{ctx.t("workers.m.metric")}</th>
+                            {heads}
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            <p class="muted" style="font-size:0.9rem">{ctx.t("workers.results_note")}</p>
+            <p class="muted" style="font-size:0.9rem" id="w-inv-note">
+                {move || render(ctx.lang.get(), &Msg::new("workers.inv_note").arg("article", model::ARTICLE_INVERSIONS))}
+            </p>
+            <h3>{ctx.t("workers.reading")}</h3>
+            <ul id="w-readings" style="list-style:none;padding:0;margin:0">
+                {readings}
+                {order.map(|m| view! { <li class="note" id="w-order">{move || render(ctx.lang.get(), &m)}</li> })}
+            </ul>
+            <p class="muted" style="font-size:0.9rem">
+                {ctx.t("workers.share")} " "
+                <a id="w-share" href=move || share.get()>{ctx.t("workers.share_link")}</a>
+            </p>
+        </div>
+        <div class="panel" id="w-timeline-panel">
+            <h2>{ctx.t("workers.timeline")}</h2>
+            <Show when=move || many>
+                <div class="row">
+                    <label for="w-timeline-for">{ctx.t("workers.timeline_for")}</label>
+                    <select
+                        id="w-timeline-for"
+                        on:change=move |ev| shown.set(Strategy::parse(&event_target_value(&ev)))
+                    >
+                        {strategies
+                            .iter()
+                            .map(|s| {
+                                let s = *s;
+                                view! {
+                                    <option value=s.as_str() prop:selected=move || shown.get() == Some(s)>
+                                        {move || tr(ctx.lang.get(), model::strategy_key(s))}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </div>
+            </Show>
+            <ul class="row" style="list-style:none;padding:0" aria-label=move || tr(ctx.lang.get(), "workers.timeline")>
+                {KINDS
+                    .map(|k| {
+                        view! {
+                            <li style="display:inline-flex;align-items:center;gap:0.3rem;margin-right:0.6rem">
+                                <span style=format!("display:inline-block;width:1.4rem;height:0.8rem;border-radius:2px;background:{}", kind_color(k)) aria-hidden="true"></span>
+                                {move || tr(ctx.lang.get(), model::segment_key(k))}
+                            </li>
+                        }
+                    })
+                    .to_vec()}
+            </ul>
+            {move || {
+                let s = shown.get();
+                charts
+                    .iter()
+                    .find(|(cs, _)| Some(*cs) == s)
+                    .or(charts.first())
+                    .map(|(_, c)| timeline_svg(ctx, c))
+            }}
+        </div>
+    }
+}
+
+fn timeline_svg(ctx: Ctx, c: &Chart) -> impl IntoView {
+    const LEFT: f64 = 44.0;
+    const PLOT: f64 = 944.0;
+    let workers = u32::from(c.workers.max(1));
+    let row_h: f64 = if workers <= 16 {
+        18.0
+    } else if workers <= 32 {
+        12.0
+    } else {
+        8.0
+    };
+    let top = 4.0;
+    let plot_h = row_h * f64::from(workers);
+    let height = top + plot_h + 28.0;
+    let window = c.window_us.max(1) as f64;
+    let x = move |us: u64| LEFT + (us as f64 / window) * PLOT;
+    let label_every = if row_h >= 12.0 { 1 } else { 4 };
+    let labels = (0..workers)
+        .filter(|w| w % label_every == 0)
+        .map(|w| {
+            let y = top + row_h * f64::from(w) + row_h / 2.0 + 4.0;
+            view! { <text x="38" y=format!("{y:.1}") text-anchor="end" font-size="11" fill="currentColor">{format!("W{}", w + 1)}</text> }
+        })
+        .collect_view();
+    let ticks = model::ticks(c.window_us)
+        .into_iter()
+        .map(|t| {
+            let tx = format!("{:.1}", x(t));
+            view! {
+                <line x1=tx.clone() x2=tx.clone() y1=format!("{top}") y2=format!("{:.1}", top + plot_h + 4.0) stroke="currentColor" stroke-opacity="0.2"/>
+                <text x=tx y=format!("{:.1}", top + plot_h + 18.0) text-anchor="middle" font-size="11" fill="currentColor">{if t == 0 { "0".to_string() } else { model::fmt_us(t) }}</text>
+            }
+        })
+        .collect_view();
+    let bars = c
+        .bars
+        .iter()
+        .map(|b| {
+            let x0 = x(b.start_us);
+            let w = (x(b.end_us) - x0).max(0.6);
+            let y = top + row_h * f64::from(b.worker) + 1.0;
+            view! {
+                <rect
+                    x=format!("{x0:.1}")
+                    y=format!("{y:.1}")
+                    width=format!("{w:.1}")
+                    height=format!("{:.1}", row_h - 2.0)
+                    fill=kind_color(b.kind)
+                />
+            }
+        })
+        .collect_view();
+    let note = if c.cut {
+        Msg::new("workers.timeline_cut")
+            .arg("ms", model::fmt_us(c.window_us))
+            .arg("bars", model::fmt_int(c.bars.len() as u64))
+    } else {
+        Msg::new("workers.timeline_all").arg("ms", model::fmt_us(c.window_us))
+    };
+    let label = Msg::new("workers.timeline_label").arg("workers", workers);
+    view! {
+        <p class="muted" style="font-size:0.9rem" id="w-timeline-note">{move || render(ctx.lang.get(), &note)}</p>
+        <div class="table-wrap">
+            <svg
+                id="w-timeline"
+                role="img"
+                aria-label=move || render(ctx.lang.get(), &label)
+                viewBox=format!("0 0 1000 {height:.0}")
+                style="width:100%;min-width:620px;height:auto;display:block"
+                data-bars=c.bars.len().to_string()
+            >
+                {ticks}
+                {labels}
+                {bars}
+            </svg>
+        </div>
+        <p class="muted" style="font-size:0.85rem;text-align:center;margin:0">{ctx.t("workers.axis")}</p>
+    }
 }

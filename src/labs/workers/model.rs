@@ -1,0 +1,747 @@
+//! L2 Many workers: the lab's plain state, no UI and no web types.
+//!
+//! For: the learner's inputs as typed text, turning them into simulator [`Params`] (or
+//! translated messages per field), carrying them in the URL (`#/workers?w=4&j=200&…`),
+//! running the chosen strategies, the plain-language reading of each result, and laying out
+//! the per-worker timeline with a bounded number of shapes. Not for: drawing (see view.rs)
+//! or simulating (the `queue-sim` crate).
+
+use queue_lab_core::i18n::Msg;
+use queue_sim::{
+    simulate, Durations, Outcome, Params, Segment, SegmentKind, Strategy, LEASE_US, MAX_JOBS,
+    MAX_LATENCY_US, MAX_WORKERS,
+};
+
+/// The article's count of adjacent swapped pairs in completion order at its simulator defaults.
+pub const ARTICLE_INVERSIONS: u64 = 65;
+
+/// Most segments the timeline chart draws (the page stays fast however big the run).
+pub const CHART_SEGMENTS: usize = 1_500;
+
+/// About this many segments per worker row, so a bar stays wide enough to see.
+pub const SEGMENTS_PER_WORKER: usize = 40;
+
+/// Segments kept by the simulator per run: enough to fill the chart window.
+pub const TIMELINE_KEEP: u32 = 3_000;
+
+/// Longest job a learner may ask for, in ms (below the 30 s lease; see `queue_sim::LEASE_US`).
+pub const MAX_JOB_MS: u64 = (LEASE_US - 1) / 1_000;
+
+/// Longest query round trip, in ms.
+pub const MAX_LATENCY_MS: u64 = MAX_LATENCY_US / 1_000;
+
+/// Which strategies to run: all four side by side, or one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    All,
+    One(Strategy),
+}
+
+impl Pick {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pick::All => "all",
+            Pick::One(s) => s.as_str(),
+        }
+    }
+
+    pub fn parse(id: &str) -> Option<Pick> {
+        if id == "all" {
+            Some(Pick::All)
+        } else {
+            Strategy::parse(id).map(Pick::One)
+        }
+    }
+
+    pub fn strategies(self) -> Vec<Strategy> {
+        match self {
+            Pick::All => Strategy::ALL.to_vec(),
+            Pick::One(s) => vec![s],
+        }
+    }
+}
+
+/// The shape of job durations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Fixed,
+    Uniform,
+    LongTail,
+}
+
+impl Shape {
+    pub const ALL: [Shape; 3] = [Shape::Fixed, Shape::Uniform, Shape::LongTail];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Shape::Fixed => "fixed",
+            Shape::Uniform => "uniform",
+            Shape::LongTail => "long-tail",
+        }
+    }
+
+    pub fn parse(id: &str) -> Option<Shape> {
+        Shape::ALL.into_iter().find(|s| s.as_str() == id)
+    }
+
+    pub fn label_key(self) -> &'static str {
+        match self {
+            Shape::Fixed => "workers.shape.fixed",
+            Shape::Uniform => "workers.shape.uniform",
+            Shape::LongTail => "workers.shape.long_tail",
+        }
+    }
+}
+
+/// The catalog key of a strategy's name.
+pub fn strategy_key(s: Strategy) -> &'static str {
+    match s {
+        Strategy::Naive => "workers.strategy.naive",
+        Strategy::ForUpdate => "workers.strategy.for_update",
+        Strategy::SkipLockedTx => "workers.strategy.skip_locked_tx",
+        Strategy::SkipLockedLease => "workers.strategy.skip_locked_lease",
+    }
+}
+
+/// The catalog key of a timeline segment kind.
+pub fn segment_key(k: SegmentKind) -> &'static str {
+    match k {
+        SegmentKind::Claim => "workers.seg.claim",
+        SegmentKind::LockWait => "workers.seg.lock_wait",
+        SegmentKind::Work => "workers.seg.work",
+        SegmentKind::Complete => "workers.seg.complete",
+    }
+}
+
+/// A form field, for placing its message next to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    Workers,
+    Jobs,
+    DurA,
+    DurB,
+    Latency,
+    Seed,
+}
+
+/// The inputs as the learner typed them. Strings, so a bad value stays on screen with its message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inputs {
+    pub pick: Pick,
+    pub workers: String,
+    pub jobs: String,
+    pub shape: Shape,
+    /// Fixed: the duration; uniform and long tail: the shortest job. Milliseconds.
+    pub dur_a: String,
+    /// Uniform and long tail: the longest job, in ms (unused for fixed).
+    pub dur_b: String,
+    /// Query round trip, in ms (decimals allowed).
+    pub latency: String,
+    pub seed: String,
+}
+
+impl Default for Inputs {
+    /// The simulator's defaults: 4 workers, 200 jobs of 50–150 ms, 1 ms round trips, seed 42.
+    fn default() -> Self {
+        let p = Params::default();
+        let (shape, a, b) = match p.durations {
+            Durations::Fixed { us } => (Shape::Fixed, us, us),
+            Durations::Uniform { min_us, max_us } => (Shape::Uniform, min_us, max_us),
+            Durations::LongTail { min_us, max_us } => (Shape::LongTail, min_us, max_us),
+        };
+        Inputs {
+            pick: Pick::All,
+            workers: p.workers.to_string(),
+            jobs: p.jobs.to_string(),
+            shape,
+            dur_a: ms_text(a),
+            dur_b: ms_text(b),
+            latency: ms_text(p.latency_us),
+            seed: p.seed.to_string(),
+        }
+    }
+}
+
+/// µs as a short ms text: 50000 → "50", 1500 → "1.5".
+fn ms_text(us: u64) -> String {
+    let ms = us as f64 / 1000.0;
+    let s = format!("{ms:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+fn whole(text: &str, min: u64, max: u64) -> Result<u64, Msg> {
+    let t = text.trim().replace([',', '_'], "");
+    match t.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(Msg::new("workers.err.whole_range")
+            .arg("min", fmt_int(min))
+            .arg("max", fmt_int(max))),
+    }
+}
+
+/// Milliseconds (decimals allowed) to µs, within `min_ms..=max_ms`.
+fn millis(text: &str, min_ms: u64, max_ms: u64) -> Result<u64, Msg> {
+    let t = text.trim().replace(',', "");
+    let err = || {
+        Msg::new("workers.err.ms_range")
+            .arg("min", fmt_int(min_ms))
+            .arg("max", fmt_int(max_ms))
+    };
+    let v: f64 = t.parse().map_err(|_| err())?;
+    if !v.is_finite() || v < min_ms as f64 || v > max_ms as f64 {
+        return Err(err());
+    }
+    Ok((v * 1000.0).round() as u64)
+}
+
+impl Inputs {
+    /// The simulator's parameters for each chosen strategy, or a message per bad field.
+    pub fn to_params(&self) -> Result<Vec<Params>, Vec<(Field, Msg)>> {
+        let mut errors = Vec::new();
+        let workers = whole(&self.workers, 1, u64::from(MAX_WORKERS))
+            .map_err(|m| errors.push((Field::Workers, m)))
+            .ok();
+        let jobs = whole(&self.jobs, 1, u64::from(MAX_JOBS))
+            .map_err(|m| errors.push((Field::Jobs, m)))
+            .ok();
+        let min_a = if self.shape == Shape::LongTail { 1 } else { 0 };
+        let a = millis(&self.dur_a, min_a, MAX_JOB_MS)
+            .map_err(|m| errors.push((Field::DurA, m)))
+            .ok();
+        let b = if self.shape == Shape::Fixed {
+            a
+        } else {
+            millis(&self.dur_b, 0, MAX_JOB_MS)
+                .map_err(|m| errors.push((Field::DurB, m)))
+                .ok()
+        };
+        if let (Some(a), Some(b)) = (a, b) {
+            if self.shape != Shape::Fixed && a > b {
+                errors.push((Field::DurB, Msg::new("workers.err.min_gt_max")));
+            }
+        }
+        let latency = millis(&self.latency, 0, MAX_LATENCY_MS)
+            .map_err(|m| errors.push((Field::Latency, m)))
+            .ok();
+        let seed = whole(&self.seed, 0, u64::MAX)
+            .map_err(|m| errors.push((Field::Seed, m)))
+            .ok();
+        let (Some(workers), Some(jobs), Some(a), Some(b), Some(latency_us), Some(seed)) =
+            (workers, jobs, a, b, latency, seed)
+        else {
+            return Err(errors);
+        };
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let durations = match self.shape {
+            Shape::Fixed => Durations::Fixed { us: a },
+            Shape::Uniform => Durations::Uniform {
+                min_us: a,
+                max_us: b,
+            },
+            Shape::LongTail => Durations::LongTail {
+                min_us: a,
+                max_us: b,
+            },
+        };
+        let base = Params {
+            workers: workers as u32,
+            jobs: jobs as u32,
+            durations,
+            latency_us,
+            seed,
+            timeline_limit: TIMELINE_KEEP,
+            ..Params::default()
+        };
+        let params: Vec<Params> = self
+            .pick
+            .strategies()
+            .into_iter()
+            .map(|strategy| Params {
+                strategy,
+                ..base.clone()
+            })
+            .collect();
+        // The simulator checks again; anything it refuses is shown rather than run.
+        for p in &params {
+            if let Err(e) = p.validate() {
+                let field = match e.field {
+                    "workers" => Field::Workers,
+                    "jobs" => Field::Jobs,
+                    "latency_us" => Field::Latency,
+                    _ => Field::DurB,
+                };
+                return Err(vec![(
+                    field,
+                    Msg::new("workers.err.sim").arg("detail", e.message),
+                )]);
+            }
+        }
+        Ok(params)
+    }
+
+    /// The part after `?` in `#/workers?…`: every input, so a link reproduces the run.
+    pub fn to_query(&self) -> String {
+        let mut q = format!(
+            "s={}&w={}&j={}&d={}&a={}",
+            self.pick.as_str(),
+            enc(&self.workers),
+            enc(&self.jobs),
+            self.shape.as_str(),
+            enc(&self.dur_a)
+        );
+        if self.shape != Shape::Fixed {
+            q.push_str(&format!("&b={}", enc(&self.dur_b)));
+        }
+        q.push_str(&format!(
+            "&l={}&seed={}",
+            enc(&self.latency),
+            enc(&self.seed)
+        ));
+        q
+    }
+
+    /// Inputs from a query (`w=4&j=200…`, with or without a leading `?`); a missing or unknown
+    /// key keeps its default, a bad value is kept as typed so its message shows.
+    pub fn from_query(query: &str) -> Inputs {
+        let mut inputs = Inputs::default();
+        for pair in query.trim_start_matches('?').split('&') {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let value = dec(value);
+            match key {
+                "s" => {
+                    if let Some(p) = Pick::parse(&value) {
+                        inputs.pick = p;
+                    }
+                }
+                "w" => inputs.workers = value,
+                "j" => inputs.jobs = value,
+                "d" => {
+                    if let Some(s) = Shape::parse(&value) {
+                        inputs.shape = s;
+                    }
+                }
+                "a" => inputs.dur_a = value,
+                "b" => inputs.dur_b = value,
+                "l" => inputs.latency = value,
+                "seed" => inputs.seed = value,
+                _ => {}
+            }
+        }
+        inputs
+    }
+}
+
+/// Percent-encodes everything but unreserved characters.
+fn enc(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn dec(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 3;
+                    }
+                    None => {
+                        out.push(b'%');
+                        i += 1;
+                    }
+                }
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Runs each strategy. The params were validated, so an error here is a bug; it is returned.
+pub fn run(params: &[Params]) -> Result<Vec<Outcome>, Msg> {
+    params
+        .iter()
+        .map(|p| simulate(p).map_err(|e| Msg::new("workers.err.sim").arg("detail", e.message)))
+        .collect()
+}
+
+/// 1234567 → "1,234,567".
+pub fn fmt_int(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A simulated duration: "850 µs", "12.3 ms", "4.56 s", "1,234 s".
+pub fn fmt_us(us: u64) -> String {
+    if us < 1_000 {
+        format!("{us} µs")
+    } else if us < 1_000_000 {
+        format!("{:.1} ms", us as f64 / 1_000.0)
+    } else if us < 1_000_000_000 {
+        format!("{:.2} s", us as f64 / 1_000_000.0)
+    } else {
+        format!("{} s", fmt_int(us / 1_000_000))
+    }
+}
+
+/// The plain-language reading of one strategy's result.
+pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
+    let p = &out.params;
+    match p.strategy {
+        Strategy::Naive => {
+            if out.jobs_run_more_than_once > 0 {
+                Msg::new("workers.read.naive_dup")
+                    .arg("dups", fmt_int(u64::from(out.jobs_run_more_than_once)))
+                    .arg(
+                        "extra",
+                        fmt_int(out.executions.saturating_sub(u64::from(out.distinct_jobs))),
+                    )
+            } else if p.workers == 1 {
+                Msg::new("workers.read.naive_one")
+            } else {
+                Msg::new("workers.read.naive_lucky")
+            }
+        }
+        Strategy::ForUpdate => Msg::new("workers.read.for_update")
+            .arg("waits", fmt_int(out.lock_waits))
+            .arg("wait", fmt_us(out.lock_wait_us))
+            .arg("tp", format!("{:.0}", out.jobs_per_s)),
+        Strategy::SkipLockedTx => Msg::new("workers.read.skip_tx")
+            .arg("max", out.tx.max_in_tx)
+            .arg("mean", format!("{:.2}", out.tx.mean_in_tx))
+            .arg("longest", fmt_us(out.tx.longest_tx_us)),
+        Strategy::SkipLockedLease => {
+            match all
+                .iter()
+                .find(|o| o.params.strategy == Strategy::SkipLockedTx)
+            {
+                Some(c) => Msg::new("workers.read.lease_vs_tx")
+                    .arg("tp", format!("{:.0}", out.jobs_per_s))
+                    .arg("tp_c", format!("{:.0}", c.jobs_per_s))
+                    .arg("longest", fmt_us(out.tx.longest_tx_us))
+                    .arg("longest_c", fmt_us(c.tx.longest_tx_us))
+                    .arg("mean", format!("{:.2}", out.tx.mean_in_tx))
+                    .arg("mean_c", format!("{:.2}", c.tx.mean_in_tx)),
+                None => Msg::new("workers.read.lease")
+                    .arg("tp", format!("{:.0}", out.jobs_per_s))
+                    .arg("longest", fmt_us(out.tx.longest_tx_us)),
+            }
+        }
+    }
+}
+
+/// The reading of completion order across the runs (the article's 65 pairs).
+pub fn order_reading(all: &[Outcome]) -> Option<Msg> {
+    let o = all
+        .iter()
+        .find(|o| o.params.strategy == Strategy::SkipLockedLease)
+        .or_else(|| all.first())?;
+    Some(
+        Msg::new("workers.read.order")
+            .arg("inv", fmt_int(o.inversions))
+            .arg("n", fmt_int(o.completions))
+            .arg("article", ARTICLE_INVERSIONS),
+    )
+}
+
+/// One drawn segment of the timeline.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bar {
+    pub worker: u16,
+    pub kind: SegmentKind,
+    pub start_us: u64,
+    pub end_us: u64,
+}
+
+/// The timeline as drawn: bars inside `0..window_us`, and whether the run goes on after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    pub workers: u16,
+    pub window_us: u64,
+    pub bars: Vec<Bar>,
+    pub cut: bool,
+}
+
+/// Lays out the first [`SEGMENTS_PER_WORKER`] × workers segments (at most [`CHART_SEGMENTS`]) (they come in the order they ended), plus
+/// any kept segment already under way at the window's end, clipped to it.
+pub fn chart(out: &Outcome) -> Chart {
+    let segs: &[Segment] = &out.timeline;
+    let budget = (out.params.workers as usize * SEGMENTS_PER_WORKER).min(CHART_SEGMENTS);
+    let n = segs.len().min(budget);
+    let window_us = if n == 0 {
+        out.elapsed_us.max(1)
+    } else if n < segs.len() || out.timeline_truncated {
+        segs[n - 1].end_us.max(1)
+    } else {
+        out.elapsed_us.max(segs[n - 1].end_us).max(1)
+    };
+    let mut bars: Vec<Bar> = segs[..n]
+        .iter()
+        .map(|s| Bar {
+            worker: s.worker,
+            kind: s.kind,
+            start_us: s.start_us,
+            end_us: s.end_us,
+        })
+        .collect();
+    for s in &segs[n..] {
+        if s.start_us < window_us && bars.len() < CHART_SEGMENTS + 64 {
+            bars.push(Bar {
+                worker: s.worker,
+                kind: s.kind,
+                start_us: s.start_us,
+                end_us: s.end_us.min(window_us),
+            });
+        }
+    }
+    Chart {
+        workers: out.params.workers as u16,
+        window_us,
+        bars,
+        cut: n < segs.len() || out.timeline_truncated,
+    }
+}
+
+/// Axis ticks for `0..window_us`: a round step (1, 2 or 5 × 10ⁿ µs), about 6 ticks.
+pub fn ticks(window_us: u64) -> Vec<u64> {
+    let target = (window_us / 6).max(1);
+    let mut step = 1u64;
+    'outer: loop {
+        for m in [1u64, 2, 5] {
+            if step * m >= target {
+                step *= m;
+                break 'outer;
+            }
+        }
+        step *= 10;
+    }
+    (0..=window_us / step).map(|i| i * step).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog() -> queue_lab_core::i18n::Catalog {
+        queue_lab_core::i18n::Catalog::parse(crate::ui::i18n::FILES).expect("catalog parses")
+    }
+
+    #[test]
+    fn defaults_run_all_four_and_naive_duplicates_while_skip_locked_does_not() {
+        let params = Inputs::default().to_params().expect("defaults are valid");
+        assert_eq!(params.len(), 4);
+        let outs = run(&params).expect("runs");
+        let naive = &outs[0];
+        assert_eq!(naive.params.strategy, Strategy::Naive);
+        assert!(naive.jobs_run_more_than_once > 0);
+        for o in &outs[1..] {
+            assert_eq!(o.jobs_run_more_than_once, 0, "{}", o.params.strategy);
+            assert_eq!(o.distinct_jobs, o.params.jobs);
+        }
+        // (c) holds a transaction per worker for the job; (d) does not.
+        assert!(outs[2].tx.mean_in_tx > 3.0 * outs[3].tx.mean_in_tx.max(0.01));
+        assert!(outs[2].tx.longest_tx_us > 10 * outs[3].tx.longest_tx_us);
+    }
+
+    #[test]
+    fn out_of_range_inputs_give_a_message_per_field_and_no_params() {
+        let inputs = Inputs {
+            workers: "0".into(),
+            jobs: "200001".into(),
+            latency: "abc".into(),
+            seed: "-1".into(),
+            ..Inputs::default()
+        };
+        let errs = inputs.to_params().expect_err("invalid");
+        let fields: Vec<Field> = errs.iter().map(|(f, _)| *f).collect();
+        assert_eq!(
+            fields,
+            [Field::Workers, Field::Jobs, Field::Latency, Field::Seed]
+        );
+        assert_eq!(errs[0].1.key, "workers.err.whole_range");
+        assert!(errs[0].1.args.contains(&("max", "64".to_string())));
+
+        let too_long = Inputs {
+            dur_b: "30000".into(),
+            ..Inputs::default()
+        };
+        assert_eq!(
+            too_long.to_params().expect_err("too long")[0].0,
+            Field::DurB
+        );
+        let swapped = Inputs {
+            dur_a: "200".into(),
+            dur_b: "100".into(),
+            ..Inputs::default()
+        };
+        assert_eq!(
+            swapped.to_params().expect_err("swapped")[0].1.key,
+            "workers.err.min_gt_max"
+        );
+        let tail_zero = Inputs {
+            shape: Shape::LongTail,
+            dur_a: "0".into(),
+            ..Inputs::default()
+        };
+        assert_eq!(tail_zero.to_params().expect_err("zero")[0].0, Field::DurA);
+        // Fixed ignores the second field.
+        let fixed = Inputs {
+            shape: Shape::Fixed,
+            dur_a: "20".into(),
+            dur_b: "x".into(),
+            ..Inputs::default()
+        };
+        let p = fixed.to_params().expect("fixed is valid");
+        assert_eq!(p[0].durations, Durations::Fixed { us: 20_000 });
+    }
+
+    #[test]
+    fn the_query_round_trips_and_reproduces_the_same_outcome() {
+        let inputs = Inputs {
+            pick: Pick::One(Strategy::SkipLockedTx),
+            workers: "7".into(),
+            jobs: "1,500".into(),
+            shape: Shape::LongTail,
+            dur_a: "2.5".into(),
+            dur_b: "400".into(),
+            latency: "0.3".into(),
+            seed: "9001".into(),
+        };
+        let q = inputs.to_query();
+        assert!(
+            q.contains("w=7") && q.contains("s=skip-locked-tx") && q.contains("j=1%2C500"),
+            "{q}"
+        );
+        let back = Inputs::from_query(&format!("?{q}"));
+        assert_eq!(back, inputs);
+        let a = run(&inputs.to_params().expect("valid")).expect("runs");
+        let b = run(&back.to_params().expect("valid")).expect("runs");
+        assert_eq!(a, b);
+        // Unknown keys and junk are ignored; bad values are kept so their message shows.
+        let odd = Inputs::from_query("w=0&zzz=1&s=bogus&d=&%");
+        assert_eq!(odd.workers, "0");
+        assert_eq!(odd.pick, Pick::All);
+        assert!(odd.to_params().is_err());
+        assert_eq!(Inputs::from_query(""), Inputs::default());
+    }
+
+    #[test]
+    fn the_chart_is_bounded_and_clipped_to_its_window() {
+        let inputs = Inputs {
+            pick: Pick::One(Strategy::ForUpdate),
+            workers: "64".into(),
+            jobs: "5000".into(),
+            ..Inputs::default()
+        };
+        let outs = run(&inputs.to_params().expect("valid")).expect("runs");
+        let c = chart(&outs[0]);
+        assert!(c.cut);
+        assert!(c.bars.len() <= CHART_SEGMENTS + 64);
+        assert!(c
+            .bars
+            .iter()
+            .all(|b| b.end_us <= c.window_us && b.start_us <= b.end_us));
+        assert!(c.bars.iter().any(|b| b.kind == SegmentKind::LockWait));
+        let t = ticks(c.window_us);
+        assert!(t.len() >= 3 && t.len() <= 12, "{t:?}");
+        // A small run is drawn whole.
+        let small = run(&Inputs {
+            pick: Pick::One(Strategy::Naive),
+            jobs: "20".into(),
+            ..Inputs::default()
+        }
+        .to_params()
+        .expect("valid"))
+        .expect("runs");
+        let c = chart(&small[0]);
+        assert!(!c.cut);
+        assert_eq!(c.bars.len(), small[0].timeline.len());
+    }
+
+    #[test]
+    fn readings_and_labels_exist_in_both_languages() {
+        let cat = catalog();
+        let outs = run(&Inputs::default().to_params().expect("valid")).expect("runs");
+        let mut keys: Vec<&str> = outs.iter().map(|o| reading(o, &outs).key).collect();
+        keys.push(reading(&outs[3], &outs[3..]).key);
+        keys.extend(["workers.read.naive_one", "workers.read.naive_lucky"]);
+        keys.extend(Strategy::ALL.map(strategy_key));
+        keys.extend(Shape::ALL.map(Shape::label_key));
+        keys.extend(
+            [
+                SegmentKind::Claim,
+                SegmentKind::LockWait,
+                SegmentKind::Work,
+                SegmentKind::Complete,
+            ]
+            .map(segment_key),
+        );
+        keys.extend([
+            "workers.err.whole_range",
+            "workers.err.ms_range",
+            "workers.err.min_gt_max",
+            "workers.err.sim",
+        ]);
+        if let Some(m) = order_reading(&outs) {
+            keys.push(m.key);
+            assert!(m.args.contains(&("article", "65".to_string())));
+        }
+        for k in keys {
+            assert!(cat.has(k), "missing {k}");
+            // Every placeholder is filled.
+        }
+        for o in &outs {
+            let m = reading(o, &outs);
+            for lang in [
+                queue_lab_core::i18n::Lang::En,
+                queue_lab_core::i18n::Lang::Ko,
+            ] {
+                let text = cat.render(lang, &m);
+                assert!(
+                    !text.contains('{'),
+                    "unfilled placeholder in {}: {text}",
+                    m.key
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn numbers_are_formatted_for_people() {
+        assert_eq!(fmt_int(0), "0");
+        assert_eq!(fmt_int(1_234_567), "1,234,567");
+        assert_eq!(fmt_us(850), "850 µs");
+        assert_eq!(fmt_us(12_345), "12.3 ms");
+        assert_eq!(fmt_us(4_560_000), "4.56 s");
+        assert_eq!(ms_text(50_000), "50");
+        assert_eq!(ms_text(1_500), "1.5");
+    }
+}

@@ -1,0 +1,164 @@
+// L2 Many workers on the release build: the simulator notice, the four strategies side by
+// side, validation, a shared URL reproducing the run, the timeline, and the browser timing of
+// 16 workers × 100,000 jobs (printed, not asserted).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, newPage, shot } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serve('/');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** Waits until a run has finished (the Run button is enabled and results are shown). */
+async function settled(page) {
+  await page.waitForSelector('#w-results');
+  await page.waitForFunction(() => {
+    const b = document.querySelector('#w-run');
+    return b && !b.disabled;
+  }, null, { timeout: 120_000 });
+}
+
+/** Every cell of the results table as { "strategy/metric": text }. */
+async function numbers(page) {
+  return page.$$eval('#w-results td[data-metric]', (tds) =>
+    Object.fromEntries(tds.map((td) => [`${td.dataset.strategy}/${td.dataset.metric}`, td.textContent.trim()])),
+  );
+}
+
+async function fill(page, id, value) {
+  await page.fill(id, String(value));
+}
+
+test('the lab says it is a simulator, runs on load, and naive duplicates while SKIP LOCKED does not', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '?lang=en#/workers');
+  const notice = await page.textContent('#w-sim-notice');
+  assert.match(notice, /simulator/i);
+  assert.match(notice, /single session/);
+  assert.match(notice, /cargo run -p pgcheck --release -- --database-url postgres:\/\//);
+  await settled(page);
+  // Ran once on load with the defaults: four columns.
+  assert.equal(await page.locator('#w-results thead th').count(), 5);
+
+  await fill(page, '#w-workers', 4);
+  await page.click('#w-run');
+  await settled(page);
+  const n = await numbers(page);
+  const int = (s) => Number(s.replace(/[^0-9]/g, ''));
+  assert.ok(int(n['naive/dups']) > 0, `naive duplicates: ${n['naive/dups']}`);
+  assert.equal(int(n['skip-locked-tx/dups']), 0);
+  assert.equal(int(n['skip-locked-lease/dups']), 0);
+  assert.equal(int(n['for-update/dups']), 0);
+  assert.ok(int(n['for-update/lock-waits']) > 0, 'FOR UPDATE queues on the head row');
+  assert.match(await page.textContent('#w-readings'), /ran more than once/);
+  assert.match(await page.textContent('#w-inv-note'), /65/);
+  // The timeline is an SVG with bars.
+  assert.ok((await page.locator('#w-timeline rect').count()) > 10);
+  await page.selectOption('#w-timeline-for', 'naive');
+  assert.ok((await page.locator('#w-timeline rect').count()) > 10);
+  await page.selectOption('#w-timeline-for', 'for-update');
+  await shot(page, 'workers-en');
+  assert.deepEqual(page.errors, []);
+});
+
+test('an out-of-range input shows a message next to it and nothing runs', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '?lang=en#/workers');
+  await settled(page);
+  await fill(page, '#w-workers', 0);
+  await page.click('#w-run');
+  const msg = await page.waitForSelector('#w-workers-err');
+  assert.match(await msg.textContent(), /1 to 64/);
+  assert.equal(await page.getAttribute('#w-workers', 'aria-invalid'), 'true');
+  assert.equal(await page.locator('#w-results').count(), 0, 'no results after a refused run');
+  await page.click('button.lang[lang="ko"]');
+  assert.match(await page.textContent('#w-workers-err'), /정수/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a shared URL reproduces the same numbers', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '?lang=en#/workers');
+  await settled(page);
+  await fill(page, '#w-workers', 7);
+  await fill(page, '#w-jobs', 900);
+  await page.selectOption('#w-shape', 'long-tail');
+  await fill(page, '#w-dur-a', 5);
+  await fill(page, '#w-dur-b', 400);
+  await fill(page, '#w-latency', 2.5);
+  await fill(page, '#w-seed', 1234);
+  await page.click('#w-run');
+  await settled(page);
+  const first = await numbers(page);
+  const url = page.url();
+  assert.match(url, /#\/workers\?.*w=7/);
+  assert.match(url, /seed=1234/);
+
+  const other = await newPage(browser);
+  await other.goto(url);
+  await settled(other);
+  assert.equal(await other.inputValue('#w-workers'), '7');
+  assert.equal(await other.inputValue('#w-shape'), 'long-tail');
+  assert.deepEqual(await numbers(other), first);
+  assert.deepEqual(other.errors, []);
+});
+
+test('Korean, and 360 px wide', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '?lang=ko#/workers');
+  await settled(page);
+  assert.match(await page.textContent('#w-sim-notice'), /시뮬레이터/);
+  await shot(page, 'workers-ko');
+
+  const narrow = await newPage(browser, { width: 360, height: 740, colorScheme: 'dark' });
+  await narrow.goto(server.url + '?lang=ko#/workers');
+  await settled(narrow);
+  const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `page is ${overflow}px wider than a 360px screen`);
+  await shot(narrow, 'workers-360-dark-ko');
+  assert.deepEqual(narrow.errors, []);
+});
+
+test('timing: one simulation of 16 workers × 100,000 jobs in the browser', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '?lang=en#/workers');
+  await settled(page);
+  const times = {};
+  for (const strategy of ['skip-locked-lease', 'skip-locked-tx', 'for-update', 'naive']) {
+    await page.selectOption('#w-strategy', strategy);
+    await fill(page, '#w-workers', 16);
+    await fill(page, '#w-jobs', 100000);
+    await page.selectOption('#w-shape', 'uniform');
+    await fill(page, '#w-dur-a', 5);
+    await fill(page, '#w-dur-b', 15);
+    await fill(page, '#w-latency', 1);
+    await fill(page, '#w-seed', 42);
+    const before = await page.getAttribute('#w-took', 'data-ms');
+    await page.click('#w-run');
+    await page.waitForFunction(
+      ([b, s]) => {
+        const took = document.querySelector('#w-took');
+        const col = document.querySelector(`#w-results td[data-strategy="${s}"]`);
+        const run = document.querySelector('#w-run');
+        return took && col && run && !run.disabled && (took.dataset.ms !== b || s !== 'skip-locked-lease');
+      },
+      [before, strategy],
+      { timeout: 120_000 },
+    );
+    times[strategy] = Number(await page.getAttribute('#w-took', 'data-ms'));
+    assert.equal(await page.locator('#w-results thead th').count(), 2);
+  }
+  for (const [s, ms] of Object.entries(times)) {
+    console.log(`L2 simulator in the browser, 16 workers × 100,000 jobs, ${s}: ${ms.toFixed(1)} ms (target ≤ 250 ms)`);
+  }
+  assert.ok((await page.locator('#w-timeline rect').count()) <= 1_600, 'the chart stays bounded');
+  await shot(page, 'workers-big-en');
+  assert.deepEqual(page.errors, []);
+});
