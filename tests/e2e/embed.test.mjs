@@ -137,6 +137,12 @@ test('size messages from anyone but the lab frame change nothing', async () => {
 
   assert.deepEqual([await frameHeight(page, 'lab-jobs'), await frameHeight(page, 'lab-vacuum')], heights);
   assert.equal(await page.evaluate(() => window.resizes), 0, 'no resize happened');
+
+  // The control: the same message from the lab's own frame is obeyed.
+  await jobs.evaluate(() => parent.postMessage({ type: 'queue-lab:size', height: 432 }, '*'));
+  await page.waitForFunction(() => window.resizes === 1);
+  assert.equal(await frameHeight(page, 'lab-jobs'), 432);
+  assert.equal(await frameHeight(page, 'lab-vacuum'), heights[1]);
   assert.deepEqual(page.errors, []);
 });
 

@@ -47,7 +47,7 @@ const OUT_OF_RANGE = [
   ['latency', '0.5', /at least 1/],
   ['load', '150', /at most 100/],
   ['peak', '1', /cannot be below the sustained rate/],
-  ['sustained', 'abc', /Enter a number/],
+  ['sustained', '', /Enter a number/], // a number input cannot hold letters; emptied, it says so
 ];
 
 test('every advisor input rejects an out-of-range value beside it and keeps the verdict', async () => {

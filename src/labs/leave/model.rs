@@ -70,11 +70,20 @@ pub struct Draft(Vec<(Field, String)>);
 
 impl Draft {
     pub fn from_workload(w: &Workload) -> Draft {
-        Draft(Field::ALL.into_iter().map(|f| (f, value_text(w, f))).collect())
+        Draft(
+            Field::ALL
+                .into_iter()
+                .map(|f| (f, value_text(w, f)))
+                .collect(),
+        )
     }
 
     pub fn get(&self, field: Field) -> String {
-        self.0.iter().find(|(f, _)| *f == field).map(|(_, t)| t.clone()).unwrap_or_default()
+        self.0
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, t)| t.clone())
+            .unwrap_or_default()
     }
 
     pub fn set(&mut self, field: Field, text: String) {
@@ -87,7 +96,9 @@ impl Draft {
     /// percent-decoded by `decode`).
     pub fn with_query(mut self, query: &str, decode: impl Fn(&str) -> String) -> Draft {
         for pair in query.split('&') {
-            let Some((key, value)) = pair.split_once('=') else { continue };
+            let Some((key, value)) = pair.split_once('=') else {
+                continue;
+            };
             if let Some(field) = Field::from_id(key.trim()) {
                 self.set(field, decode(value));
             }
@@ -161,7 +172,8 @@ mod tests {
         for case in Case::ALL {
             let w = case.workload();
             assert_eq!(Draft::from_workload(&w).parse(), Ok(w.clone()));
-            let from_url = Draft::from_workload(&Workload::default()).with_query(&w.to_query(), plain);
+            let from_url =
+                Draft::from_workload(&Workload::default()).with_query(&w.to_query(), plain);
             assert_eq!(from_url.parse(), Ok(w));
         }
     }
@@ -186,8 +198,12 @@ mod tests {
     fn the_hash_route_carries_the_query_and_unknown_keys_are_ignored() {
         assert_eq!(hash_query("#/leave?sustained=7&x=1"), "sustained=7&x=1");
         assert_eq!(hash_query("#/leave"), "");
-        let d = Draft::from_workload(&Workload::default()).with_query("sustained=7&peak=9&x=1&load=high", plain);
+        let d = Draft::from_workload(&Workload::default())
+            .with_query("sustained=7&peak=9&x=1&load=high", plain);
         let w = d.parse().expect("valid");
-        assert_eq!((w.sustained_jobs_per_s, w.peak_jobs_per_s, w.db_load_percent), (7.0, 9.0, 85.0));
+        assert_eq!(
+            (w.sustained_jobs_per_s, w.peak_jobs_per_s, w.db_load_percent),
+            (7.0, 9.0, 85.0)
+        );
     }
 }

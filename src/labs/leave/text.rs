@@ -25,12 +25,23 @@ pub fn ui_msg(lang: Lang, msg: &Msg) -> String {
     catalog().render(lang, msg)
 }
 
-/// One of the advisor's sentences in `lang`, numbers formatted by the advisor.
+/// A number as the advisor formats it, except that a small non-zero number is never shown
+/// as "0" (`format_number(0.001)` is "0", which would make "at least 0.001 s" read "at least 0").
+pub fn number(value: f64) -> String {
+    let text = advisor::format_number(value);
+    if value != 0.0 && value.is_finite() && text.trim_start_matches('-') == "0" {
+        format!("{value}")
+    } else {
+        text
+    }
+}
+
+/// One of the advisor's sentences in `lang`, numbers formatted by [`number`].
 pub fn render_advice(lang: Lang, m: &advisor::Msg) -> String {
     let msg = m
         .args
         .iter()
-        .fold(Msg::new(m.key), |x, (n, v)| x.arg(n, advisor::format_number(*v)));
+        .fold(Msg::new(m.key), |x, (n, v)| x.arg(n, number(*v)));
     crate::ui::i18n::render(lang, &msg)
 }
 
@@ -72,7 +83,11 @@ mod tests {
                 rest = &rest[i + 1..];
                 let end = rest.find('"').unwrap_or(0);
                 let key = &rest[..end];
-                let known = if key.starts_with("leave.ui.") { ui.has(key) } else { app.has(key) };
+                let known = if key.starts_with("leave.ui.") {
+                    ui.has(key)
+                } else {
+                    app.has(key)
+                };
                 if !key.contains(' ') && !key.ends_with('.') && !known {
                     missing.push(format!("{}: {key}", path.display()));
                 }
@@ -83,8 +98,18 @@ mod tests {
     }
 
     #[test]
+    fn small_numbers_are_not_rounded_to_zero() {
+        assert_eq!(number(0.001), "0.001");
+        assert_eq!(number(0.0), "0");
+        assert_eq!(number(1_600.0), "1,600");
+        assert_eq!(number(0.5), "0.5");
+    }
+
+    #[test]
     fn advice_is_rendered_with_formatted_numbers_in_both_languages() {
-        let m = advisor::Msg::new("leave.dead.created").with("dead_per_s", 1_600.0).with("dead_per_s_peak", 2_400.0);
+        let m = advisor::Msg::new("leave.dead.created")
+            .with("dead_per_s", 1_600.0)
+            .with("dead_per_s_peak", 2_400.0);
         let en = render_advice(Lang::En, &m);
         assert!(en.contains("1,600") && en.contains("2,400"), "{en}");
         let ko = render_advice(Lang::Ko, &m);

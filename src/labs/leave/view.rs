@@ -7,7 +7,7 @@ use crate::app::{use_ctx, Ctx};
 use crate::labs::LabId;
 use leptos::prelude::*;
 use queue_lab_core::advisor::{
-    self, advise, Field, FieldError, LoadBand, Recommendation, Verdict, VacuumEstimate, Workload,
+    self, advise, Field, FieldError, LoadBand, Recommendation, VacuumEstimate, Verdict, Workload,
 };
 use queue_lab_core::i18n::{Lang, Msg};
 
@@ -114,7 +114,8 @@ pub fn LeaveLab() -> impl IntoView {
     let case_buttons = Case::ALL
         .into_iter()
         .map(|case| {
-            let current = move || last_valid.with(|w| *w == case.workload()) && errors.with(Vec::is_empty);
+            let current =
+                move || last_valid.with(|w| *w == case.workload()) && errors.with(Vec::is_empty);
             view! {
                 <button
                     type="button"
@@ -129,7 +130,10 @@ pub fn LeaveLab() -> impl IntoView {
         })
         .collect_view();
 
-    let fields = Field::ALL.into_iter().map(|f| field_view(ctx, inputs, f)).collect_view();
+    let fields = Field::ALL
+        .into_iter()
+        .map(|f| field_view(ctx, inputs, f))
+        .collect_view();
 
     view! {
         <section class="lab leave">
@@ -174,9 +178,16 @@ fn field_view(ctx: Ctx, inputs: Inputs, field: Field) -> AnyView {
     let help = move || app(lang.get(), field.help_key());
     let error_text = move || {
         let l = lang.get();
-        inputs.errors.with(|es| error_for(es, field).map(|e| render_advice(l, &e.msg())))
+        inputs
+            .errors
+            .with(|es| error_for(es, field).map(|e| render_advice(l, &e.msg())))
     };
-    let invalid = move || inputs.errors.with(|es| error_for(es, field).is_some()).to_string();
+    let invalid = move || {
+        inputs
+            .errors
+            .with(|es| error_for(es, field).is_some())
+            .to_string()
+    };
     let help_and_error = view! {
         <p id=help_id class="muted" style="margin:0.15rem 0;font-size:0.9rem">{help}</p>
         <p id=error_id class="field-error" aria-live="polite">{error_text}</p>
@@ -185,7 +196,7 @@ fn field_view(ctx: Ctx, inputs: Inputs, field: Field) -> AnyView {
     let Some(bounds) = field.bounds() else {
         return view! {
             <div class="leave-field" data-field=field.id()>
-                <label>
+                <label style="flex-wrap:nowrap;align-items:flex-start">
                     <input
                         type="checkbox"
                         id=id
@@ -204,7 +215,12 @@ fn field_view(ctx: Ctx, inputs: Inputs, field: Field) -> AnyView {
         .into_any();
     };
 
-    let unit = move || field.unit_key().map(|u| app(lang.get(), u)).unwrap_or_default();
+    let unit = move || {
+        field
+            .unit_key()
+            .map(|u| app(lang.get(), u))
+            .unwrap_or_default()
+    };
     let load_extra = (field == Field::DbLoadPercent).then(|| load_presets(ctx, inputs));
     view! {
         <div class="leave-field" data-field=field.id()>
@@ -341,10 +357,16 @@ fn top_results(lang: Lang, v: &Verdict) -> impl IntoView {
 }
 
 fn num(x: f64) -> String {
-    advisor::format_number(x)
+    super::text::number(x)
 }
 
-fn estimate_row(lang: Lang, key: &'static str, id: &'static str, e: &VacuumEstimate, pinned: bool) -> impl IntoView {
+fn estimate_row(
+    lang: Lang,
+    key: &'static str,
+    id: &'static str,
+    e: &VacuumEstimate,
+    pinned: bool,
+) -> impl IntoView {
     let clears = if pinned {
         ui(lang, "leave.ui.dead.pinned")
     } else {
@@ -352,7 +374,7 @@ fn estimate_row(lang: Lang, key: &'static str, id: &'static str, e: &VacuumEstim
     };
     view! {
         <tr id=id>
-            <th scope="row">{ui(lang, key)}</th>
+            <th scope="row" style="white-space:normal">{ui(lang, key)}</th>
             <td class:mono=true>{clears}</td>
             <td class:mono=true>{num(e.clear_ceiling_per_s)}</td>
             <td class:mono=true>{num(e.dead_before_pass)}</td>
@@ -369,7 +391,8 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
         .map(|m| view! { <li>{render_advice(lang, m)}</li> })
         .collect_view();
     let fixes = if v.fixes.is_empty() {
-        view! { <p class="note good" id="leave-fixes-none">{ui(lang, "leave.ui.fixes.none")}</p> }.into_any()
+        view! { <p class="note good" id="leave-fixes-none">{ui(lang, "leave.ui.fixes.none")}</p> }
+            .into_any()
     } else {
         v.fixes
             .iter()
@@ -422,51 +445,66 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
             } else {
                 format!("{}–{}", num(r.low_per_s), num(r.high_per_s))
             };
-            let pg = ui(lang, if r.on_postgres { "leave.ui.yes" } else { "leave.ui.no" });
+            let pg = format!(
+                "{}: {}",
+                ui(lang, "leave.ui.refs.col.postgres"),
+                ui(
+                    lang,
+                    if r.on_postgres {
+                        "leave.ui.yes"
+                    } else {
+                        "leave.ui.no"
+                    }
+                )
+            );
             view! {
-                <tr data-ref=r.id>
-                    <td class:mono=true>{per_s}</td>
-                    <td>{pg}</td>
-                    <td style="white-space:normal;min-width:14rem">{render_advice(lang, &r.msg())}</td>
+                <tr data-ref=r.id data-postgres=r.on_postgres.to_string()>
+                    <td>
+                        <span class="mono">{per_s}</span>
+                        <br/>
+                        <small class="muted">{pg}</small>
+                    </td>
+                    <td style="white-space:normal">{render_advice(lang, &r.msg())}</td>
                 </tr>
             }
         })
         .collect_view();
 
+    let wrap = "white-space:normal";
     view! {
+        <section class="panel" aria-labelledby="leave-dead-title">
+            <h2 id="leave-dead-title">{ui(lang, "leave.ui.dead")}</h2>
+            <div class="table-wrap">
+                <table id="leave-dead-table">
+                    <thead>
+                        <tr>
+                            <th scope="col" style=wrap>{ui(lang, "leave.ui.dead.col.what")}</th>
+                            <th scope="col">{ui(lang, "leave.ui.dead.col.per_s")}</th>
+                            <th scope="col" style=wrap>{ui(lang, "leave.ui.dead.col.ceiling")}</th>
+                            <th scope="col" style=wrap>{ui(lang, "leave.ui.dead.col.before_pass")}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        <tr id="dead-made">
+                            <th scope="row" style=wrap>{ui(lang, "leave.ui.dead.row.made")}</th>
+                            <td class:mono=true>{num(dead.per_s)}</td>
+                            <td>"–"</td>
+                            <td>"–"</td>
+                        </tr>
+                        <tr id="dead-made-peak">
+                            <th scope="row" style=wrap>{ui(lang, "leave.ui.dead.row.made_peak")}</th>
+                            <td class:mono=true>{num(dead.per_s_at_peak)}</td>
+                            <td>"–"</td>
+                            <td>"–"</td>
+                        </tr>
+                        {estimate_row(lang, "leave.ui.dead.row.default", "dead-default", &dead.default, dead.horizon_pinned)}
+                        {estimate_row(lang, "leave.ui.dead.row.tuned", "dead-tuned", &dead.tuned, dead.horizon_pinned)}
+                    </tbody>
+                </table>
+            </div>
+            <ul id="leave-dead-summary">{summary}</ul>
+        </section>
         <div class="lab-grid">
-            <section class="panel" aria-labelledby="leave-dead-title">
-                <h2 id="leave-dead-title">{ui(lang, "leave.ui.dead")}</h2>
-                <div class="table-wrap">
-                    <table id="leave-dead-table">
-                        <thead>
-                            <tr>
-                                <th scope="col">{ui(lang, "leave.ui.dead.col.what")}</th>
-                                <th scope="col">{ui(lang, "leave.ui.dead.col.per_s")}</th>
-                                <th scope="col">{ui(lang, "leave.ui.dead.col.ceiling")}</th>
-                                <th scope="col">{ui(lang, "leave.ui.dead.col.before_pass")}</th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            <tr id="dead-made">
-                                <th scope="row">{ui(lang, "leave.ui.dead.row.made")}</th>
-                                <td class:mono=true>{num(dead.per_s)}</td>
-                                <td>"–"</td>
-                                <td>"–"</td>
-                            </tr>
-                            <tr id="dead-made-peak">
-                                <th scope="row">{ui(lang, "leave.ui.dead.row.made_peak")}</th>
-                                <td class:mono=true>{num(dead.per_s_at_peak)}</td>
-                                <td>"–"</td>
-                                <td>"–"</td>
-                            </tr>
-                            {estimate_row(lang, "leave.ui.dead.row.default", "dead-default", &dead.default, dead.horizon_pinned)}
-                            {estimate_row(lang, "leave.ui.dead.row.tuned", "dead-tuned", &dead.tuned, dead.horizon_pinned)}
-                        </tbody>
-                    </table>
-                </div>
-                <ul id="leave-dead-summary">{summary}</ul>
-            </section>
             <div>
                 <section class="panel" aria-labelledby="leave-fixes-title">
                     <h2 id="leave-fixes-title">{ui(lang, "leave.ui.fixes")}</h2>
@@ -476,33 +514,32 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
                     <h2 id="leave-notes-title">{ui(lang, "leave.ui.notes")}</h2>
                     <ul id="leave-notes">{notes}</ul>
                 </section>
+            </div>
+            <div>
                 <section class="panel" aria-labelledby="leave-links-title">
                     <h2 id="leave-links-title">{ui(lang, "leave.ui.links")}</h2>
                     <ul id="leave-links" style="list-style:none;padding:0;margin:0">{links}</ul>
                 </section>
+                <section class="panel" aria-labelledby="leave-interface-title">
+                    <h2 id="leave-interface-title">{ui(lang, "leave.ui.interface")}</h2>
+                    <p>{app(lang, advisor::INTERFACE_INTRO_KEY)}</p>
+                    <ul id="leave-interface">{interface}</ul>
+                </section>
             </div>
         </div>
-        <div class="lab-grid">
-            <section class="panel" aria-labelledby="leave-interface-title">
-                <h2 id="leave-interface-title">{ui(lang, "leave.ui.interface")}</h2>
-                <p>{app(lang, advisor::INTERFACE_INTRO_KEY)}</p>
-                <ul id="leave-interface">{interface}</ul>
-            </section>
-            <section class="panel" aria-labelledby="leave-refs-title">
-                <h2 id="leave-refs-title">{ui(lang, "leave.ui.refs")}</h2>
-                <div class="table-wrap">
-                    <table id="leave-refs">
-                        <thead>
-                            <tr>
-                                <th scope="col">{ui(lang, "leave.ui.refs.col.per_s")}</th>
-                                <th scope="col">{ui(lang, "leave.ui.refs.col.postgres")}</th>
-                                <th scope="col">{ui(lang, "leave.ui.refs.col.source")}</th>
-                            </tr>
-                        </thead>
-                        <tbody>{refs}</tbody>
-                    </table>
-                </div>
-            </section>
-        </div>
+        <section class="panel" aria-labelledby="leave-refs-title">
+            <h2 id="leave-refs-title">{ui(lang, "leave.ui.refs")}</h2>
+            <div class="table-wrap">
+                <table id="leave-refs">
+                    <thead>
+                        <tr>
+                            <th scope="col">{ui(lang, "leave.ui.refs.col.per_s")}</th>
+                            <th scope="col">{ui(lang, "leave.ui.refs.col.source")}</th>
+                        </tr>
+                    </thead>
+                    <tbody>{refs}</tbody>
+                </table>
+            </div>
+        </section>
     }
 }
