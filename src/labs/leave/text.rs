@@ -88,7 +88,10 @@ mod tests {
                 } else {
                     app.has(key)
                 };
-                if !key.contains(' ') && !key.ends_with('.') && !known {
+                let plain = key
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.');
+                if plain && !key.ends_with('.') && !known {
                     missing.push(format!("{}: {key}", path.display()));
                 }
                 rest = &rest[end..];
