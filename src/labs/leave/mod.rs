@@ -1,5 +1,8 @@
-//! The leave lab (see LABS.md). model.rs: state and actions, no UI; view.rs: components.
+//! The leave lab (see LABS.md). model.rs: state and actions, no UI; view.rs: components;
+//! text.rs and ui.tsv: this page's own texts.
+pub mod model;
+pub mod text;
 pub mod view;
 
 /// Whether the home page lists this lab as ready.
-pub const BUILT: bool = false;
+pub const BUILT: bool = true;

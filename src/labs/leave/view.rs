@@ -1,6 +1,545 @@
+//! L5 "When to leave": every advisor input as a labelled control, the verdict of
+//! `queue_lab_core::advisor` beside it, and the inputs kept in the URL (`#/leave?…`).
+
+use super::model::{error_for, hash_query, Case, Draft};
+use super::text::{app, render_advice, ui, ui_msg};
+use crate::app::{use_ctx, Ctx};
+use crate::labs::LabId;
 use leptos::prelude::*;
+use queue_lab_core::advisor::{
+    self, advise, Field, FieldError, LoadBand, Recommendation, VacuumEstimate, Verdict, Workload,
+};
+use queue_lab_core::i18n::{Lang, Msg};
+
+fn decode(text: &str) -> String {
+    js_sys::decode_uri_component(&text.replace('+', " "))
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_else(|| text.to_owned())
+}
+
+/// The inputs from the page URL: the search (`?lab=leave&embed=1&sustained=…`), then the
+/// hash route (`#/leave?sustained=…`), which wins.
+fn draft_from_url() -> Draft {
+    let location = window().location();
+    let search = location.search().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    Draft::from_workload(&Workload::default())
+        .with_query(search.trim_start_matches('?'), decode)
+        .with_query(hash_query(&hash), decode)
+}
+
+/// Keeps the inputs in the hash route without a history entry or a `hashchange`.
+fn write_url(w: &Workload) {
+    let url = format!("#/leave?{}", w.to_query());
+    if window().location().hash().ok().as_deref() == Some(url.as_str()) {
+        return;
+    }
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Inputs {
+    draft: RwSignal<Draft>,
+    /// Bumped when the inputs are filled from outside the input itself (a case button, a
+    /// load preset), so only then do the controls take the draft's text: rewriting a number
+    /// input while someone types in it would eat a half-typed "1.".
+    filled: RwSignal<u64>,
+    errors: Memo<Vec<FieldError>>,
+}
+
+impl Inputs {
+    fn fill(self, w: &Workload) {
+        self.draft.set(Draft::from_workload(w));
+        self.filled.update(|n| *n += 1);
+    }
+
+    fn fill_one(self, field: Field, text: String) {
+        self.draft.update(|d| d.set(field, text));
+        self.filled.update(|n| *n += 1);
+    }
+
+    fn shown(self, field: Field) -> String {
+        self.filled.track();
+        self.draft.with_untracked(|d| d.get(field))
+    }
+}
 
 #[component]
 pub fn LeaveLab() -> impl IntoView {
-    view! { <super::super::NotBuilt id=super::super::LabId::parse("leave").unwrap_or(super::super::LabId::Jobs)/> }
+    let ctx = use_ctx();
+    let from_url = draft_from_url();
+    let first = match from_url.parse() {
+        Ok(w) => Draft::from_workload(&w),
+        Err(_) => from_url,
+    };
+    let draft = RwSignal::new(first);
+    let parsed = Memo::new(move |_| draft.with(Draft::parse));
+    let errors = Memo::new(move |_| parsed.get().err().unwrap_or_default());
+    let last_valid = RwSignal::new(parsed.get_untracked().unwrap_or_default());
+    Effect::new(move |_| {
+        if let Ok(w) = parsed.get() {
+            write_url(&w);
+            last_valid.set(w);
+        }
+    });
+    let verdict = Memo::new(move |_| advise(&last_valid.get()).ok());
+    let inputs = Inputs {
+        draft,
+        filled: RwSignal::new(0),
+        errors,
+    };
+    let lang = ctx.lang;
+
+    // A link or a typed address to `#/leave?…` while this page is open fills the inputs.
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| {
+        let hash = window().location().hash().unwrap_or_default();
+        if !hash.starts_with("#/leave") {
+            return;
+        }
+        let from_url = draft_from_url();
+        if let Ok(w) = from_url.parse() {
+            if last_valid.with_untracked(|v| *v != w) {
+                inputs.fill(&w);
+            }
+        } else if inputs.draft.with_untracked(|d| *d != from_url) {
+            inputs.draft.set(from_url);
+            inputs.filled.update(|n| *n += 1);
+        }
+    });
+    on_cleanup(move || listener.remove());
+
+    let case_buttons = Case::ALL
+        .into_iter()
+        .map(|case| {
+            let current =
+                move || last_valid.with(|w| *w == case.workload()) && errors.with(Vec::is_empty);
+            view! {
+                <button
+                    type="button"
+                    id=format!("case-{}", case.id())
+                    aria-pressed=move || current().to_string()
+                    class:primary=current
+                    on:click=move |_| inputs.fill(&case.workload())
+                >
+                    {move || ui(lang.get(), case.label_key())}
+                </button>
+            }
+        })
+        .collect_view();
+
+    let fields = Field::ALL
+        .into_iter()
+        .map(|f| field_view(ctx, inputs, f))
+        .collect_view();
+
+    view! {
+        <section class="lab leave">
+            <h1>{ctx.t(LabId::Leave.title_key())}</h1>
+            <p class="lead">{move || ui(lang.get(), "leave.ui.lead")}</p>
+            <div class="lab-grid">
+                <div>
+                    <section class="panel" aria-labelledby="leave-cases-title">
+                        <h2 id="leave-cases-title">{move || ui(lang.get(), "leave.ui.cases")}</h2>
+                        <p class="muted">{move || ui(lang.get(), "leave.ui.cases.help")}</p>
+                        <div class="row">{case_buttons}</div>
+                    </section>
+                    <section class="panel" aria-labelledby="leave-inputs-title">
+                        <h2 id="leave-inputs-title">{move || ui(lang.get(), "leave.ui.inputs")}</h2>
+                        <div style="display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:0.2rem 1rem">
+                            {fields}
+                        </div>
+                        <Show when=move || errors.with(|e| !e.is_empty())>
+                            <p class="note bad" id="leave-stale" role="status">
+                                {move || ui(lang.get(), "leave.ui.stale")}
+                            </p>
+                        </Show>
+                        <p class="muted">{move || ui(lang.get(), "leave.ui.share")}</p>
+                    </section>
+                </div>
+                <div>
+                    {move || verdict.get().map(|v| top_results(lang.get(), &v))}
+                </div>
+            </div>
+            {move || verdict.get().map(|v| more_results(lang.get(), &v))}
+        </section>
+    }
+}
+
+fn field_view(ctx: Ctx, inputs: Inputs, field: Field) -> AnyView {
+    let lang = ctx.lang;
+    let id = format!("leave-{}", field.id());
+    let help_id = format!("{id}-help");
+    let error_id = format!("{id}-error");
+    let described = format!("{help_id} {error_id}");
+    let label = move || app(lang.get(), field.label_key());
+    let help = move || app(lang.get(), field.help_key());
+    let error_text = move || {
+        let l = lang.get();
+        inputs
+            .errors
+            .with(|es| error_for(es, field).map(|e| render_advice(l, &e.msg())))
+    };
+    let invalid = move || {
+        inputs
+            .errors
+            .with(|es| error_for(es, field).is_some())
+            .to_string()
+    };
+    let help_and_error = view! {
+        <p id=help_id class="muted" style="margin:0.15rem 0;font-size:0.9rem">{help}</p>
+        <p id=error_id class="field-error" aria-live="polite">{error_text}</p>
+    };
+
+    let Some(bounds) = field.bounds() else {
+        return view! {
+            <div class="leave-field" data-field=field.id()>
+                <label style="flex-wrap:nowrap;align-items:flex-start">
+                    <input
+                        type="checkbox"
+                        id=id
+                        aria-describedby=described
+                        prop:checked=move || inputs.shown(field) == "1"
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            inputs.draft.update(|d| d.set(field, if on { "1" } else { "0" }.to_owned()));
+                        }
+                    />
+                    <strong>{label}</strong>
+                </label>
+                {help_and_error}
+            </div>
+        }
+        .into_any();
+    };
+
+    let unit = move || {
+        field
+            .unit_key()
+            .map(|u| app(lang.get(), u))
+            .unwrap_or_default()
+    };
+    let load_extra = (field == Field::DbLoadPercent).then(|| load_presets(ctx, inputs));
+    view! {
+        <div class="leave-field" data-field=field.id()>
+            <label for=id.clone()>
+                <strong>{label}</strong>
+            </label>
+            <div class="row" style="margin:0.2rem 0">
+                <input
+                    type="number"
+                    id=id
+                    inputmode="decimal"
+                    min=bounds.min.to_string()
+                    max=bounds.max.to_string()
+                    step=if bounds.whole { "1" } else { "any" }
+                    style="width:9.5rem"
+                    aria-describedby=described
+                    aria-invalid=invalid
+                    prop:value=move || inputs.shown(field)
+                    on:input=move |ev| inputs.draft.update(|d| d.set(field, event_target_value(&ev)))
+                />
+                <span>{unit}</span>
+            </div>
+            {load_extra}
+            {help_and_error}
+        </div>
+    }
+    .into_any()
+}
+
+/// The load's band (low / medium / high) beside it, and three buttons that set a typical
+/// percent of each band.
+fn load_presets(ctx: Ctx, inputs: Inputs) -> impl IntoView {
+    let lang = ctx.lang;
+    let band = move || {
+        inputs
+            .draft
+            .with(|d| d.get(Field::DbLoadPercent).trim().parse::<f64>().ok())
+            .filter(|p| (0.0..=100.0).contains(p))
+            .map(LoadBand::from_percent)
+    };
+    let hint = move || {
+        band().map(|b| {
+            let l = lang.get();
+            let msg = Msg {
+                key: "leave.ui.load_band",
+                args: vec![("band", app(l, b.key()))],
+            };
+            ui_msg(l, &msg)
+        })
+    };
+    let buttons = [LoadBand::Low, LoadBand::Medium, LoadBand::High]
+        .into_iter()
+        .map(|b| {
+            let text = move || {
+                format!(
+                    "{} ({}%)",
+                    app(lang.get(), b.key()),
+                    advisor::format_number(b.typical_percent())
+                )
+            };
+            view! {
+                <button
+                    type="button"
+                    class="small"
+                    aria-pressed=move || (band() == Some(b)).to_string()
+                    on:click=move |_| inputs.fill_one(Field::DbLoadPercent, format!("{}", b.typical_percent()))
+                >
+                    {text}
+                </button>
+            }
+        })
+        .collect_view();
+    view! {
+        <p id="leave-load-band" class="muted" aria-live="polite" style="margin:0">{hint}</p>
+        <div class="row" role="group" aria-label=move || ui(lang.get(), "leave.ui.load_presets")>
+            {buttons}
+        </div>
+    }
+}
+
+fn status_class(met: bool) -> &'static str {
+    if met {
+        "status dead"
+    } else {
+        "status done"
+    }
+}
+
+/// The recommendation and the five signals, beside the inputs.
+fn top_results(lang: Lang, v: &Verdict) -> impl IntoView {
+    let rec = v.recommendation;
+    let rec_class = if rec == Recommendation::StayOnOnePostgres {
+        "note good"
+    } else {
+        "note bad"
+    };
+    let driven = (!v.driven_by.is_empty()).then(|| {
+        let names = v
+            .driven_by
+            .iter()
+            .map(|k| app(lang, k.title_key()))
+            .collect::<Vec<_>>()
+            .join(" · ");
+        view! { <p><span class="muted">{ui(lang, "leave.ui.driven_by")}</span>" "{names}</p> }
+    });
+    let signals = v
+        .signals
+        .iter()
+        .map(|s| {
+            view! {
+                <li id=format!("signal-{}", s.kind.id()) data-met=s.met.to_string() style="margin:0.5rem 0">
+                    <span class=status_class(s.met)>{app(lang, s.status_key())}</span>
+                    " "
+                    <strong>{app(lang, s.kind.title_key())}</strong>
+                    <p style="margin:0.2rem 0 0">{render_advice(lang, &s.reason)}</p>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="panel" id="leave-recommendation" data-rec=rec.id() aria-labelledby="leave-rec-title">
+            <h2 id="leave-rec-title">{ui(lang, "leave.ui.rec")}</h2>
+            <p class=rec_class id="leave-rec-name">
+                <strong>{app(lang, rec.key())}</strong>
+            </p>
+            <p>{app(lang, rec.why_key())}</p>
+            {driven}
+        </section>
+        <section class="panel" aria-labelledby="leave-signals-title">
+            <h2 id="leave-signals-title">{ui(lang, "leave.ui.signals")}</h2>
+            <ul id="leave-signals" style="list-style:none;padding:0;margin:0">{signals}</ul>
+        </section>
+    }
+}
+
+fn num(x: f64) -> String {
+    super::text::number(x)
+}
+
+fn estimate_row(
+    lang: Lang,
+    key: &'static str,
+    id: &'static str,
+    e: &VacuumEstimate,
+    pinned: bool,
+) -> impl IntoView {
+    let clears = if pinned {
+        ui(lang, "leave.ui.dead.pinned")
+    } else {
+        num(e.clears_per_s)
+    };
+    view! {
+        <tr id=id>
+            <th scope="row" style="white-space:normal">{ui(lang, key)}</th>
+            <td class:mono=true>{clears}</td>
+            <td class:mono=true>{num(e.clear_ceiling_per_s)}</td>
+            <td class:mono=true>{num(e.dead_before_pass)}</td>
+        </tr>
+    }
+}
+
+/// Dead rows, fixes, notes, the interface, the links and the article's figures.
+fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
+    let dead = &v.dead_tuples;
+    let summary = dead
+        .summary()
+        .iter()
+        .map(|m| view! { <li>{render_advice(lang, m)}</li> })
+        .collect_view();
+    let fixes = if v.fixes.is_empty() {
+        view! { <p class="note good" id="leave-fixes-none">{ui(lang, "leave.ui.fixes.none")}</p> }
+            .into_any()
+    } else {
+        v.fixes
+            .iter()
+            .map(|f| view! { <li data-fix=f.key()>{app(lang, f.key())}</li> })
+            .collect_view()
+            .into_any()
+    };
+    let fixes = if v.fixes.is_empty() {
+        fixes
+    } else {
+        view! { <ol id="leave-fixes">{fixes}</ol> }.into_any()
+    };
+    let notes = v
+        .notes
+        .iter()
+        .map(|m| view! { <li>{render_advice(lang, m)}</li> })
+        .collect_view();
+    let interface = v
+        .interface
+        .iter()
+        .map(|op| view! { <li data-op=op.op>{app(lang, op.key)}</li> })
+        .collect_view();
+    let links = v
+        .lab_links
+        .iter()
+        .map(|l| {
+            let title_key = LabId::parse(l.lab).map_or("lab.leave.title", LabId::title_key);
+            let query = l.query();
+            view! {
+                <li style="margin:0.4rem 0">
+                    <a id=format!("link-{}", l.lab) href=format!("#/{}?{}", l.lab, query)>
+                        {app(lang, title_key)}
+                    </a>
+                    " "
+                    <span class="muted">{ui(lang, "leave.ui.link.with")}</span>
+                    " "
+                    <code>{query}</code>
+                    <br/>
+                    {app(lang, l.reason_key)}
+                </li>
+            }
+        })
+        .collect_view();
+    let refs = v
+        .references
+        .iter()
+        .map(|r| {
+            let per_s = if r.low_per_s == r.high_per_s {
+                num(r.low_per_s)
+            } else {
+                format!("{}–{}", num(r.low_per_s), num(r.high_per_s))
+            };
+            let pg = format!(
+                "{}: {}",
+                ui(lang, "leave.ui.refs.col.postgres"),
+                ui(
+                    lang,
+                    if r.on_postgres {
+                        "leave.ui.yes"
+                    } else {
+                        "leave.ui.no"
+                    }
+                )
+            );
+            view! {
+                <tr data-ref=r.id data-postgres=r.on_postgres.to_string()>
+                    <td>
+                        <span class="mono">{per_s}</span>
+                        <br/>
+                        <small class="muted">{pg}</small>
+                    </td>
+                    <td style="white-space:normal">{render_advice(lang, &r.msg())}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+
+    let wrap = "white-space:normal";
+    view! {
+        <section class="panel" aria-labelledby="leave-dead-title">
+            <h2 id="leave-dead-title">{ui(lang, "leave.ui.dead")}</h2>
+            <div class="table-wrap">
+                <table id="leave-dead-table">
+                    <thead>
+                        <tr>
+                            <th scope="col" style=wrap>{ui(lang, "leave.ui.dead.col.what")}</th>
+                            <th scope="col">{ui(lang, "leave.ui.dead.col.per_s")}</th>
+                            <th scope="col" style=wrap>{ui(lang, "leave.ui.dead.col.ceiling")}</th>
+                            <th scope="col" style=wrap>{ui(lang, "leave.ui.dead.col.before_pass")}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        <tr id="dead-made">
+                            <th scope="row" style=wrap>{ui(lang, "leave.ui.dead.row.made")}</th>
+                            <td class:mono=true>{num(dead.per_s)}</td>
+                            <td>"–"</td>
+                            <td>"–"</td>
+                        </tr>
+                        <tr id="dead-made-peak">
+                            <th scope="row" style=wrap>{ui(lang, "leave.ui.dead.row.made_peak")}</th>
+                            <td class:mono=true>{num(dead.per_s_at_peak)}</td>
+                            <td>"–"</td>
+                            <td>"–"</td>
+                        </tr>
+                        {estimate_row(lang, "leave.ui.dead.row.default", "dead-default", &dead.default, dead.horizon_pinned)}
+                        {estimate_row(lang, "leave.ui.dead.row.tuned", "dead-tuned", &dead.tuned, dead.horizon_pinned)}
+                    </tbody>
+                </table>
+            </div>
+            <ul id="leave-dead-summary">{summary}</ul>
+        </section>
+        <div class="lab-grid">
+            <div>
+                <section class="panel" aria-labelledby="leave-fixes-title">
+                    <h2 id="leave-fixes-title">{ui(lang, "leave.ui.fixes")}</h2>
+                    {fixes}
+                </section>
+                <section class="panel" aria-labelledby="leave-notes-title">
+                    <h2 id="leave-notes-title">{ui(lang, "leave.ui.notes")}</h2>
+                    <ul id="leave-notes">{notes}</ul>
+                </section>
+            </div>
+            <div>
+                <section class="panel" aria-labelledby="leave-links-title">
+                    <h2 id="leave-links-title">{ui(lang, "leave.ui.links")}</h2>
+                    <ul id="leave-links" style="list-style:none;padding:0;margin:0">{links}</ul>
+                </section>
+                <section class="panel" aria-labelledby="leave-interface-title">
+                    <h2 id="leave-interface-title">{ui(lang, "leave.ui.interface")}</h2>
+                    <p>{app(lang, advisor::INTERFACE_INTRO_KEY)}</p>
+                    <ul id="leave-interface">{interface}</ul>
+                </section>
+            </div>
+        </div>
+        <section class="panel" aria-labelledby="leave-refs-title">
+            <h2 id="leave-refs-title">{ui(lang, "leave.ui.refs")}</h2>
+            <div class="table-wrap">
+                <table id="leave-refs">
+                    <thead>
+                        <tr>
+                            <th scope="col">{ui(lang, "leave.ui.refs.col.per_s")}</th>
+                            <th scope="col">{ui(lang, "leave.ui.refs.col.source")}</th>
+                        </tr>
+                    </thead>
+                    <tbody>{refs}</tbody>
+                </table>
+            </div>
+        </section>
+    }
 }
