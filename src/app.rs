@@ -65,10 +65,16 @@ impl Ctx {
 
     /// Downloads and boots PostgreSQL (once; again after a failure).
     pub fn start_postgres(self) {
-        if matches!(self.db.get_untracked(), DbState::Loading { .. } | DbState::Ready { .. }) {
+        if matches!(
+            self.db.get_untracked(),
+            DbState::Loading { .. } | DbState::Ready { .. }
+        ) {
             return;
         }
-        self.db.set(DbState::Loading { fraction: 0.0, booting: false });
+        self.db.set(DbState::Loading {
+            fraction: 0.0,
+            booting: false,
+        });
         let files = std::rc::Rc::new(std::cell::RefCell::new(Vec::<Progress>::new()));
         let db_signal = self.db;
         leptos::task::spawn_local(async move {
@@ -81,7 +87,9 @@ impl Ctx {
                         None => seen.push(p),
                     }
                 }
-                let (loaded, total) = seen.iter().fold((0.0, 0.0), |(l, t), s| (l + s.loaded, t + s.total));
+                let (loaded, total) = seen
+                    .iter()
+                    .fold((0.0, 0.0), |(l, t), s| (l + s.loaded, t + s.total));
                 let fraction = if total > 0.0 { loaded / total } else { 0.0 };
                 db_signal.set(DbState::Loading { fraction, booting });
             };
@@ -92,7 +100,9 @@ impl Ctx {
                 struct V {
                     version: String,
                 }
-                let v = db.query::<V>("select current_setting('server_version') as version", &[]).await?;
+                let v = db
+                    .query::<V>("select current_setting('server_version') as version", &[])
+                    .await?;
                 let version = v.first().map(|v| v.version).unwrap_or_default();
                 Ok::<_, crate::db::DbError>((db, version))
             };

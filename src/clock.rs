@@ -25,22 +25,30 @@ pub async fn install(db: &Db) -> Result<(), DbError> {
 /// Puts lab time back to the start (a lab's Reset, so a replayed state matches).
 pub async fn reset(db: &Db) -> Result<String, DbError> {
     let rows = db.query::<Now>(RESET_SQL, &[]).await?;
-    rows.first().map(|n| n.now).ok_or_else(|| DbError::other("the lab clock did not reset"))
+    rows.first()
+        .map(|n| n.now)
+        .ok_or_else(|| DbError::other("the lab clock did not reset"))
 }
 
 /// Lab time as Postgres prints it, e.g. `2026-01-05 09:00:30+00`.
 pub async fn now(db: &Db) -> Result<String, DbError> {
     let rows = db.query::<Now>(NOW_SQL, &[]).await?;
-    rows.first().map(|n| n.now).ok_or_else(|| DbError::other("the lab clock has no row"))
+    rows.first()
+        .map(|n| n.now)
+        .ok_or_else(|| DbError::other("the lab clock has no row"))
 }
 
 /// Moves lab time forward by `seconds` and returns the new time.
 pub async fn advance(db: &Db, seconds: i64) -> Result<String, DbError> {
     if !(1..=MAX_STEP_SECONDS).contains(&seconds) {
-        return Err(DbError::other(&format!("clock step out of range: {seconds}")));
+        return Err(DbError::other(&format!(
+            "clock step out of range: {seconds}"
+        )));
     }
     let rows = db.query::<Now>(ADVANCE_SQL, &[seconds.into()]).await?;
-    rows.first().map(|n| n.now).ok_or_else(|| DbError::other("the lab clock has no row"))
+    rows.first()
+        .map(|n| n.now)
+        .ok_or_else(|| DbError::other("the lab clock has no row"))
 }
 
 /// Parses a clock step typed by a learner: whole seconds, 1 to a day.
@@ -72,8 +80,14 @@ mod tests {
     fn step_parsing_accepts_seconds_and_refuses_the_rest_with_a_reason() {
         assert_eq!(parse_step("30"), Ok(30));
         assert_eq!(parse_step(" 45s "), Ok(45));
-        assert_eq!(parse_step("ten").map_err(|m| m.key), Err("clock.step_not_number"));
-        assert_eq!(parse_step("0").map_err(|m| m.key), Err("clock.step_out_of_range"));
+        assert_eq!(
+            parse_step("ten").map_err(|m| m.key),
+            Err("clock.step_not_number")
+        );
+        assert_eq!(
+            parse_step("0").map_err(|m| m.key),
+            Err("clock.step_out_of_range")
+        );
         assert!(parse_step("-5").is_err());
         assert!(parse_step("86401").is_err());
     }

@@ -16,7 +16,9 @@ async fn db() -> Db {
 
 /// Lets queued worker messages (notifications) arrive.
 async fn settle(db: &Db) {
-    db.query::<serde_json::Value>("select 1", &[]).await.expect("select 1");
+    db.query::<serde_json::Value>("select 1", &[])
+        .await
+        .expect("select 1");
     gloo_timers::future::TimeoutFuture::new(50).await;
 }
 
@@ -27,9 +29,18 @@ async fn boots_and_reports_postgresql_18() {
         server_version_num: String,
     }
     let db = db().await;
-    let v = db.query::<V>("select current_setting('server_version_num') as server_version_num", &[]).await.unwrap();
+    let v = db
+        .query::<V>(
+            "select current_setting('server_version_num') as server_version_num",
+            &[],
+        )
+        .await
+        .unwrap();
     let num: u32 = v.first().unwrap().server_version_num.parse().unwrap();
-    assert!((180000..190000).contains(&num), "expected PostgreSQL 18, got {num}");
+    assert!(
+        (180000..190000).contains(&num),
+        "expected PostgreSQL 18, got {num}"
+    );
     db.close().await;
 }
 
@@ -73,7 +84,10 @@ async fn parameters_round_trip_every_type_the_labs_use() {
     struct Big {
         b: String,
     }
-    let big_back = db.query::<Big>("select ($1::bigint + 1)::text as b", &[Param::Int(big - 1)]).await.unwrap();
+    let big_back = db
+        .query::<Big>("select ($1::bigint + 1)::text as b", &[Param::Int(big - 1)])
+        .await
+        .unwrap();
     assert_eq!(big_back.first().unwrap().b, big.to_string());
     db.close().await;
 }
@@ -81,7 +95,10 @@ async fn parameters_round_trip_every_type_the_labs_use() {
 #[wasm_bindgen_test]
 async fn bad_sql_gives_sqlstate_and_position_and_the_next_query_works() {
     let db = db().await;
-    let err = db.query::<serde_json::Value>("select id from no_such_table", &[]).await.unwrap_err();
+    let err = db
+        .query::<serde_json::Value>("select id from no_such_table", &[])
+        .await
+        .unwrap_err();
     assert_eq!(err.code.as_deref(), Some("42P01"));
     assert_eq!(err.position, Some(16));
     assert!(err.message.contains("no_such_table"), "{}", err.message);
@@ -107,15 +124,26 @@ async fn rollback_discards_and_commit_keeps() {
     let db = db().await;
     db.exec("create table t (x int)").await.unwrap();
     let tx = db.begin().await.unwrap();
-    let ins = tx.query::<serde_json::Value>("insert into t values ($1)", &[1.into()]).await.unwrap();
+    let ins = tx
+        .query::<serde_json::Value>("insert into t values ($1)", &[1.into()])
+        .await
+        .unwrap();
     assert_eq!(ins.affected, 1);
     tx.rollback().await.unwrap();
     let tx = db.begin().await.unwrap();
-    tx.query::<serde_json::Value>("insert into t values ($1)", &[2.into()]).await.unwrap();
+    tx.query::<serde_json::Value>("insert into t values ($1)", &[2.into()])
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
-    let n = db.query::<N>("select count(*) as n from t", &[]).await.unwrap();
+    let n = db
+        .query::<N>("select count(*) as n from t", &[])
+        .await
+        .unwrap();
     assert_eq!(n.first().unwrap().n, 1);
-    let x = db.query::<N>("select x::bigint as n from t", &[]).await.unwrap();
+    let x = db
+        .query::<N>("select x::bigint as n from t", &[])
+        .await
+        .unwrap();
     assert_eq!(x.first().unwrap().n, 2);
     db.close().await;
 }
@@ -125,14 +153,25 @@ async fn committed_notify_reaches_a_listener_and_a_rolled_back_one_does_not() {
     let db = db().await;
     let got = Rc::new(RefCell::new(Vec::<String>::new()));
     let sink = got.clone();
-    let listener = db.listen("jobs", move |p| sink.borrow_mut().push(p)).await.unwrap();
+    let listener = db
+        .listen("jobs", move |p| sink.borrow_mut().push(p))
+        .await
+        .unwrap();
     let tx = db.begin().await.unwrap();
-    tx.query::<serde_json::Value>("select pg_notify('jobs', $1)", &["rolled back".into()]).await.unwrap();
+    tx.query::<serde_json::Value>("select pg_notify('jobs', $1)", &["rolled back".into()])
+        .await
+        .unwrap();
     tx.rollback().await.unwrap();
     settle(&db).await;
-    assert!(got.borrow().is_empty(), "a rolled-back NOTIFY was delivered: {:?}", got.borrow());
+    assert!(
+        got.borrow().is_empty(),
+        "a rolled-back NOTIFY was delivered: {:?}",
+        got.borrow()
+    );
     let tx = db.begin().await.unwrap();
-    tx.query::<serde_json::Value>("select pg_notify('jobs', $1)", &["committed".into()]).await.unwrap();
+    tx.query::<serde_json::Value>("select pg_notify('jobs', $1)", &["committed".into()])
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
     settle(&db).await;
     assert_eq!(*got.borrow(), vec!["committed".to_string()]);
@@ -152,12 +191,21 @@ async fn default_now_reads_the_lab_clock_and_moves_only_when_advanced() {
     let db = db().await;
     let start = clock::now(&db).await.unwrap();
     assert_eq!(start, "2026-01-05 09:00:00+00");
-    db.exec("create table e (id int, at timestamptz not null default now())").await.unwrap();
-    db.query::<serde_json::Value>("insert into e (id) values ($1)", &[1.into()]).await.unwrap();
+    db.exec("create table e (id int, at timestamptz not null default now())")
+        .await
+        .unwrap();
+    db.query::<serde_json::Value>("insert into e (id) values ($1)", &[1.into()])
+        .await
+        .unwrap();
     let moved = clock::advance(&db, 30).await.unwrap();
     assert_eq!(moved, "2026-01-05 09:00:30+00");
-    db.query::<serde_json::Value>("insert into e (id) values ($1)", &[2.into()]).await.unwrap();
-    let rows = db.query::<Row>("select at::text as at from e order by id", &[]).await.unwrap();
+    db.query::<serde_json::Value>("insert into e (id) values ($1)", &[2.into()])
+        .await
+        .unwrap();
+    let rows = db
+        .query::<Row>("select at::text as at from e order by id", &[])
+        .await
+        .unwrap();
     let at: Vec<_> = rows.rows.into_iter().map(|r| r.at).collect();
     assert_eq!(at, ["2026-01-05 09:00:00+00", "2026-01-05 09:00:30+00"]);
     // Wall-clock time passing changes nothing.
@@ -175,13 +223,27 @@ async fn prepare_transaction_works_and_can_be_rolled_back() {
     }
     let db = db().await;
     db.exec("create table p (x int)").await.unwrap();
-    db.exec("begin; insert into p values (1); prepare transaction 'lab_test'").await.unwrap();
-    let prepared = db.query::<N>("select count(*) as n from pg_prepared_xacts where gid = $1", &["lab_test".into()]).await.unwrap();
+    db.exec("begin; insert into p values (1); prepare transaction 'lab_test'")
+        .await
+        .unwrap();
+    let prepared = db
+        .query::<N>(
+            "select count(*) as n from pg_prepared_xacts where gid = $1",
+            &["lab_test".into()],
+        )
+        .await
+        .unwrap();
     assert_eq!(prepared.first().unwrap().n, 1);
     db.exec("rollback prepared 'lab_test'").await.unwrap();
-    let rows = db.query::<N>("select count(*) as n from p", &[]).await.unwrap();
+    let rows = db
+        .query::<N>("select count(*) as n from p", &[])
+        .await
+        .unwrap();
     assert_eq!(rows.first().unwrap().n, 0);
-    let left = db.query::<N>("select count(*) as n from pg_prepared_xacts", &[]).await.unwrap();
+    let left = db
+        .query::<N>("select count(*) as n from pg_prepared_xacts", &[])
+        .await
+        .unwrap();
     assert_eq!(left.first().unwrap().n, 0);
     db.close().await;
 }
@@ -191,11 +253,20 @@ async fn every_statement_is_recorded_in_the_sql_log() {
     let db = db().await;
     let seen = Rc::new(RefCell::new(Vec::new()));
     let sink = seen.clone();
-    db.log().subscribe(move |e| sink.borrow_mut().push((e.sql.clone(), e.params.clone(), e.affected, e.error.is_some())));
+    db.log().subscribe(move |e| {
+        sink.borrow_mut().push((
+            e.sql.clone(),
+            e.params.clone(),
+            e.affected,
+            e.error.is_some(),
+        ))
+    });
     db.exec("create table l (x int)").await.unwrap();
-    db.query::<serde_json::Value>("insert into l values ($1), ($2)", &[1.into(), 2.into()]).await.unwrap();
+    db.query::<serde_json::Value>("insert into l values ($1), ($2)", &[1.into(), 2.into()])
+        .await
+        .unwrap();
     let _ = db.query::<serde_json::Value>("select nope", &[]).await;
-    let seen = seen.borrow();
+    let seen = seen.borrow().clone();
     assert_eq!(seen.len(), 3);
     assert_eq!(seen[1].1, vec!["1".to_string(), "2".to_string()]);
     assert_eq!(seen[1].2, Some(2));

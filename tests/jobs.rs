@@ -26,11 +26,16 @@ async fn count(db: &Db, sql: &str) -> i64 {
 }
 
 fn job(priority: i32) -> Action {
-    Action::Enqueue(EnqueueInput { priority, ..EnqueueInput::default() })
+    Action::Enqueue(EnqueueInput {
+        priority,
+        ..EnqueueInput::default()
+    })
 }
 
 async fn run(lab: &mut Lab, db: &Db, a: Action) -> model::Outcome {
-    lab.run(db, a.clone()).await.unwrap_or_else(|e| panic!("{a:?} failed: {e}"))
+    lab.run(db, a.clone())
+        .await
+        .unwrap_or_else(|e| panic!("{a:?} failed: {e}"))
 }
 
 #[wasm_bindgen_test]
@@ -39,7 +44,11 @@ async fn rolled_back_order_leaves_no_order_no_job_and_no_notification() {
     run(&mut lab, &db, Action::OrderWithJobFails).await;
     assert_eq!(count(&db, "select count(*) as n from orders").await, 0);
     assert_eq!(count(&db, "select count(*) as n from jobs").await, 0);
-    assert!(lab.delivered.is_empty(), "a rolled-back NOTIFY arrived: {:?}", lab.delivered);
+    assert!(
+        lab.delivered.is_empty(),
+        "a rolled-back NOTIFY arrived: {:?}",
+        lab.delivered
+    );
     assert!(lab.workers.iter().all(|w| w.woken_by.is_none()));
     db.close().await;
 }
@@ -53,7 +62,10 @@ async fn committed_order_and_job_both_exist_and_wake_the_listening_worker() {
     let job_id = count(&db, "select id as n from jobs").await;
     assert_eq!(lab.delivered.len(), 1);
     assert_eq!(lab.delivered[0].1, job_id.to_string());
-    assert_eq!(lab.worker(A).woken_by.as_deref(), Some(job_id.to_string().as_str()));
+    assert_eq!(
+        lab.worker(A).woken_by.as_deref(),
+        Some(job_id.to_string().as_str())
+    );
     db.close().await;
 }
 
@@ -64,32 +76,59 @@ async fn higher_priority_is_claimed_first() {
     run(&mut lab, &db, job(10)).await;
     run(&mut lab, &db, Action::Claim(A)).await;
     let held = lab.worker(A).holding.expect("A holds a job");
-    let priority = count(&db, &format!("select priority::bigint as n from jobs where id = {}", held.job)).await;
+    let priority = count(
+        &db,
+        &format!(
+            "select priority::bigint as n from jobs where id = {}",
+            held.job
+        ),
+    )
+    .await;
     assert_eq!(priority, 10);
     db.close().await;
 }
 
 #[wasm_bindgen_test]
-async fn a_failed_job_waits_out_its_backoff_then_goes_dead_after_max_attempts_and_requeue_revives_it() {
+async fn a_failed_job_waits_out_its_backoff_then_goes_dead_after_max_attempts_and_requeue_revives_it(
+) {
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, Action::Enqueue(EnqueueInput { max_attempts: 2, ..EnqueueInput::default() })).await;
+    run(
+        &mut lab,
+        &db,
+        Action::Enqueue(EnqueueInput {
+            max_attempts: 2,
+            ..EnqueueInput::default()
+        }),
+    )
+    .await;
     run(&mut lab, &db, Action::Claim(A)).await;
     run(&mut lab, &db, Action::Fail(A)).await; // attempt 1 failed: run_at = now + 10 s × 2^1
     run(&mut lab, &db, Action::Advance(19)).await;
     run(&mut lab, &db, Action::Claim(B)).await;
-    assert_eq!(lab.worker(B).holding, None, "claimable before its backoff (+19 s of 20 s)");
+    assert_eq!(
+        lab.worker(B).holding,
+        None,
+        "claimable before its backoff (+19 s of 20 s)"
+    );
     run(&mut lab, &db, Action::Advance(2)).await;
     run(&mut lab, &db, Action::Claim(B)).await;
     let held = lab.worker(B).holding.expect("claimable at +21 s");
     assert_eq!(held.attempt, 2);
     run(&mut lab, &db, Action::Fail(B)).await; // attempt 2 of 2: dead
-    assert_eq!(count(&db, "select count(*) as n from jobs where status = 'dead'").await, 1);
+    assert_eq!(
+        count(&db, "select count(*) as n from jobs where status = 'dead'").await,
+        1
+    );
     run(&mut lab, &db, Action::Advance(3600)).await;
     run(&mut lab, &db, Action::Claim(C)).await;
     assert_eq!(lab.worker(C).holding, None, "a dead job is never claimed");
     run(&mut lab, &db, Action::Requeue(held.job)).await;
     run(&mut lab, &db, Action::Claim(C)).await;
-    assert_eq!(lab.worker(C).holding.map(|c| c.job), Some(held.job), "requeue makes it claimable");
+    assert_eq!(
+        lab.worker(C).holding.map(|c| c.job),
+        Some(held.job),
+        "requeue makes it claimable"
+    );
     db.close().await;
 }
 
@@ -102,19 +141,32 @@ async fn a_dead_workers_job_returns_after_the_lease_and_its_late_completion_upda
     run(&mut lab, &db, Action::Die(A)).await;
     run(&mut lab, &db, Action::Advance(29)).await;
     run(&mut lab, &db, Action::Claim(B)).await;
-    assert_eq!(lab.worker(B).holding, None, "the lease still holds at +29 s");
+    assert_eq!(
+        lab.worker(B).holding,
+        None,
+        "the lease still holds at +29 s"
+    );
     run(&mut lab, &db, Action::Advance(2)).await;
     run(&mut lab, &db, Action::Claim(B)).await;
     let b = lab.worker(B).holding.expect("B takes it over at +31 s");
     assert_eq!((b.job, b.attempt), (a.job, 2));
     let late = run(&mut lab, &db, Action::Complete(A)).await;
     assert_eq!(late.msg.key, "jobs.out.late_complete_0");
-    assert_eq!(count(&db, "select count(*) as n from jobs where status = 'done'").await, 0);
+    assert_eq!(
+        count(&db, "select count(*) as n from jobs where status = 'done'").await,
+        0
+    );
     let done = run(&mut lab, &db, Action::Complete(B)).await;
     assert_eq!(done.msg.key, "jobs.out.completed");
-    assert_eq!(count(&db, "select count(*) as n from jobs where status = 'done'").await, 1);
+    assert_eq!(
+        count(&db, "select count(*) as n from jobs where status = 'done'").await,
+        1
+    );
     // At-least-once: the lab points at the job that ran twice.
-    assert_eq!(lab.ran_more_than_once(), vec![(a.job, vec![(A, 1), (B, 2)])]);
+    assert_eq!(
+        lab.ran_more_than_once(),
+        vec![(a.job, vec![(A, 1), (B, 2)])]
+    );
     db.close().await;
 }
 
@@ -141,7 +193,11 @@ async fn notifications_sent_while_disconnected_are_lost_and_reconnect_rescans() 
     assert_eq!(lab.lost.len(), 2);
     let back = run(&mut lab, &db, Action::Reconnect).await;
     assert_eq!(back.msg.key, "jobs.out.reconnected");
-    assert!(back.msg.args.contains(&("n", "2".to_string())), "rescan finds both jobs: {:?}", back.msg);
+    assert!(
+        back.msg.args.contains(&("n", "2".to_string())),
+        "rescan finds both jobs: {:?}",
+        back.msg
+    );
     run(&mut lab, &db, job(0)).await;
     assert_eq!(lab.delivered.len(), 1, "listening again after reconnect");
     db.close().await;
@@ -150,7 +206,17 @@ async fn notifications_sent_while_disconnected_are_lost_and_reconnect_rescans() 
 #[wasm_bindgen_test]
 async fn a_shared_url_replays_to_the_same_state() {
     let (db, mut lab) = lab().await;
-    let steps = vec![job(3), job(7), Action::OrderWithJob, Action::Claim(A), Action::Die(A), Action::Advance(31), Action::Claim(B), Action::Complete(A), Action::Fail(B)];
+    let steps = vec![
+        job(3),
+        job(7),
+        Action::OrderWithJob,
+        Action::Claim(A),
+        Action::Die(A),
+        Action::Advance(31),
+        Action::Claim(B),
+        Action::Complete(A),
+        Action::Fail(B),
+    ];
     for s in steps {
         run(&mut lab, &db, s).await;
     }
@@ -204,7 +270,11 @@ async fn random_sequences_keep_every_queue_invariant() {
         for step in 0..steps_per_sequence {
             let w = WorkerId::ALL[rng.below(3) as usize];
             let action = match rng.below(10) {
-                0 | 1 => Action::Enqueue(EnqueueInput { priority: rng.below(3) as i32, max_attempts: 1 + rng.below(3) as i32, ..EnqueueInput::default() }),
+                0 | 1 => Action::Enqueue(EnqueueInput {
+                    priority: rng.below(3) as i32,
+                    max_attempts: 1 + rng.below(3) as i32,
+                    ..EnqueueInput::default()
+                }),
                 2 | 3 => Action::Claim(w),
                 4 => Action::Complete(w),
                 5 => Action::Fail(w),
@@ -212,12 +282,15 @@ async fn random_sequences_keep_every_queue_invariant() {
                 7 => Action::Heartbeat(w),
                 _ => Action::Advance([1, 10, 20, 29, 31, 45][rng.below(6) as usize]),
             };
-            let done_before = count(&db, "select count(*) as n from jobs where status = 'done'").await;
+            let done_before =
+                count(&db, "select count(*) as n from jobs where status = 'done'").await;
             let holder = match &action {
                 Action::Complete(w) => lab.worker(*w).holding,
                 _ => None,
             };
-            lab.run(&db, action.clone()).await.unwrap_or_else(|e| panic!("seed {seed} step {step} {action:?}: {e}"));
+            lab.run(&db, action.clone())
+                .await
+                .unwrap_or_else(|e| panic!("seed {seed} step {step} {action:?}: {e}"));
             let rows = db
                 .query::<Row>("select id, status, attempts, max_attempts, locked_until < now() as locked_until_passed, last_error from jobs", &[])
                 .await
@@ -230,21 +303,50 @@ async fn random_sequences_keep_every_queue_invariant() {
                 let live_holders = lab
                     .workers
                     .iter()
-                    .filter(|wk| wk.holding.is_some_and(|c| c.job == r.id && c.attempt == r.attempts) && r.status == "running" && r.locked_until_passed == Some(false))
+                    .filter(|wk| {
+                        wk.holding
+                            .is_some_and(|c| c.job == r.id && c.attempt == r.attempts)
+                            && r.status == "running"
+                            && r.locked_until_passed == Some(false)
+                    })
                     .count();
-                assert!(live_holders <= 1, "two live leases on job {}: {}", r.id, ctx());
-                assert!(r.attempts <= r.max_attempts, "attempts beyond max: {}", ctx());
+                assert!(
+                    live_holders <= 1,
+                    "two live leases on job {}: {}",
+                    r.id,
+                    ctx()
+                );
+                assert!(
+                    r.attempts <= r.max_attempts,
+                    "attempts beyond max: {}",
+                    ctx()
+                );
                 if r.status == "dead" {
-                    assert_eq!(r.attempts, r.max_attempts, "dead before the last attempt: {}", ctx());
+                    assert_eq!(
+                        r.attempts,
+                        r.max_attempts,
+                        "dead before the last attempt: {}",
+                        ctx()
+                    );
                     assert!(r.last_error.is_some(), "dead without an error: {}", ctx());
                 }
-                assert!(["ready", "running", "done", "dead"].contains(&r.status.as_str()), "{}", ctx());
+                assert!(
+                    ["ready", "running", "done", "dead"].contains(&r.status.as_str()),
+                    "{}",
+                    ctx()
+                );
             }
             if let Some(c) = holder {
                 let row = rows.iter().find(|r| r.id == c.job).expect("no job is lost");
-                let done_after = count(&db, "select count(*) as n from jobs where status = 'done'").await;
+                let done_after =
+                    count(&db, "select count(*) as n from jobs where status = 'done'").await;
                 if row.attempts != c.attempt {
-                    assert_eq!(done_after, done_before, "a stale worker's completion landed: {}", ctx());
+                    assert_eq!(
+                        done_after,
+                        done_before,
+                        "a stale worker's completion landed: {}",
+                        ctx()
+                    );
                 }
             }
         }

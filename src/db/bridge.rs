@@ -6,12 +6,21 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(module = "/pglite-bridge/bridge.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = open)]
-    async fn js_open(base: &str, worker_url: &str, on_progress: &Closure<dyn Fn(String, f64, f64)>) -> Result<JsValue, JsValue>;
+    async fn js_open(
+        base: &str,
+        worker_url: &str,
+        on_progress: &Closure<dyn Fn(String, f64, f64)>,
+    ) -> Result<JsValue, JsValue>;
 
     #[derive(Clone)]
     pub type Session;
     #[wasm_bindgen(method, catch)]
-    pub async fn query(this: &Session, sql: &str, params: &js_sys::Array, arrays: bool) -> Result<JsValue, JsValue>;
+    pub async fn query(
+        this: &Session,
+        sql: &str,
+        params: &js_sys::Array,
+        arrays: bool,
+    ) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch)]
     pub async fn exec(this: &Session, sql: &str, arrays: bool) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = commit)]
@@ -24,7 +33,11 @@ extern "C" {
     #[wasm_bindgen(method, catch, js_name = begin)]
     async fn js_begin(this: &JsHandle) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = listen)]
-    async fn js_listen(this: &JsHandle, channel: &str, callback: &Closure<dyn Fn(String)>) -> Result<JsValue, JsValue>;
+    async fn js_listen(
+        this: &JsHandle,
+        channel: &str,
+        callback: &Closure<dyn Fn(String)>,
+    ) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = close)]
     async fn js_close(this: &JsHandle) -> Result<JsValue, JsValue>;
 }
@@ -34,7 +47,10 @@ impl Session {
         self.js_commit().await.map(|_| ()).map_err(DbError::from_js)
     }
     pub async fn rollback(&self) -> Result<(), DbError> {
-        self.js_rollback().await.map(|_| ()).map_err(DbError::from_js)
+        self.js_rollback()
+            .await
+            .map(|_| ())
+            .map_err(DbError::from_js)
     }
 }
 
@@ -44,9 +60,16 @@ pub struct Handle {
     _progress: Closure<dyn Fn(String, f64, f64)>,
 }
 
-pub async fn open(at: &Location, on_progress: impl Fn(Progress) + 'static) -> Result<Handle, DbError> {
+pub async fn open(
+    at: &Location,
+    on_progress: impl Fn(Progress) + 'static,
+) -> Result<Handle, DbError> {
     let progress = Closure::<dyn Fn(String, f64, f64)>::new(move |file, loaded, total| {
-        on_progress(Progress { file, loaded, total })
+        on_progress(Progress {
+            file,
+            loaded,
+            total,
+        })
     });
     let js = js_open(&at.pglite_base, &at.worker_url, &progress)
         .await
@@ -67,9 +90,17 @@ impl Handle {
         Ok(tx.unchecked_into())
     }
 
-    pub async fn listen(&self, channel: &str, on_notify: impl Fn(String) + 'static) -> Result<Listener, DbError> {
+    pub async fn listen(
+        &self,
+        channel: &str,
+        on_notify: impl Fn(String) + 'static,
+    ) -> Result<Listener, DbError> {
         let callback = Closure::<dyn Fn(String)>::new(on_notify);
-        let stop = self.js.js_listen(channel, &callback).await.map_err(DbError::from_js)?;
+        let stop = self
+            .js
+            .js_listen(channel, &callback)
+            .await
+            .map_err(DbError::from_js)?;
         Ok(Listener {
             inner: Subscription {
                 stop: stop.unchecked_into(),

@@ -72,7 +72,8 @@ trait ErrorText {
 impl ErrorText for JsValue {
     fn dyn_ref_error(&self) -> Option<String> {
         use wasm_bindgen::JsCast;
-        self.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message()))
+        self.dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
     }
 }
 

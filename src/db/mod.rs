@@ -167,7 +167,10 @@ pub struct Db {
 
 impl Db {
     /// Starts PGlite in a worker, reporting download progress, and returns once it answers.
-    pub async fn open(at: &Location, on_progress: impl Fn(Progress) + 'static) -> Result<Db, DbError> {
+    pub async fn open(
+        at: &Location,
+        on_progress: impl Fn(Progress) + 'static,
+    ) -> Result<Db, DbError> {
         let handle = bridge::open(at, on_progress).await?;
         Ok(Db {
             handle: Rc::new(handle),
@@ -187,7 +190,11 @@ impl Db {
     }
 
     /// Runs one statement with bound parameters and deserializes each row into `T`.
-    pub async fn query<T: DeserializeOwned>(&self, sql: &str, params: &[Param]) -> Result<Rows<T>, DbError> {
+    pub async fn query<T: DeserializeOwned>(
+        &self,
+        sql: &str,
+        params: &[Param],
+    ) -> Result<Rows<T>, DbError> {
         run_query(self.handle.session(), &self.log, sql, params).await
     }
 
@@ -219,7 +226,11 @@ impl Db {
 
     /// Listens on a channel: `on_notify` gets each delivered payload. Only committed
     /// NOTIFYs are delivered, as in any PostgreSQL.
-    pub async fn listen(&self, channel: &str, on_notify: impl Fn(String) + 'static) -> Result<Listener, DbError> {
+    pub async fn listen(
+        &self,
+        channel: &str,
+        on_notify: impl Fn(String) + 'static,
+    ) -> Result<Listener, DbError> {
         let started = log::now_ms();
         let listener = self.handle.listen(channel, on_notify).await;
         finish_unit(listener, &self.log, &format!("LISTEN {channel}"), started)
@@ -237,7 +248,11 @@ pub struct Tx {
 }
 
 impl Tx {
-    pub async fn query<T: DeserializeOwned>(&self, sql: &str, params: &[Param]) -> Result<Rows<T>, DbError> {
+    pub async fn query<T: DeserializeOwned>(
+        &self,
+        sql: &str,
+        params: &[Param],
+    ) -> Result<Rows<T>, DbError> {
         run_query(&self.session, &self.log, sql, params).await
     }
 
@@ -295,9 +310,11 @@ fn finish<T: DeserializeOwned>(
 ) -> Result<Rows<T>, DbError> {
     let ms = log::now_ms() - started;
     let outcome = result.map_err(DbError::from_js).and_then(|raw| {
-        let raw: RawResult = serde_wasm_bindgen::from_value(raw).map_err(|e| DbError::decode(&e.to_string()))?;
+        let raw: RawResult =
+            serde_wasm_bindgen::from_value(raw).map_err(|e| DbError::decode(&e.to_string()))?;
         let count = raw.rows.as_array().map_or(0, Vec::len);
-        let rows: Vec<T> = serde_json::from_value(raw.rows).map_err(|e| DbError::decode(&e.to_string()))?;
+        let rows: Vec<T> =
+            serde_json::from_value(raw.rows).map_err(|e| DbError::decode(&e.to_string()))?;
         Ok((
             Rows {
                 rows,
@@ -319,7 +336,12 @@ fn finish<T: DeserializeOwned>(
     outcome.map(|(rows, _)| rows)
 }
 
-fn finish_unit<T>(result: Result<T, DbError>, log: &SqlLog, sql: &str, started: f64) -> Result<T, DbError> {
+fn finish_unit<T>(
+    result: Result<T, DbError>,
+    log: &SqlLog,
+    sql: &str,
+    started: f64,
+) -> Result<T, DbError> {
     log.record(LogEntry {
         sql: sql.to_owned(),
         params: vec![],

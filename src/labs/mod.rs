@@ -20,7 +20,13 @@ pub enum LabId {
 }
 
 impl LabId {
-    pub const ALL: [LabId; 5] = [LabId::Jobs, LabId::Workers, LabId::Vacuum, LabId::Pgq, LabId::Leave];
+    pub const ALL: [LabId; 5] = [
+        LabId::Jobs,
+        LabId::Workers,
+        LabId::Vacuum,
+        LabId::Pgq,
+        LabId::Leave,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {

@@ -7,7 +7,11 @@ use queue_lab_core::i18n::Msg;
 
 /// `now`: lab time as Postgres prints it. `on_advance(seconds)` runs the step.
 #[component]
-pub fn ClockBar(now: Signal<String>, on_advance: Callback<i64>, #[prop(optional)] busy: Option<Signal<bool>>) -> impl IntoView {
+pub fn ClockBar(
+    now: Signal<String>,
+    on_advance: Callback<i64>,
+    #[prop(optional)] busy: Option<Signal<bool>>,
+) -> impl IntoView {
     let ctx = use_ctx();
     let custom = RwSignal::new(String::from("60"));
     let problem = RwSignal::new(None::<Msg>);

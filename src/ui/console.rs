@@ -159,7 +159,10 @@ pub fn ErrorBox(error: DbError) -> impl IntoView {
         let sql = error.sql.clone()?;
         let text = sql.lines().nth(line - 1)?.to_owned();
         let caret = format!("{}^", " ".repeat(column.saturating_sub(1)));
-        Some(format!("LINE {line}: {text}\n{}{caret}", " ".repeat(format!("LINE {line}: ").len())))
+        Some(format!(
+            "LINE {line}: {text}\n{}{caret}",
+            " ".repeat(format!("LINE {line}: ").len())
+        ))
     });
     view! {
         <div class="error" role="alert">

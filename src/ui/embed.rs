@@ -10,7 +10,9 @@ use wasm_bindgen::prelude::*;
 pub fn report_size_to_parent() {
     let last = std::cell::Cell::new(0.0);
     let tick = move || {
-        let Some(doc) = window().document() else { return };
+        let Some(doc) = window().document() else {
+            return;
+        };
         let Some(body) = doc.body() else { return };
         // The content's own height: inside an iframe the document is never shorter than the
         // frame, so scrollHeight would never let the embed shrink.
@@ -27,7 +29,10 @@ pub fn report_size_to_parent() {
         }
     };
     let closure = Closure::<dyn Fn()>::new(tick);
-    let _ = window().set_interval_with_callback_and_timeout_and_arguments_0(closure.as_ref().unchecked_ref(), 300);
+    let _ = window().set_interval_with_callback_and_timeout_and_arguments_0(
+        closure.as_ref().unchecked_ref(),
+        300,
+    );
     // The page lives as long as the app: the interval is never cleared.
     closure.forget();
 }

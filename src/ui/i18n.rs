@@ -66,7 +66,11 @@ mod tests {
                 }
             }
         }
-        assert!(missing.is_empty(), "keys without translations:\n{}", missing.join("\n"));
+        assert!(
+            missing.is_empty(),
+            "keys without translations:\n{}",
+            missing.join("\n")
+        );
     }
 
     fn keys_in(text: &str) -> Vec<String> {

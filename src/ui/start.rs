@@ -9,7 +9,8 @@ pub fn StartPanel() -> impl IntoView {
     let ctx = use_ctx();
     // The panel appears on the pages of labs that run SQL.
     let on_lab = move || matches!(ctx.route.get(), Route::Lab(id) if id.needs_postgres());
-    let body = move || match ctx.db.get() {
+    let body = move || {
+        match ctx.db.get() {
         DbState::Idle => view! {
             <p>{ctx.t("start.intro")}</p>
             <button type="button" class="primary" id="start-postgres" on:click=move |_| ctx.start_postgres()>
@@ -45,6 +46,7 @@ pub fn StartPanel() -> impl IntoView {
             </div>
         }
         .into_any(),
+    }
     };
     view! {
         <Show when=on_lab>

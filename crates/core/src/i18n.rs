@@ -71,7 +71,8 @@ impl Catalog {
                     problem,
                 };
                 let mut cols = line.split('\t');
-                let (Some(key), Some(en), Some(ko)) = (cols.next(), cols.next(), cols.next()) else {
+                let (Some(key), Some(en), Some(ko)) = (cols.next(), cols.next(), cols.next())
+                else {
                     return Err(err("expected key<TAB>en<TAB>ko".into()));
                 };
                 if cols.next().is_some() {
@@ -130,7 +131,10 @@ pub struct Msg {
 
 impl Msg {
     pub fn new(key: &'static str) -> Msg {
-        Msg { key, args: Vec::new() }
+        Msg {
+            key,
+            args: Vec::new(),
+        }
     }
 
     pub fn arg(mut self, name: &'static str, value: impl fmt::Display) -> Msg {

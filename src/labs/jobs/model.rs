@@ -102,7 +102,13 @@ pub struct EnqueueInput {
 
 impl EnqueueInput {
     /// Parses the enqueue form. Each problem names its field; nothing runs on any problem.
-    pub fn parse(queue: &str, payload: &str, priority: &str, delay: &str, max_attempts: &str) -> Result<EnqueueInput, Vec<(&'static str, Msg)>> {
+    pub fn parse(
+        queue: &str,
+        payload: &str,
+        priority: &str,
+        delay: &str,
+        max_attempts: &str,
+    ) -> Result<EnqueueInput, Vec<(&'static str, Msg)>> {
         let mut problems = Vec::new();
         let queue = queue.trim();
         if queue.is_empty() || queue.chars().count() > 40 {
@@ -115,17 +121,33 @@ impl EnqueueInput {
                 None
             }
         };
-        let priority = int_in(priority, PRIORITY_RANGE.0.into(), PRIORITY_RANGE.1.into(), "priority", &mut problems);
+        let priority = int_in(
+            priority,
+            PRIORITY_RANGE.0.into(),
+            PRIORITY_RANGE.1.into(),
+            "priority",
+            &mut problems,
+        );
         let delay = int_in(delay, DELAY_RANGE.0, DELAY_RANGE.1, "delay", &mut problems);
-        let max_attempts = int_in(max_attempts, MAX_ATTEMPTS_RANGE.0.into(), MAX_ATTEMPTS_RANGE.1.into(), "max_attempts", &mut problems);
+        let max_attempts = int_in(
+            max_attempts,
+            MAX_ATTEMPTS_RANGE.0.into(),
+            MAX_ATTEMPTS_RANGE.1.into(),
+            "max_attempts",
+            &mut problems,
+        );
         match (payload, priority, delay, max_attempts) {
-            (Some(payload), Some(priority), Some(delay_seconds), Some(max_attempts)) if problems.is_empty() => Ok(EnqueueInput {
-                queue: queue.to_owned(),
-                payload,
-                priority: priority as i32,
-                delay_seconds,
-                max_attempts: max_attempts as i32,
-            }),
+            (Some(payload), Some(priority), Some(delay_seconds), Some(max_attempts))
+                if problems.is_empty() =>
+            {
+                Ok(EnqueueInput {
+                    queue: queue.to_owned(),
+                    payload,
+                    priority: priority as i32,
+                    delay_seconds,
+                    max_attempts: max_attempts as i32,
+                })
+            }
             _ => Err(problems),
         }
     }
@@ -143,11 +165,23 @@ impl Default for EnqueueInput {
     }
 }
 
-fn int_in(text: &str, min: i64, max: i64, field: &'static str, problems: &mut Vec<(&'static str, Msg)>) -> Option<i64> {
+fn int_in(
+    text: &str,
+    min: i64,
+    max: i64,
+    field: &'static str,
+    problems: &mut Vec<(&'static str, Msg)>,
+) -> Option<i64> {
     match text.trim().parse::<i64>() {
         Ok(n) if (min..=max).contains(&n) => Some(n),
         Ok(n) => {
-            problems.push((field, Msg::new("jobs.err.range").arg("min", min).arg("max", max).arg("n", n)));
+            problems.push((
+                field,
+                Msg::new("jobs.err.range")
+                    .arg("min", min)
+                    .arg("max", max)
+                    .arg("n", n),
+            ));
             None
         }
         Err(_) => {
@@ -197,7 +231,11 @@ pub struct Outcome {
 
 impl Outcome {
     fn new(msg: Msg, tone: Tone) -> Outcome {
-        Outcome { msg, tone, touched: Vec::new() }
+        Outcome {
+            msg,
+            tone,
+            touched: Vec::new(),
+        }
     }
     fn touching(mut self, id: i64) -> Outcome {
         self.touched.push(id);
@@ -300,7 +338,20 @@ pub struct Lab {
 impl Default for Lab {
     fn default() -> Self {
         Lab {
-            workers: [Worker { alive: true, ..Worker::default() }, Worker { alive: true, ..Worker::default() }, Worker { alive: true, ..Worker::default() }],
+            workers: [
+                Worker {
+                    alive: true,
+                    ..Worker::default()
+                },
+                Worker {
+                    alive: true,
+                    ..Worker::default()
+                },
+                Worker {
+                    alive: true,
+                    ..Worker::default()
+                },
+            ],
             connected: false,
             delivered: Vec::new(),
             lost: Vec::new(),
@@ -322,12 +373,17 @@ impl Lab {
         clock::reset(db).await?;
         let lab = Lab::default();
         lab.connect(db).await?;
-        Ok(Lab { connected: true, ..lab })
+        Ok(Lab {
+            connected: true,
+            ..lab
+        })
     }
 
     async fn connect(&self, db: &Db) -> Result<(), DbError> {
         let inbox = self.inbox.clone();
-        let listener = db.listen(CHANNEL, move |payload| inbox.borrow_mut().push(payload)).await?;
+        let listener = db
+            .listen(CHANNEL, move |payload| inbox.borrow_mut().push(payload))
+            .await?;
         *self.listener.borrow_mut() = Some(listener);
         Ok(())
     }
@@ -416,7 +472,8 @@ impl Lab {
                 .first()
                 .map(|r| r.id)
                 .ok_or_else(|| DbError::other("INSERT returned no id"))?;
-            tx.query::<serde_json::Value>(NOTIFY_SQL, &[id.to_string().into()]).await?;
+            tx.query::<serde_json::Value>(NOTIFY_SQL, &[id.to_string().into()])
+                .await?;
             Ok::<_, DbError>(id)
         }
         .await;
@@ -450,7 +507,10 @@ impl Lab {
         let tx = db.begin().await?;
         let written = async {
             let order = tx
-                .query::<Id>(ORDER_INSERT_SQL, &["kim@example.com".into(), Param::Float(42_000.0)])
+                .query::<Id>(
+                    ORDER_INSERT_SQL,
+                    &["kim@example.com".into(), Param::Float(42_000.0)],
+                )
                 .await?
                 .first()
                 .map(|r| r.id)
@@ -461,7 +521,8 @@ impl Lab {
                 .first()
                 .map(|r| r.id)
                 .ok_or_else(|| DbError::other("INSERT returned no id"))?;
-            tx.query::<serde_json::Value>(NOTIFY_SQL, &[job.to_string().into()]).await?;
+            tx.query::<serde_json::Value>(NOTIFY_SQL, &[job.to_string().into()])
+                .await?;
             Ok::<_, DbError>((order, job))
         }
         .await;
@@ -478,53 +539,99 @@ impl Lab {
             Lab::settle(db).await?;
             let now = clock::now(db).await?;
             let arrived = self.take_notifications(&now);
-            let msg = Msg::new("jobs.out.rolled_back").arg("order", order).arg("job", job).arg("n", arrived);
+            let msg = Msg::new("jobs.out.rolled_back")
+                .arg("order", order)
+                .arg("job", job)
+                .arg("n", arrived);
             return Ok(Outcome::new(msg, Tone::Warn));
         }
         tx.commit().await?;
         let before = self.delivered.len();
         self.after_commit(db, &job.to_string()).await?;
         let woke = self.delivered.len() > before;
-        let key = if woke { "jobs.out.committed_woke" } else { "jobs.out.committed_lost" };
-        Ok(Outcome::new(Msg::new(key).arg("order", order).arg("job", job), Tone::Good).touching(job))
+        let key = if woke {
+            "jobs.out.committed_woke"
+        } else {
+            "jobs.out.committed_lost"
+        };
+        Ok(Outcome::new(
+            Msg::new(key).arg("order", order).arg("job", job),
+            Tone::Good,
+        )
+        .touching(job))
     }
 
     async fn claim(&mut self, db: &Db, w: WorkerId) -> Result<Outcome, DbError> {
         let worker = self.worker(w);
         if !worker.alive {
-            return Ok(Outcome::new(Msg::new("jobs.out.worker_dead").arg("w", w.letter()), Tone::Warn));
+            return Ok(Outcome::new(
+                Msg::new("jobs.out.worker_dead").arg("w", w.letter()),
+                Tone::Warn,
+            ));
         }
         if let Some(c) = worker.holding {
-            return Ok(Outcome::new(Msg::new("jobs.out.busy").arg("w", w.letter()).arg("job", c.job), Tone::Info));
+            return Ok(Outcome::new(
+                Msg::new("jobs.out.busy")
+                    .arg("w", w.letter())
+                    .arg("job", c.job),
+                Tone::Info,
+            ));
         }
         // A lease that ran out on the last attempt is a dead letter, not another try.
         db.query::<serde_json::Value>(REAP_SQL, &[]).await?;
         let claimed = db.query::<Claimed>(CLAIM_SQL, &[]).await?.first();
         let Some(c) = claimed else {
-            return Ok(Outcome::new(Msg::new("jobs.out.nothing").arg("w", w.letter()), Tone::Info));
+            return Ok(Outcome::new(
+                Msg::new("jobs.out.nothing").arg("w", w.letter()),
+                Tone::Info,
+            ));
         };
         let runs = self.executions.entry(c.id).or_default();
-        let earlier: Vec<char> = runs.iter().filter(|(_, a)| *a < c.attempts).map(|(x, _)| x.letter()).collect();
+        let earlier: Vec<char> = runs
+            .iter()
+            .filter(|(_, a)| *a < c.attempts)
+            .map(|(x, _)| x.letter())
+            .collect();
         runs.push((w, c.attempts));
         let worker = self.worker_mut(w);
-        worker.holding = Some(Claim { job: c.id, attempt: c.attempts });
+        worker.holding = Some(Claim {
+            job: c.id,
+            attempt: c.attempts,
+        });
         worker.woken_by = None;
         let msg = if let Some(prev) = earlier.last() {
-            Msg::new("jobs.out.claimed_again").arg("w", w.letter()).arg("job", c.id).arg("attempt", c.attempts).arg("prev", prev)
+            Msg::new("jobs.out.claimed_again")
+                .arg("w", w.letter())
+                .arg("job", c.id)
+                .arg("attempt", c.attempts)
+                .arg("prev", prev)
         } else {
-            Msg::new("jobs.out.claimed").arg("w", w.letter()).arg("job", c.id).arg("attempt", c.attempts)
+            Msg::new("jobs.out.claimed")
+                .arg("w", w.letter())
+                .arg("job", c.id)
+                .arg("attempt", c.attempts)
         };
-        let tone = if earlier.is_empty() { Tone::Good } else { Tone::Warn };
+        let tone = if earlier.is_empty() {
+            Tone::Good
+        } else {
+            Tone::Warn
+        };
         Ok(Outcome::new(msg, tone).touching(c.id))
     }
 
     /// Completion by a live worker, or the late completion of a dead one that wakes up.
     async fn complete(&mut self, db: &Db, w: WorkerId) -> Result<Outcome, DbError> {
         let Some(c) = self.worker(w).holding else {
-            return Ok(Outcome::new(Msg::new("jobs.out.holds_nothing").arg("w", w.letter()), Tone::Info));
+            return Ok(Outcome::new(
+                Msg::new("jobs.out.holds_nothing").arg("w", w.letter()),
+                Tone::Info,
+            ));
         };
         let was_dead = !self.worker(w).alive;
-        let rows = db.query::<serde_json::Value>(COMPLETE_SQL, &[c.job.into(), c.attempt.into()]).await?.affected;
+        let rows = db
+            .query::<serde_json::Value>(COMPLETE_SQL, &[c.job.into(), c.attempt.into()])
+            .await?
+            .affected;
         let worker = self.worker_mut(w);
         worker.holding = None;
         worker.alive = true;
@@ -534,22 +641,49 @@ impl Lab {
             (_, true) => ("jobs.out.late_complete_1", Tone::Good),
             _ => ("jobs.out.completed", Tone::Good),
         };
-        Ok(Outcome::new(Msg::new(key).arg("w", w.letter()).arg("job", c.job).arg("attempt", c.attempt).arg("rows", rows), tone).touching(c.job))
+        Ok(Outcome::new(
+            Msg::new(key)
+                .arg("w", w.letter())
+                .arg("job", c.job)
+                .arg("attempt", c.attempt)
+                .arg("rows", rows),
+            tone,
+        )
+        .touching(c.job))
     }
 
     async fn fail(&mut self, db: &Db, w: WorkerId) -> Result<Outcome, DbError> {
         let Some(c) = self.worker(w).holding else {
-            return Ok(Outcome::new(Msg::new("jobs.out.holds_nothing").arg("w", w.letter()), Tone::Info));
+            return Ok(Outcome::new(
+                Msg::new("jobs.out.holds_nothing").arg("w", w.letter()),
+                Tone::Info,
+            ));
         };
         if !self.worker(w).alive {
-            return Ok(Outcome::new(Msg::new("jobs.out.worker_dead").arg("w", w.letter()), Tone::Warn));
+            return Ok(Outcome::new(
+                Msg::new("jobs.out.worker_dead").arg("w", w.letter()),
+                Tone::Warn,
+            ));
         }
-        let error = format!("smtp timeout (worker {}, attempt {})", w.letter(), c.attempt);
-        let failed = db.query::<Failed>(FAIL_SQL, &[c.job.into(), c.attempt.into(), error.into()]).await?.first();
+        let error = format!(
+            "smtp timeout (worker {}, attempt {})",
+            w.letter(),
+            c.attempt
+        );
+        let failed = db
+            .query::<Failed>(FAIL_SQL, &[c.job.into(), c.attempt.into(), error.into()])
+            .await?
+            .first();
         self.worker_mut(w).holding = None;
         let msg = match failed {
-            None => Msg::new("jobs.out.complete_0").arg("w", w.letter()).arg("job", c.job).arg("attempt", c.attempt).arg("rows", 0),
-            Some(f) if f.status == "dead" => Msg::new("jobs.out.dead").arg("job", c.job).arg("attempt", c.attempt),
+            None => Msg::new("jobs.out.complete_0")
+                .arg("w", w.letter())
+                .arg("job", c.job)
+                .arg("attempt", c.attempt)
+                .arg("rows", 0),
+            Some(f) if f.status == "dead" => Msg::new("jobs.out.dead")
+                .arg("job", c.job)
+                .arg("attempt", c.attempt),
             Some(f) => Msg::new("jobs.out.retry")
                 .arg("job", c.job)
                 .arg("attempt", c.attempt)
@@ -564,7 +698,9 @@ impl Lab {
         worker.alive = false;
         worker.woken_by = None;
         let msg = match worker.holding {
-            Some(c) => Msg::new("jobs.out.died_holding").arg("w", w.letter()).arg("job", c.job),
+            Some(c) => Msg::new("jobs.out.died_holding")
+                .arg("w", w.letter())
+                .arg("job", c.job),
             None => Msg::new("jobs.out.died").arg("w", w.letter()),
         };
         Outcome::new(msg, Tone::Warn)
@@ -573,18 +709,38 @@ impl Lab {
     async fn heartbeat(&mut self, db: &Db, w: WorkerId) -> Result<Outcome, DbError> {
         let worker = self.worker(w);
         let Some(c) = worker.holding else {
-            return Ok(Outcome::new(Msg::new("jobs.out.holds_nothing").arg("w", w.letter()), Tone::Info));
+            return Ok(Outcome::new(
+                Msg::new("jobs.out.holds_nothing").arg("w", w.letter()),
+                Tone::Info,
+            ));
         };
         if !worker.alive {
-            return Ok(Outcome::new(Msg::new("jobs.out.worker_dead").arg("w", w.letter()), Tone::Warn));
+            return Ok(Outcome::new(
+                Msg::new("jobs.out.worker_dead").arg("w", w.letter()),
+                Tone::Warn,
+            ));
         }
-        let extended = db.query::<LockedUntil>(HEARTBEAT_SQL, &[c.job.into(), c.attempt.into()]).await?.first();
+        let extended = db
+            .query::<LockedUntil>(HEARTBEAT_SQL, &[c.job.into(), c.attempt.into()])
+            .await?
+            .first();
         Ok(match extended {
-            Some(l) => Outcome::new(Msg::new("jobs.out.heartbeat").arg("job", c.job).arg("until", clock::time_of_day(&l.locked_until)), Tone::Good).touching(c.job),
+            Some(l) => Outcome::new(
+                Msg::new("jobs.out.heartbeat")
+                    .arg("job", c.job)
+                    .arg("until", clock::time_of_day(&l.locked_until)),
+                Tone::Good,
+            )
+            .touching(c.job),
             None => {
                 // The lease was lost meanwhile: the worker learns it no longer holds the job.
                 self.worker_mut(w).holding = None;
-                Outcome::new(Msg::new("jobs.out.heartbeat_lost").arg("w", w.letter()).arg("job", c.job), Tone::Warn)
+                Outcome::new(
+                    Msg::new("jobs.out.heartbeat_lost")
+                        .arg("w", w.letter())
+                        .arg("job", c.job),
+                    Tone::Warn,
+                )
             }
         })
     }
@@ -595,21 +751,47 @@ impl Lab {
         // Idle workers poll every POLL_SECONDS of lab time, as a safety net under NOTIFY.
         if self.elapsed - self.last_poll >= POLL_SECONDS {
             self.last_poll = self.elapsed - (self.elapsed % POLL_SECONDS);
-            let found = db.query::<Claimable>(RESCAN_SQL, &[]).await?.first().map_or(0, |c| c.claimable);
-            return Ok(Outcome::new(Msg::new("jobs.out.poll").arg("secs", seconds).arg("n", found), Tone::Info));
+            let found = db
+                .query::<Claimable>(RESCAN_SQL, &[])
+                .await?
+                .first()
+                .map_or(0, |c| c.claimable);
+            return Ok(Outcome::new(
+                Msg::new("jobs.out.poll")
+                    .arg("secs", seconds)
+                    .arg("n", found),
+                Tone::Info,
+            ));
         }
-        Ok(Outcome::new(Msg::new("jobs.out.advanced").arg("secs", seconds), Tone::Info))
+        Ok(Outcome::new(
+            Msg::new("jobs.out.advanced").arg("secs", seconds),
+            Tone::Info,
+        ))
     }
 
     async fn requeue(&mut self, db: &Db, id: i64) -> Result<Outcome, DbError> {
-        let rows = db.query::<serde_json::Value>(REQUEUE_SQL, &[id.into()]).await?.affected;
-        let key = if rows == 1 { "jobs.out.requeued" } else { "jobs.out.requeue_0" };
-        Ok(Outcome::new(Msg::new(key).arg("job", id), if rows == 1 { Tone::Good } else { Tone::Info }).touching(id))
+        let rows = db
+            .query::<serde_json::Value>(REQUEUE_SQL, &[id.into()])
+            .await?
+            .affected;
+        let key = if rows == 1 {
+            "jobs.out.requeued"
+        } else {
+            "jobs.out.requeue_0"
+        };
+        Ok(Outcome::new(
+            Msg::new(key).arg("job", id),
+            if rows == 1 { Tone::Good } else { Tone::Info },
+        )
+        .touching(id))
     }
 
     async fn disconnect(&mut self, db: &Db) -> Result<Outcome, DbError> {
         if !self.connected {
-            return Ok(Outcome::new(Msg::new("jobs.out.already_disconnected"), Tone::Info));
+            return Ok(Outcome::new(
+                Msg::new("jobs.out.already_disconnected"),
+                Tone::Info,
+            ));
         }
         let listener = self.listener.borrow_mut().take();
         if let Some(l) = listener {
@@ -624,25 +806,42 @@ impl Lab {
 
     async fn reconnect(&mut self, db: &Db) -> Result<Outcome, DbError> {
         if self.connected {
-            return Ok(Outcome::new(Msg::new("jobs.out.already_connected"), Tone::Info));
+            return Ok(Outcome::new(
+                Msg::new("jobs.out.already_connected"),
+                Tone::Info,
+            ));
         }
         self.connect(db).await?;
         self.connected = true;
         // Notifications sent meanwhile are gone: the worker rescans the table instead.
-        let found = db.query::<Claimable>(RESCAN_SQL, &[]).await?.first().map_or(0, |c| c.claimable);
+        let found = db
+            .query::<Claimable>(RESCAN_SQL, &[])
+            .await?
+            .first()
+            .map_or(0, |c| c.claimable);
         let lost = self.lost.len();
-        Ok(Outcome::new(Msg::new("jobs.out.reconnected").arg("lost", lost).arg("n", found), Tone::Good))
+        Ok(Outcome::new(
+            Msg::new("jobs.out.reconnected")
+                .arg("lost", lost)
+                .arg("n", found),
+            Tone::Good,
+        ))
     }
 
     async fn notify_bytes(&mut self, db: &Db, bytes: usize) -> Result<Outcome, DbError> {
         let payload = "x".repeat(bytes);
         let tx = db.begin().await?;
-        let sent = tx.query::<serde_json::Value>(NOTIFY_SQL, &[payload.clone().into()]).await;
+        let sent = tx
+            .query::<serde_json::Value>(NOTIFY_SQL, &[payload.clone().into()])
+            .await;
         match sent {
             Ok(_) => {
                 tx.commit().await?;
                 self.after_commit(db, &payload).await?;
-                Ok(Outcome::new(Msg::new("jobs.out.notify_ok").arg("n", bytes), Tone::Good))
+                Ok(Outcome::new(
+                    Msg::new("jobs.out.notify_ok").arg("n", bytes),
+                    Tone::Good,
+                ))
             }
             Err(e) => {
                 tx.rollback().await?;
@@ -655,10 +854,22 @@ impl Lab {
 /// Reads the tables for the view.
 pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
     let now = clock::now(db).await?;
-    let jobs = db.query::<Job>(LIST_JOBS_SQL, &[LIST_LIMIT.into()]).await?.rows;
+    let jobs = db
+        .query::<Job>(LIST_JOBS_SQL, &[LIST_LIMIT.into()])
+        .await?
+        .rows;
     let orders = db.query::<Order>(LIST_ORDERS_SQL, &[]).await?.rows;
-    let counts = db.query::<Counts>(COUNT_JOBS_SQL, &[]).await?.first().unwrap_or_default();
-    Ok(Snapshot { now, jobs, orders, counts })
+    let counts = db
+        .query::<Counts>(COUNT_JOBS_SQL, &[])
+        .await?
+        .first()
+        .unwrap_or_default();
+    Ok(Snapshot {
+        now,
+        jobs,
+        orders,
+        counts,
+    })
 }
 
 /// Actions as a compact text for the share URL, e.g. `o.r.c.A.x.A.t31`.
@@ -698,7 +909,13 @@ pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
         let mut chars = step.chars();
         let kind = chars.next().ok_or_else(bad)?;
         let rest: String = chars.collect();
-        let worker = || rest.chars().next().and_then(WorkerId::parse).filter(|_| rest.len() == 1).ok_or_else(bad);
+        let worker = || {
+            rest.chars()
+                .next()
+                .and_then(WorkerId::parse)
+                .filter(|_| rest.len() == 1)
+                .ok_or_else(bad)
+        };
         let action = match kind {
             'o' if rest.is_empty() => Action::OrderWithJob,
             'r' if rest.is_empty() => Action::OrderWithJobFails,
@@ -717,15 +934,24 @@ pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
                 Action::Advance(s)
             }
             'q' => Action::Requeue(rest.parse().map_err(|_| bad())?),
-            'n' => Action::NotifyBytes(rest.parse::<usize>().ok().filter(|n| *n <= 100_000).ok_or_else(bad)?),
+            'n' => Action::NotifyBytes(
+                rest.parse::<usize>()
+                    .ok()
+                    .filter(|n| *n <= 100_000)
+                    .ok_or_else(bad)?,
+            ),
             'e' => {
                 let mut parts = rest.splitn(4, ',');
-                let (Some(p), Some(d), Some(m), Some(t)) = (parts.next(), parts.next(), parts.next(), parts.next()) else {
+                let (Some(p), Some(d), Some(m), Some(t)) =
+                    (parts.next(), parts.next(), parts.next(), parts.next())
+                else {
                     return Err(bad());
                 };
                 let text = decode_text(t).ok_or_else(bad)?;
-                let pair: (String, serde_json::Value) = serde_json::from_str(&text).map_err(|_| bad())?;
-                let input = EnqueueInput::parse(&pair.0, &pair.1.to_string(), p, d, m).map_err(|_| bad())?;
+                let pair: (String, serde_json::Value) =
+                    serde_json::from_str(&text).map_err(|_| bad())?;
+                let input = EnqueueInput::parse(&pair.0, &pair.1.to_string(), p, d, m)
+                    .map_err(|_| bad())?;
                 Action::Enqueue(input)
             }
             _ => return Err(bad()),
@@ -738,7 +964,13 @@ pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
 /// Percent-encoding of everything but letters and digits, so the text survives a URL.
 fn encode_text(s: &str) -> String {
     s.bytes()
-        .map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("~{b:02X}") })
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("~{b:02X}")
+            }
+        })
         .collect()
 }
 
@@ -766,19 +998,32 @@ mod tests {
     #[test]
     fn enqueue_input_refuses_each_bad_field_with_a_reason() {
         let err = EnqueueInput::parse("default", "{not json", "0", "0", "5").unwrap_err();
-        assert_eq!(err.iter().map(|(f, m)| (*f, m.key)).collect::<Vec<_>>(), [("payload", "jobs.err.payload")]);
+        assert_eq!(
+            err.iter().map(|(f, m)| (*f, m.key)).collect::<Vec<_>>(),
+            [("payload", "jobs.err.payload")]
+        );
         let err = EnqueueInput::parse("default", "{}", "-101", "-1", "ten").unwrap_err();
         let fields: Vec<_> = err.iter().map(|(f, _)| *f).collect();
         assert_eq!(fields, ["priority", "delay", "max_attempts"]);
         assert!(EnqueueInput::parse("", "{}", "0", "0", "5").is_err());
         let ok = EnqueueInput::parse(" mail ", r#"{"to":"a@b"}"#, "10", "30", "3").unwrap();
-        assert_eq!((ok.queue.as_str(), ok.priority, ok.delay_seconds, ok.max_attempts), ("mail", 10, 30, 3));
+        assert_eq!(
+            (
+                ok.queue.as_str(),
+                ok.priority,
+                ok.delay_seconds,
+                ok.max_attempts
+            ),
+            ("mail", 10, 30, 3)
+        );
     }
 
     #[test]
     fn share_text_round_trips_every_action() {
         let actions = vec![
-            Action::Enqueue(EnqueueInput::parse("q 1", r#"{"a":"é ~.,"}"#, "-3", "5", "2").unwrap()),
+            Action::Enqueue(
+                EnqueueInput::parse("q 1", r#"{"a":"é ~.,"}"#, "-3", "5", "2").unwrap(),
+            ),
             Action::OrderWithJob,
             Action::OrderWithJobFails,
             Action::Claim(WorkerId::A),
@@ -793,13 +1038,20 @@ mod tests {
             Action::NotifyBytes(8000),
         ];
         let text = encode(&actions);
-        assert!(text.chars().all(|c| c.is_ascii_alphanumeric() || ".,~-".contains(c)), "{text}");
+        assert!(
+            text.chars()
+                .all(|c| c.is_ascii_alphanumeric() || ".,~-".contains(c)),
+            "{text}"
+        );
         assert_eq!(decode(&text), Ok(actions));
     }
 
     #[test]
     fn share_text_refuses_garbage_with_the_step_number() {
-        assert_eq!(decode("o.cZ").map_err(|m| m.args[0].1.clone()), Err("2".to_string()));
+        assert_eq!(
+            decode("o.cZ").map_err(|m| m.args[0].1.clone()),
+            Err("2".to_string())
+        );
         assert!(decode("t0").is_err());
         assert!(decode("e1,2").is_err());
         assert!(decode("w").is_err());

@@ -19,12 +19,24 @@ struct TourStep {
 }
 
 fn enqueue(priority: i32, max_attempts: i32) -> Action {
-    Action::Enqueue(EnqueueInput { priority, max_attempts, ..EnqueueInput::default() })
+    Action::Enqueue(EnqueueInput {
+        priority,
+        max_attempts,
+        ..EnqueueInput::default()
+    })
 }
 
 const TOUR: [TourStep; 6] = [
-    TourStep { title: "jobs.tour.1.title", body: "jobs.tour.1.body", actions: || vec![Action::OrderWithJob] },
-    TourStep { title: "jobs.tour.2.title", body: "jobs.tour.2.body", actions: || vec![Action::OrderWithJobFails] },
+    TourStep {
+        title: "jobs.tour.1.title",
+        body: "jobs.tour.1.body",
+        actions: || vec![Action::OrderWithJob],
+    },
+    TourStep {
+        title: "jobs.tour.2.title",
+        body: "jobs.tour.2.body",
+        actions: || vec![Action::OrderWithJobFails],
+    },
     TourStep {
         title: "jobs.tour.3.title",
         body: "jobs.tour.3.body",
@@ -35,7 +47,16 @@ const TOUR: [TourStep; 6] = [
         body: "jobs.tour.4.body",
         actions: || {
             use WorkerId::*;
-            vec![enqueue(0, 2), Action::Claim(A), Action::Fail(A), Action::Advance(19), Action::Claim(B), Action::Advance(2), Action::Claim(B), Action::Fail(B)]
+            vec![
+                enqueue(0, 2),
+                Action::Claim(A),
+                Action::Fail(A),
+                Action::Advance(19),
+                Action::Claim(B),
+                Action::Advance(2),
+                Action::Claim(B),
+                Action::Fail(B),
+            ]
         },
     },
     TourStep {
@@ -43,13 +64,31 @@ const TOUR: [TourStep; 6] = [
         body: "jobs.tour.5.body",
         actions: || {
             use WorkerId::*;
-            vec![enqueue(0, 5), Action::Claim(A), Action::Die(A), Action::Advance(29), Action::Claim(B), Action::Advance(2), Action::Claim(B), Action::Complete(A), Action::Complete(B)]
+            vec![
+                enqueue(0, 5),
+                Action::Claim(A),
+                Action::Die(A),
+                Action::Advance(29),
+                Action::Claim(B),
+                Action::Advance(2),
+                Action::Claim(B),
+                Action::Complete(A),
+                Action::Complete(B),
+            ]
         },
     },
     TourStep {
         title: "jobs.tour.6.title",
         body: "jobs.tour.6.body",
-        actions: || vec![Action::Disconnect, enqueue(0, 5), Action::OrderWithJob, Action::Reconnect, Action::NotifyBytes(8000)],
+        actions: || {
+            vec![
+                Action::Disconnect,
+                enqueue(0, 5),
+                Action::OrderWithJob,
+                Action::Reconnect,
+                Action::NotifyBytes(8000),
+            ]
+        },
     },
 ];
 
@@ -57,12 +96,20 @@ const TOUR: [TourStep; 6] = [
 fn shared_steps() -> Option<String> {
     let hash = window().location().hash().ok()?;
     let query = hash.split_once('?')?.1;
-    query.split('&').find_map(|kv| kv.strip_prefix("s=")).map(str::to_owned)
+    query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("s="))
+        .map(str::to_owned)
 }
 
 fn share_url(history: &[Action]) -> String {
     let loc = window().location();
-    let base = format!("{}{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default(), loc.search().unwrap_or_default());
+    let base = format!(
+        "{}{}{}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default(),
+        loc.search().unwrap_or_default()
+    );
     format!("{base}#/jobs?s={}", model::encode(history))
 }
 
@@ -103,7 +150,11 @@ pub fn JobsLab() -> impl IntoView {
         let Some(db) = ctx.db() else { return };
         busy.set(true);
         leptos::task::spawn_local(async move {
-            let mut state = if reset { Lab::setup(&db).await.ok() } else { lab.get_untracked() };
+            let mut state = if reset {
+                Lab::setup(&db).await.ok()
+            } else {
+                lab.get_untracked()
+            };
             let mut changed = Vec::new();
             if let Some(l) = state.as_mut() {
                 for a in actions {
@@ -204,7 +255,11 @@ pub fn JobsLab() -> impl IntoView {
 }
 
 #[component]
-fn Tour(step: RwSignal<Option<usize>>, busy: RwSignal<bool>, on_run: Callback<usize>) -> impl IntoView {
+fn Tour(
+    step: RwSignal<Option<usize>>,
+    busy: RwSignal<bool>,
+    on_run: Callback<usize>,
+) -> impl IntoView {
     let ctx = use_ctx();
     view! {
         <section class="panel tour" aria-labelledby="tour-title">
@@ -261,19 +316,24 @@ fn LastOutcome(last: RwSignal<Option<Last>, LocalStorage>) -> impl IntoView {
 fn Producers(act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
     let ctx = use_ctx();
     let queue = RwSignal::new("default".to_string());
-    let payload = RwSignal::new(r#"{"kind": "receipt_email", "to": "kim@example.com"}"#.to_string());
+    let payload =
+        RwSignal::new(r#"{"kind": "receipt_email", "to": "kim@example.com"}"#.to_string());
     let priority = RwSignal::new("0".to_string());
     let delay = RwSignal::new("0".to_string());
     let max_attempts = RwSignal::new("5".to_string());
     let problems = RwSignal::new(Vec::<(&'static str, Msg)>::new());
-    let submit = move || {
-        match EnqueueInput::parse(&queue.get_untracked(), &payload.get_untracked(), &priority.get_untracked(), &delay.get_untracked(), &max_attempts.get_untracked()) {
-            Ok(input) => {
-                problems.set(Vec::new());
-                act.run(Action::Enqueue(input));
-            }
-            Err(p) => problems.set(p),
+    let submit = move || match EnqueueInput::parse(
+        &queue.get_untracked(),
+        &payload.get_untracked(),
+        &priority.get_untracked(),
+        &delay.get_untracked(),
+        &max_attempts.get_untracked(),
+    ) {
+        Ok(input) => {
+            problems.set(Vec::new());
+            act.run(Action::Enqueue(input));
         }
+        Err(p) => problems.set(p),
     };
     let field_error = move |field: &'static str| {
         move || {
@@ -282,7 +342,10 @@ fn Producers(act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
             })
         }
     };
-    let input = move |id: &'static str, label: &'static str, sig: RwSignal<String>, mode: &'static str| {
+    let input = move |id: &'static str,
+                      label: &'static str,
+                      sig: RwSignal<String>,
+                      mode: &'static str| {
         view! {
             <div class="field">
                 <label for=id>{ctx.t(label)}</label>
@@ -321,20 +384,44 @@ fn Producers(act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
 }
 
 #[component]
-fn Notify(lab: RwSignal<Option<Lab>, LocalStorage>, act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
+fn Notify(
+    lab: RwSignal<Option<Lab>, LocalStorage>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
     let ctx = use_ctx();
     let bytes = RwSignal::new("8000".to_string());
     let problem = RwSignal::new(None::<Msg>);
     let connected = move || lab.with(|l| l.as_ref().is_some_and(|l| l.connected));
-    let delivered = move || lab.with(|l| l.as_ref().map(|l| l.delivered.iter().rev().take(6).cloned().collect::<Vec<_>>()).unwrap_or_default());
+    let delivered = move || {
+        lab.with(|l| {
+            l.as_ref()
+                .map(|l| {
+                    l.delivered
+                        .iter()
+                        .rev()
+                        .take(6)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
     let lost = move || lab.with(|l| l.as_ref().map_or(0, |l| l.lost.len()));
     let send = move || match bytes.get_untracked().trim().parse::<usize>() {
         Ok(n) if n <= 100_000 => {
             problem.set(None);
             act.run(Action::NotifyBytes(n));
         }
-        Ok(n) => problem.set(Some(Msg::new("jobs.err.range").arg("min", 0).arg("max", 100_000).arg("n", n))),
-        Err(_) => problem.set(Some(Msg::new("jobs.err.number").arg("text", bytes.get_untracked()))),
+        Ok(n) => problem.set(Some(
+            Msg::new("jobs.err.range")
+                .arg("min", 0)
+                .arg("max", 100_000)
+                .arg("n", n),
+        )),
+        Err(_) => problem.set(Some(
+            Msg::new("jobs.err.number").arg("text", bytes.get_untracked()),
+        )),
     };
     view! {
         <section class="panel" aria-labelledby="notify-title">
@@ -381,22 +468,40 @@ fn Notify(lab: RwSignal<Option<Lab>, LocalStorage>, act: Callback<Action>, disab
 }
 
 #[component]
-fn Workers(lab: RwSignal<Option<Lab>, LocalStorage>, snap: RwSignal<Snapshot>, act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
+fn Workers(
+    lab: RwSignal<Option<Lab>, LocalStorage>,
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
     let ctx = use_ctx();
     let card = move |w: WorkerId| {
-        let worker = move || lab.with(|l| l.as_ref().map(|l| l.worker(w).clone()).unwrap_or_default());
+        let worker =
+            move || lab.with(|l| l.as_ref().map(|l| l.worker(w).clone()).unwrap_or_default());
         let alive = move || worker().alive;
         let state = move || {
             let wk = worker();
             let lang = ctx.lang.get();
             let msg = match (wk.alive, wk.holding, wk.woken_by) {
-                (false, Some(c), _) => Msg::new("jobs.w.dead_holding").arg("job", c.job).arg("attempt", c.attempt),
+                (false, Some(c), _) => Msg::new("jobs.w.dead_holding")
+                    .arg("job", c.job)
+                    .arg("attempt", c.attempt),
                 (false, None, _) => Msg::new("jobs.w.dead"),
                 (true, Some(c), _) => {
-                    let lease = snap.with(|s| s.jobs.iter().find(|j| j.id == c.job && j.attempts == c.attempt).and_then(|j| j.locked_until.clone()));
+                    let lease = snap.with(|s| {
+                        s.jobs
+                            .iter()
+                            .find(|j| j.id == c.job && j.attempts == c.attempt)
+                            .and_then(|j| j.locked_until.clone())
+                    });
                     match lease {
-                        Some(until) => Msg::new("jobs.w.working").arg("job", c.job).arg("attempt", c.attempt).arg("until", crate::clock::time_of_day(&until)),
-                        None => Msg::new("jobs.w.working_lost").arg("job", c.job).arg("attempt", c.attempt),
+                        Some(until) => Msg::new("jobs.w.working")
+                            .arg("job", c.job)
+                            .arg("attempt", c.attempt)
+                            .arg("until", crate::clock::time_of_day(&until)),
+                        None => Msg::new("jobs.w.working_lost")
+                            .arg("job", c.job)
+                            .arg("attempt", c.attempt),
                     }
                 }
                 (true, None, Some(p)) => Msg::new("jobs.w.woken").arg("payload", p),
@@ -431,7 +536,13 @@ fn Workers(lab: RwSignal<Option<Lab>, LocalStorage>, snap: RwSignal<Snapshot>, a
 }
 
 #[component]
-fn JobsTable(snap: RwSignal<Snapshot>, lab: RwSignal<Option<Lab>, LocalStorage>, touched: RwSignal<Vec<i64>>, act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
+fn JobsTable(
+    snap: RwSignal<Snapshot>,
+    lab: RwSignal<Option<Lab>, LocalStorage>,
+    touched: RwSignal<Vec<i64>>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
     let ctx = use_ctx();
     let holder = move |id: i64, attempts: i32| {
         lab.with(|l| {
@@ -439,7 +550,11 @@ fn JobsTable(snap: RwSignal<Snapshot>, lab: RwSignal<Option<Lab>, LocalStorage>,
                 .map(|l| {
                     WorkerId::ALL
                         .into_iter()
-                        .filter(|w| l.worker(*w).holding.is_some_and(|c| c.job == id && c.attempt == attempts))
+                        .filter(|w| {
+                            l.worker(*w)
+                                .holding
+                                .is_some_and(|c| c.job == id && c.attempt == attempts)
+                        })
                         .map(|w| w.letter().to_string())
                         .collect::<Vec<_>>()
                         .join(", ")
@@ -451,7 +566,12 @@ fn JobsTable(snap: RwSignal<Snapshot>, lab: RwSignal<Option<Lab>, LocalStorage>,
         let c = snap.with(|s| s.counts.clone());
         render(
             ctx.lang.get(),
-            &Msg::new("jobs.counts").arg("total", c.total).arg("ready", c.ready).arg("running", c.running).arg("done", c.done).arg("dead", c.dead),
+            &Msg::new("jobs.counts")
+                .arg("total", c.total)
+                .arg("ready", c.ready)
+                .arg("running", c.running)
+                .arg("done", c.done)
+                .arg("dead", c.dead),
         )
     };
     view! {
@@ -571,7 +691,13 @@ fn OrdersTable(snap: RwSignal<Snapshot>) -> impl IntoView {
 #[component]
 fn ShareLink(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
     let ctx = use_ctx();
-    let url = move || lab.with(|l| l.as_ref().map(|l| share_url(&l.history)).unwrap_or_default());
+    let url = move || {
+        lab.with(|l| {
+            l.as_ref()
+                .map(|l| share_url(&l.history))
+                .unwrap_or_default()
+        })
+    };
     let copied = RwSignal::new(false);
     view! {
         <label for="share-url">{ctx.t("jobs.share")}</label>
