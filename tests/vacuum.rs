@@ -1,0 +1,485 @@
+//! L3 Bloat and VACUUM against real PGlite in headless Chromium, through the lab's own model
+//! (src/labs/vacuum/model.rs): what these tests prove is what the lab shows.
+//! Sizes are small (1,000–2,000 jobs a round) for speed.
+
+use queue_lab::db::Db;
+use queue_lab::labs::vacuum::model::{self, Record, RunConfig, RunEnd, Step, Strategy};
+use serde::Deserialize;
+use std::cell::{Cell, RefCell};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const JOBS: u32 = 1500;
+
+async fn lab() -> Db {
+    let db = Db::open_for_tests().await.expect("PGlite opens");
+    let page_map = model::setup(&db)
+        .await
+        .expect("the lab's tables are created");
+    assert!(page_map, "pageinspect and pg_visibility load");
+    db
+}
+
+fn cfg(jobs: u32, rounds: u32, strategies: &[Strategy]) -> RunConfig {
+    RunConfig {
+        jobs,
+        rounds,
+        batch: 500,
+        strategies: strategies.to_vec(),
+    }
+}
+
+async fn run(db: &Db, cfg: &RunConfig) -> Vec<Record> {
+    let records = RefCell::new(Vec::new());
+    let end = model::run(db, cfg, 1, &Cell::new(false), &|_| {}, &|r| {
+        records.borrow_mut().push(r)
+    })
+    .await
+    .expect("the workload runs");
+    assert_eq!(end, RunEnd::Finished);
+    records.into_inner()
+}
+
+fn of(records: &[Record], s: Strategy, step: Step) -> Vec<Record> {
+    records
+        .iter()
+        .filter(|r| r.strategy == s && r.step == step)
+        .cloned()
+        .collect()
+}
+
+#[derive(Deserialize)]
+struct One<T> {
+    v: T,
+}
+
+async fn scalar<T: serde::de::DeserializeOwned>(db: &Db, sql: &str) -> T {
+    db.query::<One<T>>(sql, &[])
+        .await
+        .expect(sql)
+        .first()
+        .expect("one row")
+        .v
+}
+
+async fn search_path(db: &Db) -> String {
+    scalar::<String>(db, "select current_setting('search_path') as v").await
+}
+
+#[wasm_bindgen_test]
+async fn dead_tuples_and_heap_pages_grow_round_by_round_with_keep_rows_and_delete() {
+    let db = lab().await;
+    let records = run(&db, &cfg(JOBS, 3, &[Strategy::Keep, Strategy::Delete])).await;
+    for s in [Strategy::Keep, Strategy::Delete] {
+        let rounds = of(&records, s, Step::AfterRound);
+        assert_eq!(rounds.len(), 3);
+        let dead: Vec<i64> = rounds.iter().map(|r| r.measure.stats.n_dead_tup).collect();
+        let pages: Vec<i64> = rounds.iter().map(|r| r.measure.stats.heap_pages).collect();
+        assert_eq!(
+            dead[0],
+            2 * i64::from(JOBS),
+            "{s:?}: two dead versions per job: {dead:?}"
+        );
+        assert!(
+            dead[1] > dead[0] && dead[2] > dead[1],
+            "{s:?}: dead tuples grow: {dead:?}"
+        );
+        assert!(
+            pages[1] > pages[0] && pages[2] > pages[1],
+            "{s:?}: heap grows: {pages:?}"
+        );
+        assert_eq!(rounds[2].measure.stats.vacuum_count, 0);
+    }
+    assert_eq!(
+        of(&records, Strategy::Keep, Step::AfterRound)[2]
+            .measure
+            .stats
+            .n_live_tup,
+        3 * i64::from(JOBS)
+    );
+    assert_eq!(
+        of(&records, Strategy::Delete, Step::AfterRound)[2]
+            .measure
+            .stats
+            .n_live_tup,
+        0
+    );
+    assert_eq!(
+        search_path(&db).await,
+        "lab, pg_catalog, public",
+        "the search path is put back"
+    );
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn rotation_truncate_empties_the_rounds_table_with_no_vacuum() {
+    let db = lab().await;
+    let records = run(&db, &cfg(JOBS, 2, &[Strategy::Rotate])).await;
+    let rounds = of(&records, Strategy::Rotate, Step::AfterRound);
+    let truncated = of(&records, Strategy::Rotate, Step::AfterTruncate);
+    assert_eq!((rounds.len(), truncated.len()), (2, 2));
+    for (r, t) in rounds.iter().zip(&truncated) {
+        assert_eq!(
+            r.measure.stats.n_dead_tup,
+            2 * i64::from(JOBS),
+            "the round itself bloats"
+        );
+        assert!(r.measure.stats.heap_pages > 0);
+        assert!(
+            r.measure.claim.pages >= r.measure.stats.heap_pages,
+            "the claim reads the bloated table"
+        );
+        let st = &t.measure.stats;
+        assert_eq!(
+            (st.n_dead_tup, st.n_live_tup, st.heap_pages),
+            (0, 0, 0),
+            "TRUNCATE empties it"
+        );
+        assert_eq!(st.vacuum_count, 0, "VACUUM never ran");
+        assert_eq!(t.measure.claim.pages, 0, "the claim reads nothing");
+    }
+    assert!(model::page_map(&db, Strategy::Rotate)
+        .await
+        .unwrap()
+        .is_empty());
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn vacuum_brings_dead_tuples_to_zero_delete_claim_reads_a_handful_keep_still_reads_every_page(
+) {
+    let db = lab().await;
+    let jobs = 2000;
+    let records = run(
+        &db,
+        &cfg(
+            jobs,
+            1,
+            &[Strategy::Keep, Strategy::Delete, Strategy::DeleteVacuum],
+        ),
+    )
+    .await;
+
+    let delete_before = &of(&records, Strategy::Delete, Step::AfterRound)[0].measure;
+    assert!(delete_before.claim.seq_scan);
+    assert!(
+        delete_before.claim.pages >= delete_before.stats.heap_pages
+            && delete_before.stats.heap_pages > 10,
+        "before VACUUM the claim reads every page: {} of {}",
+        delete_before.claim.pages,
+        delete_before.stats.heap_pages
+    );
+    let delete = model::vacuum_and_measure(&db, Strategy::Delete)
+        .await
+        .unwrap();
+    assert_eq!(delete.after.stats.n_dead_tup, 0);
+    assert_eq!(delete.removed(), 2 * i64::from(jobs));
+    assert!(
+        delete.after.claim.pages <= 5,
+        "a handful of pages after VACUUM: {}",
+        delete.after.claim.pages
+    );
+
+    let keep = model::vacuum_and_measure(&db, Strategy::Keep)
+        .await
+        .unwrap();
+    assert_eq!(keep.after.stats.n_dead_tup, 0);
+    assert_eq!(
+        keep.after.stats.n_live_tup,
+        i64::from(jobs),
+        "the done rows stay, live"
+    );
+    assert!(keep.after.claim.seq_scan);
+    assert!(
+        keep.after.claim.pages >= keep.after.stats.heap_pages && keep.after.stats.heap_pages > 10,
+        "keep-rows still reads every page: {} of {}",
+        keep.after.claim.pages,
+        keep.after.stats.heap_pages
+    );
+
+    // DELETE + VACUUM does the same within the run, and gives the article's comparison.
+    let (before, after) = model::article_pair(&records).expect("round 1 before and after VACUUM");
+    assert!(
+        before.pages > 10 * after.pages.max(1),
+        "{} -> {}",
+        before.pages,
+        after.pages
+    );
+    assert!(after.pages <= 5);
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn with_the_long_transaction_on_vacuum_leaves_the_dead_tuples_and_after_release_removes_them()
+{
+    let db = lab().await;
+    let on = model::long_tx_begin(&db).await.unwrap();
+    assert_eq!(on.gid, "lab_long_tx");
+    run(&db, &cfg(JOBS, 1, &[Strategy::Delete])).await;
+    let pinned = model::vacuum_and_measure(&db, Strategy::Delete)
+        .await
+        .unwrap();
+    assert_eq!(pinned.dead_before, 2 * i64::from(JOBS));
+    assert_eq!(pinned.removed(), 0, "VACUUM removed nothing");
+    assert_eq!(pinned.after.stats.n_dead_tup, 2 * i64::from(JOBS));
+    let map = model::page_map(&db, Strategy::Delete).await.unwrap();
+    assert_eq!(
+        map.iter().map(|p| i64::from(p.dead)).sum::<i64>(),
+        2 * i64::from(JOBS),
+        "still on their pages"
+    );
+
+    model::long_tx_release(&db).await.unwrap();
+    assert!(model::long_tx_status(&db).await.unwrap().is_none());
+    let released = model::vacuum_and_measure(&db, Strategy::Delete)
+        .await
+        .unwrap();
+    assert_eq!(released.removed(), 2 * i64::from(JOBS));
+    assert_eq!(released.after.stats.n_dead_tup, 0);
+    let map = model::page_map(&db, Strategy::Delete).await.unwrap();
+    assert_eq!(map.iter().map(|p| p.dead).sum::<i32>(), 0);
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn the_index_friendly_claim_uses_the_partial_index_and_the_articles_claim_does_not() {
+    let db = lab().await;
+    // The article's figure: 20,000 ready jobs.
+    let c = model::compare_plans(&db, 20_000, 5).await.unwrap();
+    let (a, i) = (&c.article, &c.indexed);
+    assert!(
+        a.summary.seq_scan && a.summary.sort && !a.summary.uses_jobs_ready,
+        "article: {}",
+        a.summary.scans
+    );
+    assert!(!a
+        .nodes
+        .iter()
+        .any(|n| n.index_name.as_deref() == Some("jobs_ready")));
+    assert!(
+        i.summary.uses_jobs_ready && !i.summary.seq_scan && !i.summary.sort,
+        "indexed: {}",
+        i.summary.scans
+    );
+    assert!(i
+        .nodes
+        .iter()
+        .any(|n| n.index_name.as_deref() == Some("jobs_ready")));
+    assert!(
+        a.summary.pages > 10 * i.summary.pages,
+        "{} vs {} pages",
+        a.summary.pages,
+        i.summary.pages
+    );
+    assert!(
+        i.summary.pages <= 30,
+        "a handful of pages: {}",
+        i.summary.pages
+    );
+    assert!(
+        i.jobs_per_s > a.jobs_per_s,
+        "{} vs {} jobs/s",
+        i.jobs_per_s,
+        a.jobs_per_s
+    );
+    assert_eq!(search_path(&db).await, "lab, pg_catalog, public");
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn every_number_the_model_reports_matches_a_direct_sql_check() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Direct {
+        heap_bytes: i64,
+        heap_pages: i64,
+        index_bytes: i64,
+        live: i64,
+        dead: i64,
+    }
+    #[derive(Deserialize)]
+    struct Explain {
+        #[serde(rename = "QUERY PLAN")]
+        plan: serde_json::Value,
+    }
+    let db = lab().await;
+    run(&db, &cfg(JOBS, 1, &[Strategy::Keep, Strategy::Delete])).await;
+    for s in [Strategy::Keep, Strategy::Delete] {
+        let m = model::measure(&db, s).await.unwrap();
+        db.query::<serde_json::Value>("select pg_stat_force_next_flush()", &[])
+            .await
+            .unwrap();
+        let d = db
+            .query::<Direct>(
+                "select pg_relation_size(c.oid) as heap_bytes, pg_relation_size(c.oid) / 8192 as heap_pages, \
+                 pg_indexes_size(c.oid) as index_bytes, s.n_live_tup as live, s.n_dead_tup as dead \
+                 from pg_class c join pg_stat_user_tables s on s.relid = c.oid where c.oid = $1::regclass",
+                &[s.table().into()],
+            )
+            .await
+            .unwrap()
+            .first()
+            .unwrap();
+        assert_eq!(
+            (
+                m.stats.heap_bytes,
+                m.stats.heap_pages,
+                m.stats.index_bytes,
+                m.stats.n_live_tup,
+                m.stats.n_dead_tup
+            ),
+            (d.heap_bytes, d.heap_pages, d.index_bytes, d.live, d.dead),
+            "{s:?}"
+        );
+        assert_eq!(
+            m.indexes.iter().map(|i| i.bytes).sum::<i64>(),
+            d.index_bytes
+        );
+        // The page map counts each page's line pointers: the same live and dead.
+        let map = model::page_map(&db, s).await.unwrap();
+        assert_eq!(map.len() as i64, d.heap_pages);
+        assert_eq!(
+            map.iter().map(|p| i64::from(p.live)).sum::<i64>(),
+            d.live,
+            "{s:?} live"
+        );
+        assert_eq!(
+            map.iter().map(|p| i64::from(p.dead)).sum::<i64>(),
+            d.dead,
+            "{s:?} dead"
+        );
+        // Pages read: EXPLAIN's own top-node buffer count, read directly.
+        let tx = db.begin().await.unwrap();
+        let plan = tx
+            .query::<Explain>(
+                &format!(
+                    "explain (analyze, buffers, format json) update {} set status = 'running', attempts = attempts + 1, \
+                     locked_until = now() + interval '30 seconds' where id = (select id from {0} \
+                     where (status = 'ready' and run_at <= now()) or (status = 'running' and locked_until < now()) \
+                     order by priority desc, run_at for update skip locked limit 1) returning id",
+                    s.table()
+                ),
+                &[],
+            )
+            .await
+            .unwrap()
+            .first()
+            .unwrap()
+            .plan;
+        tx.rollback().await.unwrap();
+        let top = &plan[0]["Plan"];
+        let pages = top["Shared Hit Blocks"].as_i64().unwrap()
+            + top["Shared Read Blocks"].as_i64().unwrap();
+        assert_eq!(m.claim.pages, pages, "{s:?} claim pages");
+        assert!(m.claim.pages >= d.heap_pages);
+    }
+    // Autovacuum threshold: 50 + 0.2 × reltuples, from pg_class directly.
+    let a = model::autovacuum_settings(&db, Strategy::Delete)
+        .await
+        .unwrap();
+    let reltuples = scalar::<f64>(&db, "select greatest(reltuples, 0)::float8 as v from pg_class where oid = 'vac_delete.jobs'::regclass").await;
+    assert_eq!(a.dead_threshold, 50.0 + 0.2 * reltuples);
+    assert_eq!(a.n_dead_tup, 2 * i64::from(JOBS));
+    assert!(a.would_vacuum_dead && a.autovacuum_on);
+    assert_eq!(a.autovacuum_count, 0, "autovacuum never runs in PGlite");
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_cancelled_run_stops_between_batches_and_leaves_the_lab_usable() {
+    let db = lab().await;
+    let cancel = Cell::new(false);
+    let records = RefCell::new(Vec::new());
+    let config = cfg(2000, 3, &[Strategy::Keep, Strategy::Delete]);
+    let end = model::run(
+        &db,
+        &config,
+        1,
+        &cancel,
+        &|p| {
+            if p.done >= 500 {
+                cancel.set(true);
+            }
+        },
+        &|r| records.borrow_mut().push(r),
+    )
+    .await
+    .unwrap();
+    assert_eq!(end, RunEnd::Cancelled);
+    assert!(
+        records.borrow().is_empty(),
+        "stopped within the first round"
+    );
+    assert_eq!(search_path(&db).await, "lab, pg_catalog, public");
+    let left = scalar::<i64>(
+        &db,
+        "select count(*) filter (where status = 'ready') as v from vac_keep.jobs",
+    )
+    .await;
+    assert_eq!(left, 1500, "only the first batch was done");
+    // The lab still works: a full run goes through and finishes the leftovers too.
+    let records = run(&db, &cfg(1000, 1, &[Strategy::Keep])).await;
+    assert_eq!(records[0].measure.stats.n_live_tup, 3000);
+    assert_eq!(
+        scalar::<i64>(
+            &db,
+            "select count(*) as v from vac_keep.jobs where status <> 'done'"
+        )
+        .await,
+        0
+    );
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn per_table_autovacuum_settings_move_the_threshold_and_vacuum_full_takes_access_exclusive() {
+    let db = lab().await;
+    run(&db, &cfg(JOBS, 1, &[Strategy::Delete])).await;
+    model::vacuum(&db, Strategy::Delete).await.unwrap();
+    let input = model::parse_autovacuum("100", "0.01", "-1").unwrap();
+    let stmt = model::set_autovacuum(&db, Strategy::Delete, input)
+        .await
+        .unwrap();
+    assert!(
+        stmt.starts_with("alter table vac_delete.jobs set (autovacuum_vacuum_threshold = '100'"),
+        "{stmt}"
+    );
+    let a = model::autovacuum_settings(&db, Strategy::Delete)
+        .await
+        .unwrap();
+    assert!(a.threshold_from_table && a.scale_factor_from_table);
+    assert_eq!(a.dead_threshold, 100.0 + 0.01 * a.reltuples);
+    let reset = model::parse_autovacuum("", "", "").unwrap();
+    model::set_autovacuum(&db, Strategy::Delete, reset)
+        .await
+        .unwrap();
+    let a = model::autovacuum_settings(&db, Strategy::Delete)
+        .await
+        .unwrap();
+    assert!(!a.threshold_from_table);
+    assert_eq!(a.vacuum_threshold, 50);
+
+    let locks = model::vacuum_full_lock(&db).await.unwrap();
+    assert_eq!(locks.len(), 1);
+    assert_eq!(locks[0].mode, "AccessExclusiveLock");
+    assert!(locks[0].granted && locks[0].conflicts_with_select && locks[0].conflicts_with_insert);
+    assert_eq!(
+        scalar::<i64>(
+            &db,
+            "select count(*) as v from pg_locks where relation = 'vac_scratch.jobs'::regclass"
+        )
+        .await,
+        0,
+        "the demonstration released its lock"
+    );
+    let (before, after) = model::vacuum_full(&db).await.unwrap();
+    assert_ne!(before.filenode, after.filenode, "a new file");
+    assert!(after.heap_pages < before.heap_pages);
+
+    // Start over: everything back to empty tables.
+    model::reset(&db).await.unwrap();
+    let st = model::table_stats(&db, Strategy::Delete).await.unwrap();
+    assert_eq!((st.heap_pages, st.n_dead_tup, st.n_tup_ins), (0, 0, 0));
+    db.close().await;
+}
