@@ -18,15 +18,25 @@ async fn lab() -> (Db, Lab) {
 }
 
 async fn run(lab: &mut Lab, db: &Db, a: Action) -> Outcome {
-    lab.run(db, a.clone()).await.unwrap_or_else(|e| panic!("{a:?} failed: {e}"))
+    lab.run(db, a.clone())
+        .await
+        .unwrap_or_else(|e| panic!("{a:?} failed: {e}"))
 }
 
 fn receive(c: &str, max: i64) -> Action {
-    Action::Receive { consumer: c.into(), max }
+    Action::Receive {
+        consumer: c.into(),
+        max,
+    }
 }
 
 fn arg(o: &Outcome, name: &str) -> String {
-    o.msg.args.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone()).unwrap_or_else(|| panic!("{o:?} has no {name}"))
+    o.msg
+        .args
+        .iter()
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.clone())
+        .unwrap_or_else(|| panic!("{o:?} has no {name}"))
 }
 
 /// Receives and acks until nothing is left; returns (msg_id, payload, retry_count) in order.
@@ -35,9 +45,22 @@ async fn drain(lab: &mut Lab, db: &Db, c: &str, max: i64) -> Vec<(i64, String, i
     for _ in 0..1000 {
         run(lab, db, receive(c, max)).await;
         let page = lab.batch(c).to_vec();
-        let Some(first) = page.first() else { return got };
-        got.extend(page.iter().map(|e| (e.msg_id, e.payload.clone(), e.retry_count)));
-        run(lab, db, Action::Ack { consumer: c.into(), batch: first.batch_id }).await;
+        let Some(first) = page.first() else {
+            return got;
+        };
+        got.extend(
+            page.iter()
+                .map(|e| (e.msg_id, e.payload.clone(), e.retry_count)),
+        );
+        run(
+            lab,
+            db,
+            Action::Ack {
+                consumer: c.into(),
+                batch: first.batch_id,
+            },
+        )
+        .await;
     }
     panic!("{c} never ran dry");
 }
@@ -66,7 +89,10 @@ async fn engine_state(db: &Db) -> String {
         out.push('\n');
     }
     for t in model::snapshot(db).await.expect("snapshot").tables {
-        out.push_str(&format!("{} {} {:?}-{:?}\n", t.table_name, t.events, t.min_msg_id, t.max_msg_id));
+        out.push_str(&format!(
+            "{} {} {:?}-{:?}\n",
+            t.table_name, t.events, t.min_msg_id, t.max_msg_id
+        ));
     }
     out
 }
@@ -118,7 +144,11 @@ async fn a_rolled_back_send_is_never_delivered() {
     run(&mut lab, &db, Action::Tick).await;
     for c in [BILLING, EMAIL] {
         let got = payloads(&drain(&mut lab, &db, c, 100).await);
-        assert_eq!(got, vec![r#"{"order":1}"#.to_string(), r#"{"order":2}"#.to_string()], "{c}");
+        assert_eq!(
+            got,
+            vec![r#"{"order":1}"#.to_string(), r#"{"order":2}"#.to_string()],
+            "{c}"
+        );
     }
     db.close().await;
 }
@@ -129,28 +159,64 @@ async fn an_in_flight_prepared_transactions_event_arrives_once_in_a_later_batch_
     run(&mut lab, &db, Action::SendOne).await;
     let prepared = run(&mut lab, &db, Action::Prepare).await;
     assert_eq!(prepared.msg.key, "pgq.out.prepared");
-    assert!(model::snapshot(&db).await.expect("snapshot").inflight_open, "the transaction is prepared, not committed");
+    assert!(
+        model::snapshot(&db).await.expect("snapshot").inflight_open,
+        "the transaction is prepared, not committed"
+    );
     run(&mut lab, &db, Action::SendOne).await;
     run(&mut lab, &db, Action::Tick).await;
     run(&mut lab, &db, receive(BILLING, 100)).await;
     let first = lab.batch(BILLING).to_vec();
-    assert_eq!(payloads(&first.iter().map(|e| (e.msg_id, e.payload.clone(), 0)).collect::<Vec<_>>()), [r#"{"order":1}"#, r#"{"order":2}"#]);
-    run(&mut lab, &db, Action::Ack { consumer: BILLING.into(), batch: first[0].batch_id }).await;
+    assert_eq!(
+        payloads(
+            &first
+                .iter()
+                .map(|e| (e.msg_id, e.payload.clone(), 0))
+                .collect::<Vec<_>>()
+        ),
+        [r#"{"order":1}"#, r#"{"order":2}"#]
+    );
+    run(
+        &mut lab,
+        &db,
+        Action::Ack {
+            consumer: BILLING.into(),
+            batch: first[0].batch_id,
+        },
+    )
+    .await;
     run(&mut lab, &db, Action::Tick).await;
     run(&mut lab, &db, receive(BILLING, 100)).await;
-    assert!(lab.batch(BILLING).is_empty(), "still open at this tick: not delivered");
+    assert!(
+        lab.batch(BILLING).is_empty(),
+        "still open at this tick: not delivered"
+    );
     let committed = run(&mut lab, &db, Action::CommitPrepared).await;
     assert_eq!(committed.msg.key, "pgq.out.committed_prepared");
     run(&mut lab, &db, receive(BILLING, 100)).await;
-    assert!(lab.batch(BILLING).is_empty(), "committed after the newest tick: waits for the next");
+    assert!(
+        lab.batch(BILLING).is_empty(),
+        "committed after the newest tick: waits for the next"
+    );
     run(&mut lab, &db, Action::Tick).await;
     let later = drain(&mut lab, &db, BILLING, 100).await;
     assert_eq!(payloads(&later), [r#"{"order":"in flight"}"#]);
     run(&mut lab, &db, Action::Tick).await;
-    assert!(drain(&mut lab, &db, BILLING, 100).await.is_empty(), "not delivered twice");
+    assert!(
+        drain(&mut lab, &db, BILLING, 100).await.is_empty(),
+        "not delivered twice"
+    );
     let mut all = payloads(&drain(&mut lab, &db, EMAIL, 100).await);
     all.sort();
-    assert_eq!(all, [r#"{"order":"in flight"}"#, r#"{"order":1}"#, r#"{"order":2}"#], "email: each once");
+    assert_eq!(
+        all,
+        [
+            r#"{"order":"in flight"}"#,
+            r#"{"order":1}"#,
+            r#"{"order":2}"#
+        ],
+        "email: each once"
+    );
     db.close().await;
 }
 
@@ -166,8 +232,20 @@ async fn an_unacked_batch_is_redelivered_with_the_same_events() {
     assert_eq!(first.len(), 3);
     let again = run(&mut lab, &db, receive(BILLING, 100)).await;
     assert_eq!(again.msg.key, "pgq.result.received_again");
-    assert_eq!(lab.batch(BILLING), first.as_slice(), "same batch, same events");
-    let acked = run(&mut lab, &db, Action::Ack { consumer: BILLING.into(), batch: first[0].batch_id }).await;
+    assert_eq!(
+        lab.batch(BILLING),
+        first.as_slice(),
+        "same batch, same events"
+    );
+    let acked = run(
+        &mut lab,
+        &db,
+        Action::Ack {
+            consumer: BILLING.into(),
+            batch: first[0].batch_id,
+        },
+    )
+    .await;
     assert_eq!(acked.msg.key, "pgq.result.acked");
     run(&mut lab, &db, receive(BILLING, 100)).await;
     assert!(lab.batch(BILLING).is_empty(), "acked: not delivered again");
@@ -181,9 +259,27 @@ async fn nack_until_dead(lab: &mut Lab, db: &Db) -> i64 {
     run(lab, db, Action::Tick).await;
     run(lab, db, receive(BILLING, 100)).await;
     let batch = lab.batch(BILLING).to_vec();
-    let out = run(lab, db, Action::Nack { consumer: BILLING.into(), batch: batch[0].batch_id, msg: batch[0].msg_id, delay: 30 }).await;
+    let out = run(
+        lab,
+        db,
+        Action::Nack {
+            consumer: BILLING.into(),
+            batch: batch[0].batch_id,
+            msg: batch[0].msg_id,
+            delay: 30,
+        },
+    )
+    .await;
     assert_eq!(out.msg.key, "pgq.result.nack_retry");
-    run(lab, db, Action::Ack { consumer: BILLING.into(), batch: batch[0].batch_id }).await;
+    run(
+        lab,
+        db,
+        Action::Ack {
+            consumer: BILLING.into(),
+            batch: batch[0].batch_id,
+        },
+    )
+    .await;
     run(lab, db, Action::Advance(29)).await;
     let early = run(lab, db, Action::RetryEvents).await;
     assert_eq!(arg(&early, "count"), "0", "not due before its delay");
@@ -199,11 +295,35 @@ async fn nack_until_dead(lab: &mut Lab, db: &Db) -> i64 {
         run(lab, db, receive(BILLING, 100)).await;
         let page = lab.batch(BILLING).to_vec();
         assert_eq!(page.len(), 1, "the retry comes back alone: {page:?}");
-        assert_eq!((page[0].payload.as_str(), page[0].retry_count), (r#"{"order":1}"#, retries));
-        let out = run(lab, db, Action::Nack { consumer: BILLING.into(), batch: page[0].batch_id, msg: page[0].msg_id, delay: 0 }).await;
-        run(lab, db, Action::Ack { consumer: BILLING.into(), batch: page[0].batch_id }).await;
+        assert_eq!(
+            (page[0].payload.as_str(), page[0].retry_count),
+            (r#"{"order":1}"#, retries)
+        );
+        let out = run(
+            lab,
+            db,
+            Action::Nack {
+                consumer: BILLING.into(),
+                batch: page[0].batch_id,
+                msg: page[0].msg_id,
+                delay: 0,
+            },
+        )
+        .await;
+        run(
+            lab,
+            db,
+            Action::Ack {
+                consumer: BILLING.into(),
+                batch: page[0].batch_id,
+            },
+        )
+        .await;
         if retries == model::MAX_RETRIES {
-            assert_eq!(out.msg.key, "pgq.result.nack_dead", "past max retries: dead letter");
+            assert_eq!(
+                out.msg.key, "pgq.result.nack_dead",
+                "past max retries: dead letter"
+            );
             break;
         }
         assert_eq!(out.msg.key, "pgq.result.nack_retry");
@@ -212,11 +332,17 @@ async fn nack_until_dead(lab: &mut Lab, db: &Db) -> i64 {
     }
     run(lab, db, Action::RetryEvents).await;
     run(lab, db, Action::Tick).await;
-    assert!(drain(lab, db, BILLING, 100).await.is_empty(), "a dead event is not retried");
+    assert!(
+        drain(lab, db, BILLING, 100).await.is_empty(),
+        "a dead event is not retried"
+    );
     let snap = model::snapshot(db).await.expect("snapshot");
     assert!(snap.retries.is_empty());
     assert_eq!(snap.dead.len(), 1);
-    assert_eq!((snap.dead[0].consumer.as_str(), snap.dead[0].retry_count), (BILLING, model::MAX_RETRIES));
+    assert_eq!(
+        (snap.dead[0].consumer.as_str(), snap.dead[0].retry_count),
+        (BILLING, model::MAX_RETRIES)
+    );
     snap.dead[0].dl_id
 }
 
@@ -225,7 +351,11 @@ async fn a_nacked_event_returns_after_its_delay_to_that_consumer_only_and_dies_a
     let (db, mut lab) = lab().await;
     nack_until_dead(&mut lab, &db).await;
     let email = payloads(&drain(&mut lab, &db, EMAIL, 100).await);
-    assert_eq!(email, [r#"{"order":1}"#, r#"{"order":2}"#], "email got each event once, no retries");
+    assert_eq!(
+        email,
+        [r#"{"order":1}"#, r#"{"order":2}"#],
+        "email got each event once, no retries"
+    );
     db.close().await;
 }
 
@@ -236,12 +366,25 @@ async fn dlq_replay_delivers_the_dead_letter_again_to_its_consumer() {
     drain(&mut lab, &db, EMAIL, 100).await;
     let out = run(&mut lab, &db, Action::Replay(dl)).await;
     assert_eq!(out.msg.key, "pgq.result.replayed");
-    assert!(model::snapshot(&db).await.expect("snapshot").dead.is_empty());
+    assert!(model::snapshot(&db)
+        .await
+        .expect("snapshot")
+        .dead
+        .is_empty());
     run(&mut lab, &db, Action::Tick).await;
     let again = drain(&mut lab, &db, BILLING, 100).await;
-    assert_eq!(again.iter().map(|(_, p, r)| (p.as_str(), *r)).collect::<Vec<_>>(), [(r#"{"order":1}"#, 0)]);
+    assert_eq!(
+        again
+            .iter()
+            .map(|(_, p, r)| (p.as_str(), *r))
+            .collect::<Vec<_>>(),
+        [(r#"{"order":1}"#, 0)]
+    );
     assert_eq!(again[0].0.to_string(), arg(&out, "event"));
-    assert!(drain(&mut lab, &db, EMAIL, 100).await.is_empty(), "only the consumer that gave up gets it");
+    assert!(
+        drain(&mut lab, &db, EMAIL, 100).await.is_empty(),
+        "only the consumer that gave up gets it"
+    );
     db.close().await;
 }
 
@@ -254,11 +397,22 @@ async fn round(lab: &mut Lab, db: &Db) {
 }
 
 async fn events_per_table(db: &Db) -> Vec<i64> {
-    model::snapshot(db).await.expect("snapshot").tables.iter().map(|t| t.events).collect()
+    model::snapshot(db)
+        .await
+        .expect("snapshot")
+        .tables
+        .iter()
+        .map(|t| t.events)
+        .collect()
 }
 
 async fn cur_table(db: &Db) -> i32 {
-    model::snapshot(db).await.expect("snapshot").queue.expect("queue").cur_table
+    model::snapshot(db)
+        .await
+        .expect("snapshot")
+        .queue
+        .expect("queue")
+        .cur_table
 }
 
 fn maint_did(lab: &Lab, action: &str) -> bool {
@@ -266,17 +420,29 @@ fn maint_did(lab: &Lab, action: &str) -> bool {
 }
 
 #[wasm_bindgen_test]
-async fn maint_truncates_only_a_table_every_consumer_passed_and_a_lagging_consumer_holds_rotation() {
+async fn maint_truncates_only_a_table_every_consumer_passed_and_a_lagging_consumer_holds_rotation()
+{
     let (db, mut lab) = lab().await;
     round(&mut lab, &db).await; // events 1-4 into table 0
     drain(&mut lab, &db, BILLING, 100).await;
     run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
     run(&mut lab, &db, Action::Maint).await;
-    assert!(maint_did(&lab, "wait") && !maint_did(&lab, "rotate"), "email has not acked: {:?}", lab.last_maint);
+    assert!(
+        maint_did(&lab, "wait") && !maint_did(&lab, "rotate"),
+        "email has not acked: {:?}",
+        lab.last_maint
+    );
     assert_eq!(cur_table(&db).await, 0);
     let snap = model::snapshot(&db).await.expect("snapshot");
-    let holds: Vec<(String, bool)> = snap.consumers.iter().map(|c| (c.consumer_name.clone(), c.holds_rotation)).collect();
-    assert_eq!(holds, [(BILLING.to_string(), false), (EMAIL.to_string(), true)]);
+    let holds: Vec<(String, bool)> = snap
+        .consumers
+        .iter()
+        .map(|c| (c.consumer_name.clone(), c.holds_rotation))
+        .collect();
+    assert_eq!(
+        holds,
+        [(BILLING.to_string(), false), (EMAIL.to_string(), true)]
+    );
 
     drain(&mut lab, &db, EMAIL, 100).await;
     run(&mut lab, &db, Action::Maint).await;
@@ -296,15 +462,26 @@ async fn maint_truncates_only_a_table_every_consumer_passed_and_a_lagging_consum
     run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
     for _ in 0..3 {
         run(&mut lab, &db, Action::Maint).await;
-        assert!(!maint_did(&lab, "rotate"), "email lags: table 0 must not be truncated");
+        assert!(
+            !maint_did(&lab, "rotate"),
+            "email lags: table 0 must not be truncated"
+        );
         run(&mut lab, &db, Action::Tick).await;
     }
-    assert_eq!(events_per_table(&db).await, [4, 4, 4], "nothing truncated while email lags");
+    assert_eq!(
+        events_per_table(&db).await,
+        [4, 4, 4],
+        "nothing truncated while email lags"
+    );
 
     drain(&mut lab, &db, EMAIL, 100).await;
     run(&mut lab, &db, Action::Maint).await;
     assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
-    assert_eq!(events_per_table(&db).await, [0, 4, 4], "only the table both had passed was truncated");
+    assert_eq!(
+        events_per_table(&db).await,
+        [0, 4, 4],
+        "only the table both had passed was truncated"
+    );
     db.close().await;
 }
 
@@ -319,8 +496,26 @@ async fn event_tables_hold_zero_dead_tuples_after_sends_receives_nacks_acks_and_
             run(&mut lab, &db, receive(c, 1000)).await;
             let page = lab.batch(c).to_vec();
             assert!(page.len() >= 50, "{c} got {} events", page.len());
-            run(&mut lab, &db, Action::Nack { consumer: c.into(), batch: page[0].batch_id, msg: page[0].msg_id, delay: 0 }).await;
-            run(&mut lab, &db, Action::Ack { consumer: c.into(), batch: page[0].batch_id }).await;
+            run(
+                &mut lab,
+                &db,
+                Action::Nack {
+                    consumer: c.into(),
+                    batch: page[0].batch_id,
+                    msg: page[0].msg_id,
+                    delay: 0,
+                },
+            )
+            .await;
+            run(
+                &mut lab,
+                &db,
+                Action::Ack {
+                    consumer: c.into(),
+                    batch: page[0].batch_id,
+                },
+            )
+            .await;
         }
         run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
         run(&mut lab, &db, Action::RetryEvents).await;
@@ -329,7 +524,12 @@ async fn event_tables_hold_zero_dead_tuples_after_sends_receives_nacks_acks_and_
     let tables = model::snapshot(&db).await.expect("snapshot").tables; // flushes statistics first
     assert_eq!(tables.len(), 3);
     for t in &tables {
-        assert_eq!((t.dead_tuples, t.tup_upd, t.tup_del), (0, 0, 0), "{} has dead tuples, updates or deletes", t.table_name);
+        assert_eq!(
+            (t.dead_tuples, t.tup_upd, t.tup_del),
+            (0, 0, 0),
+            "{} has dead tuples, updates or deletes",
+            t.table_name
+        );
     }
     db.close().await;
 }
@@ -345,35 +545,108 @@ async fn bad_calls_raise_pq_errors_with_translations_and_change_nothing() {
     let before = engine_state(&db).await;
     let lab_before = lab.clone();
 
-    let unknown_queue = db.query::<serde_json::Value>(model::TICK_SQL, &["nope".into()]).await.expect_err("unknown queue");
+    let unknown_queue = db
+        .query::<serde_json::Value>(model::TICK_SQL, &["nope".into()])
+        .await
+        .expect_err("unknown queue");
     assert_eq!(code(&unknown_queue), "PQ001");
-    let unknown_queue = db.query::<serde_json::Value>(model::RECEIVE_SQL, &["nope".into(), BILLING.into(), 10.into()]).await.expect_err("unknown queue");
+    let unknown_queue = db
+        .query::<serde_json::Value>(
+            model::RECEIVE_SQL,
+            &["nope".into(), BILLING.into(), 10.into()],
+        )
+        .await
+        .expect_err("unknown queue");
     assert_eq!(code(&unknown_queue), "PQ001");
     let bad: Vec<(Action, &str)> = vec![
         (receive("ghost", 10), "PQ002"),
-        (Action::Ack { consumer: BILLING.into(), batch: 999 }, "PQ003"),
-        (Action::Ack { consumer: EMAIL.into(), batch: first.batch_id }, "PQ005"),
-        (Action::Nack { consumer: EMAIL.into(), batch: first.batch_id, msg: first.msg_id, delay: 5 }, "PQ005"),
-        (Action::Nack { consumer: BILLING.into(), batch: first.batch_id, msg: first.msg_id + 1, delay: 5 }, "PQ007"),
+        (
+            Action::Ack {
+                consumer: BILLING.into(),
+                batch: 999,
+            },
+            "PQ003",
+        ),
+        (
+            Action::Ack {
+                consumer: EMAIL.into(),
+                batch: first.batch_id,
+            },
+            "PQ005",
+        ),
+        (
+            Action::Nack {
+                consumer: EMAIL.into(),
+                batch: first.batch_id,
+                msg: first.msg_id,
+                delay: 5,
+            },
+            "PQ005",
+        ),
+        (
+            Action::Nack {
+                consumer: BILLING.into(),
+                batch: first.batch_id,
+                msg: first.msg_id + 1,
+                delay: 5,
+            },
+            "PQ007",
+        ),
         (Action::Replay(12345), "PQ008"),
     ];
     for (a, want) in bad {
-        let e = lab.run(&db, a.clone()).await.expect_err(&format!("{a:?} must fail"));
+        let e = lab
+            .run(&db, a.clone())
+            .await
+            .expect_err(&format!("{a:?} must fail"));
         assert_eq!(code(&e), want, "{a:?}: {e}");
         let key = model::error_key(&e).expect("a translated explanation");
         assert_eq!(key, format!("pgq.error.{want}"));
-        assert_eq!(engine_state(&db).await, before, "{a:?} changed the engine's state");
+        assert_eq!(
+            engine_state(&db).await,
+            before,
+            "{a:?} changed the engine's state"
+        );
         assert_eq!(lab, lab_before, "{a:?} changed the lab's state");
     }
 
     // finish the batch, then ack it again
-    run(&mut lab, &db, Action::Ack { consumer: BILLING.into(), batch: first.batch_id }).await;
+    run(
+        &mut lab,
+        &db,
+        Action::Ack {
+            consumer: BILLING.into(),
+            batch: first.batch_id,
+        },
+    )
+    .await;
     run(&mut lab, &db, receive(BILLING, 1)).await;
-    let done = run(&mut lab, &db, Action::Ack { consumer: BILLING.into(), batch: first.batch_id }).await;
+    let done = run(
+        &mut lab,
+        &db,
+        Action::Ack {
+            consumer: BILLING.into(),
+            batch: first.batch_id,
+        },
+    )
+    .await;
     assert_eq!(done.msg.key, "pgq.result.acked");
     let finished = engine_state(&db).await;
-    let e = lab.run(&db, Action::Ack { consumer: BILLING.into(), batch: first.batch_id }).await.expect_err("second ack");
+    let e = lab
+        .run(
+            &db,
+            Action::Ack {
+                consumer: BILLING.into(),
+                batch: first.batch_id,
+            },
+        )
+        .await
+        .expect_err("second ack");
     assert_eq!(code(&e), "PQ004");
-    assert_eq!(engine_state(&db).await, finished, "a second ack changed the engine's state");
+    assert_eq!(
+        engine_state(&db).await,
+        finished,
+        "a second ack changed the engine's state"
+    );
     db.close().await;
 }

@@ -18,8 +18,14 @@ pub const ENGINE: [(&str, &str); 8] = [
     ("10_queue.sql", include_str!("../../sql/pgq/10_queue.sql")),
     ("20_send.sql", include_str!("../../sql/pgq/20_send.sql")),
     ("30_ticker.sql", include_str!("../../sql/pgq/30_ticker.sql")),
-    ("40_receive.sql", include_str!("../../sql/pgq/40_receive.sql")),
-    ("50_retry_dlq.sql", include_str!("../../sql/pgq/50_retry_dlq.sql")),
+    (
+        "40_receive.sql",
+        include_str!("../../sql/pgq/40_receive.sql"),
+    ),
+    (
+        "50_retry_dlq.sql",
+        include_str!("../../sql/pgq/50_retry_dlq.sql"),
+    ),
     ("60_info.sql", include_str!("../../sql/pgq/60_info.sql")),
     ("70_maint.sql", include_str!("../../sql/pgq/70_maint.sql")),
 ];
@@ -99,9 +105,20 @@ pub enum Action {
     CommitPrepared,
     RollbackPrepared,
     Tick,
-    Receive { consumer: String, max: i64 },
-    Ack { consumer: String, batch: i64 },
-    Nack { consumer: String, batch: i64, msg: i64, delay: i64 },
+    Receive {
+        consumer: String,
+        max: i64,
+    },
+    Ack {
+        consumer: String,
+        batch: i64,
+    },
+    Nack {
+        consumer: String,
+        batch: i64,
+        msg: i64,
+        delay: i64,
+    },
     Maint,
     RetryEvents,
     Replay(i64),
@@ -314,7 +331,11 @@ pub struct Lab {
 }
 
 async fn inflight_open(db: &Db) -> Result<bool, DbError> {
-    Ok(!db.query::<Gid>(INFLIGHT_FIND_SQL, &[]).await?.rows.is_empty())
+    Ok(!db
+        .query::<Gid>(INFLIGHT_FIND_SQL, &[])
+        .await?
+        .rows
+        .is_empty())
 }
 
 /// Installs the engine in a fresh `pgq` schema (dropping the lab's earlier one).
@@ -335,10 +356,19 @@ impl Lab {
     pub async fn setup(db: &Db) -> Result<Lab, DbError> {
         install(db).await?;
         clock::reset(db).await?;
-        db.query::<serde_json::Value>(CREATE_QUEUE_SQL, &[QUEUE.into(), NTABLES.into(), ROTATION_SECONDS.into(), MAX_RETRIES.into()])
-            .await?;
+        db.query::<serde_json::Value>(
+            CREATE_QUEUE_SQL,
+            &[
+                QUEUE.into(),
+                NTABLES.into(),
+                ROTATION_SECONDS.into(),
+                MAX_RETRIES.into(),
+            ],
+        )
+        .await?;
         for c in CONSUMERS {
-            db.query::<serde_json::Value>(REGISTER_SQL, &[QUEUE.into(), c.into()]).await?;
+            db.query::<serde_json::Value>(REGISTER_SQL, &[QUEUE.into(), c.into()])
+                .await?;
         }
         Ok(Lab::default())
     }
@@ -355,18 +385,37 @@ impl Lab {
             Action::Tick => self.tick(db).await,
             Action::Receive { consumer, max } => self.receive(db, &consumer, max).await,
             Action::Ack { consumer, batch } => self.ack(db, &consumer, batch).await,
-            Action::Nack { consumer, batch, msg, delay } => self.nack(db, &consumer, batch, msg, delay).await,
+            Action::Nack {
+                consumer,
+                batch,
+                msg,
+                delay,
+            } => self.nack(db, &consumer, batch, msg, delay).await,
             Action::Maint => self.maint(db).await,
             Action::RetryEvents => self.retry_events(db).await,
             Action::Replay(id) => self.replay(db, id).await,
             Action::Advance(s) => self.advance(db, s).await,
             Action::SetAutoTick(on) => {
                 self.auto_tick = on;
-                Ok(Outcome::new(Msg::new(if on { "pgq.out.auto_tick_on" } else { "pgq.out.auto_tick_off" }), Tone::Info))
+                Ok(Outcome::new(
+                    Msg::new(if on {
+                        "pgq.out.auto_tick_on"
+                    } else {
+                        "pgq.out.auto_tick_off"
+                    }),
+                    Tone::Info,
+                ))
             }
             Action::SetAutoMaint(on) => {
                 self.auto_maint = on;
-                Ok(Outcome::new(Msg::new(if on { "pgq.out.auto_maint_on" } else { "pgq.out.auto_maint_off" }), Tone::Info))
+                Ok(Outcome::new(
+                    Msg::new(if on {
+                        "pgq.out.auto_maint_on"
+                    } else {
+                        "pgq.out.auto_maint_off"
+                    }),
+                    Tone::Info,
+                ))
             }
         }?;
         self.history.push(action);
@@ -381,37 +430,73 @@ impl Lab {
     async fn send_one(&mut self, db: &Db) -> Result<Outcome, DbError> {
         let n = self.sent + 1;
         let payload = serde_json::json!({"order": n}).to_string();
-        let row = db.query::<Sent>(SEND_SQL, &[QUEUE.into(), EVENT_TYPE.into(), payload.into()]).await?.first();
-        let Some(s) = row else { return Err(DbError::other("send returned no row")) };
+        let row = db
+            .query::<Sent>(SEND_SQL, &[QUEUE.into(), EVENT_TYPE.into(), payload.into()])
+            .await?
+            .first();
+        let Some(s) = row else {
+            return Err(DbError::other("send returned no row"));
+        };
         self.sent = n;
-        Ok(Outcome::new(Msg::new("pgq.result.sent").arg("id", s.msg_id).arg("txid", s.txid), Tone::Good))
+        Ok(Outcome::new(
+            Msg::new("pgq.result.sent")
+                .arg("id", s.msg_id)
+                .arg("txid", s.txid),
+            Tone::Good,
+        ))
     }
 
     async fn burst(&mut self, db: &Db, n: i64) -> Result<Outcome, DbError> {
         if !(1..=MAX_BURST).contains(&n) {
-            return Ok(Outcome::new(Msg::new("pgq.err.range").arg("min", 1).arg("max", MAX_BURST).arg("n", n), Tone::Warn));
+            return Ok(Outcome::new(
+                Msg::new("pgq.err.range")
+                    .arg("min", 1)
+                    .arg("max", MAX_BURST)
+                    .arg("n", n),
+                Tone::Warn,
+            ));
         }
-        let sent = db.query::<Count>(SEND_BURST_SQL, &[QUEUE.into(), "order.bulk".into(), n.into()]).await?.first().map_or(0, |c| c.sent);
-        Ok(Outcome::new(Msg::new("pgq.result.sent_burst").arg("count", sent), Tone::Good))
+        let sent = db
+            .query::<Count>(
+                SEND_BURST_SQL,
+                &[QUEUE.into(), "order.bulk".into(), n.into()],
+            )
+            .await?
+            .first()
+            .map_or(0, |c| c.sent);
+        Ok(Outcome::new(
+            Msg::new("pgq.result.sent_burst").arg("count", sent),
+            Tone::Good,
+        ))
     }
 
     async fn send_rollback(&mut self, db: &Db) -> Result<Outcome, DbError> {
         let tx = db.begin().await?;
         let payload = serde_json::json!({"order": "cancelled"}).to_string();
-        let sent = tx.query::<Sent>(SEND_SQL, &[QUEUE.into(), EVENT_TYPE.into(), payload.into()]).await;
+        let sent = tx
+            .query::<Sent>(SEND_SQL, &[QUEUE.into(), EVENT_TYPE.into(), payload.into()])
+            .await;
         tx.rollback().await?;
         let s = sent?.first();
         let id = s.map_or(0, |s| s.msg_id);
-        Ok(Outcome::new(Msg::new("pgq.out.rolled_back").arg("id", id), Tone::Warn))
+        Ok(Outcome::new(
+            Msg::new("pgq.out.rolled_back").arg("id", id),
+            Tone::Warn,
+        ))
     }
 
     async fn prepare(&mut self, db: &Db) -> Result<Outcome, DbError> {
         if inflight_open(db).await? {
-            return Ok(Outcome::new(Msg::new("pgq.out.inflight_already"), Tone::Info));
+            return Ok(Outcome::new(
+                Msg::new("pgq.out.inflight_already"),
+                Tone::Info,
+            ));
         }
         db.exec(INFLIGHT_BEGIN_SQL).await?;
         let payload = serde_json::json!({"order": "in flight"}).to_string();
-        let sent = db.query::<Sent>(SEND_SQL, &[QUEUE.into(), EVENT_TYPE.into(), payload.into()]).await;
+        let sent = db
+            .query::<Sent>(SEND_SQL, &[QUEUE.into(), EVENT_TYPE.into(), payload.into()])
+            .await;
         let s = match sent.map(|r| r.first()) {
             Ok(Some(s)) => s,
             Ok(None) => {
@@ -429,7 +514,12 @@ impl Lab {
             return Err(e);
         }
         self.inflight = Some(s.msg_id);
-        Ok(Outcome::new(Msg::new("pgq.out.prepared").arg("id", s.msg_id).arg("txid", s.txid), Tone::Warn))
+        Ok(Outcome::new(
+            Msg::new("pgq.out.prepared")
+                .arg("id", s.msg_id)
+                .arg("txid", s.txid),
+            Tone::Warn,
+        ))
     }
 
     async fn finish_prepared(&mut self, db: &Db, commit: bool) -> Result<Outcome, DbError> {
@@ -437,31 +527,72 @@ impl Lab {
             self.inflight = None;
             return Ok(Outcome::new(Msg::new("pgq.out.inflight_none"), Tone::Info));
         }
-        db.exec(if commit { COMMIT_PREPARED_SQL } else { ROLLBACK_PREPARED_SQL }).await?;
+        db.exec(if commit {
+            COMMIT_PREPARED_SQL
+        } else {
+            ROLLBACK_PREPARED_SQL
+        })
+        .await?;
         let id = self.inflight.take().unwrap_or(0);
         Ok(if commit {
-            Outcome::new(Msg::new("pgq.out.committed_prepared").arg("id", id), Tone::Good)
+            Outcome::new(
+                Msg::new("pgq.out.committed_prepared").arg("id", id),
+                Tone::Good,
+            )
         } else {
-            Outcome::new(Msg::new("pgq.out.rolled_back_prepared").arg("id", id), Tone::Warn)
+            Outcome::new(
+                Msg::new("pgq.out.rolled_back_prepared").arg("id", id),
+                Tone::Warn,
+            )
         })
     }
 
     async fn tick(&mut self, db: &Db) -> Result<Outcome, DbError> {
-        let tick = db.query::<TickId>(TICK_SQL, &[QUEUE.into()]).await?.first().map_or(0, |t| t.tick_id);
-        let snap = db.query::<TickSnap>(TICK_SNAPSHOT_SQL, &[QUEUE.into(), tick.into()]).await?.first().map(|s| s.snapshot).unwrap_or_default();
-        Ok(Outcome::new(Msg::new("pgq.result.ticked").arg("tick", tick).arg("snapshot", snap), Tone::Good))
+        let tick = db
+            .query::<TickId>(TICK_SQL, &[QUEUE.into()])
+            .await?
+            .first()
+            .map_or(0, |t| t.tick_id);
+        let snap = db
+            .query::<TickSnap>(TICK_SNAPSHOT_SQL, &[QUEUE.into(), tick.into()])
+            .await?
+            .first()
+            .map(|s| s.snapshot)
+            .unwrap_or_default();
+        Ok(Outcome::new(
+            Msg::new("pgq.result.ticked")
+                .arg("tick", tick)
+                .arg("snapshot", snap),
+            Tone::Good,
+        ))
     }
 
     async fn receive(&mut self, db: &Db, consumer: &str, max: i64) -> Result<Outcome, DbError> {
         if !(1..=MAX_RECEIVE).contains(&max) {
-            return Ok(Outcome::new(Msg::new("pgq.err.range").arg("min", 1).arg("max", MAX_RECEIVE).arg("n", max), Tone::Warn));
+            return Ok(Outcome::new(
+                Msg::new("pgq.err.range")
+                    .arg("min", 1)
+                    .arg("max", MAX_RECEIVE)
+                    .arg("n", max),
+                Tone::Warn,
+            ));
         }
-        let rows = db.query::<Event>(RECEIVE_SQL, &[QUEUE.into(), consumer.into(), max.into()]).await?.rows;
+        let rows = db
+            .query::<Event>(RECEIVE_SQL, &[QUEUE.into(), consumer.into(), max.into()])
+            .await?
+            .rows;
         let Some(first) = rows.first() else {
             self.batches.remove(consumer);
-            let waiting = db.query::<QueueInfo>(QUEUE_INFO_SQL, &[QUEUE.into()]).await?.first().and_then(|q| q.events_since_tick).unwrap_or(0);
+            let waiting = db
+                .query::<QueueInfo>(QUEUE_INFO_SQL, &[QUEUE.into()])
+                .await?
+                .first()
+                .and_then(|q| q.events_since_tick)
+                .unwrap_or(0);
             let msg = if waiting > 0 {
-                Msg::new("pgq.out.waiting_tick").arg("consumer", consumer).arg("count", waiting)
+                Msg::new("pgq.out.waiting_tick")
+                    .arg("consumer", consumer)
+                    .arg("count", waiting)
             } else {
                 Msg::new("pgq.result.nothing")
             };
@@ -469,37 +600,94 @@ impl Lab {
         };
         let batch = first.batch_id;
         let count = rows.len();
-        let again = self.batch(consumer).first().is_some_and(|e| e.batch_id == batch && e.msg_id == rows[0].msg_id);
-        if self.nacked.get(consumer).is_some_and(|n| !n.is_empty()) && self.batch(consumer).first().is_some_and(|e| e.batch_id != batch) {
+        let again = self
+            .batch(consumer)
+            .first()
+            .is_some_and(|e| e.batch_id == batch && e.msg_id == rows[0].msg_id);
+        if self.nacked.get(consumer).is_some_and(|n| !n.is_empty())
+            && self
+                .batch(consumer)
+                .first()
+                .is_some_and(|e| e.batch_id != batch)
+        {
             self.nacked.remove(consumer);
         }
         self.batches.insert(consumer.to_owned(), rows);
         Ok(if again {
-            Outcome::new(Msg::new("pgq.result.received_again").arg("id", batch), Tone::Warn)
+            Outcome::new(
+                Msg::new("pgq.result.received_again").arg("id", batch),
+                Tone::Warn,
+            )
         } else {
-            Outcome::new(Msg::new("pgq.out.received").arg("consumer", consumer).arg("id", batch).arg("count", count), Tone::Good)
+            Outcome::new(
+                Msg::new("pgq.out.received")
+                    .arg("consumer", consumer)
+                    .arg("id", batch)
+                    .arg("count", count),
+                Tone::Good,
+            )
         })
     }
 
     async fn ack(&mut self, db: &Db, consumer: &str, batch: i64) -> Result<Outcome, DbError> {
-        let finished = db.query::<Finished>(ACK_SQL, &[batch.into(), consumer.into()]).await?.first().map_or(0, |f| f.finished);
+        let finished = db
+            .query::<Finished>(ACK_SQL, &[batch.into(), consumer.into()])
+            .await?
+            .first()
+            .map_or(0, |f| f.finished);
         self.batches.remove(consumer);
         if finished == 1 {
             self.nacked.remove(consumer);
-            let tick = db.query::<ConsumerInfo>(CONSUMER_INFO_SQL, &[QUEUE.into()]).await?.rows.into_iter().find(|c| c.consumer_name == consumer).map_or(0, |c| c.last_tick);
-            Ok(Outcome::new(Msg::new("pgq.result.acked").arg("id", batch).arg("tick", tick), Tone::Good))
+            let tick = db
+                .query::<ConsumerInfo>(CONSUMER_INFO_SQL, &[QUEUE.into()])
+                .await?
+                .rows
+                .into_iter()
+                .find(|c| c.consumer_name == consumer)
+                .map_or(0, |c| c.last_tick);
+            Ok(Outcome::new(
+                Msg::new("pgq.result.acked")
+                    .arg("id", batch)
+                    .arg("tick", tick),
+                Tone::Good,
+            ))
         } else {
-            Ok(Outcome::new(Msg::new("pgq.result.acked_page").arg("id", batch), Tone::Info))
+            Ok(Outcome::new(
+                Msg::new("pgq.result.acked_page").arg("id", batch),
+                Tone::Info,
+            ))
         }
     }
 
-    async fn nack(&mut self, db: &Db, consumer: &str, batch: i64, msg: i64, delay: i64) -> Result<Outcome, DbError> {
+    async fn nack(
+        &mut self,
+        db: &Db,
+        consumer: &str,
+        batch: i64,
+        msg: i64,
+        delay: i64,
+    ) -> Result<Outcome, DbError> {
         if !(0..=MAX_DELAY).contains(&delay) {
-            return Ok(Outcome::new(Msg::new("pgq.err.range").arg("min", 0).arg("max", MAX_DELAY).arg("n", delay), Tone::Warn));
+            return Ok(Outcome::new(
+                Msg::new("pgq.err.range")
+                    .arg("min", 0)
+                    .arg("max", MAX_DELAY)
+                    .arg("n", delay),
+                Tone::Warn,
+            ));
         }
         let reason = format!("{consumer} failed event {msg}");
         let outcome = db
-            .query::<NackOutcome>(NACK_SQL, &[batch.into(), msg.into(), delay.into(), reason.into(), consumer.into()])
+            .query::<NackOutcome>(
+                NACK_SQL,
+                &[
+                    batch.into(),
+                    msg.into(),
+                    delay.into(),
+                    reason.into(),
+                    consumer.into(),
+                ],
+            )
             .await?
             .first()
             .map(|o| o.outcome)
@@ -510,7 +698,13 @@ impl Lab {
         Ok(if outcome == "dead" {
             Outcome::new(Msg::new("pgq.result.nack_dead").arg("id", msg), Tone::Warn)
         } else {
-            Outcome::new(Msg::new("pgq.result.nack_retry").arg("id", msg).arg("consumer", consumer).arg("delay", format!("{delay} s")), Tone::Warn)
+            Outcome::new(
+                Msg::new("pgq.result.nack_retry")
+                    .arg("id", msg)
+                    .arg("consumer", consumer)
+                    .arg("delay", format!("{delay} s")),
+                Tone::Warn,
+            )
         })
     }
 
@@ -525,12 +719,22 @@ impl Lab {
             .map(MaintRow::msg)
             .unwrap_or_else(|| Msg::new("pgq.out.maint_nothing"));
         self.last_maint = rows;
-        Ok(Outcome::new(main, if rotated { Tone::Good } else { Tone::Info }))
+        Ok(Outcome::new(
+            main,
+            if rotated { Tone::Good } else { Tone::Info },
+        ))
     }
 
     async fn retry_events(&mut self, db: &Db) -> Result<Outcome, DbError> {
-        let n = db.query::<Released>(RETRY_EVENTS_SQL, &[QUEUE.into()]).await?.first().map_or(0, |r| r.released);
-        Ok(Outcome::new(Msg::new("pgq.out.released").arg("count", n), if n > 0 { Tone::Good } else { Tone::Info }))
+        let n = db
+            .query::<Released>(RETRY_EVENTS_SQL, &[QUEUE.into()])
+            .await?
+            .first()
+            .map_or(0, |r| r.released);
+        Ok(Outcome::new(
+            Msg::new("pgq.out.released").arg("count", n),
+            if n > 0 { Tone::Good } else { Tone::Info },
+        ))
     }
 
     async fn replay(&mut self, db: &Db, dl_id: i64) -> Result<Outcome, DbError> {
@@ -542,19 +746,39 @@ impl Lab {
             .find(|d| d.dl_id == dl_id)
             .map(|d| d.consumer)
             .unwrap_or_default();
-        let id = db.query::<MsgId>(DLQ_REPLAY_SQL, &[dl_id.into()]).await?.first().map_or(0, |m| m.msg_id);
-        Ok(Outcome::new(Msg::new("pgq.result.replayed").arg("id", dl_id).arg("event", id).arg("consumer", consumer), Tone::Good))
+        let id = db
+            .query::<MsgId>(DLQ_REPLAY_SQL, &[dl_id.into()])
+            .await?
+            .first()
+            .map_or(0, |m| m.msg_id);
+        Ok(Outcome::new(
+            Msg::new("pgq.result.replayed")
+                .arg("id", dl_id)
+                .arg("event", id)
+                .arg("consumer", consumer),
+            Tone::Good,
+        ))
     }
 
     async fn advance(&mut self, db: &Db, seconds: i64) -> Result<Outcome, DbError> {
         let now = clock::advance(db, seconds).await?;
-        let mut msg = Msg::new("pgq.out.advanced").arg("secs", seconds).arg("now", clock::time_of_day(&now));
+        let mut msg = Msg::new("pgq.out.advanced")
+            .arg("secs", seconds)
+            .arg("now", clock::time_of_day(&now));
         if self.auto_maint {
-            db.query::<Released>(RETRY_EVENTS_SQL, &[QUEUE.into()]).await?;
+            db.query::<Released>(RETRY_EVENTS_SQL, &[QUEUE.into()])
+                .await?;
         }
         if self.auto_tick {
-            let tick = db.query::<TickId>(TICK_SQL, &[QUEUE.into()]).await?.first().map_or(0, |t| t.tick_id);
-            msg = Msg::new("pgq.out.advanced_ticked").arg("secs", seconds).arg("now", clock::time_of_day(&now)).arg("tick", tick);
+            let tick = db
+                .query::<TickId>(TICK_SQL, &[QUEUE.into()])
+                .await?
+                .first()
+                .map_or(0, |t| t.tick_id);
+            msg = Msg::new("pgq.out.advanced_ticked")
+                .arg("secs", seconds)
+                .arg("now", clock::time_of_day(&now))
+                .arg("tick", tick);
         }
         if self.auto_maint {
             self.last_maint = db.query::<MaintRow>(MAINT_SQL, &[]).await?.rows;
@@ -572,7 +796,18 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
     let consumers = db.query::<ConsumerInfo>(CONSUMER_INFO_SQL, &q).await?.rows;
     let tables = db.query::<TableInfo>(TABLE_INFO_SQL, &q).await?.rows;
     let retries = db.query::<Retry>(RETRY_LIST_SQL, &q).await?.rows;
-    let dead = db.query::<DeadLetter>(DLQ_INSPECT_SQL, &[QUEUE.into(), DLQ_LIMIT.into()]).await?.rows;
+    let dead = db
+        .query::<DeadLetter>(DLQ_INSPECT_SQL, &[QUEUE.into(), DLQ_LIMIT.into()])
+        .await?
+        .rows;
     let inflight_open = inflight_open(db).await?;
-    Ok(Snapshot { now, queue, consumers, tables, retries, dead, inflight_open })
+    Ok(Snapshot {
+        now,
+        queue,
+        consumers,
+        tables,
+        retries,
+        dead,
+        inflight_open,
+    })
 }

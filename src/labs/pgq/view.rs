@@ -22,8 +22,14 @@ enum Last {
 fn parse_in(text: &str, min: i64, max: i64) -> Result<i64, Msg> {
     match text.trim().parse::<i64>() {
         Ok(n) if (min..=max).contains(&n) => Ok(n),
-        Ok(n) => Err(Msg::new("pgq.err.range").arg("min", min).arg("max", max).arg("n", n)),
-        Err(_) => Err(Msg::new("pgq.err.range").arg("min", min).arg("max", max).arg("n", text.trim())),
+        Ok(n) => Err(Msg::new("pgq.err.range")
+            .arg("min", min)
+            .arg("max", max)
+            .arg("n", n)),
+        Err(_) => Err(Msg::new("pgq.err.range")
+            .arg("min", min)
+            .arg("max", max)
+            .arg("n", text.trim())),
     }
 }
 
@@ -196,7 +202,11 @@ fn LastOutcome(last: RwSignal<Option<Last>, LocalStorage>) -> impl IntoView {
 }
 
 #[component]
-fn Producers(act: Callback<Action>, disabled: Signal<bool>, snap: RwSignal<Snapshot>) -> impl IntoView {
+fn Producers(
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+    snap: RwSignal<Snapshot>,
+) -> impl IntoView {
     let ctx = use_ctx();
     let burst = RwSignal::new("100".to_string());
     let problem = RwSignal::new(None::<Msg>);
@@ -248,13 +258,27 @@ fn Producers(act: Callback<Action>, disabled: Signal<bool>, snap: RwSignal<Snaps
 }
 
 #[component]
-fn Ticker(act: Callback<Action>, disabled: Signal<bool>, snap: RwSignal<Snapshot>) -> impl IntoView {
+fn Ticker(
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+    snap: RwSignal<Snapshot>,
+) -> impl IntoView {
     let ctx = use_ctx();
     let q = move || snap.with(|s| s.queue.clone().unwrap_or_default());
     let last_tick = move || {
         let q = q();
-        let time = q.last_tick_time.as_deref().map(crate::clock::time_of_day).unwrap_or("–").to_owned();
-        render(ctx.lang.get(), &Msg::new("pgq.label.last_tick").arg("tick", q.last_tick).arg("time", time))
+        let time = q
+            .last_tick_time
+            .as_deref()
+            .map(crate::clock::time_of_day)
+            .unwrap_or("–")
+            .to_owned();
+        render(
+            ctx.lang.get(),
+            &Msg::new("pgq.label.last_tick")
+                .arg("tick", q.last_tick)
+                .arg("time", time),
+        )
     };
     let waiting = move || q().events_since_tick.unwrap_or(0);
     view! {
@@ -274,31 +298,75 @@ fn Ticker(act: Callback<Action>, disabled: Signal<bool>, snap: RwSignal<Snapshot
 }
 
 #[component]
-fn Consumers(lab: LabSig, snap: RwSignal<Snapshot>, act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
+fn Consumers(
+    lab: LabSig,
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
     let ctx = use_ctx();
     let limit = RwSignal::new("100".to_string());
     let delay = RwSignal::new("30".to_string());
     let problem = RwSignal::new(None::<Msg>);
     let card = move |name: &'static str| {
-        let info = move || snap.with(|s| s.consumers.iter().find(|c| c.consumer_name == name).cloned().unwrap_or_default());
-        let events = move || lab.with(|l| l.as_ref().map(|l| l.batch(name).to_vec()).unwrap_or_default());
-        let nacked = move |msg: i64| lab.with(|l| l.as_ref().and_then(|l| l.nacked.get(name)).and_then(|n| n.iter().find(|(m, _)| *m == msg).map(|(_, o)| o.clone())));
+        let info = move || {
+            snap.with(|s| {
+                s.consumers
+                    .iter()
+                    .find(|c| c.consumer_name == name)
+                    .cloned()
+                    .unwrap_or_default()
+            })
+        };
+        let events = move || {
+            lab.with(|l| {
+                l.as_ref()
+                    .map(|l| l.batch(name).to_vec())
+                    .unwrap_or_default()
+            })
+        };
+        let nacked = move |msg: i64| {
+            lab.with(|l| {
+                l.as_ref()
+                    .and_then(|l| l.nacked.get(name))
+                    .and_then(|n| n.iter().find(|(m, _)| *m == msg).map(|(_, o)| o.clone()))
+            })
+        };
         let batch_id = move || events().first().map(|e| e.batch_id);
         let receive = move || match parse_in(&limit.get_untracked(), 1, model::MAX_RECEIVE) {
             Ok(max) => {
                 problem.set(None);
-                act.run(Action::Receive { consumer: name.into(), max });
+                act.run(Action::Receive {
+                    consumer: name.into(),
+                    max,
+                });
             }
             Err(m) => problem.set(Some(m)),
         };
-        let nack = move |batch: i64, msg: i64| match parse_in(&delay.get_untracked(), 0, model::MAX_DELAY) {
-            Ok(d) => {
-                problem.set(None);
-                act.run(Action::Nack { consumer: name.into(), batch, msg, delay: d });
-            }
-            Err(m) => problem.set(Some(m)),
+        let nack =
+            move |batch: i64, msg: i64| match parse_in(&delay.get_untracked(), 0, model::MAX_DELAY)
+            {
+                Ok(d) => {
+                    problem.set(None);
+                    act.run(Action::Nack {
+                        consumer: name.into(),
+                        batch,
+                        msg,
+                        delay: d,
+                    });
+                }
+                Err(m) => problem.set(Some(m)),
+            };
+        let lag_max = move || {
+            snap.with(|s| {
+                s.consumers
+                    .iter()
+                    .map(|c| c.lag_events)
+                    .max()
+                    .unwrap_or(0)
+                    .max(1)
+            })
         };
-        let lag_max = move || snap.with(|s| s.consumers.iter().map(|c| c.lag_events).max().unwrap_or(0).max(1));
         view! {
             <article class="worker" id=format!("consumer-{name}") aria-label=move || format!("{} {name}", tr(ctx.lang.get(), "pgq.label.consumer"))>
                 <h3><span>{name}</span></h3>
@@ -388,10 +456,16 @@ fn Consumers(lab: LabSig, snap: RwSignal<Snapshot>, act: Callback<Action>, disab
 }
 
 #[component]
-fn Rotation(lab: LabSig, snap: RwSignal<Snapshot>, act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
+fn Rotation(
+    lab: LabSig,
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
     let ctx = use_ctx();
     let q = move || snap.with(|s| s.queue.clone().unwrap_or_default());
-    let maint_rows = move || lab.with(|l| l.as_ref().map(|l| l.last_maint.clone()).unwrap_or_default());
+    let maint_rows =
+        move || lab.with(|l| l.as_ref().map(|l| l.last_maint.clone()).unwrap_or_default());
     view! {
         <section class="panel" aria-labelledby="rotation-title">
             <h2 id="rotation-title">{ctx.t("pgq.section.rotation")}</h2>
@@ -459,7 +533,11 @@ fn Rotation(lab: LabSig, snap: RwSignal<Snapshot>, act: Callback<Action>, disabl
 }
 
 #[component]
-fn RetriesAndDead(snap: RwSignal<Snapshot>, act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
+fn RetriesAndDead(
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
     let ctx = use_ctx();
     let max_retries = move || snap.with(|s| s.queue.as_ref().map_or(0, |q| q.max_retries));
     view! {
