@@ -1,6 +1,617 @@
+//! L4's page: producers, the ticker, one card per consumer (cursor, lag, batch with ack /
+//! nack), table rotation, retries and dead letters, the SQL log and console.
+
+use super::model::{self, Action, Lab, Outcome, Snapshot, Tone};
+use crate::app::use_ctx;
+use crate::db::DbError;
+use crate::ui::clock::ClockBar;
+use crate::ui::console::{ErrorBox, SqlConsole};
+use crate::ui::i18n::{render, tr};
+use crate::ui::sql_log::{log_signal, SqlLog};
 use leptos::prelude::*;
+use queue_lab_core::i18n::Msg;
+
+type LabSig = RwSignal<Option<Lab>, LocalStorage>;
+
+#[derive(Clone)]
+enum Last {
+    Done(Outcome),
+    Failed(DbError),
+}
+
+fn parse_in(text: &str, min: i64, max: i64) -> Result<i64, Msg> {
+    match text.trim().parse::<i64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        Ok(n) => Err(Msg::new("pgq.err.range")
+            .arg("min", min)
+            .arg("max", max)
+            .arg("n", n)),
+        Err(_) => Err(Msg::new("pgq.err.range")
+            .arg("min", min)
+            .arg("max", max)
+            .arg("n", text.trim())),
+    }
+}
+
+fn bytes(n: i64) -> String {
+    if n >= 1 << 20 {
+        format!("{:.1} MB", n as f64 / f64::from(1 << 20))
+    } else {
+        format!("{} kB", n / 1024)
+    }
+}
 
 #[component]
 pub fn PgqLab() -> impl IntoView {
-    view! { <super::super::NotBuilt id=super::super::LabId::parse("pgq").unwrap_or(super::super::LabId::Jobs)/> }
+    let ctx = use_ctx();
+    let log = log_signal();
+    let lab = RwSignal::new_local(None::<Lab>);
+    let snap = RwSignal::new(Snapshot::default());
+    let busy = RwSignal::new(false);
+    let last = RwSignal::new_local(None::<Last>);
+
+    let refresh = move || {
+        let Some(db) = ctx.db() else { return };
+        leptos::task::spawn_local(async move {
+            match model::snapshot(&db).await {
+                Ok(s) => snap.set(s),
+                Err(e) => last.set(Some(Last::Failed(e))),
+            }
+        });
+    };
+
+    // Runs actions one after another; stops at the first error and shows it.
+    let run_actions = move |actions: Vec<Action>, reset: bool| {
+        if busy.get_untracked() {
+            return;
+        }
+        let Some(db) = ctx.db() else { return };
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            let mut state = if reset {
+                match Lab::setup(&db).await {
+                    Ok(l) => Some(l),
+                    Err(e) => {
+                        last.set(Some(Last::Failed(e)));
+                        None
+                    }
+                }
+            } else {
+                lab.get_untracked()
+            };
+            if let Some(l) = state.as_mut() {
+                for a in actions {
+                    match l.run(&db, a).await {
+                        Ok(o) => last.set(Some(Last::Done(o))),
+                        Err(e) => {
+                            last.set(Some(Last::Failed(e)));
+                            break;
+                        }
+                    }
+                }
+            }
+            if let Some(l) = state {
+                lab.set(Some(l));
+            }
+            match model::snapshot(&db).await {
+                Ok(s) => snap.set(s),
+                Err(e) => last.set(Some(Last::Failed(e))),
+            }
+            busy.set(false);
+        });
+    };
+    let act = Callback::new(move |a: Action| run_actions(vec![a], false));
+
+    Effect::new(move |done: Option<bool>| {
+        if done == Some(true) {
+            return true;
+        }
+        if ctx.db().is_none() {
+            return false;
+        }
+        run_actions(vec![], true);
+        true
+    });
+    Effect::new(move |prev: Option<u64>| {
+        let n = ctx.data_changed.get();
+        if prev.is_some() {
+            refresh();
+        }
+        n
+    });
+
+    let ready = move || lab.with(Option::is_some) && ctx.db().is_some();
+    let disabled = Signal::derive(move || busy.get() || !ready());
+    let auto_tick = move || lab.with(|l| l.as_ref().is_some_and(|l| l.auto_tick));
+    let auto_maint = move || lab.with(|l| l.as_ref().is_some_and(|l| l.auto_maint));
+
+    view! {
+        <section class="lab pgq-lab">
+            <h1>{ctx.t("lab.pgq.title")}</h1>
+            <p class="lead">{ctx.t("pgq.lead")}</p>
+            <p class="muted">{ctx.t("pgq.engine_note")}</p>
+            <Show when=ready fallback=move || view! { <p class="muted">{ctx.t("pgq.needs_postgres")}</p> }>
+                <div class="panel sticky-clock">
+                    <ClockBar
+                        now=Signal::derive(move || snap.with(|s| s.now.clone()))
+                        on_advance=Callback::new(move |s| act.run(Action::Advance(s)))
+                        busy=disabled
+                    />
+                    <div class="row">
+                        <label>
+                            <input type="checkbox" id="auto-tick" prop:checked=auto_tick disabled=disabled
+                                on:change=move |ev| act.run(Action::SetAutoTick(event_target_checked(&ev)))/>
+                            " " {ctx.t("pgq.auto_tick")}
+                        </label>
+                        <label>
+                            <input type="checkbox" id="auto-maint" prop:checked=auto_maint disabled=disabled
+                                on:change=move |ev| act.run(Action::SetAutoMaint(event_target_checked(&ev)))/>
+                            " " {ctx.t("pgq.auto_maint")}
+                        </label>
+                    </div>
+                    <LastOutcome last=last/>
+                </div>
+                <div class="lab-grid">
+                    <Producers act=act disabled=disabled snap=snap/>
+                    <Ticker act=act disabled=disabled snap=snap/>
+                </div>
+                <Consumers lab=lab snap=snap act=act disabled=disabled/>
+                <Rotation lab=lab snap=snap act=act disabled=disabled/>
+                <RetriesAndDead snap=snap act=act disabled=disabled/>
+                <div class="panel row">
+                    <button type="button" class="small" id="pgq-reset" disabled=disabled on:click=move |_| run_actions(vec![], true)>
+                        {ctx.t("pgq.action.reset")}
+                    </button>
+                </div>
+            </Show>
+            <SqlLog entries=log/>
+            <SqlConsole placeholder="select * from pgq.get_consumer_info('orders');"/>
+        </section>
+    }
+}
+
+#[component]
+fn LastOutcome(last: RwSignal<Option<Last>, LocalStorage>) -> impl IntoView {
+    let ctx = use_ctx();
+    move || {
+        last.get().map(|l| match l {
+            Last::Done(o) => {
+                let class = match o.tone {
+                    Tone::Good => "note good",
+                    Tone::Warn => "note bad",
+                    Tone::Info => "note",
+                };
+                view! { <p class=class id="last-outcome" role="status">{move || render(ctx.lang.get(), &o.msg)}</p> }.into_any()
+            }
+            Last::Failed(e) => {
+                let key = model::error_key(&e);
+                view! {
+                    <div id="last-error">
+                        {key.map(|k| view! {
+                            <p class="note bad" id="pgq-error-explained">
+                                {move || tr(ctx.lang.get(), k)} " " {move || tr(ctx.lang.get(), "pgq.error.unchanged")}
+                            </p>
+                        })}
+                        <ErrorBox error=e/>
+                    </div>
+                }
+                .into_any()
+            }
+        })
+    }
+}
+
+#[component]
+fn Producers(
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+    snap: RwSignal<Snapshot>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let burst = RwSignal::new("100".to_string());
+    let problem = RwSignal::new(None::<Msg>);
+    let open = move || snap.with(|s| s.inflight_open);
+    let send_burst = move || match parse_in(&burst.get_untracked(), 1, model::MAX_BURST) {
+        Ok(n) => {
+            problem.set(None);
+            act.run(Action::Burst(n));
+        }
+        Err(m) => problem.set(Some(m)),
+    };
+    view! {
+        <section class="panel" aria-labelledby="producers-title">
+            <h2 id="producers-title">{ctx.t("pgq.section.producers")}</h2>
+            <div class="row">
+                <button type="button" id="send-one" class="primary" disabled=disabled on:click=move |_| act.run(Action::SendOne)>
+                    {ctx.t("pgq.action.send_one")}
+                </button>
+                <button type="button" id="send-rollback" disabled=disabled on:click=move |_| act.run(Action::SendRollback)>
+                    {ctx.t("pgq.action.send_rollback")}
+                </button>
+            </div>
+            <form class="row" on:submit=move |ev| { ev.prevent_default(); send_burst(); }>
+                <label for="burst-n">{ctx.t("pgq.burst_size")}</label>
+                <input id="burst-n" type="text" inputmode="numeric" size="6" prop:value=burst on:input=move |ev| burst.set(event_target_value(&ev))/>
+                <button type="submit" id="send-burst" disabled=disabled>
+                    {move || render(ctx.lang.get(), &Msg::new("pgq.action.send_burst").arg("count", burst.get().trim()))}
+                </button>
+            </form>
+            {move || problem.get().map(|m| view! { <p class="field-error" role="alert">{render(ctx.lang.get(), &m)}</p> })}
+            <h3>{ctx.t("pgq.inflight_title")}</h3>
+            <p class="muted">{ctx.t("pgq.explain.snapshot")}</p>
+            <div class="row">
+                <button type="button" id="prepare" disabled=move || disabled.get() || open() on:click=move |_| act.run(Action::Prepare)>
+                    {ctx.t("pgq.action.prepare")}
+                </button>
+                <button type="button" id="commit-prepared" disabled=move || disabled.get() || !open() on:click=move |_| act.run(Action::CommitPrepared)>
+                    {ctx.t("pgq.action.commit_prepared")}
+                </button>
+                <button type="button" id="rollback-prepared" disabled=move || disabled.get() || !open() on:click=move |_| act.run(Action::RollbackPrepared)>
+                    {ctx.t("pgq.action.rollback_prepared")}
+                </button>
+            </div>
+            <Show when=open>
+                <p class="note bad" id="inflight-open">{move || render(ctx.lang.get(), &Msg::new("pgq.label.prepared_open").arg("name", "pgq_inflight"))}</p>
+            </Show>
+        </section>
+    }
+}
+
+#[component]
+fn Ticker(
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+    snap: RwSignal<Snapshot>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let q = move || snap.with(|s| s.queue.clone().unwrap_or_default());
+    let last_tick = move || {
+        let q = q();
+        let time = q
+            .last_tick_time
+            .as_deref()
+            .map(crate::clock::time_of_day)
+            .unwrap_or("–")
+            .to_owned();
+        render(
+            ctx.lang.get(),
+            &Msg::new("pgq.label.last_tick")
+                .arg("tick", q.last_tick)
+                .arg("time", time),
+        )
+    };
+    let waiting = move || q().events_since_tick.unwrap_or(0);
+    view! {
+        <section class="panel" aria-labelledby="ticker-title">
+            <h2 id="ticker-title">{ctx.t("pgq.section.ticker")}</h2>
+            <div class="row">
+                <button type="button" id="tick" class="primary" disabled=disabled on:click=move |_| act.run(Action::Tick)>{ctx.t("pgq.action.tick")}</button>
+                <span id="last-tick">{last_tick}</span>
+            </div>
+            <p id="waiting-tick" class:note=move || { waiting() > 0 } class:muted=move || { waiting() == 0 }>
+                {move || render(ctx.lang.get(), &Msg::new("pgq.label.events_since_tick").arg("count", waiting()))}
+            </p>
+            <p class="muted">{ctx.t("pgq.explain.latency")}</p>
+            <p class="muted">{ctx.t("pgq.explain.fanout")}</p>
+        </section>
+    }
+}
+
+#[component]
+fn Consumers(
+    lab: LabSig,
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let limit = RwSignal::new("100".to_string());
+    let delay = RwSignal::new("30".to_string());
+    let problem = RwSignal::new(None::<Msg>);
+    let card = move |name: &'static str| {
+        let info = move || {
+            snap.with(|s| {
+                s.consumers
+                    .iter()
+                    .find(|c| c.consumer_name == name)
+                    .cloned()
+                    .unwrap_or_default()
+            })
+        };
+        let events = move || {
+            lab.with(|l| {
+                l.as_ref()
+                    .map(|l| l.batch(name).to_vec())
+                    .unwrap_or_default()
+            })
+        };
+        let nacked = move |msg: i64| {
+            lab.with(|l| {
+                l.as_ref()
+                    .and_then(|l| l.nacked.get(name))
+                    .and_then(|n| n.iter().find(|(m, _)| *m == msg).map(|(_, o)| o.clone()))
+            })
+        };
+        let batch_id = move || events().first().map(|e| e.batch_id);
+        let receive = move || match parse_in(&limit.get_untracked(), 1, model::MAX_RECEIVE) {
+            Ok(max) => {
+                problem.set(None);
+                act.run(Action::Receive {
+                    consumer: name.into(),
+                    max,
+                });
+            }
+            Err(m) => problem.set(Some(m)),
+        };
+        let nack =
+            move |batch: i64, msg: i64| match parse_in(&delay.get_untracked(), 0, model::MAX_DELAY)
+            {
+                Ok(d) => {
+                    problem.set(None);
+                    act.run(Action::Nack {
+                        consumer: name.into(),
+                        batch,
+                        msg,
+                        delay: d,
+                    });
+                }
+                Err(m) => problem.set(Some(m)),
+            };
+        let lag_max = move || {
+            snap.with(|s| {
+                s.consumers
+                    .iter()
+                    .map(|c| c.lag_events)
+                    .max()
+                    .unwrap_or(0)
+                    .max(1)
+            })
+        };
+        view! {
+            <article class="worker" id=format!("consumer-{name}") aria-label=move || format!("{} {name}", tr(ctx.lang.get(), "pgq.label.consumer"))>
+                <h3><span>{name}</span></h3>
+                <p class="state mono" data-field="cursor">{move || render(ctx.lang.get(), &Msg::new("pgq.label.cursor").arg("tick", info().last_tick))}</p>
+                <p class="muted">
+                    {move || render(ctx.lang.get(), &Msg::new("pgq.label.lag_ticks").arg("count", info().lag_ticks))} " · "
+                    {move || render(ctx.lang.get(), &Msg::new("pgq.label.lag_events").arg("count", info().lag_events))} " · "
+                    {move || render(ctx.lang.get(), &Msg::new("pgq.label.lag_time").arg("duration", info().lag_time.unwrap_or_default()))}
+                </p>
+                <meter min="0" max=move || lag_max().to_string() value=move || info().lag_events.to_string() style="width:100%"
+                    aria-label=move || tr(ctx.lang.get(), "pgq.lag_bar")></meter>
+                <Show when=move || info().holds_rotation>
+                    <p class="note bad" data-field="holds">{ctx.t("pgq.label.holds_rotation")}</p>
+                </Show>
+                <div class="row">
+                    <button type="button" class="small" data-act="receive" disabled=disabled on:click=move |_| receive()>{ctx.t("pgq.action.receive")}</button>
+                    <button type="button" class="small" data-act="ack" disabled=move || disabled.get() || batch_id().is_none()
+                        on:click=move |_| { if let Some(b) = batch_id() { act.run(Action::Ack { consumer: name.into(), batch: b }) } }>
+                        {ctx.t("pgq.action.ack")}
+                    </button>
+                </div>
+                <p class="muted" data-field="batch">
+                    {move || match (batch_id(), info().batch_end_tick) {
+                        (Some(b), end) => render(ctx.lang.get(), &Msg::new("pgq.label.batch").arg("id", b).arg("from", info().last_tick).arg("to", end.map_or("?".into(), |t| t.to_string()))),
+                        (None, _) => tr(ctx.lang.get(), "pgq.label.no_batch"),
+                    }}
+                </p>
+                <Show when=move || !events().is_empty()>
+                    <div class="table-wrap">
+                        <table class="batch">
+                            <thead>
+                                <tr>
+                                    <th scope="col">{ctx.t("pgq.label.msg_id")}</th>
+                                    <th scope="col">{ctx.t("pgq.field.payload")}</th>
+                                    <th scope="col">{ctx.t("pgq.label.retry_count")}</th>
+                                    <th scope="col">{ctx.t("pgq.label.txid")}</th>
+                                    <th scope="col">{ctx.t("pgq.label.created_at")}</th>
+                                    <th scope="col"><span class="visually-hidden">{ctx.t("pgq.action.nack")}</span></th>
+                                </tr>
+                            </thead>
+                            <tbody>
+                                <For each=events key=|e| (e.batch_id, e.msg_id) let:e>
+                                    {
+                                        let (batch, msg) = (e.batch_id, e.msg_id);
+                                        view! {
+                                            <tr data-msg=msg.to_string()>
+                                                <td class="mono">{msg}</td>
+                                                <td class="payload">{e.payload.clone()}</td>
+                                                <td class="mono">{e.retry_count}</td>
+                                                <td class="mono">{crate::ui::console::cell_text(&e.txid)}</td>
+                                                <td class="mono">{crate::clock::time_of_day(&e.created_at).to_owned()}</td>
+                                                <td>
+                                                    {move || match nacked(msg) {
+                                                        Some(o) => view! { <span class="status">{o}</span> }.into_any(),
+                                                        None => view! {
+                                                            <button type="button" class="small" data-act="nack" disabled=disabled
+                                                                aria-label=move || format!("{} {msg}", tr(ctx.lang.get(), "pgq.action.nack"))
+                                                                on:click=move |_| nack(batch, msg)>{ctx.t("pgq.action.nack")}</button>
+                                                        }.into_any(),
+                                                    }}
+                                                </td>
+                                            </tr>
+                                        }
+                                    }
+                                </For>
+                            </tbody>
+                        </table>
+                    </div>
+                </Show>
+            </article>
+        }
+    };
+    view! {
+        <section class="panel" aria-labelledby="consumers-title">
+            <h2 id="consumers-title">{ctx.t("pgq.section.consumers")}</h2>
+            <div class="row">
+                <label for="receive-limit">{ctx.t("pgq.field.limit")}</label>
+                <input id="receive-limit" type="text" inputmode="numeric" size="5" prop:value=limit on:input=move |ev| limit.set(event_target_value(&ev))/>
+                <label for="nack-delay">{ctx.t("pgq.nack_delay")}</label>
+                <input id="nack-delay" type="text" inputmode="numeric" size="5" prop:value=delay on:input=move |ev| delay.set(event_target_value(&ev))/>
+            </div>
+            {move || problem.get().map(|m| view! { <p class="field-error" role="alert">{render(ctx.lang.get(), &m)}</p> })}
+            <div class="workers">{model::CONSUMERS.into_iter().map(card).collect_view()}</div>
+            <p class="muted">{ctx.t("pgq.explain.nack")}</p>
+        </section>
+    }
+}
+
+#[component]
+fn Rotation(
+    lab: LabSig,
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let q = move || snap.with(|s| s.queue.clone().unwrap_or_default());
+    let maint_rows =
+        move || lab.with(|l| l.as_ref().map(|l| l.last_maint.clone()).unwrap_or_default());
+    view! {
+        <section class="panel" aria-labelledby="rotation-title">
+            <h2 id="rotation-title">{ctx.t("pgq.section.rotation")}</h2>
+            <p class="muted">{ctx.t("pgq.explain.rotation")}</p>
+            <p id="current-table">
+                {move || render(ctx.lang.get(), &Msg::new("pgq.current_table").arg("table", q().cur_table_name).arg("period", q().rotation_period))}
+            </p>
+            <p id="rotation-next" class="note" class:good=move || q().rotation_ready == Some(true)>
+                {move || {
+                    let q = q();
+                    let key = if q.rotation_ready == Some(true) { "pgq.next.rotate" } else { "pgq.next.wait" };
+                    render(ctx.lang.get(), &Msg::new(key).arg("note", q.rotation_note.unwrap_or_default()))
+                }}
+            </p>
+            <div class="table-wrap">
+                <table id="event-tables">
+                    <thead>
+                        <tr>
+                            <th scope="col">{ctx.t("pgq.label.table")}</th>
+                            <th scope="col">{ctx.t("pgq.label.events")}</th>
+                            <th scope="col">{ctx.t("pgq.label.dead_tuples")}</th>
+                            <th scope="col">{ctx.t("pgq.label.updates_deletes")}</th>
+                            <th scope="col">{ctx.t("pgq.label.size")}</th>
+                            <th scope="col">"ev_id"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        <For each=move || snap.get().tables key=|t| format!("{t:?}") let:t>
+                            <tr data-table=t.table_no.to_string() class:changed=t.is_current>
+                                <td class="mono">
+                                    {t.table_name.clone()}
+                                    {t.is_current.then(|| view! { " " <span class="status">{ctx.t("pgq.label.current")}</span> })}
+                                    {t.is_next.then(|| view! { " " <span class="status">{ctx.t("pgq.label.next")}</span> })}
+                                </td>
+                                <td class="mono" data-field="events">{t.events}</td>
+                                <td class="mono" data-field="dead">{t.dead_tuples}</td>
+                                <td class="mono">{format!("{} / {}", t.tup_upd, t.tup_del)}</td>
+                                <td class="mono">{bytes(t.size_bytes)}</td>
+                                <td class="mono">{match (t.min_msg_id, t.max_msg_id) { (Some(a), Some(b)) => format!("{a}–{b}"), _ => "–".into() }}</td>
+                            </tr>
+                        </For>
+                    </tbody>
+                </table>
+            </div>
+            <p class="muted">{ctx.t("pgq.explain.stats_flush")}</p>
+            <div class="row">
+                <button type="button" id="maint" class="primary" disabled=disabled on:click=move |_| act.run(Action::Maint)>{ctx.t("pgq.action.maint")}</button>
+            </div>
+            <ul id="maint-answer">
+                {move || maint_rows().into_iter().map(|r| {
+                    let msg = r.msg();
+                    let detail = r.detail.clone().unwrap_or_default();
+                    view! {
+                        <li data-action=r.action.clone()>
+                            <code>{r.action.clone()}</code> " " {move || render(ctx.lang.get(), &msg)}
+                            " " <span class="muted mono">{detail}</span>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+            <p class="muted">{ctx.t("pgq.explain.long_tx")}</p>
+            <p class="muted">{ctx.t("pgq.explain.rollback_dead_tuple")}</p>
+        </section>
+    }
+}
+
+#[component]
+fn RetriesAndDead(
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let max_retries = move || snap.with(|s| s.queue.as_ref().map_or(0, |q| q.max_retries));
+    view! {
+        <div class="lab-grid">
+            <section class="panel" aria-labelledby="retry-title">
+                <h2 id="retry-title">{ctx.t("pgq.section.retry")}</h2>
+                <p class="muted">{move || render(ctx.lang.get(), &Msg::new("pgq.label.max_retries").arg("count", max_retries()))}</p>
+                <div class="table-wrap">
+                    <table id="retry-table">
+                        <thead>
+                            <tr>
+                                <th scope="col">{ctx.t("pgq.label.consumer")}</th>
+                                <th scope="col">{ctx.t("pgq.label.msg_id")}</th>
+                                <th scope="col">{ctx.t("pgq.label.retry_count")}</th>
+                                <th scope="col">{ctx.t("pgq.label.retry_after")}</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            <For each=move || snap.get().retries key=|r| (r.rq_id, r.due) let:r>
+                                <tr class:claimable=r.due>
+                                    <td>{r.consumer.clone()}</td>
+                                    <td class="mono">{r.msg_id}</td>
+                                    <td class="mono">{r.retry_count}</td>
+                                    <td class="mono">{crate::clock::time_of_day(&r.retry_after).to_owned()}</td>
+                                </tr>
+                            </For>
+                        </tbody>
+                    </table>
+                </div>
+                <div class="row">
+                    <button type="button" id="retry-events" disabled=disabled on:click=move |_| act.run(Action::RetryEvents)>{ctx.t("pgq.action.retry_events")}</button>
+                </div>
+            </section>
+            <section class="panel" aria-labelledby="dead-title">
+                <h2 id="dead-title">{ctx.t("pgq.section.dead")}</h2>
+                <div class="table-wrap">
+                    <table id="dead-table">
+                        <thead>
+                            <tr>
+                                <th scope="col">"dl_id"</th>
+                                <th scope="col">{ctx.t("pgq.label.consumer")}</th>
+                                <th scope="col">{ctx.t("pgq.field.payload")}</th>
+                                <th scope="col">{ctx.t("pgq.field.reason")}</th>
+                                <th scope="col">{ctx.t("pgq.label.died_at")}</th>
+                                <th scope="col"><span class="visually-hidden">{ctx.t("pgq.action.replay")}</span></th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            <For each=move || snap.get().dead key=|d| d.dl_id let:d>
+                                {
+                                    let id = d.dl_id;
+                                    view! {
+                                        <tr data-dl=id.to_string()>
+                                            <td class="mono">{id}</td>
+                                            <td>{d.consumer.clone()}</td>
+                                            <td class="payload">{d.payload.clone().unwrap_or_default()}</td>
+                                            <td>{d.reason.clone().unwrap_or_default()}</td>
+                                            <td class="mono">{crate::clock::time_of_day(&d.died_at).to_owned()}</td>
+                                            <td>
+                                                <button type="button" class="small" data-act="replay" disabled=disabled
+                                                    aria-label=move || format!("{} {id}", tr(ctx.lang.get(), "pgq.action.replay"))
+                                                    on:click=move |_| act.run(Action::Replay(id))>{ctx.t("pgq.action.replay")}</button>
+                                            </td>
+                                        </tr>
+                                    }
+                                }
+                            </For>
+                        </tbody>
+                    </table>
+                </div>
+                <Show when=move || snap.with(|s| s.dead.is_empty())>
+                    <p class="muted">{ctx.t("pgq.no_dead")}</p>
+                </Show>
+            </section>
+        </div>
+    }
 }

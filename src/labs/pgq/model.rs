@@ -1,0 +1,813 @@
+//! L4 PgQ-style rotation queue: state and actions, no UI.
+//!
+//! The queue is the PL/pgSQL engine in `src/sql/pgq/` (schema `pgq`); every statement the
+//! lab runs is a file in `src/sql/pgq/lab/`, shown verbatim in the SQL log. This module holds
+//! only what the database cannot: the page of events each consumer last received (what it is
+//! "working on"), whether the in-flight demo transaction is prepared, the auto-tick switches,
+//! and maint()'s last answer.
+
+use crate::clock;
+use crate::db::{Db, DbError, Param};
+use queue_lab_core::i18n::Msg;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The engine, installed in this order (each file is one `db.exec`).
+pub const ENGINE: [(&str, &str); 8] = [
+    ("00_schema.sql", include_str!("../../sql/pgq/00_schema.sql")),
+    ("10_queue.sql", include_str!("../../sql/pgq/10_queue.sql")),
+    ("20_send.sql", include_str!("../../sql/pgq/20_send.sql")),
+    ("30_ticker.sql", include_str!("../../sql/pgq/30_ticker.sql")),
+    (
+        "40_receive.sql",
+        include_str!("../../sql/pgq/40_receive.sql"),
+    ),
+    (
+        "50_retry_dlq.sql",
+        include_str!("../../sql/pgq/50_retry_dlq.sql"),
+    ),
+    ("60_info.sql", include_str!("../../sql/pgq/60_info.sql")),
+    ("70_maint.sql", include_str!("../../sql/pgq/70_maint.sql")),
+];
+
+macro_rules! lab_sql {
+    ($name:ident, $file:literal) => {
+        pub const $name: &str = include_str!(concat!("../../sql/pgq/lab/", $file));
+    };
+}
+lab_sql!(DROP_SQL, "drop.sql");
+lab_sql!(CREATE_QUEUE_SQL, "create_queue.sql");
+lab_sql!(REGISTER_SQL, "register.sql");
+lab_sql!(SEND_SQL, "send.sql");
+lab_sql!(SEND_BURST_SQL, "send_burst.sql");
+lab_sql!(TICK_SQL, "tick.sql");
+lab_sql!(TICK_SNAPSHOT_SQL, "tick_snapshot.sql");
+lab_sql!(RECEIVE_SQL, "receive.sql");
+lab_sql!(ACK_SQL, "ack.sql");
+lab_sql!(NACK_SQL, "nack.sql");
+lab_sql!(MAINT_SQL, "maint.sql");
+lab_sql!(RETRY_EVENTS_SQL, "retry_events.sql");
+lab_sql!(DLQ_INSPECT_SQL, "dlq_inspect.sql");
+lab_sql!(DLQ_REPLAY_SQL, "dlq_replay.sql");
+lab_sql!(FLUSH_STATS_SQL, "flush_stats.sql");
+lab_sql!(QUEUE_INFO_SQL, "queue_info.sql");
+lab_sql!(CONSUMER_INFO_SQL, "consumer_info.sql");
+lab_sql!(TABLE_INFO_SQL, "table_info.sql");
+lab_sql!(RETRY_LIST_SQL, "retry_list.sql");
+lab_sql!(INFLIGHT_FIND_SQL, "inflight_find.sql");
+lab_sql!(INFLIGHT_BEGIN_SQL, "inflight_begin.sql");
+lab_sql!(INFLIGHT_PREPARE_SQL, "inflight_prepare.sql");
+lab_sql!(INFLIGHT_ABORT_SQL, "inflight_abort.sql");
+lab_sql!(COMMIT_PREPARED_SQL, "commit_prepared.sql");
+lab_sql!(ROLLBACK_PREPARED_SQL, "rollback_prepared.sql");
+
+pub const QUEUE: &str = "orders";
+pub const CONSUMERS: [&str; 2] = ["billing", "email"];
+pub const EVENT_TYPE: &str = "order.created";
+pub const NTABLES: i32 = 3;
+pub const ROTATION_SECONDS: i64 = 30;
+pub const MAX_RETRIES: i32 = 3;
+/// The largest burst one click sends.
+pub const MAX_BURST: i64 = 5_000;
+/// The most events one receive asks for.
+pub const MAX_RECEIVE: i64 = 1_000;
+/// The longest nack delay the lab accepts: a day, like the clock's step.
+pub const MAX_DELAY: i64 = 86_400;
+/// Dead letters the view lists.
+pub const DLQ_LIMIT: i64 = 50;
+
+/// SQLSTATEs the engine raises, each with a translated explanation.
+pub fn error_key(e: &DbError) -> Option<&'static str> {
+    Some(match e.code.as_deref()? {
+        "PQ001" => "pgq.error.PQ001",
+        "PQ002" => "pgq.error.PQ002",
+        "PQ003" => "pgq.error.PQ003",
+        "PQ004" => "pgq.error.PQ004",
+        "PQ005" => "pgq.error.PQ005",
+        "PQ006" => "pgq.error.PQ006",
+        "PQ007" => "pgq.error.PQ007",
+        "PQ008" => "pgq.error.PQ008",
+        "22023" => "pgq.error.22023",
+        "55P03" => "pgq.error.55P03",
+        _ => return None,
+    })
+}
+
+/// Everything a learner can do in this lab.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    SendOne,
+    Burst(i64),
+    /// send inside a transaction that then rolls back.
+    SendRollback,
+    /// begin; send; PREPARE TRANSACTION: a transaction left open across ticks.
+    Prepare,
+    CommitPrepared,
+    RollbackPrepared,
+    Tick,
+    Receive {
+        consumer: String,
+        max: i64,
+    },
+    Ack {
+        consumer: String,
+        batch: i64,
+    },
+    Nack {
+        consumer: String,
+        batch: i64,
+        msg: i64,
+        delay: i64,
+    },
+    Maint,
+    RetryEvents,
+    Replay(i64),
+    Advance(i64),
+    SetAutoTick(bool),
+    SetAutoMaint(bool),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    Info,
+    Good,
+    Warn,
+}
+
+/// What one action did, in words for the learner.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub msg: Msg,
+    pub tone: Tone,
+}
+
+impl Outcome {
+    fn new(msg: Msg, tone: Tone) -> Outcome {
+        Outcome { msg, tone }
+    }
+}
+
+/// One event as `pgq.receive` hands it out.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Event {
+    pub batch_id: i64,
+    pub msg_id: i64,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub payload: String,
+    pub retry_count: i32,
+    pub created_at: String,
+    pub txid: serde_json::Value,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct QueueInfo {
+    pub queue_name: String,
+    pub ntables: i32,
+    pub cur_table: i32,
+    pub cur_table_name: String,
+    pub rotation_period: String,
+    pub switch_time: String,
+    pub max_retries: i32,
+    pub last_tick: i64,
+    pub last_tick_time: Option<String>,
+    pub ticks_kept: i32,
+    pub events_since_tick: Option<i64>,
+    pub consumers: i32,
+    pub retries_pending: i32,
+    pub dead_letters: i32,
+    pub rotation_ready: Option<bool>,
+    pub rotation_note: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct ConsumerInfo {
+    pub consumer_name: String,
+    pub last_tick: i64,
+    pub last_tick_time: Option<String>,
+    pub lag_ticks: i32,
+    pub lag_events: i64,
+    pub lag_time: Option<String>,
+    pub batch_id: Option<i64>,
+    pub batch_end_tick: Option<i64>,
+    pub batch_acked_upto: Option<i64>,
+    pub last_ack_time: Option<String>,
+    pub retries_pending: i32,
+    pub dead_letters: i32,
+    pub holds_rotation: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct TableInfo {
+    pub table_no: i32,
+    pub table_name: String,
+    pub is_current: bool,
+    pub is_next: bool,
+    pub events: i64,
+    pub dead_tuples: i64,
+    pub tup_upd: i64,
+    pub tup_del: i64,
+    pub size_bytes: i64,
+    pub min_msg_id: Option<i64>,
+    pub max_msg_id: Option<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct MaintRow {
+    pub queue_name: Option<String>,
+    pub action: String,
+    pub detail: Option<String>,
+}
+
+impl MaintRow {
+    /// maint()'s answer in the learner's words (the engine's detail is shown beside it).
+    pub fn msg(&self) -> Msg {
+        let detail = self.detail.clone().unwrap_or_default();
+        match self.action.as_str() {
+            "retry" => Msg::new("pgq.maint.retry"),
+            "step2" => Msg::new("pgq.maint.step2"),
+            "rotate" => Msg::new("pgq.maint.rotate"),
+            "ticks" => Msg::new("pgq.maint.ticks"),
+            _ => Msg::new("pgq.maint.wait").arg("reason", detail),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct DeadLetter {
+    pub dl_id: i64,
+    pub consumer: String,
+    pub msg_id: i64,
+    pub batch_id: i64,
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub payload: Option<String>,
+    pub retry_count: i32,
+    pub reason: Option<String>,
+    pub created_at: String,
+    pub died_at: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Retry {
+    pub rq_id: i64,
+    pub consumer: String,
+    pub msg_id: i64,
+    pub batch_id: i64,
+    pub retry_count: i32,
+    pub retry_after: String,
+    pub reason: Option<String>,
+    pub due: bool,
+}
+
+/// What the tables hold now, read after each action.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Snapshot {
+    pub now: String,
+    pub queue: Option<QueueInfo>,
+    pub consumers: Vec<ConsumerInfo>,
+    pub tables: Vec<TableInfo>,
+    pub retries: Vec<Retry>,
+    pub dead: Vec<DeadLetter>,
+    pub inflight_open: bool,
+}
+
+#[derive(Deserialize)]
+struct MsgId {
+    msg_id: i64,
+}
+#[derive(Deserialize)]
+struct Sent {
+    msg_id: i64,
+    txid: String,
+}
+#[derive(Deserialize)]
+struct Count {
+    sent: i64,
+}
+#[derive(Deserialize)]
+struct TickId {
+    tick_id: i64,
+}
+#[derive(Deserialize)]
+struct TickSnap {
+    snapshot: String,
+}
+#[derive(Deserialize)]
+struct Finished {
+    finished: i32,
+}
+#[derive(Deserialize)]
+struct NackOutcome {
+    outcome: String,
+}
+#[derive(Deserialize)]
+struct Released {
+    released: i32,
+}
+#[derive(Deserialize)]
+struct Gid {
+    #[allow(dead_code)]
+    gid: String,
+}
+
+/// The lab's state beside the database.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Lab {
+    /// The page each consumer last received and has not acked yet.
+    pub batches: BTreeMap<String, Vec<Event>>,
+    /// Events nacked in the open batch, per consumer.
+    pub nacked: BTreeMap<String, Vec<(i64, String)>>,
+    /// The event the prepared in-flight transaction sent, while it is open.
+    pub inflight: Option<i64>,
+    /// Tick (and run maint) whenever the lab clock moves.
+    pub auto_tick: bool,
+    pub auto_maint: bool,
+    /// maint()'s last answer.
+    pub last_maint: Vec<MaintRow>,
+    /// Events sent so far by "send one" (numbers the payloads).
+    pub sent: i64,
+    pub history: Vec<Action>,
+}
+
+async fn inflight_open(db: &Db) -> Result<bool, DbError> {
+    Ok(!db
+        .query::<Gid>(INFLIGHT_FIND_SQL, &[])
+        .await?
+        .rows
+        .is_empty())
+}
+
+/// Installs the engine in a fresh `pgq` schema (dropping the lab's earlier one).
+pub async fn install(db: &Db) -> Result<(), DbError> {
+    // A prepared transaction would hold locks the DROP waits on forever (one session).
+    if inflight_open(db).await? {
+        db.exec(ROLLBACK_PREPARED_SQL).await?;
+    }
+    db.exec(DROP_SQL).await?;
+    for (_, sql) in ENGINE {
+        db.exec(sql).await?;
+    }
+    Ok(())
+}
+
+impl Lab {
+    /// Installs the engine, resets lab time, creates `orders` with its consumers.
+    pub async fn setup(db: &Db) -> Result<Lab, DbError> {
+        install(db).await?;
+        clock::reset(db).await?;
+        db.query::<serde_json::Value>(
+            CREATE_QUEUE_SQL,
+            &[
+                QUEUE.into(),
+                NTABLES.into(),
+                ROTATION_SECONDS.into(),
+                MAX_RETRIES.into(),
+            ],
+        )
+        .await?;
+        for c in CONSUMERS {
+            db.query::<serde_json::Value>(REGISTER_SQL, &[QUEUE.into(), c.into()])
+                .await?;
+        }
+        Ok(Lab::default())
+    }
+
+    /// Runs one action. On an error the database changed nothing the lab relies on.
+    pub async fn run(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
+        let out = match action.clone() {
+            Action::SendOne => self.send_one(db).await,
+            Action::Burst(n) => self.burst(db, n).await,
+            Action::SendRollback => self.send_rollback(db).await,
+            Action::Prepare => self.prepare(db).await,
+            Action::CommitPrepared => self.finish_prepared(db, true).await,
+            Action::RollbackPrepared => self.finish_prepared(db, false).await,
+            Action::Tick => self.tick(db).await,
+            Action::Receive { consumer, max } => self.receive(db, &consumer, max).await,
+            Action::Ack { consumer, batch } => self.ack(db, &consumer, batch).await,
+            Action::Nack {
+                consumer,
+                batch,
+                msg,
+                delay,
+            } => self.nack(db, &consumer, batch, msg, delay).await,
+            Action::Maint => self.maint(db).await,
+            Action::RetryEvents => self.retry_events(db).await,
+            Action::Replay(id) => self.replay(db, id).await,
+            Action::Advance(s) => self.advance(db, s).await,
+            Action::SetAutoTick(on) => {
+                self.auto_tick = on;
+                Ok(Outcome::new(
+                    Msg::new(if on {
+                        "pgq.out.auto_tick_on"
+                    } else {
+                        "pgq.out.auto_tick_off"
+                    }),
+                    Tone::Info,
+                ))
+            }
+            Action::SetAutoMaint(on) => {
+                self.auto_maint = on;
+                Ok(Outcome::new(
+                    Msg::new(if on {
+                        "pgq.out.auto_maint_on"
+                    } else {
+                        "pgq.out.auto_maint_off"
+                    }),
+                    Tone::Info,
+                ))
+            }
+        }?;
+        self.history.push(action);
+        Ok(out)
+    }
+
+    /// The open page a consumer holds, if any.
+    pub fn batch(&self, consumer: &str) -> &[Event] {
+        self.batches.get(consumer).map_or(&[], Vec::as_slice)
+    }
+
+    async fn send_one(&mut self, db: &Db) -> Result<Outcome, DbError> {
+        let n = self.sent + 1;
+        let payload = serde_json::json!({"order": n}).to_string();
+        let row = db
+            .query::<Sent>(SEND_SQL, &[QUEUE.into(), EVENT_TYPE.into(), payload.into()])
+            .await?
+            .first();
+        let Some(s) = row else {
+            return Err(DbError::other("send returned no row"));
+        };
+        self.sent = n;
+        Ok(Outcome::new(
+            Msg::new("pgq.result.sent")
+                .arg("id", s.msg_id)
+                .arg("txid", s.txid),
+            Tone::Good,
+        ))
+    }
+
+    async fn burst(&mut self, db: &Db, n: i64) -> Result<Outcome, DbError> {
+        if !(1..=MAX_BURST).contains(&n) {
+            return Ok(Outcome::new(
+                Msg::new("pgq.err.range")
+                    .arg("min", 1)
+                    .arg("max", MAX_BURST)
+                    .arg("n", n),
+                Tone::Warn,
+            ));
+        }
+        let sent = db
+            .query::<Count>(
+                SEND_BURST_SQL,
+                &[QUEUE.into(), "order.bulk".into(), n.into()],
+            )
+            .await?
+            .first()
+            .map_or(0, |c| c.sent);
+        Ok(Outcome::new(
+            Msg::new("pgq.result.sent_burst").arg("count", sent),
+            Tone::Good,
+        ))
+    }
+
+    async fn send_rollback(&mut self, db: &Db) -> Result<Outcome, DbError> {
+        let tx = db.begin().await?;
+        let payload = serde_json::json!({"order": "cancelled"}).to_string();
+        let sent = tx
+            .query::<Sent>(SEND_SQL, &[QUEUE.into(), EVENT_TYPE.into(), payload.into()])
+            .await;
+        tx.rollback().await?;
+        let s = sent?.first();
+        let id = s.map_or(0, |s| s.msg_id);
+        Ok(Outcome::new(
+            Msg::new("pgq.out.rolled_back").arg("id", id),
+            Tone::Warn,
+        ))
+    }
+
+    async fn prepare(&mut self, db: &Db) -> Result<Outcome, DbError> {
+        if inflight_open(db).await? {
+            return Ok(Outcome::new(
+                Msg::new("pgq.out.inflight_already"),
+                Tone::Info,
+            ));
+        }
+        db.exec(INFLIGHT_BEGIN_SQL).await?;
+        let payload = serde_json::json!({"order": "in flight"}).to_string();
+        let sent = db
+            .query::<Sent>(SEND_SQL, &[QUEUE.into(), EVENT_TYPE.into(), payload.into()])
+            .await;
+        let s = match sent.map(|r| r.first()) {
+            Ok(Some(s)) => s,
+            Ok(None) => {
+                db.exec(INFLIGHT_ABORT_SQL).await?;
+                return Err(DbError::other("send returned no row"));
+            }
+            Err(e) => {
+                db.exec(INFLIGHT_ABORT_SQL).await?;
+                return Err(e);
+            }
+        };
+        if let Err(e) = db.exec(INFLIGHT_PREPARE_SQL).await {
+            // PREPARE failed (e.g. max_prepared_transactions = 0): the transaction is gone.
+            let _ = db.exec(INFLIGHT_ABORT_SQL).await;
+            return Err(e);
+        }
+        self.inflight = Some(s.msg_id);
+        Ok(Outcome::new(
+            Msg::new("pgq.out.prepared")
+                .arg("id", s.msg_id)
+                .arg("txid", s.txid),
+            Tone::Warn,
+        ))
+    }
+
+    async fn finish_prepared(&mut self, db: &Db, commit: bool) -> Result<Outcome, DbError> {
+        if !inflight_open(db).await? {
+            self.inflight = None;
+            return Ok(Outcome::new(Msg::new("pgq.out.inflight_none"), Tone::Info));
+        }
+        db.exec(if commit {
+            COMMIT_PREPARED_SQL
+        } else {
+            ROLLBACK_PREPARED_SQL
+        })
+        .await?;
+        let id = self.inflight.take().unwrap_or(0);
+        Ok(if commit {
+            Outcome::new(
+                Msg::new("pgq.out.committed_prepared").arg("id", id),
+                Tone::Good,
+            )
+        } else {
+            Outcome::new(
+                Msg::new("pgq.out.rolled_back_prepared").arg("id", id),
+                Tone::Warn,
+            )
+        })
+    }
+
+    async fn tick(&mut self, db: &Db) -> Result<Outcome, DbError> {
+        let tick = db
+            .query::<TickId>(TICK_SQL, &[QUEUE.into()])
+            .await?
+            .first()
+            .map_or(0, |t| t.tick_id);
+        let snap = db
+            .query::<TickSnap>(TICK_SNAPSHOT_SQL, &[QUEUE.into(), tick.into()])
+            .await?
+            .first()
+            .map(|s| s.snapshot)
+            .unwrap_or_default();
+        Ok(Outcome::new(
+            Msg::new("pgq.result.ticked")
+                .arg("tick", tick)
+                .arg("snapshot", snap),
+            Tone::Good,
+        ))
+    }
+
+    async fn receive(&mut self, db: &Db, consumer: &str, max: i64) -> Result<Outcome, DbError> {
+        if !(1..=MAX_RECEIVE).contains(&max) {
+            return Ok(Outcome::new(
+                Msg::new("pgq.err.range")
+                    .arg("min", 1)
+                    .arg("max", MAX_RECEIVE)
+                    .arg("n", max),
+                Tone::Warn,
+            ));
+        }
+        let rows = db
+            .query::<Event>(RECEIVE_SQL, &[QUEUE.into(), consumer.into(), max.into()])
+            .await?
+            .rows;
+        let Some(first) = rows.first() else {
+            self.batches.remove(consumer);
+            let waiting = db
+                .query::<QueueInfo>(QUEUE_INFO_SQL, &[QUEUE.into()])
+                .await?
+                .first()
+                .and_then(|q| q.events_since_tick)
+                .unwrap_or(0);
+            let msg = if waiting > 0 {
+                Msg::new("pgq.out.waiting_tick")
+                    .arg("consumer", consumer)
+                    .arg("count", waiting)
+            } else {
+                Msg::new("pgq.result.nothing")
+            };
+            return Ok(Outcome::new(msg, Tone::Info));
+        };
+        let batch = first.batch_id;
+        let count = rows.len();
+        let again = self
+            .batch(consumer)
+            .first()
+            .is_some_and(|e| e.batch_id == batch && e.msg_id == rows[0].msg_id);
+        if self.nacked.get(consumer).is_some_and(|n| !n.is_empty())
+            && self
+                .batch(consumer)
+                .first()
+                .is_some_and(|e| e.batch_id != batch)
+        {
+            self.nacked.remove(consumer);
+        }
+        self.batches.insert(consumer.to_owned(), rows);
+        Ok(if again {
+            Outcome::new(
+                Msg::new("pgq.result.received_again").arg("id", batch),
+                Tone::Warn,
+            )
+        } else {
+            Outcome::new(
+                Msg::new("pgq.out.received")
+                    .arg("consumer", consumer)
+                    .arg("id", batch)
+                    .arg("count", count),
+                Tone::Good,
+            )
+        })
+    }
+
+    async fn ack(&mut self, db: &Db, consumer: &str, batch: i64) -> Result<Outcome, DbError> {
+        let finished = db
+            .query::<Finished>(ACK_SQL, &[batch.into(), consumer.into()])
+            .await?
+            .first()
+            .map_or(0, |f| f.finished);
+        self.batches.remove(consumer);
+        if finished == 1 {
+            self.nacked.remove(consumer);
+            let tick = db
+                .query::<ConsumerInfo>(CONSUMER_INFO_SQL, &[QUEUE.into()])
+                .await?
+                .rows
+                .into_iter()
+                .find(|c| c.consumer_name == consumer)
+                .map_or(0, |c| c.last_tick);
+            Ok(Outcome::new(
+                Msg::new("pgq.result.acked")
+                    .arg("id", batch)
+                    .arg("tick", tick),
+                Tone::Good,
+            ))
+        } else {
+            Ok(Outcome::new(
+                Msg::new("pgq.result.acked_page").arg("id", batch),
+                Tone::Info,
+            ))
+        }
+    }
+
+    async fn nack(
+        &mut self,
+        db: &Db,
+        consumer: &str,
+        batch: i64,
+        msg: i64,
+        delay: i64,
+    ) -> Result<Outcome, DbError> {
+        if !(0..=MAX_DELAY).contains(&delay) {
+            return Ok(Outcome::new(
+                Msg::new("pgq.err.range")
+                    .arg("min", 0)
+                    .arg("max", MAX_DELAY)
+                    .arg("n", delay),
+                Tone::Warn,
+            ));
+        }
+        let reason = format!("{consumer} failed event {msg}");
+        let outcome = db
+            .query::<NackOutcome>(
+                NACK_SQL,
+                &[
+                    batch.into(),
+                    msg.into(),
+                    delay.into(),
+                    reason.into(),
+                    consumer.into(),
+                ],
+            )
+            .await?
+            .first()
+            .map(|o| o.outcome)
+            .unwrap_or_default();
+        let list = self.nacked.entry(consumer.to_owned()).or_default();
+        list.retain(|(m, _)| *m != msg);
+        list.push((msg, outcome.clone()));
+        Ok(if outcome == "dead" {
+            Outcome::new(Msg::new("pgq.result.nack_dead").arg("id", msg), Tone::Warn)
+        } else {
+            Outcome::new(
+                Msg::new("pgq.result.nack_retry")
+                    .arg("id", msg)
+                    .arg("consumer", consumer)
+                    .arg("delay", format!("{delay} s")),
+                Tone::Warn,
+            )
+        })
+    }
+
+    async fn maint(&mut self, db: &Db) -> Result<Outcome, DbError> {
+        let rows = db.query::<MaintRow>(MAINT_SQL, &[]).await?.rows;
+        let rotated = rows.iter().any(|r| r.action == "rotate");
+        let main = rows
+            .iter()
+            .find(|r| r.action == "rotate")
+            .or_else(|| rows.iter().find(|r| r.action == "wait"))
+            .or_else(|| rows.first())
+            .map(MaintRow::msg)
+            .unwrap_or_else(|| Msg::new("pgq.out.maint_nothing"));
+        self.last_maint = rows;
+        Ok(Outcome::new(
+            main,
+            if rotated { Tone::Good } else { Tone::Info },
+        ))
+    }
+
+    async fn retry_events(&mut self, db: &Db) -> Result<Outcome, DbError> {
+        let n = db
+            .query::<Released>(RETRY_EVENTS_SQL, &[QUEUE.into()])
+            .await?
+            .first()
+            .map_or(0, |r| r.released);
+        Ok(Outcome::new(
+            Msg::new("pgq.out.released").arg("count", n),
+            if n > 0 { Tone::Good } else { Tone::Info },
+        ))
+    }
+
+    async fn replay(&mut self, db: &Db, dl_id: i64) -> Result<Outcome, DbError> {
+        let consumer = db
+            .query::<DeadLetter>(DLQ_INSPECT_SQL, &[QUEUE.into(), 10_000i64.into()])
+            .await?
+            .rows
+            .into_iter()
+            .find(|d| d.dl_id == dl_id)
+            .map(|d| d.consumer)
+            .unwrap_or_default();
+        let id = db
+            .query::<MsgId>(DLQ_REPLAY_SQL, &[dl_id.into()])
+            .await?
+            .first()
+            .map_or(0, |m| m.msg_id);
+        Ok(Outcome::new(
+            Msg::new("pgq.result.replayed")
+                .arg("id", dl_id)
+                .arg("event", id)
+                .arg("consumer", consumer),
+            Tone::Good,
+        ))
+    }
+
+    async fn advance(&mut self, db: &Db, seconds: i64) -> Result<Outcome, DbError> {
+        let now = clock::advance(db, seconds).await?;
+        let mut msg = Msg::new("pgq.out.advanced")
+            .arg("secs", seconds)
+            .arg("now", clock::time_of_day(&now));
+        if self.auto_maint {
+            db.query::<Released>(RETRY_EVENTS_SQL, &[QUEUE.into()])
+                .await?;
+        }
+        if self.auto_tick {
+            let tick = db
+                .query::<TickId>(TICK_SQL, &[QUEUE.into()])
+                .await?
+                .first()
+                .map_or(0, |t| t.tick_id);
+            msg = Msg::new("pgq.out.advanced_ticked")
+                .arg("secs", seconds)
+                .arg("now", clock::time_of_day(&now))
+                .arg("tick", tick);
+        }
+        if self.auto_maint {
+            self.last_maint = db.query::<MaintRow>(MAINT_SQL, &[]).await?.rows;
+        }
+        Ok(Outcome::new(msg, Tone::Info))
+    }
+}
+
+/// Reads the queue for the view (statistics flushed first, so dead tuples are current).
+pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
+    let now = clock::now(db).await?;
+    db.query::<serde_json::Value>(FLUSH_STATS_SQL, &[]).await?;
+    let q: [Param; 1] = [QUEUE.into()];
+    let queue = db.query::<QueueInfo>(QUEUE_INFO_SQL, &q).await?.first();
+    let consumers = db.query::<ConsumerInfo>(CONSUMER_INFO_SQL, &q).await?.rows;
+    let tables = db.query::<TableInfo>(TABLE_INFO_SQL, &q).await?.rows;
+    let retries = db.query::<Retry>(RETRY_LIST_SQL, &q).await?.rows;
+    let dead = db
+        .query::<DeadLetter>(DLQ_INSPECT_SQL, &[QUEUE.into(), DLQ_LIMIT.into()])
+        .await?
+        .rows;
+    let inflight_open = inflight_open(db).await?;
+    Ok(Snapshot {
+        now,
+        queue,
+        consumers,
+        tables,
+        retries,
+        dead,
+        inflight_open,
+    })
+}

@@ -1,0 +1,1 @@
+select pgq.ack($1, $2) as finished

@@ -1,0 +1,1 @@
+commit prepared 'pgq_inflight'

@@ -1,0 +1,1 @@
+select * from pgq.get_consumer_info($1)

@@ -1,0 +1,1 @@
+select * from pgq.dlq_inspect($1, $2)

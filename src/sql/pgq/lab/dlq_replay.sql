@@ -1,0 +1,1 @@
+select pgq.dlq_replay($1) as msg_id

@@ -1,0 +1,2 @@
+-- In-flight demo: the send failed before PREPARE; undo the open transaction.
+rollback

@@ -1,0 +1,2 @@
+-- In-flight demo, step 1 of 3: open a transaction on the lab's one session.
+begin

@@ -1,0 +1,1 @@
+select * from pgq.get_queue_info($1)

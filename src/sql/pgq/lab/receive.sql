@@ -1,0 +1,1 @@
+select * from pgq.receive($1, $2, $3)

@@ -1,0 +1,1 @@
+select pgq.register_consumer($1, $2) as sub_id

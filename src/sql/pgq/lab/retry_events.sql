@@ -1,0 +1,1 @@
+select pgq.maint_retry_events($1) as released

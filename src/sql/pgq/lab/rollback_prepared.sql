@@ -1,0 +1,1 @@
+rollback prepared 'pgq_inflight'

@@ -1,0 +1,1 @@
+select * from pgq.get_table_info($1)

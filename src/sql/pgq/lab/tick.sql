@@ -1,0 +1,1 @@
+select pgq.ticker($1) as tick_id

@@ -1,0 +1,109 @@
+// L4 on the release build: start Postgres, send, see it wait for a tick, tick, receive for
+// one consumer, see the event, ack; screenshots in English, Korean and at 360 px.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, newPage, shot, startPostgres } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serve('/');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** Waits until the lab is idle again (every action disables the buttons while it runs). */
+async function idle(page) {
+  await page.waitForFunction(() => {
+    const b = document.querySelector('#tick');
+    return b && !b.disabled;
+  }, null, { timeout: 60_000 });
+}
+
+async function openLab(page, lang, width) {
+  await page.goto(server.url + `?lang=${lang}#/pgq`);
+  const version = await startPostgres(page);
+  assert.match(version, /PostgreSQL 18\./);
+  await page.waitForSelector('#tick', { timeout: 60_000 });
+  await idle(page);
+}
+
+test('send, wait for the tick, tick, receive for billing, see the event, ack (English)', async () => {
+  const page = await newPage(browser);
+  await openLab(page, 'en');
+  await page.click('#send-one');
+  await idle(page);
+  assert.match(await page.textContent('#last-outcome'), /Event 1 sent/);
+  assert.match(await page.textContent('#waiting-tick'), /^1 event ids? handed out since the last tick/);
+
+  // Delivery latency: before a tick there is nothing to receive.
+  await page.click('#consumer-billing [data-act="receive"]');
+  await idle(page);
+  assert.match(await page.textContent('#last-outcome'), /wait for the next tick/);
+
+  await page.click('#tick');
+  await idle(page);
+  assert.match(await page.textContent('#last-outcome'), /Tick \d+: snapshot/);
+  await page.click('#consumer-billing [data-act="receive"]');
+  await idle(page);
+  const row = page.locator('#consumer-billing tr[data-msg="1"]');
+  assert.equal(await row.count(), 1, 'billing sees event 1');
+  assert.match(await row.textContent(), /"order":1/);
+  await page.click('#consumer-billing [data-act="ack"]');
+  await idle(page);
+  assert.match(await page.textContent('#last-outcome'), /Batch \d+ acked/);
+  assert.equal(await page.locator('#consumer-billing tr[data-msg]').count(), 0);
+  // email has not read it yet: it holds rotation and lags by one event
+  assert.match(await page.textContent('#consumer-email'), /1 events not yet acked/);
+
+  await page.click('#maint');
+  await idle(page);
+  assert.ok(await page.locator('#maint-answer li').count() >= 1);
+  assert.equal(await page.locator('#event-tables tbody tr').count(), 3);
+  await shot(page, 'pgq-en');
+
+  // A bad call shows the Postgres error and its translated PQ code.
+  await page.fill('#receive-limit', '0');
+  await page.click('#consumer-email [data-act="receive"]');
+  assert.match(await page.textContent('section[aria-labelledby="consumers-title"] .field-error'), /1 to 1000/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the lab reads in Korean', async () => {
+  const page = await newPage(browser);
+  await openLab(page, 'ko');
+  await page.click('#send-one');
+  await idle(page);
+  await page.click('#tick');
+  await idle(page);
+  await page.click('#consumer-email [data-act="receive"]');
+  await idle(page);
+  assert.equal(await page.locator('#consumer-email tr[data-msg="1"]').count(), 1);
+  assert.match(await page.textContent('#ticker-title'), /티커/);
+  await shot(page, 'pgq-ko');
+  assert.deepEqual(page.errors, []);
+});
+
+test('the lab fits 360 px, with the in-flight transaction open', async () => {
+  const page = await newPage(browser, { width: 360, height: 740 });
+  await openLab(page, 'en');
+  await page.click('#prepare');
+  await idle(page);
+  await page.waitForSelector('#inflight-open');
+  await page.click('#tick');
+  await idle(page);
+  await page.click('#commit-prepared');
+  await idle(page);
+  await page.click('#tick');
+  await idle(page);
+  await page.click('#consumer-billing [data-act="receive"]');
+  await idle(page);
+  assert.match(await page.textContent('#consumer-billing'), /in flight/);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `page scrolls sideways by ${overflow}px`);
+  await shot(page, 'pgq-360');
+  assert.deepEqual(page.errors, []);
+});

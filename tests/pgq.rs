@@ -1,0 +1,652 @@
+//! L4's must-show behaviours, against real PGlite in headless Chromium, through the lab's
+//! own model (the same code the buttons run) and the PL/pgSQL engine in src/sql/pgq.
+
+use queue_lab::db::{Db, DbError};
+use queue_lab::labs::pgq::model::{self, Action, Lab, Outcome};
+use serde::Deserialize;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const BILLING: &str = "billing";
+const EMAIL: &str = "email";
+
+async fn lab() -> (Db, Lab) {
+    let db = Db::open_for_tests().await.expect("PGlite opens");
+    let lab = Lab::setup(&db).await.expect("pgq lab sets up");
+    (db, lab)
+}
+
+async fn run(lab: &mut Lab, db: &Db, a: Action) -> Outcome {
+    lab.run(db, a.clone())
+        .await
+        .unwrap_or_else(|e| panic!("{a:?} failed: {e}"))
+}
+
+fn receive(c: &str, max: i64) -> Action {
+    Action::Receive {
+        consumer: c.into(),
+        max,
+    }
+}
+
+fn arg(o: &Outcome, name: &str) -> String {
+    o.msg
+        .args
+        .iter()
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.clone())
+        .unwrap_or_else(|| panic!("{o:?} has no {name}"))
+}
+
+/// Receives and acks until nothing is left; returns (msg_id, payload, retry_count) in order.
+async fn drain(lab: &mut Lab, db: &Db, c: &str, max: i64) -> Vec<(i64, String, i32)> {
+    let mut got = Vec::new();
+    for _ in 0..1000 {
+        run(lab, db, receive(c, max)).await;
+        let page = lab.batch(c).to_vec();
+        let Some(first) = page.first() else {
+            return got;
+        };
+        got.extend(
+            page.iter()
+                .map(|e| (e.msg_id, e.payload.clone(), e.retry_count)),
+        );
+        run(
+            lab,
+            db,
+            Action::Ack {
+                consumer: c.into(),
+                batch: first.batch_id,
+            },
+        )
+        .await;
+    }
+    panic!("{c} never ran dry");
+}
+
+fn payloads(got: &[(i64, String, i32)]) -> Vec<String> {
+    got.iter().map(|(_, p, _)| p.clone()).collect()
+}
+
+#[derive(Deserialize)]
+struct Text {
+    t: Option<String>,
+}
+
+/// Everything the engine keeps, as one comparable text.
+async fn engine_state(db: &Db) -> String {
+    let mut out = String::new();
+    for sql in [
+        "select json_agg(x order by x.queue_id)::text as t from pgq.queue x",
+        "select json_agg(x order by x.tick_id)::text as t from pgq.tick x",
+        "select json_agg(x order by x.sub_id)::text as t from pgq.subscription x",
+        "select json_agg(x order by x.rq_id)::text as t from pgq.retry_queue x",
+        "select json_agg(x order by x.dl_id)::text as t from pgq.dead_letter x",
+    ] {
+        let rows = db.query::<Text>(sql, &[]).await.expect("state reads");
+        out.push_str(&rows.first().and_then(|r| r.t).unwrap_or_default());
+        out.push('\n');
+    }
+    for t in model::snapshot(db).await.expect("snapshot").tables {
+        out.push_str(&format!(
+            "{} {} {:?}-{:?}\n",
+            t.table_name, t.events, t.min_msg_id, t.max_msg_id
+        ));
+    }
+    out
+}
+
+fn code(e: &DbError) -> &str {
+    e.code.as_deref().unwrap_or("none")
+}
+
+#[wasm_bindgen_test]
+async fn fan_out_every_consumer_receives_every_committed_event_exactly_once() {
+    let (db, mut lab) = lab().await;
+    let mut billing = Vec::new();
+    let mut email = Vec::new();
+    for round in 0..3 {
+        for _ in 0..3 {
+            run(&mut lab, &db, Action::SendOne).await;
+        }
+        run(&mut lab, &db, Action::Burst(4)).await;
+        run(&mut lab, &db, Action::Tick).await;
+        // billing keeps up in pages of 2; email only reads every other round, in one page
+        billing.extend(drain(&mut lab, &db, BILLING, 2).await);
+        if round % 2 == 1 {
+            email.extend(drain(&mut lab, &db, EMAIL, 100).await);
+        }
+    }
+    email.extend(drain(&mut lab, &db, EMAIL, 100).await);
+    let ids = |got: &[(i64, String, i32)]| {
+        let mut v: Vec<i64> = got.iter().map(|g| g.0).collect();
+        v.sort_unstable();
+        v
+    };
+    let (b, e) = (ids(&billing), ids(&email));
+    assert_eq!(b.len(), 21, "billing got {b:?}");
+    let mut unique = b.clone();
+    unique.dedup();
+    assert_eq!(unique, b, "billing got an event twice");
+    assert_eq!(e, b, "email got exactly the events billing got");
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_rolled_back_send_is_never_delivered() {
+    let (db, mut lab) = lab().await;
+    run(&mut lab, &db, Action::SendOne).await;
+    let rolled = run(&mut lab, &db, Action::SendRollback).await;
+    assert_eq!(rolled.msg.key, "pgq.out.rolled_back");
+    run(&mut lab, &db, Action::SendOne).await;
+    run(&mut lab, &db, Action::Tick).await;
+    run(&mut lab, &db, Action::Tick).await;
+    for c in [BILLING, EMAIL] {
+        let got = payloads(&drain(&mut lab, &db, c, 100).await);
+        assert_eq!(
+            got,
+            vec![r#"{"order":1}"#.to_string(), r#"{"order":2}"#.to_string()],
+            "{c}"
+        );
+    }
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn an_in_flight_prepared_transactions_event_arrives_once_in_a_later_batch_after_commit() {
+    let (db, mut lab) = lab().await;
+    run(&mut lab, &db, Action::SendOne).await;
+    let prepared = run(&mut lab, &db, Action::Prepare).await;
+    assert_eq!(prepared.msg.key, "pgq.out.prepared");
+    assert!(
+        model::snapshot(&db).await.expect("snapshot").inflight_open,
+        "the transaction is prepared, not committed"
+    );
+    run(&mut lab, &db, Action::SendOne).await;
+    run(&mut lab, &db, Action::Tick).await;
+    run(&mut lab, &db, receive(BILLING, 100)).await;
+    let first = lab.batch(BILLING).to_vec();
+    assert_eq!(
+        payloads(
+            &first
+                .iter()
+                .map(|e| (e.msg_id, e.payload.clone(), 0))
+                .collect::<Vec<_>>()
+        ),
+        [r#"{"order":1}"#, r#"{"order":2}"#]
+    );
+    run(
+        &mut lab,
+        &db,
+        Action::Ack {
+            consumer: BILLING.into(),
+            batch: first[0].batch_id,
+        },
+    )
+    .await;
+    run(&mut lab, &db, Action::Tick).await;
+    run(&mut lab, &db, receive(BILLING, 100)).await;
+    assert!(
+        lab.batch(BILLING).is_empty(),
+        "still open at this tick: not delivered"
+    );
+    let committed = run(&mut lab, &db, Action::CommitPrepared).await;
+    assert_eq!(committed.msg.key, "pgq.out.committed_prepared");
+    run(&mut lab, &db, receive(BILLING, 100)).await;
+    assert!(
+        lab.batch(BILLING).is_empty(),
+        "committed after the newest tick: waits for the next"
+    );
+    run(&mut lab, &db, Action::Tick).await;
+    let later = drain(&mut lab, &db, BILLING, 100).await;
+    assert_eq!(payloads(&later), [r#"{"order":"in flight"}"#]);
+    run(&mut lab, &db, Action::Tick).await;
+    assert!(
+        drain(&mut lab, &db, BILLING, 100).await.is_empty(),
+        "not delivered twice"
+    );
+    let mut all = payloads(&drain(&mut lab, &db, EMAIL, 100).await);
+    all.sort();
+    assert_eq!(
+        all,
+        [
+            r#"{"order":"in flight"}"#,
+            r#"{"order":1}"#,
+            r#"{"order":2}"#
+        ],
+        "email: each once"
+    );
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn an_unacked_batch_is_redelivered_with_the_same_events() {
+    let (db, mut lab) = lab().await;
+    for _ in 0..3 {
+        run(&mut lab, &db, Action::SendOne).await;
+    }
+    run(&mut lab, &db, Action::Tick).await;
+    run(&mut lab, &db, receive(BILLING, 100)).await;
+    let first = lab.batch(BILLING).to_vec();
+    assert_eq!(first.len(), 3);
+    let again = run(&mut lab, &db, receive(BILLING, 100)).await;
+    assert_eq!(again.msg.key, "pgq.result.received_again");
+    assert_eq!(
+        lab.batch(BILLING),
+        first.as_slice(),
+        "same batch, same events"
+    );
+    let acked = run(
+        &mut lab,
+        &db,
+        Action::Ack {
+            consumer: BILLING.into(),
+            batch: first[0].batch_id,
+        },
+    )
+    .await;
+    assert_eq!(acked.msg.key, "pgq.result.acked");
+    run(&mut lab, &db, receive(BILLING, 100)).await;
+    assert!(lab.batch(BILLING).is_empty(), "acked: not delivered again");
+    db.close().await;
+}
+
+/// Nacks billing's event `order 1` until it dies; returns its dead letter id.
+async fn nack_until_dead(lab: &mut Lab, db: &Db) -> i64 {
+    run(lab, db, Action::SendOne).await;
+    run(lab, db, Action::SendOne).await;
+    run(lab, db, Action::Tick).await;
+    run(lab, db, receive(BILLING, 100)).await;
+    let batch = lab.batch(BILLING).to_vec();
+    let out = run(
+        lab,
+        db,
+        Action::Nack {
+            consumer: BILLING.into(),
+            batch: batch[0].batch_id,
+            msg: batch[0].msg_id,
+            delay: 30,
+        },
+    )
+    .await;
+    assert_eq!(out.msg.key, "pgq.result.nack_retry");
+    run(
+        lab,
+        db,
+        Action::Ack {
+            consumer: BILLING.into(),
+            batch: batch[0].batch_id,
+        },
+    )
+    .await;
+    run(lab, db, Action::Advance(29)).await;
+    let early = run(lab, db, Action::RetryEvents).await;
+    assert_eq!(arg(&early, "count"), "0", "not due before its delay");
+    run(lab, db, Action::Tick).await;
+    run(lab, db, receive(BILLING, 100)).await;
+    assert!(lab.batch(BILLING).is_empty(), "no retry at +29 s of 30 s");
+    run(lab, db, Action::Advance(1)).await;
+    let due = run(lab, db, Action::RetryEvents).await;
+    assert_eq!(arg(&due, "count"), "1", "due at +30 s");
+    let mut retries = 1;
+    loop {
+        run(lab, db, Action::Tick).await;
+        run(lab, db, receive(BILLING, 100)).await;
+        let page = lab.batch(BILLING).to_vec();
+        assert_eq!(page.len(), 1, "the retry comes back alone: {page:?}");
+        assert_eq!(
+            (page[0].payload.as_str(), page[0].retry_count),
+            (r#"{"order":1}"#, retries)
+        );
+        let out = run(
+            lab,
+            db,
+            Action::Nack {
+                consumer: BILLING.into(),
+                batch: page[0].batch_id,
+                msg: page[0].msg_id,
+                delay: 0,
+            },
+        )
+        .await;
+        run(
+            lab,
+            db,
+            Action::Ack {
+                consumer: BILLING.into(),
+                batch: page[0].batch_id,
+            },
+        )
+        .await;
+        if retries == model::MAX_RETRIES {
+            assert_eq!(
+                out.msg.key, "pgq.result.nack_dead",
+                "past max retries: dead letter"
+            );
+            break;
+        }
+        assert_eq!(out.msg.key, "pgq.result.nack_retry");
+        run(lab, db, Action::RetryEvents).await;
+        retries += 1;
+    }
+    run(lab, db, Action::RetryEvents).await;
+    run(lab, db, Action::Tick).await;
+    assert!(
+        drain(lab, db, BILLING, 100).await.is_empty(),
+        "a dead event is not retried"
+    );
+    let snap = model::snapshot(db).await.expect("snapshot");
+    assert!(snap.retries.is_empty());
+    assert_eq!(snap.dead.len(), 1);
+    assert_eq!(
+        (snap.dead[0].consumer.as_str(), snap.dead[0].retry_count),
+        (BILLING, model::MAX_RETRIES)
+    );
+    snap.dead[0].dl_id
+}
+
+#[wasm_bindgen_test]
+async fn a_nacked_event_returns_after_its_delay_to_that_consumer_only_and_dies_after_max_retries() {
+    let (db, mut lab) = lab().await;
+    nack_until_dead(&mut lab, &db).await;
+    let email = payloads(&drain(&mut lab, &db, EMAIL, 100).await);
+    assert_eq!(
+        email,
+        [r#"{"order":1}"#, r#"{"order":2}"#],
+        "email got each event once, no retries"
+    );
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn dlq_replay_delivers_the_dead_letter_again_to_its_consumer() {
+    let (db, mut lab) = lab().await;
+    let dl = nack_until_dead(&mut lab, &db).await;
+    drain(&mut lab, &db, EMAIL, 100).await;
+    let out = run(&mut lab, &db, Action::Replay(dl)).await;
+    assert_eq!(out.msg.key, "pgq.result.replayed");
+    assert!(model::snapshot(&db)
+        .await
+        .expect("snapshot")
+        .dead
+        .is_empty());
+    run(&mut lab, &db, Action::Tick).await;
+    let again = drain(&mut lab, &db, BILLING, 100).await;
+    assert_eq!(
+        again
+            .iter()
+            .map(|(_, p, r)| (p.as_str(), *r))
+            .collect::<Vec<_>>(),
+        [(r#"{"order":1}"#, 0)]
+    );
+    assert_eq!(again[0].0.to_string(), arg(&out, "event"));
+    assert!(
+        drain(&mut lab, &db, EMAIL, 100).await.is_empty(),
+        "only the consumer that gave up gets it"
+    );
+    db.close().await;
+}
+
+async fn round(lab: &mut Lab, db: &Db) {
+    for _ in 0..4 {
+        run(lab, db, Action::SendOne).await;
+    }
+    run(lab, db, Action::Tick).await;
+    run(lab, db, Action::Tick).await;
+}
+
+async fn events_per_table(db: &Db) -> Vec<i64> {
+    model::snapshot(db)
+        .await
+        .expect("snapshot")
+        .tables
+        .iter()
+        .map(|t| t.events)
+        .collect()
+}
+
+async fn cur_table(db: &Db) -> i32 {
+    model::snapshot(db)
+        .await
+        .expect("snapshot")
+        .queue
+        .expect("queue")
+        .cur_table
+}
+
+fn maint_did(lab: &Lab, action: &str) -> bool {
+    lab.last_maint.iter().any(|r| r.action == action)
+}
+
+#[wasm_bindgen_test]
+async fn maint_truncates_only_a_table_every_consumer_passed_and_a_lagging_consumer_holds_rotation()
+{
+    let (db, mut lab) = lab().await;
+    round(&mut lab, &db).await; // events 1-4 into table 0
+    drain(&mut lab, &db, BILLING, 100).await;
+    run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
+    run(&mut lab, &db, Action::Maint).await;
+    assert!(
+        maint_did(&lab, "wait") && !maint_did(&lab, "rotate"),
+        "email has not acked: {:?}",
+        lab.last_maint
+    );
+    assert_eq!(cur_table(&db).await, 0);
+    let snap = model::snapshot(&db).await.expect("snapshot");
+    let holds: Vec<(String, bool)> = snap
+        .consumers
+        .iter()
+        .map(|c| (c.consumer_name.clone(), c.holds_rotation))
+        .collect();
+    assert_eq!(
+        holds,
+        [(BILLING.to_string(), false), (EMAIL.to_string(), true)]
+    );
+
+    drain(&mut lab, &db, EMAIL, 100).await;
+    run(&mut lab, &db, Action::Maint).await;
+    assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
+    assert_eq!(cur_table(&db).await, 1);
+
+    round(&mut lab, &db).await; // 5-8 into table 1
+    drain(&mut lab, &db, BILLING, 100).await;
+    drain(&mut lab, &db, EMAIL, 100).await;
+    run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
+    run(&mut lab, &db, Action::Maint).await;
+    assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
+    assert_eq!(events_per_table(&db).await, [4, 4, 0]);
+
+    round(&mut lab, &db).await; // 9-12 into table 2; email stops reading
+    drain(&mut lab, &db, BILLING, 100).await;
+    run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
+    for _ in 0..3 {
+        run(&mut lab, &db, Action::Maint).await;
+        assert!(
+            !maint_did(&lab, "rotate"),
+            "email lags: table 0 must not be truncated"
+        );
+        run(&mut lab, &db, Action::Tick).await;
+    }
+    assert_eq!(
+        events_per_table(&db).await,
+        [4, 4, 4],
+        "nothing truncated while email lags"
+    );
+
+    drain(&mut lab, &db, EMAIL, 100).await;
+    run(&mut lab, &db, Action::Maint).await;
+    assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
+    assert_eq!(
+        events_per_table(&db).await,
+        [0, 4, 4],
+        "only the table both had passed was truncated"
+    );
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn event_tables_hold_zero_dead_tuples_after_sends_receives_nacks_acks_and_rotations() {
+    let (db, mut lab) = lab().await;
+    for _ in 0..5 {
+        run(&mut lab, &db, Action::Burst(50)).await;
+        run(&mut lab, &db, Action::Tick).await;
+        run(&mut lab, &db, Action::Tick).await;
+        for c in [BILLING, EMAIL] {
+            run(&mut lab, &db, receive(c, 1000)).await;
+            let page = lab.batch(c).to_vec();
+            assert!(page.len() >= 50, "{c} got {} events", page.len());
+            run(
+                &mut lab,
+                &db,
+                Action::Nack {
+                    consumer: c.into(),
+                    batch: page[0].batch_id,
+                    msg: page[0].msg_id,
+                    delay: 0,
+                },
+            )
+            .await;
+            run(
+                &mut lab,
+                &db,
+                Action::Ack {
+                    consumer: c.into(),
+                    batch: page[0].batch_id,
+                },
+            )
+            .await;
+        }
+        run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
+        run(&mut lab, &db, Action::RetryEvents).await;
+        run(&mut lab, &db, Action::Maint).await;
+    }
+    let tables = model::snapshot(&db).await.expect("snapshot").tables; // flushes statistics first
+    assert_eq!(tables.len(), 3);
+    for t in &tables {
+        assert_eq!(
+            (t.dead_tuples, t.tup_upd, t.tup_del),
+            (0, 0, 0),
+            "{} has dead tuples, updates or deletes",
+            t.table_name
+        );
+    }
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn bad_calls_raise_pq_errors_with_translations_and_change_nothing() {
+    let (db, mut lab) = lab().await;
+    run(&mut lab, &db, Action::SendOne).await;
+    run(&mut lab, &db, Action::SendOne).await;
+    run(&mut lab, &db, Action::Tick).await;
+    run(&mut lab, &db, receive(BILLING, 1)).await;
+    let first = lab.batch(BILLING)[0].clone();
+    let before = engine_state(&db).await;
+    let lab_before = lab.clone();
+
+    let unknown_queue = db
+        .query::<serde_json::Value>(model::TICK_SQL, &["nope".into()])
+        .await
+        .expect_err("unknown queue");
+    assert_eq!(code(&unknown_queue), "PQ001");
+    let unknown_queue = db
+        .query::<serde_json::Value>(
+            model::RECEIVE_SQL,
+            &["nope".into(), BILLING.into(), 10.into()],
+        )
+        .await
+        .expect_err("unknown queue");
+    assert_eq!(code(&unknown_queue), "PQ001");
+    let bad: Vec<(Action, &str)> = vec![
+        (receive("ghost", 10), "PQ002"),
+        (
+            Action::Ack {
+                consumer: BILLING.into(),
+                batch: 999,
+            },
+            "PQ003",
+        ),
+        (
+            Action::Ack {
+                consumer: EMAIL.into(),
+                batch: first.batch_id,
+            },
+            "PQ005",
+        ),
+        (
+            Action::Nack {
+                consumer: EMAIL.into(),
+                batch: first.batch_id,
+                msg: first.msg_id,
+                delay: 5,
+            },
+            "PQ005",
+        ),
+        (
+            Action::Nack {
+                consumer: BILLING.into(),
+                batch: first.batch_id,
+                msg: first.msg_id + 1,
+                delay: 5,
+            },
+            "PQ007",
+        ),
+        (Action::Replay(12345), "PQ008"),
+    ];
+    for (a, want) in bad {
+        let e = lab
+            .run(&db, a.clone())
+            .await
+            .expect_err(&format!("{a:?} must fail"));
+        assert_eq!(code(&e), want, "{a:?}: {e}");
+        let key = model::error_key(&e).expect("a translated explanation");
+        assert_eq!(key, format!("pgq.error.{want}"));
+        assert_eq!(
+            engine_state(&db).await,
+            before,
+            "{a:?} changed the engine's state"
+        );
+        assert_eq!(lab, lab_before, "{a:?} changed the lab's state");
+    }
+
+    // finish the batch, then ack it again
+    run(
+        &mut lab,
+        &db,
+        Action::Ack {
+            consumer: BILLING.into(),
+            batch: first.batch_id,
+        },
+    )
+    .await;
+    run(&mut lab, &db, receive(BILLING, 1)).await;
+    let done = run(
+        &mut lab,
+        &db,
+        Action::Ack {
+            consumer: BILLING.into(),
+            batch: first.batch_id,
+        },
+    )
+    .await;
+    assert_eq!(done.msg.key, "pgq.result.acked");
+    let finished = engine_state(&db).await;
+    let e = lab
+        .run(
+            &db,
+            Action::Ack {
+                consumer: BILLING.into(),
+                batch: first.batch_id,
+            },
+        )
+        .await
+        .expect_err("second ack");
+    assert_eq!(code(&e), "PQ004");
+    assert_eq!(
+        engine_state(&db).await,
+        finished,
+        "a second ack changed the engine's state"
+    );
+    db.close().await;
+}
