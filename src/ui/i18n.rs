@@ -11,6 +11,10 @@ pub const FILES: &[(&str, &str)] = &[
     ("vacuum.tsv", include_str!("../../assets/i18n/vacuum.tsv")),
     ("pgq.tsv", include_str!("../../assets/i18n/pgq.tsv")),
     ("leave.tsv", include_str!("../../assets/i18n/leave.tsv")),
+    (
+        "leave_ui.tsv",
+        include_str!("../../assets/i18n/leave_ui.tsv"),
+    ),
 ];
 
 fn catalog() -> &'static Catalog {

@@ -1,28 +1,18 @@
-//! L5's page texts: `ui.tsv` beside this file, in the project's TSV format
-//! (`key<TAB>en<TAB>ko`), read with the same `Catalog`. They live here, not in
-//! `assets/i18n/leave.tsv`, because that file must hold exactly the advisor's message keys
-//! (checked by a core test). The advisor's own sentences go through `render_advice`.
+//! L5's page texts: `assets/i18n/leave_ui.tsv`, kept apart from `leave.tsv` because that
+//! file must hold exactly the advisor's message keys (checked by a core test). Both are in
+//! the one app catalog. The advisor's own sentences go through `render_advice`.
 
 use queue_lab_core::advisor;
-use queue_lab_core::i18n::{Catalog, Lang, Msg};
-use std::sync::OnceLock;
+use queue_lab_core::i18n::{Lang, Msg};
 
-const UI_TSV: &str = include_str!("ui.tsv");
-
-fn catalog() -> &'static Catalog {
-    static CATALOG: OnceLock<Catalog> = OnceLock::new();
-    // A broken file is caught by the native test below; at run time keys show instead.
-    CATALOG.get_or_init(|| Catalog::parse(&[("leave/ui.tsv", UI_TSV)]).unwrap_or_default())
-}
-
-/// A page text of this lab in `lang`.
+/// A page text of this lab in `lang` (from `assets/i18n/leave_ui.tsv`, in the app catalog).
 pub fn ui(lang: Lang, key: &str) -> String {
-    catalog().get(lang, key).to_owned()
+    crate::ui::i18n::tr(lang, key)
 }
 
 /// A page text with placeholders filled.
 pub fn ui_msg(lang: Lang, msg: &Msg) -> String {
-    catalog().render(lang, msg)
+    crate::ui::i18n::render(lang, msg)
 }
 
 /// A number as the advisor formats it, except that a small non-zero number is never shown
@@ -54,22 +44,11 @@ pub fn app(lang: Lang, key: &str) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn ui_texts_parse_and_do_not_clash_with_the_app_catalog() {
-        let ui = Catalog::parse(&[("leave/ui.tsv", UI_TSV)]).expect("ui.tsv parses");
-        let app = Catalog::parse(crate::ui::i18n::FILES).expect("app catalog parses");
-        for key in ui.keys() {
-            assert!(key.starts_with("leave.ui."), "{key}");
-            assert!(!app.has(key), "{key} is defined twice");
-        }
-    }
-
-    /// Every `"leave.ui.…"` literal in this lab's sources is in `ui.tsv`, and every
-    /// `"leave.…"` literal that is not `leave.ui.` is in the app catalog.
+    /// Every `"leave.…"` literal in this lab's sources is in the app catalog.
     #[test]
     fn every_key_used_in_the_lab_exists() {
-        let ui = Catalog::parse(&[("leave/ui.tsv", UI_TSV)]).expect("ui.tsv parses");
-        let app = Catalog::parse(crate::ui::i18n::FILES).expect("app catalog parses");
+        let app = queue_lab_core::i18n::Catalog::parse(crate::ui::i18n::FILES)
+            .expect("app catalog parses");
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/labs/leave");
         let mut missing = Vec::new();
         for entry in std::fs::read_dir(dir).expect("dir").flatten() {
@@ -83,11 +62,7 @@ mod tests {
                 rest = &rest[i + 1..];
                 let end = rest.find('"').unwrap_or(0);
                 let key = &rest[..end];
-                let known = if key.starts_with("leave.ui.") {
-                    ui.has(key)
-                } else {
-                    app.has(key)
-                };
+                let known = app.has(key);
                 let plain = key
                     .chars()
                     .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.');
