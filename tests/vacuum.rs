@@ -247,7 +247,7 @@ async fn with_the_long_transaction_on_vacuum_leaves_the_dead_tuples_and_after_re
 async fn the_index_friendly_claim_uses_the_partial_index_and_the_articles_claim_does_not() {
     let db = lab().await;
     // The article's figure: 20,000 ready jobs.
-    let c = model::compare_plans(&db, 20_000, 5).await.unwrap();
+    let c = model::compare_plans(&db, 20_000).await.unwrap();
     let (a, i) = (&c.article, &c.indexed);
     assert!(
         a.summary.seq_scan && a.summary.sort && !a.summary.uses_jobs_ready,

@@ -724,10 +724,11 @@ fn LongTxPanel(lab: Lab) -> impl IntoView {
 fn strategy_select(lab: Lab, id: &'static str) -> impl IntoView {
     let ctx = lab.ctx;
     view! {
-        <label>
+        <label style="max-width:100%">
             {ctx.t("vacuum.inspect.table")}
             <select
                 id=id
+                style="max-width:100%;min-width:0"
                 disabled=move || lab.busy.get()
                 on:change=move |ev| {
                     if let Some(s) = Strategy::parse(&event_target_value(&ev)) {
@@ -740,7 +741,7 @@ fn strategy_select(lab: Lab, id: &'static str) -> impl IntoView {
                     .into_iter()
                     .map(|s| view! {
                         <option value=s.id() selected=move || lab.selected.get() == s>
-                            {move || format!("{} ({})", strategy_name(ctx.lang.get(), s), s.table())}
+                            {move || strategy_name(ctx.lang.get(), s)}
                         </option>
                     })
                     .collect_view()}
@@ -1014,7 +1015,7 @@ fn PlanPanel(lab: Lab) -> impl IntoView {
         Ok(jobs) => {
             problem.set(None);
             lab.act("plan", move |db| async move {
-                result.set(Some(model::compare_plans(&db, jobs, 20).await?));
+                result.set(Some(model::compare_plans(&db, jobs).await?));
                 Ok(())
             });
         }
