@@ -517,7 +517,7 @@ fn Rotation(
             <ul id="maint-answer">
                 {move || maint_rows().into_iter().map(|r| {
                     let msg = r.msg();
-                    let detail = r.detail.clone().unwrap_or_default();
+                    let detail = if r.action == "wait" { String::new() } else { r.detail.clone().unwrap_or_default() };
                     view! {
                         <li data-action=r.action.clone()>
                             <code>{r.action.clone()}</code> " " {move || render(ctx.lang.get(), &msg)}
