@@ -102,8 +102,11 @@ test('the lab fits 360 px, with the in-flight transaction open', async () => {
   await page.click('#consumer-billing [data-act="receive"]');
   await idle(page);
   assert.match(await page.textContent('#consumer-billing'), /in flight/);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 1, `page scrolls sideways by ${overflow}px`);
   await shot(page, 'pgq-360');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const wide = await page.evaluate(() => [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+    .slice(0, 8).map((e) => `${e.tagName}#${e.id}.${e.className}:${Math.round(e.getBoundingClientRect().right)}`));
+  assert.ok(overflow <= 1, `page scrolls sideways by ${overflow}px: ${wide.join(', ')}`);
   assert.deepEqual(page.errors, []);
 });

@@ -395,7 +395,7 @@ fn Consumers(
                     }}
                 </p>
                 <Show when=move || !events().is_empty()>
-                    <div class="table-wrap">
+                    <div class="table-wrap" style="position:relative">
                         <table class="batch">
                             <thead>
                                 <tr>
@@ -480,7 +480,7 @@ fn Rotation(
                     render(ctx.lang.get(), &Msg::new(key).arg("note", q.rotation_note.unwrap_or_default()))
                 }}
             </p>
-            <div class="table-wrap">
+            <div class="table-wrap" style="position:relative">
                 <table id="event-tables">
                     <thead>
                         <tr>
@@ -517,7 +517,7 @@ fn Rotation(
             <ul id="maint-answer">
                 {move || maint_rows().into_iter().map(|r| {
                     let msg = r.msg();
-                    let detail = r.detail.clone().unwrap_or_default();
+                    let detail = if r.action == "wait" { String::new() } else { r.detail.clone().unwrap_or_default() };
                     view! {
                         <li data-action=r.action.clone()>
                             <code>{r.action.clone()}</code> " " {move || render(ctx.lang.get(), &msg)}
@@ -545,7 +545,7 @@ fn RetriesAndDead(
             <section class="panel" aria-labelledby="retry-title">
                 <h2 id="retry-title">{ctx.t("pgq.section.retry")}</h2>
                 <p class="muted">{move || render(ctx.lang.get(), &Msg::new("pgq.label.max_retries").arg("count", max_retries()))}</p>
-                <div class="table-wrap">
+                <div class="table-wrap" style="position:relative">
                     <table id="retry-table">
                         <thead>
                             <tr>
@@ -573,7 +573,7 @@ fn RetriesAndDead(
             </section>
             <section class="panel" aria-labelledby="dead-title">
                 <h2 id="dead-title">{ctx.t("pgq.section.dead")}</h2>
-                <div class="table-wrap">
+                <div class="table-wrap" style="position:relative">
                     <table id="dead-table">
                         <thead>
                             <tr>
