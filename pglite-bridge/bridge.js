@@ -17,7 +17,7 @@ parsers[INT8] = (text) => {
 /** Opens a fresh PGlite in a worker. `base`: URL of PGlite's dist/ folder; `workerUrl`: this
  * folder's worker.js. Both may be relative: they resolve against document.baseURI, so the
  * site works under a sub-path and inside an iframe. `onProgress(file, loaded, total)`. */
-export async function open(base, workerUrl, onProgress) {
+export async function open(base, workerUrl, onProgress, timeoutMs) {
   const baseUrl = new URL(base, document.baseURI);
   const url = new URL(workerUrl, document.baseURI);
   url.searchParams.set('base', baseUrl.href);
@@ -39,11 +39,23 @@ export async function open(base, workerUrl, onProgress) {
   });
   // A fresh id per open: two labs embedded in one page must not share one database.
   const id = `queue-lab-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-  const db = await Promise.race([PGliteWorker.create(worker, { id }), failed]);
-  // create() resolves once the worker answers; PostgreSQL itself is up after init() has
-  // downloaded and booted it. Wait for that, so "ready" means ready.
-  await Promise.race([db.query('select 1'), failed]);
-  return new Handle(db, worker);
+  // A start that never answers (seen once in a fresh headless browser) becomes an error the
+  // page can offer Retry for, instead of a progress bar that waits forever.
+  const tooSlow = new Promise((_, reject) => {
+    if (timeoutMs > 0) {
+      setTimeout(() => reject(bridgeError(`PostgreSQL did not answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    }
+  });
+  try {
+    const db = await Promise.race([PGliteWorker.create(worker, { id }), failed, tooSlow]);
+    // create() resolves once the worker answers; PostgreSQL itself is up after init() has
+    // downloaded and booted it. Wait for that, so "ready" means ready.
+    await Promise.race([db.query('select 1'), failed, tooSlow]);
+    return new Handle(db, worker);
+  } catch (e) {
+    worker.terminate();
+    throw e;
+  }
 }
 
 function bridgeError(message) {

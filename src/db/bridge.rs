@@ -10,6 +10,7 @@ extern "C" {
         base: &str,
         worker_url: &str,
         on_progress: &Closure<dyn Fn(String, f64, f64)>,
+        timeout_ms: f64,
     ) -> Result<JsValue, JsValue>;
 
     #[derive(Clone)]
@@ -71,9 +72,14 @@ pub async fn open(
             total,
         })
     });
-    let js = js_open(&at.pglite_base, &at.worker_url, &progress)
-        .await
-        .map_err(DbError::from_js)?;
+    let js = js_open(
+        &at.pglite_base,
+        &at.worker_url,
+        &progress,
+        at.start_timeout_ms,
+    )
+    .await
+    .map_err(DbError::from_js)?;
     Ok(Handle {
         js: js.unchecked_into(),
         _progress: progress,

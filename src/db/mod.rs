@@ -132,6 +132,8 @@ struct RawResult {
 pub struct Location {
     pub pglite_base: String,
     pub worker_url: String,
+    /// How long a start may take before it is reported as failed (0: no limit).
+    pub start_timeout_ms: f64,
 }
 
 impl Location {
@@ -139,12 +141,15 @@ impl Location {
         Location {
             pglite_base: "pglite/".into(),
             worker_url: "worker.js".into(),
+            // A slow phone on a slow line still gets three minutes before Retry is offered.
+            start_timeout_ms: 180_000.0,
         }
     }
     pub fn tests() -> Self {
         Location {
             pglite_base: "/pglite-bridge/node_modules/@electric-sql/pglite/dist/".into(),
             worker_url: "/pglite-bridge/worker.js".into(),
+            start_timeout_ms: 90_000.0,
         }
     }
 }
@@ -179,10 +184,20 @@ impl Db {
     }
 
     /// Opens a fresh database for headless tests, with the lab schema (virtual clock) in place.
+    /// A start that does not answer in time is tried again (up to three times): a test is
+    /// about the behaviour after the start, and one stuck boot must not fail the suite.
     pub async fn open_for_tests() -> Result<Db, DbError> {
-        let db = Db::open(&Location::tests(), |_| {}).await?;
-        crate::clock::install(&db).await?;
-        Ok(db)
+        let mut last = DbError::other("not started");
+        for _ in 0..3 {
+            match Db::open(&Location::tests(), |_| {}).await {
+                Ok(db) => {
+                    crate::clock::install(&db).await?;
+                    return Ok(db);
+                }
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
     }
 
     pub fn log(&self) -> &SqlLog {
