@@ -1,4 +1,6 @@
 //! The pgq lab (see LABS.md). model.rs: state and actions, no UI; view.rs: components.
+pub mod compare;
+pub mod compare_view;
 pub mod model;
 pub mod view;
 

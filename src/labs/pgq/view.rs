@@ -1,6 +1,7 @@
 //! L4's page: producers, the ticker, one card per consumer (cursor, lag, batch with ack /
 //! nack), table rotation, retries and dead letters, the SQL log and console.
 
+use super::compare_view::Compare;
 use super::model::{self, Action, Lab, Outcome, Snapshot, Tone};
 use crate::app::use_ctx;
 use crate::db::DbError;
@@ -158,6 +159,7 @@ pub fn PgqLab() -> impl IntoView {
                 <Consumers lab=lab snap=snap act=act disabled=disabled/>
                 <Rotation lab=lab snap=snap act=act disabled=disabled/>
                 <RetriesAndDead snap=snap act=act disabled=disabled/>
+                <Compare busy=busy disabled=disabled on_done=Callback::new(move |()| refresh())/>
                 <div class="panel row">
                     <button type="button" class="small" id="pgq-reset" disabled=disabled on:click=move |_| run_actions(vec![], true)>
                         {ctx.t("pgq.action.reset")}

@@ -536,6 +536,13 @@ async fn explain_article(db: &Db) -> Result<serde_json::Value, DbError> {
     Ok(first(result?)?.plan)
 }
 
+/// Pages and time of the article's one-job claim on whatever `jobs` means now (the
+/// search path), its claim rolled back. L4's side by side reads the same figure.
+pub async fn claim_pages(db: &Db) -> Result<PlanSummary, DbError> {
+    let plan = explain_article(db).await?;
+    summarize(db, &plan).await
+}
+
 pub async fn summarize(db: &Db, plan: &serde_json::Value) -> Result<PlanSummary, DbError> {
     first(
         db.query::<PlanSummary>(sql::PLAN_SUMMARY, &[Param::Text(plan.to_string())])

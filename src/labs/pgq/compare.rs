@@ -1,0 +1,412 @@
+//! L4 side by side: the rotation queue against L1's SKIP LOCKED queue under the same load,
+//! round after round, without and with a long transaction pinning the xmin horizon.
+//! State and measurements only, no UI.
+//!
+//! A round, each side fed the same N events:
+//! - **rotation queue** (`pgq`, queue `compare`, consumers billing and email): one
+//!   `send_batch` of N, a tick, each consumer receives pages of `page` events and acks them
+//!   until drained (fan-out: 2 × N deliveries); then the housekeeping a ticker daemon does:
+//!   the lab clock moves on by the rotation period, a tick, each consumer steps onto it,
+//!   `maint('compare')`.
+//! - **SKIP LOCKED queue** (the article's `jobs` table, in schema `pgq_compare`): N INSERTs
+//!   in one statement, the article's claim taking `page` jobs at a time and DELETE on
+//!   completion until drained, then VACUUM (standing in for autovacuum, which PGlite does
+//!   not run).
+//!
+//! Every statement is a file: the engine's lab SQL (`src/sql/pgq/lab/`), L3's claim,
+//! enqueue and DELETE (`src/sql/vacuum/`), L1's table (`src/sql/jobs/schema.sql`) and the
+//! side by side's own (`src/sql/pgq/compare/`).
+
+use crate::db::{Db, DbError, Param};
+use crate::labs::vacuum::model::{claim_pages, id_array, now_ms, sql as vac};
+use serde::Deserialize;
+use std::cell::Cell;
+
+use super::model::{ACK_SQL, FLUSH_STATS_SQL, RECEIVE_SQL, SEND_BURST_SQL, TICK_SQL};
+
+macro_rules! compare_sql {
+    ($name:ident, $file:literal) => {
+        pub const $name: &str = include_str!(concat!("../../sql/pgq/compare/", $file));
+    };
+}
+compare_sql!(SETUP_SQL, "setup.sql");
+compare_sql!(PIN_SQL, "pin.sql");
+compare_sql!(UNPIN_SQL, "unpin.sql");
+compare_sql!(PIN_FIND_SQL, "pin_find.sql");
+compare_sql!(MAINT_SQL, "maint.sql");
+compare_sql!(EVENT_STATS_SQL, "event_stats.sql");
+compare_sql!(JOBS_STATS_SQL, "jobs_stats.sql");
+/// The article's table (L1's file), created in `pgq_compare`.
+pub const JOBS_TABLE_SQL: &str = include_str!("../../sql/jobs/schema.sql");
+
+pub const QUEUE: &str = "compare";
+pub const CONSUMERS: [&str; 2] = ["billing", "email"];
+/// The rotation period of the `compare` queue, by which the clock moves each round.
+pub const ROTATION_SECONDS: i64 = 30;
+
+/// Bounds of the inputs; the defaults are the article's 20,000 jobs × 3 rounds.
+pub const EVENTS: (i64, i64, i64) = (100, 20_000, 20_000);
+pub const ROUNDS: (i64, i64, i64) = (1, 5, 3);
+pub const PAGE: (i64, i64, i64) = (10, 1_000, 500);
+
+/// What a run is asked to do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    pub events: u32,
+    pub rounds: u32,
+    /// Events a receive asks for, jobs a claim takes.
+    pub page: u32,
+    /// A long transaction (prepared, holding a transaction id) open for the whole run.
+    pub pinned: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            events: EVENTS.2 as u32,
+            rounds: ROUNDS.2 as u32,
+            page: PAGE.2 as u32,
+            pinned: false,
+        }
+    }
+}
+
+/// One round of the rotation queue.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PgqRound {
+    /// Receive + ack calls, both consumers.
+    pub receives: u32,
+    pub delivered: u64,
+    /// Time from the first receive to the last ack.
+    pub consume_ms: f64,
+    /// Dead tuples in the event tables after the round.
+    pub dead: i64,
+    /// The event tables' size with indexes.
+    pub bytes: i64,
+    /// Events still stored (a TRUNCATE empties a table at once).
+    pub stored: i64,
+    /// Events TRUNCATEd by this round's maint(), if it rotated.
+    pub truncated: Option<i64>,
+    /// maint()'s reason for waiting, if it did not rotate.
+    pub waiting: Option<String>,
+}
+
+impl PgqRound {
+    pub fn ms_per_receive(&self) -> f64 {
+        self.consume_ms / f64::from(self.receives.max(1))
+    }
+}
+
+/// One round of the SKIP LOCKED queue.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct JobsRound {
+    pub claims: u32,
+    pub done: u64,
+    /// Time from the first claim to the last DELETE.
+    pub consume_ms: f64,
+    pub first_claim_ms: f64,
+    pub last_claim_ms: f64,
+    /// The article's one-job claim, EXPLAIN (ANALYZE, BUFFERS) right after the round's
+    /// INSERTs (rolled back): pages it read and its execution time. The index keeps this
+    /// round's jobs behind every earlier round's entries, so this is what a claim must
+    /// wade through; a figure that does not depend on the machine's speed.
+    pub claim_pages: i64,
+    pub claim_plan_ms: f64,
+    /// Dead tuples after the round's DELETEs, and after the VACUUM that followed.
+    pub dead_before_vacuum: i64,
+    pub dead: i64,
+    pub bytes: i64,
+}
+
+impl JobsRound {
+    pub fn ms_per_claim(&self) -> f64 {
+        self.consume_ms / f64::from(self.claims.max(1))
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Round {
+    pub round: u32,
+    pub pgq: PgqRound,
+    pub jobs: JobsRound,
+}
+
+/// What happened after the long transaction ended (pinned runs only).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Released {
+    /// Dead tuples the next VACUUM left in the SKIP LOCKED table (0 when it removed them).
+    pub jobs_dead: i64,
+    pub jobs_bytes: i64,
+    /// Events TRUNCATEd by the rotations that had been held back.
+    pub truncated: i64,
+    pub pgq_bytes: i64,
+}
+
+/// A whole run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    pub settings: Option<Settings>,
+    pub rounds: Vec<Round>,
+    pub released: Option<Released>,
+    pub pgq_ms: f64,
+    pub jobs_ms: f64,
+    pub total_ms: f64,
+    pub cancelled: bool,
+}
+
+#[derive(Deserialize)]
+struct Delivered {
+    batch_id: i64,
+}
+#[derive(Deserialize)]
+struct Claimed {
+    id: i64,
+}
+#[derive(Deserialize)]
+struct Stats {
+    dead: i64,
+    bytes: i64,
+    #[serde(default)]
+    events: i64,
+}
+#[derive(Deserialize)]
+struct MaintRow {
+    action: String,
+    detail: Option<String>,
+}
+#[derive(Deserialize)]
+struct Gid {
+    #[allow(dead_code)]
+    gid: String,
+}
+
+/// Whether a side by side's long transaction is open (say, after a page reload mid-run).
+pub async fn pinned(db: &Db) -> Result<bool, DbError> {
+    Ok(!db.query::<Gid>(PIN_FIND_SQL, &[]).await?.rows.is_empty())
+}
+
+/// Ends the run's long transaction if it is open.
+pub async fn release(db: &Db) -> Result<(), DbError> {
+    if pinned(db).await? {
+        db.exec(UNPIN_SQL).await?;
+    }
+    Ok(())
+}
+
+/// Lets the page paint between steps (PGlite works in its own worker).
+async fn breathe() {
+    gloo_timers::future::TimeoutFuture::new(0).await;
+}
+
+async fn stats(db: &Db, sql: &str, params: &[Param]) -> Result<Stats, DbError> {
+    db.query::<serde_json::Value>(FLUSH_STATS_SQL, &[]).await?;
+    db.query::<Stats>(sql, params)
+        .await?
+        .first()
+        .ok_or_else(|| DbError::other("no statistics row"))
+}
+
+/// A tick, each consumer steps onto it, maint(): what a ticker daemon does between rounds.
+/// Returns (events truncated, maint's reason to wait).
+async fn housekeeping(db: &Db, page: u32) -> Result<(Option<i64>, Option<String>), DbError> {
+    db.query::<serde_json::Value>(TICK_SQL, &[QUEUE.into()])
+        .await?;
+    for c in CONSUMERS {
+        db.query::<serde_json::Value>(RECEIVE_SQL, &[QUEUE.into(), c.into(), page.into()])
+            .await?;
+    }
+    let rows = db.query::<MaintRow>(MAINT_SQL, &[QUEUE.into()]).await?.rows;
+    let truncated = rows
+        .iter()
+        .filter(|r| r.action == "rotate")
+        .filter_map(|r| truncated_events(r.detail.as_deref().unwrap_or("")))
+        .reduce(|a, b| a + b);
+    let waiting = rows
+        .iter()
+        .find(|r| r.action == "wait")
+        .and_then(|r| r.detail.clone());
+    Ok((truncated, waiting))
+}
+
+/// The event count in maint()'s rotate detail, "… (N events)".
+fn truncated_events(detail: &str) -> Option<i64> {
+    let open = detail.rfind('(')?;
+    let rest = &detail[open + 1..];
+    rest.split_whitespace().next()?.parse().ok()
+}
+
+async fn pgq_round(db: &Db, s: Settings, cancel: &Cell<bool>) -> Result<PgqRound, DbError> {
+    db.query::<serde_json::Value>(
+        SEND_BURST_SQL,
+        &[QUEUE.into(), "order.created".into(), s.events.into()],
+    )
+    .await?;
+    db.query::<serde_json::Value>(TICK_SQL, &[QUEUE.into()])
+        .await?;
+    let mut r = PgqRound::default();
+    let started = now_ms();
+    for c in CONSUMERS {
+        loop {
+            if cancel.get() {
+                return Ok(r);
+            }
+            let page = db
+                .query::<Delivered>(RECEIVE_SQL, &[QUEUE.into(), c.into(), s.page.into()])
+                .await?
+                .rows;
+            r.receives += 1;
+            let Some(first) = page.first() else { break };
+            r.delivered += page.len() as u64;
+            db.query::<serde_json::Value>(ACK_SQL, &[first.batch_id.into(), c.into()])
+                .await?;
+            breathe().await;
+        }
+    }
+    r.consume_ms = now_ms() - started;
+    crate::clock::advance(db, ROTATION_SECONDS).await?;
+    (r.truncated, r.waiting) = housekeeping(db, s.page).await?;
+    let st = stats(db, EVENT_STATS_SQL, &[QUEUE.into()]).await?;
+    (r.dead, r.bytes, r.stored) = (st.dead, st.bytes, st.events);
+    Ok(r)
+}
+
+async fn jobs_round(db: &Db, s: Settings, cancel: &Cell<bool>) -> Result<JobsRound, DbError> {
+    db.query::<serde_json::Value>(vac::ENQUEUE, &[s.events.into()])
+        .await?;
+    let plan = claim_pages(db).await?;
+    let mut r = JobsRound {
+        claim_pages: plan.pages,
+        claim_plan_ms: plan.execution_ms,
+        ..JobsRound::default()
+    };
+    let started = now_ms();
+    loop {
+        if cancel.get() {
+            return Ok(r);
+        }
+        let t = now_ms();
+        let ids: Vec<i64> = db
+            .query::<Claimed>(vac::CLAIM_BATCH, &[s.page.into()])
+            .await?
+            .rows
+            .iter()
+            .map(|c| c.id)
+            .collect();
+        let claim_ms = now_ms() - t;
+        r.claims += 1;
+        if ids.is_empty() {
+            break;
+        }
+        if r.done == 0 {
+            r.first_claim_ms = claim_ms;
+        }
+        r.last_claim_ms = claim_ms;
+        db.query::<serde_json::Value>(vac::COMPLETE_DELETE, &[Param::Text(id_array(&ids))])
+            .await?;
+        r.done += ids.len() as u64;
+        breathe().await;
+    }
+    r.consume_ms = now_ms() - started;
+    r.dead_before_vacuum = stats(db, JOBS_STATS_SQL, &[]).await?.dead;
+    db.exec(vac::VACUUM).await?;
+    let st = stats(db, JOBS_STATS_SQL, &[]).await?;
+    (r.dead, r.bytes) = (st.dead, st.bytes);
+    Ok(r)
+}
+
+/// Runs the side by side. `progress` gets the report after every round (and side).
+/// The long transaction, when asked for, is always ended before returning, and the search
+/// path is always the lab's again, error or not.
+pub async fn run(
+    db: &Db,
+    s: Settings,
+    cancel: &Cell<bool>,
+    progress: &dyn Fn(&Report),
+) -> Result<Report, DbError> {
+    let started = now_ms();
+    let mut report = Report {
+        settings: Some(s),
+        ..Report::default()
+    };
+    let out = run_inner(db, s, cancel, progress, &mut report).await;
+    let released = release(db).await;
+    let reset = db
+        .query::<serde_json::Value>(vac::RESET_SEARCH_PATH, &[])
+        .await;
+    out?;
+    released?;
+    reset?;
+    report.total_ms = now_ms() - started;
+    progress(&report);
+    Ok(report)
+}
+
+async fn run_inner(
+    db: &Db,
+    s: Settings,
+    cancel: &Cell<bool>,
+    progress: &dyn Fn(&Report),
+    report: &mut Report,
+) -> Result<(), DbError> {
+    release(db).await?;
+    db.exec(SETUP_SQL).await?;
+    db.exec(JOBS_TABLE_SQL).await?;
+    if s.pinned {
+        db.exec(PIN_SQL).await?;
+    }
+    for round in 1..=s.rounds {
+        let t = now_ms();
+        let pgq = pgq_round(db, s, cancel).await?;
+        report.pgq_ms += now_ms() - t;
+        if cancel.get() {
+            report.cancelled = true;
+            return Ok(());
+        }
+        report.rounds.push(Round {
+            round,
+            pgq,
+            jobs: JobsRound::default(),
+        });
+        progress(report);
+        let t = now_ms();
+        let jobs = jobs_round(db, s, cancel).await?;
+        report.jobs_ms += now_ms() - t;
+        if cancel.get() {
+            report.cancelled = true;
+            return Ok(());
+        }
+        if let Some(last) = report.rounds.last_mut() {
+            last.jobs = jobs;
+        }
+        progress(report);
+    }
+    if s.pinned {
+        db.exec(UNPIN_SQL).await?;
+        let mut released = Released::default();
+        // The held-back rotations now go through: one per period, as maint() allows.
+        for _ in 0..3 {
+            crate::clock::advance(db, ROTATION_SECONDS).await?;
+            released.truncated += housekeeping(db, s.page).await?.0.unwrap_or(0);
+        }
+        released.pgq_bytes = stats(db, EVENT_STATS_SQL, &[QUEUE.into()]).await?.bytes;
+        db.exec(vac::VACUUM).await?;
+        let st = stats(db, JOBS_STATS_SQL, &[]).await?;
+        (released.jobs_dead, released.jobs_bytes) = (st.dead, st.bytes);
+        report.released = Some(released);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::truncated_events;
+
+    #[test]
+    fn reads_the_event_count_of_a_rotate_detail() {
+        assert_eq!(
+            truncated_events("event_2_0 -> event_2_1: truncated event_2_1 (20000 events)"),
+            Some(20_000)
+        );
+        assert_eq!(truncated_events("nothing here"), None);
+    }
+}
