@@ -107,9 +107,9 @@ pub struct JobsRound {
     pub first_claim_ms: f64,
     pub last_claim_ms: f64,
     /// The article's one-job claim, EXPLAIN (ANALYZE, BUFFERS) right after the round's
-    /// INSERTs (rolled back): pages it read and its execution time. The index keeps this
-    /// round's jobs behind every earlier round's entries, so this is what a claim must
-    /// wade through; a figure that does not depend on the machine's speed.
+    /// INSERTs (rolled back): pages it read and its execution time. Its OR filter cannot
+    /// use the partial index, so it reads the heap, dead tuples included: the pages grow
+    /// with what VACUUM could not free; a figure that does not depend on the machine.
     pub claim_pages: i64,
     pub claim_plan_ms: f64,
     /// Dead tuples after the round's DELETEs, and after the VACUUM that followed.
