@@ -126,9 +126,11 @@ pub fn Compare(
     let field =
         move |id: &'static str, label: &'static str, sig: RwSignal<String>, size: &'static str| {
             view! {
-                <label for=id>{ctx.t(label)}</label>
-                <input id=id data-testid=id type="text" inputmode="numeric" size=size prop:value=sig
-                    on:input=move |ev| sig.set(event_target_value(&ev))/>
+                <span class="inline-field">
+                    <label for=id>{ctx.t(label)}</label>
+                    <input id=id data-testid=id type="text" inputmode="numeric" size=size prop:value=sig
+                        on:input=move |ev| sig.set(event_target_value(&ev))/>
+                </span>
             }
         };
 
