@@ -128,7 +128,13 @@ impl L1 {
         let mut tx = c.transaction()?;
         let row = tx.query_one(
             &self.enqueue,
-            &[&"default", &r#"{"to": "kim@example.com"}"#, &0i32, &0f64, &5i32],
+            &[
+                &"default",
+                &r#"{"to": "kim@example.com"}"#,
+                &0i32,
+                &0f64,
+                &5i32,
+            ],
         )?;
         let id: i64 = row.get("id");
         tx.query(&self.notify, &[&id.to_string()])?;
@@ -247,7 +253,12 @@ impl L3 {
         })
     }
 
-    fn with_schema<T>(&self, c: &mut Client, s: Strategy, body: impl FnOnce(&mut Client) -> Res<T>) -> Res<T> {
+    fn with_schema<T>(
+        &self,
+        c: &mut Client,
+        s: Strategy,
+        body: impl FnOnce(&mut Client) -> Res<T>,
+    ) -> Res<T> {
         c.query(&self.use_strategy, &[&s.schema()])?;
         let out = body(c);
         c.query(&self.reset_search_path, &[])?;
@@ -274,7 +285,10 @@ impl L3 {
                 if rows.is_empty() {
                     break;
                 }
-                let ids: Vec<String> = rows.iter().map(|r| r.get::<_, i64>("id").to_string()).collect();
+                let ids: Vec<String> = rows
+                    .iter()
+                    .map(|r| r.get::<_, i64>("id").to_string())
+                    .collect();
                 c.execute(&complete, &[&format!("{{{}}}", ids.join(","))])?;
             }
             Ok(())
@@ -316,7 +330,10 @@ fn l3_run(url: &str, jobs: i32, rounds: u32, batch: i64) -> Res<L3Run> {
     c.batch_execute(vacuum::SETUP_TABLES)?;
     c.batch_execute(vacuum::SETUP_HELPERS)?;
     for s in Strategy::ALL {
-        c.batch_execute(&format!("alter table {}.jobs set (autovacuum_enabled = off)", s.schema()))?;
+        c.batch_execute(&format!(
+            "alter table {}.jobs set (autovacuum_enabled = off)",
+            s.schema()
+        ))?;
     }
     let l3 = L3::prepare(&mut c)?;
     let started = Instant::now();
@@ -372,7 +389,9 @@ fn main() {
 }
 
 fn run(url: &str, runs: usize) -> Res<()> {
-    let version: String = lab_session(url)?.query_one("select current_setting('server_version')", &[])?.get(0);
+    let version: String = lab_session(url)?
+        .query_one("select current_setting('server_version')", &[])?
+        .get(0);
     let names = ["enqueue", "claim", "complete", "fail"];
     let mut l1: Vec<String> = Vec::new();
     for _ in 0..runs {
@@ -390,11 +409,20 @@ fn run(url: &str, runs: usize) -> Res<()> {
         let parts: Vec<String> = Strategy::ALL
             .iter()
             .map(|s| {
-                let t: Vec<f64> = r.round_ms.iter().filter(|(x, _)| x == s).map(|(_, t)| *t).collect();
+                let t: Vec<f64> = r
+                    .round_ms
+                    .iter()
+                    .filter(|(x, _)| x == s)
+                    .map(|(_, t)| *t)
+                    .collect();
                 format!("\"{}\":{}", s.id(), json_list(&t))
             })
             .collect();
-        l3.push(format!("{{\"total_ms\":{:.3},\"round_ms\":{{{}}}}}", r.total_ms, parts.join(",")));
+        l3.push(format!(
+            "{{\"total_ms\":{:.3},\"round_ms\":{{{}}}}}",
+            r.total_ms,
+            parts.join(",")
+        ));
     }
     println!(
         "{{\"server_version\":{version:?},\"l1_cycles\":10,\"l1\":[{}],\"l3\":{{\"jobs\":20000,\"rounds\":3,\"batch\":2000,\"runs\":[{}]}}}}",
