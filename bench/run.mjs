@@ -375,15 +375,14 @@ try {
 
   // -------------------------------------------------------------------------------------
   if (want('l4')) {
-    say(`L4: side by side with SKIP LOCKED, 20,000 events × 3 rounds, ${RUNS} runs`);
-    const l4Total = [];
-    const l4Pgq = [];
-    const l4Jobs = [];
+    say(`L4: side by side with SKIP LOCKED, 20,000 events × 3 rounds, without and with the pin, ${RUNS} runs`);
+    const l4 = { plain: { total: [], pgq: [], jobs: [] }, pinned: { total: [], pgq: [], jobs: [] } };
+    const cmp = '[data-testid=pgq-compare]';
+    const button = '[data-testid=pgq-compare-run]';
     for (let r = 0; r < RUNS; r++) {
       const page = await newPage(browser);
       await page.goto(server.url + '?lang=en#/pgq');
       await startPostgres(page);
-      const button = '[data-testid=pgq-compare-run]';
       // The panel comes with the L4 lab; its setup may take a moment after Postgres is ready.
       const present = await page.waitForSelector(button, { timeout: 30000 }).then(() => true, () => false);
       if (!present) {
@@ -392,28 +391,34 @@ try {
         await page.close();
         break;
       }
-      await page.waitForSelector(`${button}:not([disabled])`, { timeout: 120000 });
-      await page.fill('[data-testid=pgq-compare-n]', '20000');
-      await page.fill('[data-testid=pgq-compare-rounds]', '3');
-      await page.setChecked('[data-testid=pgq-compare-pin]', false);
-      const t0 = Date.now();
-      await page.click(button);
-      // A fresh page has no report yet, so "done" with a total is this run's.
-      await page.waitForSelector('[data-testid=pgq-compare][data-state="done"][data-total-ms]', { timeout: 600000 });
-      const wall = Date.now() - t0;
-      const attr = async (a) => Number(await page.getAttribute('[data-testid=pgq-compare]', a));
-      const total = await attr('data-total-ms');
-      l4Total.push(Number.isFinite(total) && total > 0 ? total : wall);
-      l4Pgq.push(await attr('data-pgq-ms'));
-      l4Jobs.push(await attr('data-jobs-ms'));
+      // Without the long transaction, then with it (the e2e test's printed figure), on one page.
+      for (const pinned of [false, true]) {
+        await page.waitForSelector(`${button}:not([disabled])`, { timeout: 120000 });
+        await page.fill('[data-testid=pgq-compare-n]', '20000');
+        await page.fill('[data-testid=pgq-compare-rounds]', '3');
+        await page.setChecked('[data-testid=pgq-compare-pin]', pinned);
+        const t0 = Date.now();
+        await page.click(button);
+        await page.waitForSelector(`${cmp}[data-state="running"]`, { timeout: 30000 });
+        await page.waitForSelector(`${cmp}[data-state="done"]`, { timeout: 600000 });
+        const wall = Date.now() - t0;
+        const attr = async (a) => Number(await page.getAttribute(cmp, a));
+        const side = l4[pinned ? 'pinned' : 'plain'];
+        const total = await attr('data-total-ms');
+        side.total.push(Number.isFinite(total) && total > 0 ? total : wall);
+        side.pgq.push(await attr('data-pgq-ms'));
+        side.jobs.push(await attr('data-jobs-ms'));
+      }
       if (page.errors.length) notes.push(`L4 page errors: ${page.errors.join('; ')}`);
       await page.close();
-  }
-  if (l4Total.length) {
-    report('L4 side by side, 20,000 events × 3 rounds: whole run', l4Total, 'ms', '≤ 20 s', { limit: 20000 });
-    report('L4 PgQ rotation side', l4Pgq, 'ms');
-    report('L4 SKIP LOCKED jobs side', l4Jobs, 'ms');
-  }
+    }
+    for (const [key, label] of [['plain', 'no long transaction'], ['pinned', 'long transaction pinning xmin']]) {
+      const side = l4[key];
+      if (!side.total.length) continue;
+      report(`L4 side by side, 20,000 events × 3 rounds, ${label}: whole run`, side.total, 'ms', '≤ 20 s', { limit: 20000 });
+      report(`L4 ${label}: PgQ rotation side`, side.pgq, 'ms');
+      report(`L4 ${label}: SKIP LOCKED jobs side`, side.jobs, 'ms');
+    }
   }
 } finally {
   await browser.close();
