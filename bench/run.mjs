@@ -454,6 +454,14 @@ fs.writeFileSync(
       date: new Date().toISOString(),
       runs: RUNS,
       only: ONLY,
+      // The commit measured (the build may hold uncommitted changes: QUEUE_LAB_DIST).
+      commit: (() => {
+        try {
+          return sh('git', ['rev-parse', 'HEAD']).trim();
+        } catch {
+          return null;
+        }
+      })(),
       machine: { cores: (await import('node:os')).cpus().length, node: process.version },
       native: { simulator: nativeSim, sql: nativeSql },
       notes,
