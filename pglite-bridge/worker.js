@@ -91,6 +91,9 @@ modules.then(({ PGlite, worker, extensions }) =>
           postgresqlconf: 'max_prepared_transactions = 4',
         });
         keepErrorFields(db);
+        // Measurement hook for bench/run.mjs (read through the DevTools protocol, never by
+        // the app): bytes of PostgreSQL's WebAssembly memory.
+        self.queueLabWasmBytes = () => db.Module.HEAPU8.buffer.byteLength;
         return db;
       } catch (e) {
         report({ type: 'error', message: e.message });

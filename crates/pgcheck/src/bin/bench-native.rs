@@ -1,0 +1,433 @@
+//! `bench-native`: the SQL workloads of L1 and L3, exactly as the browser lab runs them
+//! (the same files, `include_str!`-ed from `src/sql/`), timed on a native PostgreSQL server,
+//! so `./lab bench` can print PGlite-in-the-tab beside native. Prints one JSON object.
+//!
+//! For: `bench/run.mjs`. Not for: load testing (one connection, one statement at a time,
+//! as the lab runs them).
+//!
+//! Run: `cargo run --release -p pgcheck --bin bench-native -- --database-url URL [--runs N]`
+//!
+//! Each run starts from fresh tables in its own schema set (dropped at the end) and
+//! installs the lab's virtual clock (`src/sql/lab/clock_install.sql`), so `now()` is
+//! `lab.now()` and the SQL runs unchanged. One difference, on purpose: autovacuum is turned
+//! off on L3's tables (`autovacuum_enabled = off`), because PGlite has no autovacuum and the
+//! workload must be the same on both sides.
+
+use std::time::Instant;
+
+use postgres::types::Type;
+use postgres::{Client, Statement};
+
+macro_rules! lab_sql {
+    ($path:literal) => {
+        include_str!(concat!("../../../../src/sql/", $path))
+    };
+}
+
+const CLOCK_INSTALL: &str = lab_sql!("lab/clock_install.sql");
+const CLOCK_NOW: &str = lab_sql!("lab/clock_now.sql");
+
+mod jobs {
+    pub const SCHEMA: &str = lab_sql!("jobs/schema.sql");
+    pub const RESET: &str = lab_sql!("jobs/reset.sql");
+    pub const ENQUEUE: &str = lab_sql!("jobs/enqueue.sql");
+    pub const NOTIFY: &str = lab_sql!("jobs/notify.sql");
+    pub const REAP: &str = lab_sql!("jobs/reap.sql");
+    pub const CLAIM: &str = lab_sql!("jobs/claim.sql");
+    pub const COMPLETE: &str = lab_sql!("jobs/complete.sql");
+    pub const FAIL: &str = lab_sql!("jobs/fail.sql");
+    pub const LIST_JOBS: &str = lab_sql!("jobs/list_jobs.sql");
+    pub const LIST_ORDERS: &str = lab_sql!("jobs/list_orders.sql");
+    pub const COUNT_JOBS: &str = lab_sql!("jobs/count_jobs.sql");
+}
+
+mod vacuum {
+    pub const SETUP_EXTENSIONS: &str = lab_sql!("vacuum/setup_extensions.sql");
+    pub const SETUP_TABLES: &str = lab_sql!("vacuum/setup_tables.sql");
+    pub const SETUP_HELPERS: &str = lab_sql!("vacuum/setup_helpers.sql");
+    pub const TEARDOWN: &str = lab_sql!("vacuum/teardown.sql");
+    pub const USE_STRATEGY: &str = lab_sql!("vacuum/use_strategy.sql");
+    pub const RESET_SEARCH_PATH: &str = lab_sql!("vacuum/reset_search_path.sql");
+    pub const ENQUEUE: &str = lab_sql!("vacuum/enqueue.sql");
+    pub const CLAIM_BATCH: &str = lab_sql!("vacuum/claim_batch.sql");
+    pub const COMPLETE_DONE: &str = lab_sql!("vacuum/complete_done.sql");
+    pub const COMPLETE_DELETE: &str = lab_sql!("vacuum/complete_delete.sql");
+    pub const ROTATE_TRUNCATE: &str = lab_sql!("vacuum/rotate_truncate.sql");
+    pub const FLUSH_STATS: &str = lab_sql!("vacuum/flush_stats.sql");
+    pub const VACUUM: &str = lab_sql!("vacuum/vacuum.sql");
+    pub const MEASURE_TABLE: &str = lab_sql!("vacuum/measure_table.sql");
+    pub const MEASURE_INDEXES: &str = lab_sql!("vacuum/measure_indexes.sql");
+    pub const EXPLAIN_ARTICLE: &str = lab_sql!("vacuum/explain_claim_article.sql");
+    pub const PLAN_SUMMARY: &str = lab_sql!("vacuum/plan_summary.sql");
+}
+
+type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+fn ms_since(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+fn json_list(xs: &[f64]) -> String {
+    let v: Vec<String> = xs.iter().map(|x| format!("{x:.3}")).collect();
+    format!("[{}]", v.join(","))
+}
+
+/// One fresh connection with the lab's clock installed (as the app does at start-up).
+fn lab_session(url: &str) -> Res<Client> {
+    let mut client = pgcheck::connect(url)?;
+    client.batch_execute(CLOCK_INSTALL)?;
+    Ok(client)
+}
+
+// ---------------------------------------------------------------------------------------
+// L1: what one button of the job-queue lab runs (src/labs/jobs/model.rs), followed by the
+// table refresh every action ends with (`snapshot`).
+
+struct L1 {
+    enqueue: Statement,
+    notify: Statement,
+    reap: Statement,
+    claim: Statement,
+    complete: Statement,
+    fail: Statement,
+    now: Statement,
+    list_jobs: Statement,
+    list_orders: Statement,
+    count_jobs: Statement,
+}
+
+impl L1 {
+    fn prepare(c: &mut Client) -> Res<L1> {
+        Ok(L1 {
+            // Typed as the app sends them: the payload is text cast by the statement.
+            enqueue: c.prepare_typed(
+                jobs::ENQUEUE,
+                &[Type::TEXT, Type::TEXT, Type::INT4, Type::FLOAT8, Type::INT4],
+            )?,
+            notify: c.prepare_typed(jobs::NOTIFY, &[Type::TEXT])?,
+            reap: c.prepare(jobs::REAP)?,
+            claim: c.prepare(jobs::CLAIM)?,
+            complete: c.prepare_typed(jobs::COMPLETE, &[Type::INT8, Type::INT4])?,
+            fail: c.prepare_typed(jobs::FAIL, &[Type::INT8, Type::INT4, Type::TEXT])?,
+            now: c.prepare(CLOCK_NOW)?,
+            list_jobs: c.prepare_typed(jobs::LIST_JOBS, &[Type::INT8])?,
+            list_orders: c.prepare(jobs::LIST_ORDERS)?,
+            count_jobs: c.prepare(jobs::COUNT_JOBS)?,
+        })
+    }
+
+    fn snapshot(&self, c: &mut Client) -> Res<()> {
+        c.query(&self.now, &[])?;
+        c.query(&self.list_jobs, &[&200i64])?;
+        c.query(&self.list_orders, &[])?;
+        c.query(&self.count_jobs, &[])?;
+        Ok(())
+    }
+
+    fn enqueue(&self, c: &mut Client) -> Res<()> {
+        let mut tx = c.transaction()?;
+        let row = tx.query_one(
+            &self.enqueue,
+            &[
+                &"default",
+                &r#"{"to": "kim@example.com"}"#,
+                &0i32,
+                &0f64,
+                &5i32,
+            ],
+        )?;
+        let id: i64 = row.get("id");
+        tx.query(&self.notify, &[&id.to_string()])?;
+        tx.commit()?;
+        // Lab::settle's "select 1" (its 20 ms wait for the notification is a timer, not SQL),
+        // then the clock read that stamps the notification.
+        c.query("select 1", &[])?;
+        c.query(&self.now, &[])?;
+        Ok(())
+    }
+
+    /// Returns (id, attempts) of the claimed job.
+    fn claim(&self, c: &mut Client) -> Res<(i64, i32)> {
+        c.execute(&self.reap, &[])?;
+        let row = c.query_one(&self.claim, &[])?;
+        Ok((row.get("id"), row.get("attempts")))
+    }
+}
+
+fn l1_run(url: &str, cycles: usize) -> Res<[Vec<f64>; 4]> {
+    let mut c = lab_session(url)?;
+    // As in the app, `jobs` and `orders` land in the first schema of the search path (lab).
+    c.batch_execute(jobs::RESET)?;
+    c.batch_execute(jobs::SCHEMA)?;
+    // The same 1,000 jobs the browser bench types into the SQL console.
+    c.batch_execute("insert into jobs (payload) select jsonb_build_object('n', g) from generate_series(1, 1000) g")?;
+    let l1 = L1::prepare(&mut c)?;
+    let (mut enq, mut claim, mut complete, mut fail) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..cycles {
+        let t = Instant::now();
+        l1.enqueue(&mut c)?;
+        l1.snapshot(&mut c)?;
+        enq.push(ms_since(t));
+
+        let t = Instant::now();
+        let (id, attempts) = l1.claim(&mut c)?;
+        l1.snapshot(&mut c)?;
+        claim.push(ms_since(t));
+
+        let t = Instant::now();
+        c.execute(&l1.complete, &[&id, &attempts])?;
+        l1.snapshot(&mut c)?;
+        complete.push(ms_since(t));
+
+        let t = Instant::now();
+        let (id, attempts) = l1.claim(&mut c)?;
+        l1.snapshot(&mut c)?;
+        claim.push(ms_since(t));
+
+        let t = Instant::now();
+        let error = format!("smtp timeout (worker A, attempt {attempts})");
+        c.query(&l1.fail, &[&id, &attempts, &error])?;
+        l1.snapshot(&mut c)?;
+        fail.push(ms_since(t));
+    }
+    c.batch_execute(jobs::RESET)?;
+    Ok([enq, claim, complete, fail])
+}
+
+// ---------------------------------------------------------------------------------------
+// L3: the full default run of the bloat lab (src/labs/vacuum/model.rs `run`): per round,
+// per strategy, a round (enqueue, claim a batch, complete it, until empty), the measures,
+// and DELETE + VACUUM's VACUUM / rotation's TRUNCATE, each measured again.
+
+#[derive(Clone, Copy, PartialEq)]
+enum Strategy {
+    Keep,
+    Delete,
+    DeleteVacuum,
+    Rotate,
+}
+
+impl Strategy {
+    const ALL: [Strategy; 4] = [
+        Strategy::Keep,
+        Strategy::Delete,
+        Strategy::DeleteVacuum,
+        Strategy::Rotate,
+    ];
+    fn schema(self) -> &'static str {
+        match self {
+            Strategy::Keep => "vac_keep",
+            Strategy::Delete => "vac_delete",
+            Strategy::DeleteVacuum => "vac_delete_vacuum",
+            Strategy::Rotate => "vac_rotate",
+        }
+    }
+    fn id(self) -> &'static str {
+        match self {
+            Strategy::Keep => "keep",
+            Strategy::Delete => "delete",
+            Strategy::DeleteVacuum => "delete_vacuum",
+            Strategy::Rotate => "rotate",
+        }
+    }
+}
+
+struct L3 {
+    use_strategy: Statement,
+    reset_search_path: Statement,
+    flush: Statement,
+    measure_table: Statement,
+    measure_indexes: Statement,
+    plan_summary: Statement,
+}
+
+impl L3 {
+    fn prepare(c: &mut Client) -> Res<L3> {
+        Ok(L3 {
+            use_strategy: c.prepare_typed(vacuum::USE_STRATEGY, &[Type::TEXT])?,
+            reset_search_path: c.prepare(vacuum::RESET_SEARCH_PATH)?,
+            flush: c.prepare(vacuum::FLUSH_STATS)?,
+            measure_table: c.prepare_typed(vacuum::MEASURE_TABLE, &[Type::TEXT])?,
+            measure_indexes: c.prepare_typed(vacuum::MEASURE_INDEXES, &[Type::TEXT])?,
+            plan_summary: c.prepare_typed(vacuum::PLAN_SUMMARY, &[Type::TEXT])?,
+        })
+    }
+
+    fn with_schema<T>(
+        &self,
+        c: &mut Client,
+        s: Strategy,
+        body: impl FnOnce(&mut Client) -> Res<T>,
+    ) -> Res<T> {
+        c.query(&self.use_strategy, &[&s.schema()])?;
+        let out = body(c);
+        c.query(&self.reset_search_path, &[])?;
+        out
+    }
+
+    fn round(&self, c: &mut Client, s: Strategy, jobs: i32, batch: i64) -> Res<f64> {
+        let t = Instant::now();
+        // The statements name `jobs` unqualified; with_schema points it at the strategy's.
+        // Prepared statements bind their tables at parse time, so the round's statements are
+        // parsed again under the strategy's search path, as the app's are.
+        self.with_schema(c, s, |c| {
+            let enqueue = c.prepare_typed(vacuum::ENQUEUE, &[Type::INT4])?;
+            let claim = c.prepare_typed(vacuum::CLAIM_BATCH, &[Type::INT8])?;
+            let complete_sql = match s {
+                Strategy::Keep | Strategy::Rotate => vacuum::COMPLETE_DONE,
+                Strategy::Delete | Strategy::DeleteVacuum => vacuum::COMPLETE_DELETE,
+            };
+            // The app sends the ids as an array literal, cast by the statement.
+            let complete = c.prepare_typed(complete_sql, &[Type::TEXT])?;
+            c.execute(&enqueue, &[&jobs])?;
+            loop {
+                let rows = c.query(&claim, &[&batch])?;
+                if rows.is_empty() {
+                    break;
+                }
+                let ids: Vec<String> = rows
+                    .iter()
+                    .map(|r| r.get::<_, i64>("id").to_string())
+                    .collect();
+                c.execute(&complete, &[&format!("{{{}}}", ids.join(","))])?;
+            }
+            Ok(())
+        })?;
+        Ok(ms_since(t))
+    }
+
+    fn measure(&self, c: &mut Client, s: Strategy) -> Res<()> {
+        let plan = self.with_schema(c, s, |c| {
+            let mut tx = c.transaction()?;
+            let mut plan = String::new();
+            for m in tx.simple_query(vacuum::EXPLAIN_ARTICLE)? {
+                if let postgres::SimpleQueryMessage::Row(r) = m {
+                    plan = r.get(0).unwrap_or_default().to_owned();
+                }
+            }
+            tx.rollback()?;
+            Ok(plan)
+        })?;
+        c.query(&self.plan_summary, &[&plan])?;
+        let table = format!("{}.jobs", s.schema());
+        c.query(&self.flush, &[])?;
+        c.query(&self.measure_table, &[&table])?;
+        c.query(&self.measure_indexes, &[&table])?;
+        Ok(())
+    }
+}
+
+struct L3Run {
+    total_ms: f64,
+    round_ms: Vec<(Strategy, f64)>,
+}
+
+fn l3_run(url: &str, jobs: i32, rounds: u32, batch: i64) -> Res<L3Run> {
+    let mut c = lab_session(url)?;
+    // The page map's extensions: optional in the lab too (only the page map needs them).
+    let _ = c.batch_execute(vacuum::SETUP_EXTENSIONS);
+    c.batch_execute(vacuum::TEARDOWN)?;
+    c.batch_execute(vacuum::SETUP_TABLES)?;
+    c.batch_execute(vacuum::SETUP_HELPERS)?;
+    for s in Strategy::ALL {
+        c.batch_execute(&format!(
+            "alter table {}.jobs set (autovacuum_enabled = off)",
+            s.schema()
+        ))?;
+    }
+    let l3 = L3::prepare(&mut c)?;
+    let started = Instant::now();
+    let mut round_ms = Vec::new();
+    for _ in 0..rounds {
+        for s in Strategy::ALL {
+            round_ms.push((s, l3.round(&mut c, s, jobs, batch)?));
+            l3.measure(&mut c, s)?;
+            match s {
+                Strategy::DeleteVacuum => {
+                    l3.with_schema(&mut c, s, |c| {
+                        c.batch_execute(vacuum::FLUSH_STATS)?;
+                        c.batch_execute(vacuum::VACUUM)?;
+                        Ok(())
+                    })?;
+                    l3.measure(&mut c, s)?;
+                }
+                Strategy::Rotate => {
+                    l3.with_schema(&mut c, s, |c| Ok(c.batch_execute(vacuum::ROTATE_TRUNCATE)?))?;
+                    l3.measure(&mut c, s)?;
+                }
+                Strategy::Keep | Strategy::Delete => {}
+            }
+        }
+    }
+    let total_ms = ms_since(started);
+    c.batch_execute(vacuum::TEARDOWN)?;
+    Ok(L3Run { total_ms, round_ms })
+}
+
+fn main() {
+    let mut url = None;
+    let mut runs = 5usize;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--database-url" => url = args.next(),
+            "--runs" => runs = args.next().and_then(|r| r.parse().ok()).unwrap_or(5).max(1),
+            _ => {
+                eprintln!("usage: bench-native --database-url URL [--runs N]");
+                std::process::exit(2);
+            }
+        }
+    }
+    let Some(url) = url else {
+        eprintln!("usage: bench-native --database-url URL [--runs N]");
+        std::process::exit(2);
+    };
+    if let Err(e) = run(&url, runs) {
+        eprintln!("bench-native: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run(url: &str, runs: usize) -> Res<()> {
+    let version: String = lab_session(url)?
+        .query_one("select current_setting('server_version')", &[])?
+        .get(0);
+    let names = ["enqueue", "claim", "complete", "fail"];
+    let mut l1: Vec<String> = Vec::new();
+    for _ in 0..runs {
+        let times = l1_run(url, 10)?;
+        let parts: Vec<String> = names
+            .iter()
+            .zip(times.iter())
+            .map(|(n, t)| format!("\"{n}\":{}", json_list(t)))
+            .collect();
+        l1.push(format!("{{{}}}", parts.join(",")));
+    }
+    let mut l3: Vec<String> = Vec::new();
+    for _ in 0..runs {
+        let r = l3_run(url, 20_000, 3, 2_000)?;
+        let parts: Vec<String> = Strategy::ALL
+            .iter()
+            .map(|s| {
+                let t: Vec<f64> = r
+                    .round_ms
+                    .iter()
+                    .filter(|(x, _)| x == s)
+                    .map(|(_, t)| *t)
+                    .collect();
+                format!("\"{}\":{}", s.id(), json_list(&t))
+            })
+            .collect();
+        l3.push(format!(
+            "{{\"total_ms\":{:.3},\"round_ms\":{{{}}}}}",
+            r.total_ms,
+            parts.join(",")
+        ));
+    }
+    println!(
+        "{{\"server_version\":{version:?},\"l1_cycles\":10,\"l1\":[{}],\"l3\":{{\"jobs\":20000,\"rounds\":3,\"batch\":2000,\"runs\":[{}]}}}}",
+        l1.join(","),
+        l3.join(",")
+    );
+    Ok(())
+}
