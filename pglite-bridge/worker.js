@@ -1,9 +1,23 @@
-// Queue Lab's PGlite worker: boots PostgreSQL (PGlite) off the page's main thread.
+// Queue Lab's PGlite worker: runs PostgreSQL (PGlite) off the page's main thread.
 //
 // The page creates this as a module worker with `?base=<url of PGlite's dist/>`, so the same
 // file serves the built site (PGlite copied next to it) and the headless tests (PGlite served
-// from node_modules). It downloads the two big files itself to report progress, and reports a
-// failed download as a message the page can show (PGlite's own worker would wait forever).
+// from node_modules). It downloads the three big files itself to report progress, and reports
+// a failed download as a message the page can show.
+//
+// The page talks to it with one postMessage per statement and one back (see bridge.js). Not
+// PGlite's own PGliteWorker: that runs the wire protocol on the page and crosses to the worker
+// through a BroadcastChannel several times per statement (parse, describe, bind, execute, sync
+// to storage), 10–17 ms a statement in headless Chromium; one message each way is a fraction
+// of a millisecond.
+//
+// Messages in:  { id, op: 'query', sql, params, arrays, tx } · { id, op: 'exec', sql, arrays, tx }
+//               { id, op: 'begin' } → tx id · { id, op: 'commit' | 'rollback', tx }
+//               { id, op: 'listen', channel } → listen id · { id, op: 'unlisten', listen }
+//               { id, op: 'close' }
+// Messages out: { queueLab, type: 'progress' | 'booting' | 'ready' | 'error' } while starting;
+//               { queueLab, type: 'reply', id, result } or { …, id, error } per message;
+//               { queueLab, type: 'notify', listen, payload } for each notification.
 
 const base = new URL(self.location.href).searchParams.get('base');
 
@@ -35,70 +49,160 @@ async function download(url, label) {
   return new Blob(chunks);
 }
 
-async function boot(options) {
-  const { PGlite } = await import(new URL('index.js', base).href);
-  const { worker } = await import(new URL('worker/index.js', base).href);
-  const { pageinspect } = await import(new URL('contrib/pageinspect.js', base).href);
-  const { pg_visibility } = await import(new URL('contrib/pg_visibility.js', base).href);
-  return { PGlite, worker, extensions: { pageinspect, pg_visibility } };
-}
-
-// PGlite's worker passes only an error's message back to the page. Postgres's SQLSTATE,
-// position, detail and hint are what a learner needs, so they travel inside the message.
-const ERROR_MARK = '\u0000queue-lab-error:';
-function keepErrorFields(db) {
-  for (const name of ['execProtocol', 'execProtocolStream', 'execProtocolRaw', 'execProtocolRawStream']) {
-    const original = db[name].bind(db);
-    db[name] = async (...args) => {
-      try {
-        return await original(...args);
-      } catch (e) {
-        if (e && e.code && !String(e.message).startsWith(ERROR_MARK)) {
-          const { message, code, position, detail, hint, severity } = e;
-          e.message = ERROR_MARK + JSON.stringify({ message, code, position, detail, hint, severity });
-        }
-        throw e;
-      }
-    };
+async function start() {
+  let modules;
+  try {
+    const [{ PGlite }, { pageinspect }, { pg_visibility }] = await Promise.all([
+      import(new URL('index.js', base).href),
+      import(new URL('contrib/pageinspect.js', base).href),
+      import(new URL('contrib/pg_visibility.js', base).href),
+    ]);
+    modules = { PGlite, extensions: { pageinspect, pg_visibility } };
+  } catch (e) {
+    throw new Error(`PGlite's scripts did not load from ${base}: ${e.message}`);
   }
+  const [wasm, data, initdb] = await Promise.all([
+    download(new URL('pglite.wasm', base), 'pglite.wasm'),
+    download(new URL('pglite.data', base), 'pglite.data'),
+    download(new URL('initdb.wasm', base), 'initdb.wasm'),
+  ]);
+  const [pgliteWasmModule, initdbWasmModule] = await Promise.all([
+    WebAssembly.compile(await wasm.arrayBuffer()),
+    WebAssembly.compile(await initdb.arrayBuffer()),
+  ]);
+  report({ type: 'booting' });
+  const db = await modules.PGlite.create({
+    pgliteWasmModule,
+    initdbWasmModule,
+    fsBundle: data,
+    extensions: modules.extensions,
+    // PREPARE TRANSACTION is how the labs pin the xmin horizon for real.
+    postgresqlconf: 'max_prepared_transactions = 4',
+  });
+  // Measurement hook for bench/run.mjs (read through the DevTools protocol, never by the
+  // app): bytes of PostgreSQL's WebAssembly memory.
+  self.queueLabWasmBytes = () => db.Module.HEAPU8.buffer.byteLength;
+  return db;
 }
 
-const modules = boot().catch((e) => {
-  report({ type: 'error', message: `PGlite's scripts did not load from ${base}: ${e.message}` });
+// Timestamps stay Postgres text (the labs show them as Postgres prints them); int8 becomes a
+// number when it is exactly representable, text otherwise.
+const TEXT_TYPES = [1082, 1083, 1114, 1184, 1186, 1266]; // date, time, timestamp(tz), interval, timetz
+const INT8 = 20;
+const parsers = Object.fromEntries(TEXT_TYPES.map((oid) => [oid, (text) => text]));
+parsers[INT8] = (text) => {
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : text;
+};
+
+function plainResult(r) {
+  return {
+    rows: r.rows,
+    fields: (r.fields || []).map((f) => f.name),
+    affected: r.affectedRows ?? null,
+  };
+}
+
+/** Postgres's message, SQLSTATE, position, detail and hint: what a learner needs to see. */
+function plainError(e) {
+  const field = (v) => (v === undefined || v === null || v === '' ? null : String(v));
+  return {
+    message: String(e && e.message ? e.message : e),
+    code: field(e && e.code),
+    position: e && e.position ? Number(e.position) : null,
+    detail: field(e && e.detail),
+    hint: field(e && e.hint),
+    severity: field(e && e.severity),
+  };
+}
+
+const ready = start().catch((e) => {
+  report({ type: 'error', message: e.message });
   throw e;
 });
+ready.then(() => report({ type: 'ready' }), () => {});
 
-modules.then(({ PGlite, worker, extensions }) =>
-  worker({
-    async init() {
-      try {
-        const [wasm, data, initdb] = await Promise.all([
-          download(new URL('pglite.wasm', base), 'pglite.wasm'),
-          download(new URL('pglite.data', base), 'pglite.data'),
-          download(new URL('initdb.wasm', base), 'initdb.wasm'),
-        ]);
-        const [pgliteWasmModule, initdbWasmModule] = await Promise.all([
-          WebAssembly.compile(await wasm.arrayBuffer()),
-          WebAssembly.compile(await initdb.arrayBuffer()),
-        ]);
-        report({ type: 'booting' });
-        const db = await PGlite.create({
-          pgliteWasmModule,
-          initdbWasmModule,
-          fsBundle: data,
-          extensions,
-          // PREPARE TRANSACTION is how the labs pin the xmin horizon for real.
-          postgresqlconf: 'max_prepared_transactions = 4',
-        });
-        keepErrorFields(db);
-        // Measurement hook for bench/run.mjs (read through the DevTools protocol, never by
-        // the app): bytes of PostgreSQL's WebAssembly memory.
-        self.queueLabWasmBytes = () => db.Module.HEAPU8.buffer.byteLength;
-        return db;
-      } catch (e) {
-        report({ type: 'error', message: e.message });
-        throw e;
-      }
-    },
-  }),
-);
+// Open transactions: id → { tx, decide(outcome), done (settles when PGlite has ended it) }.
+const transactions = new Map();
+// Subscriptions: id → the function that unlistens.
+const listeners = new Map();
+let nextId = 1;
+
+function target(db, txId) {
+  if (txId == null) return db;
+  const t = transactions.get(txId);
+  if (!t) throw new Error('the transaction has already ended');
+  return t.tx;
+}
+
+const ops = {
+  async query(db, m) {
+    const r = await target(db, m.tx).query(m.sql, m.params, { parsers, rowMode: m.arrays ? 'array' : 'object' });
+    return plainResult(r);
+  },
+  async exec(db, m) {
+    const results = await target(db, m.tx).exec(m.sql, { parsers, rowMode: m.arrays ? 'array' : 'object' });
+    const last = results[results.length - 1];
+    return last ? plainResult(last) : { rows: [], fields: [], affected: null };
+  },
+  // PGlite's transaction() holds the database until the callback returns: every statement
+  // not sent with this tx id waits meanwhile, so nothing interleaves with the transaction.
+  begin(db) {
+    return new Promise((resolve, reject) => {
+      const id = nextId++;
+      let decide;
+      const decided = new Promise((r) => (decide = r));
+      const done = db
+        .transaction(async (tx) => {
+          transactions.set(id, { tx, decide, done });
+          resolve(id);
+          if ((await decided) === 'rollback') await tx.rollback();
+        })
+        .finally(() => transactions.delete(id));
+      done.catch(reject);
+    });
+  },
+  async commit(db, m) {
+    return endTransaction(m.tx, 'commit');
+  },
+  async rollback(db, m) {
+    return endTransaction(m.tx, 'rollback');
+  },
+  async listen(db, m) {
+    const id = nextId++;
+    const stop = await db.listen(m.channel, (payload) =>
+      self.postMessage({ queueLab: true, type: 'notify', listen: id, payload }));
+    listeners.set(id, stop);
+    return id;
+  },
+  async unlisten(db, m) {
+    const stop = listeners.get(m.listen);
+    listeners.delete(m.listen);
+    if (stop) await stop();
+    return null;
+  },
+  async close(db) {
+    await db.close();
+    return null;
+  },
+};
+
+async function endTransaction(id, outcome) {
+  const t = transactions.get(id);
+  if (!t) throw new Error('the transaction has already ended');
+  t.decide(outcome);
+  await t.done;
+  return null;
+}
+
+self.addEventListener('message', async (event) => {
+  const m = event.data;
+  if (!m || m.queueLab !== 'call') return;
+  try {
+    const db = await ready;
+    const result = await ops[m.op](db, m);
+    self.postMessage({ queueLab: true, type: 'reply', id: m.id, result });
+  } catch (e) {
+    self.postMessage({ queueLab: true, type: 'reply', id: m.id, error: plainError(e) });
+  }
+});
