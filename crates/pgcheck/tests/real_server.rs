@@ -124,13 +124,20 @@ fn for_update_stays_near_one_workers_throughput_while_skip_locked_scales() {
         let for_update = map[&Strategy::ForUpdate].jobs_per_s / base;
         let skip_tx = map[&Strategy::SkipLockedTx].jobs_per_s / base;
         let lease = map[&Strategy::SkipLockedLease].jobs_per_s / base;
-        // FOR UPDATE with 4 workers: within ±40 % of one worker. It should be about 1×, but
-        // each hand-over of the head lock wakes a waiting backend, which re-checks the row
-        // and queues again; on a loaded 2-core machine those wake-ups and the sleeps' own
-        // overshoot move the real figure by tens of percent either way.
+        // FOR UPDATE with 4 workers: between 0.5× and 2× one worker, and below either SKIP
+        // LOCKED figure. It should be about 1×, but at each hand-over of the head lock the
+        // waiting backends wake, re-check the row (now done), move on to the next one and
+        // race for it, so a claim can overlap the end of the previous job; on a loaded
+        // 2-core machine those wake-ups and the sleeps' own overshoot have moved the real
+        // figure from 0.8× to 1.5× between runs. Both bounds stay well clear of SKIP
+        // LOCKED's ≥ 2.5× below.
         assert!(
-            (0.6..=1.4).contains(&for_update),
+            (0.5..=2.0).contains(&for_update),
             "{side}: for-update at 4 workers is {for_update:.2}× one worker"
+        );
+        assert!(
+            for_update < skip_tx.min(lease),
+            "{side}: for-update ({for_update:.2}×) is not below SKIP LOCKED ({skip_tx:.2}×, {lease:.2}×)"
         );
         // SKIP LOCKED with 4 workers: at least 2.5× one worker. Ideal is 4× (jobs are
         // sleeps), but 4 clients and 4 backends share 2 cores for the claim statements.

@@ -123,16 +123,18 @@ pub fn Compare(
         });
     };
     let stop = move |_| cancel.with_value(|c| c.set(true));
-    let field =
-        move |id: &'static str, label: &'static str, sig: RwSignal<String>, size: &'static str| {
-            view! {
-                <span class="inline-field">
-                    <label for=id>{ctx.t(label)}</label>
-                    <input id=id data-testid=id type="text" inputmode="numeric" size=size prop:value=sig
-                        on:input=move |ev| sig.set(event_target_value(&ev))/>
-                </span>
-            }
-        };
+    let field = move |id: &'static str,
+                      label: &'static str,
+                      sig: RwSignal<String>,
+                      size: &'static str| {
+        view! {
+            <span class="inline-field">
+                <label for=id>{ctx.t(label)}</label>
+                <input id=id data-testid=id type="text" inputmode="numeric" size=size prop:value=sig
+                    on:input=move |ev| sig.set(event_target_value(&ev))/>
+            </span>
+        }
+    };
 
     let latest = move || reports.with(|r| r[last_slot.get()].clone());
     let state = move || {
