@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, newPage, startPostgres, DIST, ROOT } from '../tests/e2e/harness.mjs';
+import { serve, launch, newPage, startPostgres, watchFrames, longestGap, DIST, ROOT } from '../tests/e2e/harness.mjs';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 5));
 // BENCH_ONLY=l2,l3 runs only those parts (native, sizes, start, l1, l2, l3, l4): for trying.
@@ -73,25 +73,6 @@ async function armRunDone(page) {
   });
 }
 
-/** Longest gap between animation frames from now on (the main thread's longest stall). */
-async function watchFrames(page) {
-  await page.evaluate(() => {
-    window.__gaps = { max: 0, last: performance.now(), on: true };
-    const tick = (t) => {
-      const g = window.__gaps;
-      g.max = Math.max(g.max, t - g.last);
-      g.last = t;
-      if (g.on) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
-}
-async function longestGap(page) {
-  return page.evaluate(() => {
-    window.__gaps.on = false;
-    return window.__gaps.max;
-  });
-}
 
 /** A page that keeps the app's wasm exports (Trunk hands them to TrunkApplicationStarted). */
 async function labPage(browser) {

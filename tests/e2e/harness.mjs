@@ -91,3 +91,23 @@ export async function startPostgres(page) {
   await page.waitForSelector('#pg-version', { timeout: 120_000 });
   return page.textContent('#pg-version');
 }
+
+/** Longest gap between animation frames from now on (the main thread's longest stall). */
+export async function watchFrames(page) {
+  await page.evaluate(() => {
+    window.__gaps = { max: 0, last: performance.now(), on: true };
+    const tick = (t) => {
+      const g = window.__gaps;
+      g.max = Math.max(g.max, t - g.last);
+      g.last = t;
+      if (g.on) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+export async function longestGap(page) {
+  return page.evaluate(() => {
+    window.__gaps.on = false;
+    return window.__gaps.max;
+  });
+}

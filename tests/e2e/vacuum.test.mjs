@@ -4,7 +4,7 @@
 // with the longest main-thread stall during it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, shot, startPostgres } from './harness.mjs';
+import { serve, launch, newPage, shot, startPostgres, watchFrames, longestGap } from './harness.mjs';
 
 let server;
 let browser;
@@ -136,24 +136,12 @@ test('the full default run: 3 rounds × 20,000 jobs, four tables, timed, page ne
   const page = await newPage(browser);
   await openLab(page, 'en');
   // Longest gap between animation frames while the run goes on: the main-thread stall.
-  await page.evaluate(() => {
-    window.__gaps = { max: 0, last: performance.now(), on: true };
-    const tick = (t) => {
-      const g = window.__gaps;
-      g.max = Math.max(g.max, t - g.last);
-      g.last = t;
-      if (g.on) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
+  await watchFrames(page);
   const started = Date.now();
   await page.click('#vacuum-run');
   await page.waitForSelector('#vacuum-notice', { timeout: 600_000 });
   const seconds = (Date.now() - started) / 1000;
-  const stall = await page.evaluate(() => {
-    window.__gaps.on = false;
-    return window.__gaps.max;
-  });
+  const stall = await longestGap(page);
   const keepPages = await column(page, 'keep', 'col-claim-pages');
   const article = await page.textContent('#vacuum-article');
   console.log(`full default run: ${seconds.toFixed(1)} s; longest frame gap ${stall.toFixed(0)} ms; keep-rows claim pages ${keepPages.join(', ')}; ${article}`);

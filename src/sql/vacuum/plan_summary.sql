@@ -10,8 +10,7 @@
 --                        "Read" counts pages that were not in shared buffers (PGlite:
 --                        128 MB, so 0 at the lab's sizes — every page is a "Hit").
 --                        It includes pages read by functions the query calls (lab.now()
---                        reads lab.clock once per call: one page per row a bare now() is
---                        evaluated for); statio.sql counts the table alone.
+--                        reads none: it is a setting); statio.sql counts the table alone.
 --   shared_hit bigint, shared_read bigint
 --   planning_pages bigint  buffers used while planning (not in pages)
 --   execution_ms float8, planning_ms float8

@@ -1,8 +1,7 @@
 -- Buffer accesses counted per relation since the server started: read it before and
 -- after a claim (flush_stats.sql before each read) and subtract, to get the pages the
 -- claim touched in this table and in its indexes only. Unlike EXPLAIN's BUFFERS, this
--- leaves out pages read by functions the query calls — the virtual clock lab.now() reads
--- lab.clock once per call.
+-- leaves out pages read by functions the query calls.
 -- $1 text: the table, e.g. 'vac_plan.jobs'.
 -- Returns one row: heap_blks bigint (hit + read), idx_blks bigint (hit + read, all its
 --   indexes), heap_blks_read bigint, idx_blks_read bigint
