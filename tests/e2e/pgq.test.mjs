@@ -69,7 +69,7 @@ test('send, wait for the tick, tick, receive for billing, see the event, ack (En
   // A bad call shows the Postgres error and its translated PQ code.
   await page.fill('#receive-limit', '0');
   await page.click('#consumer-email [data-act="receive"]');
-  assert.match(await page.textContent('section[aria-labelledby="consumers-title"] .field-error'), /1 to 1000/);
+  assert.match(await page.textContent('section[aria-labelledby="consumers-title"] .field-error'), /1 to 1,000/);
   assert.deepEqual(page.errors, []);
 });
 

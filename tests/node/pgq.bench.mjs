@@ -19,6 +19,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { CLOCK, advance } from './clock.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { PGlite } = await import(
@@ -27,12 +28,6 @@ const N = Number(process.env.N ?? 20000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const BATCH = Number(process.env.BATCH ?? 500);
 
-const CLOCK = `
-  create schema lab;
-  create table lab.clock(id bool primary key default true check (id), t timestamptz not null);
-  insert into lab.clock(t) values ('2026-01-05 09:00:00+00');
-  create function lab.now() returns timestamptz language sql stable as $$ select t from lab.clock $$;
-  set search_path = lab, pg_catalog, public;`;
 
 // The article's table and partial index, verbatim.
 const JOBS = `
@@ -115,7 +110,7 @@ async function benchPgq(pinned) {
       }
     }
     const consumeMs = ms(t);
-    await db.query(`update lab.clock set t = t + interval '30 seconds'`);
+    await advance(db, 30);
     await db.query(`select pgq.ticker()`);
     for (const c of ['c1', 'c2']) await db.query(`select * from pgq.receive('bench', $1, 1)`, [c]);
     t = performance.now();
@@ -141,7 +136,7 @@ async function benchPgq(pinned) {
       await db.query(`select pgq.ticker()`);
       await db.query(`select pgq.ticker()`);
       for (const c of ['c1', 'c2']) await db.query(`select * from pgq.receive('bench', $1, 1)`, [c]);
-      await db.query(`update lab.clock set t = t + interval '30 seconds'`);
+      await advance(db, 30);
       after.push(...(await db.query(`select action, detail from pgq.maint()`)).rows
         .filter((r) => r.action === 'rotate').map((r) => /\((\d+) events\)/.exec(r.detail)[1]));
     }

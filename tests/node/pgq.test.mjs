@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { CLOCK, advance } from './clock.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { PGlite } = await import(
@@ -14,12 +15,6 @@ const { PGlite } = await import(
 // PGQ_SQL_DIR lets a mutation run point the suite at a broken copy of the engine.
 const sqlDir = process.env.PGQ_SQL_DIR ?? join(root, 'src/sql/pgq');
 
-const CLOCK = `
-  create schema lab;
-  create table lab.clock(id bool primary key default true check (id), t timestamptz not null);
-  insert into lab.clock(t) values ('2026-01-05 09:00:00+00');
-  create function lab.now() returns timestamptz language sql stable as $$ select t from lab.clock $$;
-  set search_path = lab, pg_catalog, public;`;
 
 const conf = 'max_prepared_transactions = 4';
 // Booting PGlite from scratch costs seconds; each test starts from a copy of
@@ -37,7 +32,7 @@ async function boot(t) {
     await db.close();
   }
   const db = await PGlite.create({ loadDataDir: installed, postgresqlconf: conf });
-  await db.exec(`set search_path = lab, pg_catalog, public`);
+  await db.exec(CLOCK);
   t.after(() => db.close());
   return db;
 }
@@ -45,7 +40,6 @@ async function boot(t) {
 const rows = async (db, sql, params) => (await db.query(sql, params)).rows;
 const one = async (db, sql, params) => (await rows(db, sql, params))[0];
 const val = async (db, sql, params) => Object.values(await one(db, sql, params))[0];
-const advance = (db, secs) => db.query(`update lab.clock set t = t + make_interval(secs => $1)`, [secs]);
 
 async function send(db, queue, payload) {
   return val(db, `select pgq.send($1, 'test', $2)`, [queue, String(payload)]);

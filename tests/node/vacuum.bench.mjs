@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { CLOCK } from './clock.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const JOBS = Number(process.env.VAC_JOBS ?? 20000);
@@ -26,12 +27,6 @@ const CLAIM_SECONDS = Number(process.env.VAC_CLAIM_SECONDS ?? 3);
 const native = process.env.VAC_PG_URL;
 
 const sql = (name) => readFileSync(join(root, 'src/sql/vacuum', `${name}.sql`), 'utf8');
-const CLOCK = `
-  create schema lab;
-  create table lab.clock(id bool primary key default true check (id), t timestamptz not null);
-  insert into lab.clock(t) values ('2026-01-05 09:00:00+00');
-  create function lab.now() returns timestamptz language sql stable as $$ select t from lab.clock $$;
-  set search_path = lab, pg_catalog, public;`;
 
 /** A database with the lab's clock and tables: PGlite, or a fresh database on a server. */
 async function boot(tag) {

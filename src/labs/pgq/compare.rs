@@ -18,11 +18,11 @@
 //! side by side's own (`src/sql/pgq/compare/`).
 
 use crate::db::{Db, DbError, Param};
-use crate::labs::vacuum::model::{claim_pages, id_array, now_ms, sql as vac};
+use crate::labs::vacuum::model::{breathe, claim_pages, id_array, now_ms, sql as vac};
 use serde::Deserialize;
 use std::cell::Cell;
 
-use super::model::{ACK_SQL, FLUSH_STATS_SQL, RECEIVE_SQL, SEND_BURST_SQL, TICK_SQL};
+use super::model::{ACK_SQL, CONSUMERS, FLUSH_STATS_SQL, RECEIVE_SQL, SEND_BURST_SQL, TICK_SQL};
 
 macro_rules! compare_sql {
     ($name:ident, $file:literal) => {
@@ -40,7 +40,6 @@ compare_sql!(JOBS_STATS_SQL, "jobs_stats.sql");
 pub const JOBS_TABLE_SQL: &str = include_str!("../../sql/jobs/schema.sql");
 
 pub const QUEUE: &str = "compare";
-pub const CONSUMERS: [&str; 2] = ["billing", "email"];
 /// The rotation period of the `compare` queue, by which the clock moves each round.
 pub const ROTATION_SECONDS: i64 = 30;
 
@@ -191,11 +190,6 @@ pub async fn release(db: &Db) -> Result<(), DbError> {
         db.exec(UNPIN_SQL).await?;
     }
     Ok(())
-}
-
-/// Lets the page paint between steps (PGlite works in its own worker).
-async fn breathe() {
-    gloo_timers::future::TimeoutFuture::new(0).await;
 }
 
 async fn stats(db: &Db, sql: &str, params: &[Param]) -> Result<Stats, DbError> {

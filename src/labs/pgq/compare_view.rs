@@ -13,13 +13,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 fn parse_in(text: &str, (min, max, _): (i64, i64, i64)) -> Result<u32, Msg> {
-    match text.trim().replace([',', '_'], "").parse::<i64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n as u32),
-        _ => Err(Msg::new("pgq.err.range")
-            .arg("min", group(min))
-            .arg("max", group(max))
-            .arg("n", text.trim())),
-    }
+    super::view::parse_in(text, min, max).map(|n| n as u32)
 }
 
 fn kb(bytes: i64) -> String {

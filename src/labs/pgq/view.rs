@@ -5,6 +5,7 @@ use super::compare_view::Compare;
 use super::model::{self, Action, Lab, Outcome, Snapshot, Tone};
 use crate::app::use_ctx;
 use crate::db::DbError;
+use crate::labs::vacuum::model::group;
 use crate::ui::clock::ClockBar;
 use crate::ui::console::{ErrorBox, SqlConsole};
 use crate::ui::i18n::{render, tr};
@@ -20,17 +21,16 @@ enum Last {
     Failed(DbError),
 }
 
-fn parse_in(text: &str, min: i64, max: i64) -> Result<i64, Msg> {
-    match text.trim().parse::<i64>() {
+/// A whole number typed into a field, refused with the allowed range unless min ≤ n ≤ max.
+/// Digit grouping is accepted ("20,000", "20_000") and the message groups the bounds.
+pub(super) fn parse_in(text: &str, min: i64, max: i64) -> Result<i64, Msg> {
+    let typed = text.trim();
+    match typed.replace([',', '_'], "").parse::<i64>() {
         Ok(n) if (min..=max).contains(&n) => Ok(n),
-        Ok(n) => Err(Msg::new("pgq.err.range")
-            .arg("min", min)
-            .arg("max", max)
-            .arg("n", n)),
-        Err(_) => Err(Msg::new("pgq.err.range")
-            .arg("min", min)
-            .arg("max", max)
-            .arg("n", text.trim())),
+        _ => Err(Msg::new("pgq.err.range")
+            .arg("min", group(min))
+            .arg("max", group(max))
+            .arg("n", typed)),
     }
 }
 

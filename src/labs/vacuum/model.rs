@@ -457,7 +457,7 @@ pub fn now_ms() -> f64 {
 }
 
 /// Lets the page breathe between batches (PGlite is in a worker; this lets the UI paint).
-async fn breathe() {
+pub(crate) async fn breathe() {
     gloo_timers::future::TimeoutFuture::new(0).await;
 }
 
