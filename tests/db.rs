@@ -22,6 +22,35 @@ async fn settle(db: &Db) {
     gloo_timers::future::TimeoutFuture::new(50).await;
 }
 
+/// The L1 lab reads its inbox right after COMMIT without waiting: that relies on PGlite
+/// calling listeners while it reads the COMMIT's reply, and on the worker posting the
+/// notification before the reply.
+#[wasm_bindgen_test]
+async fn a_committed_notify_reaches_the_listener_before_commit_returns() {
+    let db = db().await;
+    let got = Rc::new(RefCell::new(Vec::<String>::new()));
+    let sink = got.clone();
+    let _listener = db
+        .listen("jobs", move |p| sink.borrow_mut().push(p))
+        .await
+        .unwrap();
+    for n in 0..5 {
+        let tx = db.begin().await.unwrap();
+        tx.query::<serde_json::Value>("select pg_notify('jobs', $1)", &[n.to_string().into()])
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        assert_eq!(
+            got.borrow().len(),
+            n + 1,
+            "notification {n} not there when commit returned"
+        );
+    }
+    db.exec("notify jobs, 'autocommit'").await.unwrap();
+    assert_eq!(got.borrow().last().map(String::as_str), Some("autocommit"));
+    db.close().await;
+}
+
 #[wasm_bindgen_test]
 async fn boots_and_reports_postgresql_18() {
     #[derive(Deserialize)]
@@ -266,10 +295,33 @@ async fn every_statement_is_recorded_in_the_sql_log() {
         .await
         .unwrap();
     let _ = db.query::<serde_json::Value>("select nope", &[]).await;
+    let sink_count = seen.clone();
     let seen = seen.borrow().clone();
     assert_eq!(seen.len(), 3);
     assert_eq!(seen[1].1, vec!["1".to_string(), "2".to_string()]);
     assert_eq!(seen[1].2, Some(2));
     assert!(seen[2].3, "the failed statement is logged as failed");
+
+    // Held (as a lab holds it for one action): nothing is told until the last hold ends,
+    // then everything, in order, failures included.
+    let before = db.log().count();
+    let outer = db.log().hold();
+    let inner = db.log().hold();
+    db.exec("insert into l values (3)").await.unwrap();
+    let _ = db
+        .query::<serde_json::Value>("select nope_again", &[])
+        .await;
+    drop(inner);
+    db.query::<serde_json::Value>("select count(*) from l", &[])
+        .await
+        .unwrap();
+    assert_eq!(sink_count.borrow().len(), 3, "told while held");
+    assert_eq!(db.log().count(), before + 3, "counted while held");
+    drop(outer);
+    let after = sink_count.borrow().clone();
+    assert_eq!(after.len(), 6);
+    assert_eq!(after[3].0, "insert into l values (3)");
+    assert!(after[4].3);
+    assert_eq!(after[5].0, "select count(*) from l");
     db.close().await;
 }

@@ -23,6 +23,14 @@ type Subscriber = Box<dyn Fn(&LogEntry)>;
 pub struct SqlLog {
     subscribers: Rc<RefCell<Vec<Subscriber>>>,
     count: Rc<RefCell<u64>>,
+    /// Entries recorded while a `LogHold` is alive, told to subscribers when the last ends.
+    held: Rc<RefCell<(u32, Vec<LogEntry>)>>,
+}
+
+/// Holds the log's subscribers back until dropped; see `SqlLog::hold`.
+#[must_use = "the log is held only while this lives"]
+pub struct LogHold {
+    log: SqlLog,
 }
 
 impl SqlLog {
@@ -35,10 +43,46 @@ impl SqlLog {
         *self.count.borrow()
     }
 
+    /// While the returned guard lives, new entries are kept back and then told to the
+    /// subscribers together, in order. A lab holds the log for one action, so the page
+    /// renders once when the action is done rather than once per statement (a render of
+    /// the lab between two statements delays the second one's reply).
+    pub fn hold(&self) -> LogHold {
+        self.held.borrow_mut().0 += 1;
+        LogHold { log: self.clone() }
+    }
+
     pub(crate) fn record(&self, entry: LogEntry) {
         *self.count.borrow_mut() += 1;
+        {
+            let mut held = self.held.borrow_mut();
+            if held.0 > 0 {
+                held.1.push(entry);
+                return;
+            }
+        }
+        self.tell(&entry);
+    }
+
+    fn tell(&self, entry: &LogEntry) {
         for s in self.subscribers.borrow().iter() {
-            s(&entry);
+            s(entry);
+        }
+    }
+}
+
+impl Drop for LogHold {
+    fn drop(&mut self) {
+        let pending = {
+            let mut held = self.log.held.borrow_mut();
+            held.0 -= 1;
+            if held.0 > 0 {
+                return;
+            }
+            std::mem::take(&mut held.1)
+        };
+        for entry in &pending {
+            self.log.tell(entry);
         }
     }
 }

@@ -11,7 +11,7 @@ mod error;
 mod log;
 
 pub use error::DbError;
-pub use log::{LogEntry, SqlLog};
+pub use log::{LogEntry, LogHold, SqlLog};
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;

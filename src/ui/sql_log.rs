@@ -3,13 +3,17 @@
 use crate::app::use_ctx;
 use crate::db::LogEntry;
 use leptos::prelude::*;
+use std::sync::Arc;
+
+/// The newest entries first, each numbered; shared, so a new entry copies pointers, not SQL.
+pub type LogEntries = RwSignal<Vec<(u64, Arc<LogEntry>)>>;
 
 const KEEP: usize = 200;
 
 /// Collects the shared database's log into a signal once Postgres is ready.
-pub fn log_signal() -> RwSignal<Vec<(u64, LogEntry)>> {
+pub fn log_signal() -> LogEntries {
     let ctx = use_ctx();
-    let entries = RwSignal::new(Vec::<(u64, LogEntry)>::new());
+    let entries: LogEntries = RwSignal::new(Vec::new());
     let subscribed = StoredValue::new(false);
     Effect::new(move |_| {
         if let Some(db) = ctx.db() {
@@ -20,7 +24,7 @@ pub fn log_signal() -> RwSignal<Vec<(u64, LogEntry)>> {
                     counter.set(counter.get() + 1);
                     let n = counter.get();
                     entries.update(|v| {
-                        v.insert(0, (n, e.clone()));
+                        v.insert(0, (n, Arc::new(e.clone())));
                         v.truncate(KEEP);
                     });
                 });
@@ -31,7 +35,7 @@ pub fn log_signal() -> RwSignal<Vec<(u64, LogEntry)>> {
 }
 
 #[component]
-pub fn SqlLog(entries: RwSignal<Vec<(u64, LogEntry)>>) -> impl IntoView {
+pub fn SqlLog(entries: LogEntries) -> impl IntoView {
     let ctx = use_ctx();
     view! {
         <section class="sql-log" aria-labelledby="sql-log-title">
@@ -54,13 +58,14 @@ pub fn SqlLog(entries: RwSignal<Vec<(u64, LogEntry)>>) -> impl IntoView {
 }
 
 #[component]
-fn LogLine(entry: LogEntry) -> impl IntoView {
+fn LogLine(entry: Arc<LogEntry>) -> impl IntoView {
     let ctx = use_ctx();
     let failed = entry.error.is_some();
+    let (error, rows, affected) = (entry.error.clone(), entry.rows, entry.affected);
     let outcome = move || {
         let lang = ctx.lang.get();
         let tr = crate::ui::i18n::tr;
-        match (&entry.error, entry.rows, entry.affected) {
+        match (&error, rows, affected) {
             (Some(e), _, _) => e.clone(),
             (None, _, Some(a)) if a > 0 => format!("{a} {}", tr(lang, "log.rows_affected")),
             (None, Some(r), _) => format!("{r} {}", tr(lang, "log.rows")),

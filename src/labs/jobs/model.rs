@@ -28,9 +28,7 @@ pub const COMPLETE_SQL: &str = include_str!("../../sql/jobs/complete.sql");
 pub const FAIL_SQL: &str = include_str!("../../sql/jobs/fail.sql");
 pub const HEARTBEAT_SQL: &str = include_str!("../../sql/jobs/heartbeat.sql");
 pub const REQUEUE_SQL: &str = include_str!("../../sql/jobs/requeue.sql");
-pub const LIST_JOBS_SQL: &str = include_str!("../../sql/jobs/list_jobs.sql");
-pub const LIST_ORDERS_SQL: &str = include_str!("../../sql/jobs/list_orders.sql");
-pub const COUNT_JOBS_SQL: &str = include_str!("../../sql/jobs/count_jobs.sql");
+pub const SNAPSHOT_SQL: &str = include_str!("../../sql/jobs/snapshot.sql");
 pub const RESCAN_SQL: &str = include_str!("../../sql/jobs/rescan.sql");
 
 /// The channel the workers LISTEN on, as in the article (`NOTIFY jobs`).
@@ -39,8 +37,9 @@ pub const CHANNEL: &str = "jobs";
 pub const POLL_SECONDS: i64 = 30;
 /// NOTIFY's payload limit in a default build: it must be shorter than this many bytes.
 pub const NOTIFY_LIMIT: usize = 8000;
-/// How many jobs the table view shows.
-pub const LIST_LIMIT: i64 = 200;
+/// How many jobs the table view shows, newest first (the page stays quick to redraw; the
+/// SQL console reads them all).
+pub const LIST_LIMIT: i64 = 50;
 
 pub const PRIORITY_RANGE: (i32, i32) = (-100, 100);
 pub const DELAY_RANGE: (i64, i64) = (0, 86_400);
@@ -420,14 +419,6 @@ impl Lab {
         arrived.len()
     }
 
-    /// Waits until the worker thread has delivered any notification from the last commit.
-    /// Notifications travel asynchronously; a round trip and a short pause suffice.
-    pub async fn settle(db: &Db) -> Result<(), DbError> {
-        db.query::<serde_json::Value>("select 1", &[]).await?;
-        gloo_timers::future::TimeoutFuture::new(20).await;
-        Ok(())
-    }
-
     /// Runs one action against the database and updates the lab. On a database error the
     /// lab state is unchanged (the error is returned to be shown).
     pub async fn run(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
@@ -494,7 +485,9 @@ impl Lab {
     /// Records a NOTIFY this lab sent: delivered if connected, otherwise lost.
     async fn after_commit(&mut self, db: &Db, payload: &str) -> Result<(), DbError> {
         if self.connected {
-            Lab::settle(db).await?;
+            // No wait needed: PGlite hands a notification to its listeners while it reads
+            // the COMMIT's reply, and the worker posts both in that order, so the listener
+            // has filled the inbox by the time commit() returns (tests/db.rs checks this).
             let now = clock::now(db).await?;
             self.take_notifications(&now);
         } else {
@@ -536,7 +529,6 @@ impl Lab {
         if fails {
             // The request dies after writing: nothing it wrote, and no NOTIFY, survives.
             tx.rollback().await?;
-            Lab::settle(db).await?;
             let now = clock::now(db).await?;
             let arrived = self.take_notifications(&now);
             let msg = Msg::new("jobs.out.rolled_back")
@@ -851,24 +843,30 @@ impl Lab {
     }
 }
 
-/// Reads the tables for the view.
+/// Reads the tables for the view, in one statement (snapshot.sql).
 pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
-    let now = clock::now(db).await?;
-    let jobs = db
-        .query::<Job>(LIST_JOBS_SQL, &[LIST_LIMIT.into()])
-        .await?
-        .rows;
-    let orders = db.query::<Order>(LIST_ORDERS_SQL, &[]).await?.rows;
-    let counts = db
-        .query::<Counts>(COUNT_JOBS_SQL, &[])
+    /// One row; each part is JSON text, decoded here.
+    #[derive(Deserialize)]
+    struct Row {
+        now: String,
+        jobs: String,
+        orders: String,
+        counts: String,
+    }
+    fn decode<T: serde::de::DeserializeOwned>(part: &str, json: &str) -> Result<T, DbError> {
+        serde_json::from_str(json)
+            .map_err(|e| DbError::other(&format!("snapshot.sql returned unreadable {part}: {e}")))
+    }
+    let row = db
+        .query::<Row>(SNAPSHOT_SQL, &[LIST_LIMIT.into()])
         .await?
         .first()
-        .unwrap_or_default();
+        .ok_or_else(|| DbError::other("snapshot.sql returned no row"))?;
     Ok(Snapshot {
-        now,
-        jobs,
-        orders,
-        counts,
+        now: row.now,
+        jobs: decode("jobs", &row.jobs)?,
+        orders: decode("orders", &row.orders)?,
+        counts: decode("counts", &row.counts)?,
     })
 }
 

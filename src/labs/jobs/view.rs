@@ -150,6 +150,8 @@ pub fn JobsLab() -> impl IntoView {
         let Some(db) = ctx.db() else { return };
         busy.set(true);
         leptos::task::spawn_local(async move {
+            // The log, the lab and the tables change together, once, when the run is done.
+            let hold = db.log().hold();
             let mut state = if reset {
                 Lab::setup(&db).await.ok()
             } else {
@@ -178,6 +180,7 @@ pub fn JobsLab() -> impl IntoView {
                 Ok(s) => snap.set(s),
                 Err(e) => last.set(Some(Last::Failed(e))),
             }
+            drop(hold);
             busy.set(false);
         });
     };
@@ -578,6 +581,11 @@ fn JobsTable(
         <section class="panel" aria-labelledby="jobs-title">
             <h2 id="jobs-title">{ctx.t("jobs.table")}</h2>
             <p class="muted" id="job-counts">{counts}</p>
+            <Show when=move || snap.with(|s| s.counts.total > model::LIST_LIMIT)>
+                <p class="muted" id="jobs-shown">
+                    {move || render(ctx.lang.get(), &Msg::new("jobs.shown").arg("shown", model::LIST_LIMIT).arg("total", snap.with(|s| s.counts.total)))}
+                </p>
+            </Show>
             <div class="table-wrap">
                 <table class="jobs" id="jobs-table">
                     <thead>

@@ -69,6 +69,8 @@ pub fn PgqLab() -> impl IntoView {
         let Some(db) = ctx.db() else { return };
         busy.set(true);
         leptos::task::spawn_local(async move {
+            // The log, the lab and the tables change together, once, when the run is done.
+            let hold = db.log().hold();
             let mut state = if reset {
                 match Lab::setup(&db).await {
                     Ok(l) => Some(l),
@@ -98,6 +100,7 @@ pub fn PgqLab() -> impl IntoView {
                 Ok(s) => snap.set(s),
                 Err(e) => last.set(Some(Last::Failed(e))),
             }
+            drop(hold);
             busy.set(false);
         });
     };
