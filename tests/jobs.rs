@@ -220,14 +220,37 @@ async fn a_shared_url_replays_to_the_same_state() {
     for s in steps {
         run(&mut lab, &db, s).await;
     }
-    let before = model::snapshot(&db).await.unwrap();
+    let before = model::snapshot(&db, &[]).await.unwrap();
     let text = model::encode(&lab.history);
     let mut replayed = Lab::setup(&db).await.unwrap();
     for s in model::decode(&text).unwrap() {
         run(&mut replayed, &db, s).await;
     }
-    let after = model::snapshot(&db).await.unwrap();
+    let after = model::snapshot(&db, &[]).await.unwrap();
     assert_eq!(before.jobs, after.jobs);
     assert_eq!(replayed.ran_more_than_once(), lab.ran_more_than_once());
+    db.close().await;
+}
+
+/// With more jobs than the table shows, the job a worker holds still appears, however old,
+/// and the counts cover every job.
+#[wasm_bindgen_test]
+async fn the_table_shows_the_newest_jobs_and_the_held_one_however_old() {
+    let (db, mut lab) = lab().await;
+    db.exec("insert into jobs (payload) select jsonb_build_object('n', g) from generate_series(1, 80) g")
+        .await
+        .unwrap();
+    run(&mut lab, &db, Action::Claim(A)).await;
+    let held = lab.held();
+    assert_eq!(held, vec![1], "the oldest job is claimed first");
+    let plain = model::snapshot(&db, &[]).await.unwrap();
+    assert_eq!(plain.jobs.len() as i64, model::LIST_LIMIT);
+    assert_eq!(plain.jobs.first().map(|j| j.id), Some(80), "newest first");
+    assert!(plain.jobs.iter().all(|j| j.id != 1));
+    let snap = model::snapshot(&db, &held).await.unwrap();
+    assert_eq!(snap.jobs.len() as i64, model::LIST_LIMIT + 1);
+    let last = snap.jobs.last().unwrap();
+    assert_eq!((last.id, last.status.as_str()), (1, "running"));
+    assert_eq!((snap.counts.total, snap.counts.running), (80, 1));
     db.close().await;
 }

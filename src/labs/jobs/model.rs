@@ -395,6 +395,14 @@ impl Lab {
         &mut self.workers[w.index()]
     }
 
+    /// The jobs the workers believe they hold (a dead worker's too).
+    pub fn held(&self) -> Vec<i64> {
+        self.workers
+            .iter()
+            .filter_map(|w| w.holding.map(|c| c.job))
+            .collect()
+    }
+
     /// Jobs that more than one claim ran: where at-least-once shows.
     pub fn ran_more_than_once(&self) -> Vec<(i64, Vec<(WorkerId, i32)>)> {
         self.executions
@@ -843,8 +851,9 @@ impl Lab {
     }
 }
 
-/// Reads the tables for the view, in one statement (snapshot.sql).
-pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
+/// Reads the tables for the view, in one statement (snapshot.sql): the newest jobs, and
+/// `also` (jobs held or just changed) wherever they are.
+pub async fn snapshot(db: &Db, also: &[i64]) -> Result<Snapshot, DbError> {
     /// One row; each part is JSON text, decoded here.
     #[derive(Deserialize)]
     struct Row {
@@ -858,7 +867,10 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
             .map_err(|e| DbError::other(&format!("snapshot.sql returned unreadable {part}: {e}")))
     }
     let row = db
-        .query::<Row>(SNAPSHOT_SQL, &[LIST_LIMIT.into()])
+        .query::<Row>(
+            SNAPSHOT_SQL,
+            &[LIST_LIMIT.into(), Param::Text(id_array(also))],
+        )
         .await?
         .first()
         .ok_or_else(|| DbError::other("snapshot.sql returned no row"))?;
@@ -868,6 +880,12 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
         orders: decode("orders", &row.orders)?,
         counts: decode("counts", &row.counts)?,
     })
+}
+
+/// A bigint[] parameter as Postgres's array text, e.g. `{1,2}`.
+fn id_array(ids: &[i64]) -> String {
+    let inner: Vec<String> = ids.iter().map(i64::to_string).collect();
+    format!("{{{}}}", inner.join(","))
 }
 
 /// Actions as a compact text for the share URL, e.g. `o.r.c.A.x.A.t31`.

@@ -131,10 +131,16 @@ pub fn JobsLab() -> impl IntoView {
     let tour_step = RwSignal::new(None::<usize>);
     let touched = RwSignal::new(Vec::<i64>::new());
 
+    // Jobs the table shows whatever their age: held by a worker, or changed by the last action.
+    let also = move || {
+        let mut ids = lab.with_untracked(|l| l.as_ref().map(Lab::held).unwrap_or_default());
+        ids.extend(touched.get_untracked());
+        ids
+    };
     let refresh = move || {
         let Some(db) = ctx.db() else { return };
         leptos::task::spawn_local(async move {
-            match model::snapshot(&db).await {
+            match model::snapshot(&db, &also()).await {
                 Ok(s) => snap.set(s),
                 Err(e) => last.set(Some(Last::Failed(e))),
             }
@@ -176,7 +182,7 @@ pub fn JobsLab() -> impl IntoView {
                 lab.set(Some(l));
             }
             touched.set(changed);
-            match model::snapshot(&db).await {
+            match model::snapshot(&db, &also()).await {
                 Ok(s) => snap.set(s),
                 Err(e) => last.set(Some(Last::Failed(e))),
             }

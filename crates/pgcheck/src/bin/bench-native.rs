@@ -106,12 +106,13 @@ impl L1 {
             complete: c.prepare_typed(jobs::COMPLETE, &[Type::INT8, Type::INT4])?,
             fail: c.prepare_typed(jobs::FAIL, &[Type::INT8, Type::INT4, Type::TEXT])?,
             now: c.prepare(CLOCK_NOW)?,
-            snapshot: c.prepare_typed(jobs::SNAPSHOT, &[Type::INT8])?,
+            snapshot: c.prepare_typed(jobs::SNAPSHOT, &[Type::INT8, Type::TEXT])?,
         })
     }
 
     fn snapshot(&self, c: &mut Client) -> Res<()> {
-        c.query(&self.snapshot, &[&200i64])?;
+        // As the app: the newest 50, and no held job (the worker completes what it claims).
+        c.query(&self.snapshot, &[&50i64, &"{}"])?;
         Ok(())
     }
 
