@@ -31,6 +31,13 @@ pub enum Param {
 }
 
 impl Param {
+    /// A bigint[] parameter (`$n::bigint[]` in the statement), sent as the array's text form:
+    /// `Param::ids(&[1, 2])` binds `'{1,2}'`.
+    pub fn ids(ids: &[i64]) -> Param {
+        let inner: Vec<String> = ids.iter().map(i64::to_string).collect();
+        Param::Text(format!("{{{}}}", inner.join(",")))
+    }
+
     fn to_js(&self) -> JsValue {
         match self {
             Param::Null => JsValue::NULL,

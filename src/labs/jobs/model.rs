@@ -867,10 +867,7 @@ pub async fn snapshot(db: &Db, also: &[i64]) -> Result<Snapshot, DbError> {
             .map_err(|e| DbError::other(&format!("snapshot.sql returned unreadable {part}: {e}")))
     }
     let row = db
-        .query::<Row>(
-            SNAPSHOT_SQL,
-            &[LIST_LIMIT.into(), Param::Text(id_array(also))],
-        )
+        .query::<Row>(SNAPSHOT_SQL, &[LIST_LIMIT.into(), Param::ids(also)])
         .await?
         .first()
         .ok_or_else(|| DbError::other("snapshot.sql returned no row"))?;
@@ -880,12 +877,6 @@ pub async fn snapshot(db: &Db, also: &[i64]) -> Result<Snapshot, DbError> {
         orders: decode("orders", &row.orders)?,
         counts: decode("counts", &row.counts)?,
     })
-}
-
-/// A bigint[] parameter as Postgres's array text, e.g. `{1,2}`.
-fn id_array(ids: &[i64]) -> String {
-    let inner: Vec<String> = ids.iter().map(i64::to_string).collect();
-    format!("{{{}}}", inner.join(","))
 }
 
 /// Actions as a compact text for the share URL, e.g. `o.r.c.A.x.A.t31`.

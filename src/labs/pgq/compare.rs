@@ -18,7 +18,7 @@
 //! side by side's own (`src/sql/pgq/compare/`).
 
 use crate::db::{Db, DbError, Param};
-use crate::labs::vacuum::model::{breathe, claim_pages, id_array, now_ms, sql as vac};
+use crate::labs::vacuum::model::{breathe, claim_pages, now_ms, sql as vac};
 use serde::Deserialize;
 use std::cell::Cell;
 
@@ -295,7 +295,7 @@ async fn jobs_round(db: &Db, s: Settings, cancel: &Cell<bool>) -> Result<JobsRou
             r.first_claim_ms = claim_ms;
         }
         r.last_claim_ms = claim_ms;
-        db.query::<serde_json::Value>(vac::COMPLETE_DELETE, &[Param::Text(id_array(&ids))])
+        db.query::<serde_json::Value>(vac::COMPLETE_DELETE, &[Param::ids(&ids)])
             .await?;
         r.done += ids.len() as u64;
         breathe().await;

@@ -443,12 +443,6 @@ async fn with_schema<T>(
     Ok(out)
 }
 
-/// A Postgres array literal for a bigint[] parameter.
-pub fn id_array(ids: &[i64]) -> String {
-    let inner: Vec<String> = ids.iter().map(i64::to_string).collect();
-    format!("{{{}}}", inner.join(","))
-}
-
 /// Milliseconds from the page's monotonic clock.
 pub fn now_ms() -> f64 {
     web_sys::window()
@@ -504,7 +498,7 @@ pub async fn run_round(
                 break;
             }
             let ids: Vec<i64> = rows.rows.iter().map(|c| c.id).collect();
-            db.query::<serde_json::Value>(strategy.complete_sql(), &[Param::Text(id_array(&ids))])
+            db.query::<serde_json::Value>(strategy.complete_sql(), &[Param::ids(&ids)])
                 .await?;
             claimed += ids.len() as u64;
             batches += 1;
@@ -1103,7 +1097,8 @@ mod tests {
         assert_eq!(group(-1_234_567), "-1,234,567");
         assert_eq!(bytes(8192), "8 KB");
         assert_eq!(bytes(0), "0");
-        assert_eq!(id_array(&[1, 2, 3]), "{1,2,3}");
+        assert_eq!(Param::ids(&[1, 2, 3]), Param::Text("{1,2,3}".into()));
+        assert_eq!(Param::ids(&[]), Param::Text("{}".into()));
     }
 
     #[test]
