@@ -111,7 +111,8 @@ impl L1 {
     }
 
     fn snapshot(&self, c: &mut Client) -> Res<()> {
-        // As the app: the newest 50, and no held job (the worker completes what it claims).
+        // The app's read: the newest 50 jobs. The app also passes the ids of held or just-changed
+        // jobs; here none, one or two index lookups fewer.
         c.query(&self.snapshot, &[&50i64, &"{}"])?;
         Ok(())
     }
