@@ -42,7 +42,10 @@ export async function open(base, workerUrl, onProgress, timeoutMs) {
   try {
     await Promise.race([started, tooSlow]);
     await Promise.race([conn.call({ op: 'query', sql: 'select 1', params: [] }), tooSlow]);
-    return new Handle(conn);
+    const handle = new Handle(conn);
+    // Test hook (end-to-end tests): stop the newest database's worker as if it had crashed.
+    globalThis.queueLabTest = { killWorker: () => conn.fail('the database worker was stopped (test hook)') };
+    return handle;
   } catch (e) {
     worker.terminate();
     throw e.bridge ? e : bridgeError(e.message || String(e));
@@ -57,13 +60,15 @@ function bridgeError(message) {
   return e;
 }
 
-/** The page's end of the worker: numbered calls, each answered once. */
+/** The page's end of the worker: numbered calls, each answered once. Once the worker has
+ * died, every pending and every later call fails with `dead: true`, so nothing waits forever. */
 class Connection {
   constructor(worker) {
     this.worker = worker;
     this.pending = new Map();
     this.listeners = new Map();
     this.nextId = 1;
+    this.dead = null;
     this.onStart = () => {};
     worker.addEventListener('message', (event) => {
       const msg = event.data;
@@ -78,15 +83,22 @@ class Connection {
         this.onStart(msg);
       }
     });
-    // A worker that dies (out of memory, say) answers nothing more: fail what waits on it.
+    // A worker that dies (out of memory, a trap in PostgreSQL) answers nothing more.
     worker.addEventListener('error', (event) => {
-      const error = { message: `the database worker stopped: ${event.message || 'unknown error'}`, code: null, position: null, detail: null, hint: null, severity: null };
-      for (const p of this.pending.values()) p.reject(error);
-      this.pending.clear();
+      this.fail(`the database worker stopped: ${event.message || 'unknown error'}`);
     });
+  }
+  /** Ends the worker and fails every pending and later call with `message`. */
+  fail(message) {
+    if (this.dead) return;
+    this.dead = { message, code: null, position: null, detail: null, hint: null, severity: null, dead: true };
+    this.worker.terminate();
+    for (const p of this.pending.values()) p.reject(this.dead);
+    this.pending.clear();
   }
   /** Rejects with Postgres's error as a plain object {message, code, position, detail, hint}. */
   call(msg) {
+    if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -107,6 +119,12 @@ class Session {
   /** A script of several statements, no parameters; returns the last statement's result. */
   exec(sql, arrays) {
     return this.conn.call({ op: 'exec', sql, arrays: !!arrays, tx: this.tx });
+  }
+  /** The SQL console's call: a script whose last result is cut to `limit` rows in the worker
+   * (`total` says how many there were), answered with the session's transaction state
+   * (`idle`, `open` or `failed`) even when the statement failed. */
+  console(sql, limit) {
+    return this.conn.call({ op: 'console', sql, limit });
   }
   commit() {
     return this.conn.call({ op: 'commit', tx: this.tx });
@@ -139,10 +157,15 @@ class Handle extends Session {
   }
 
   async close() {
+    if (this.conn.dead) return;
     try {
-      await this.conn.call({ op: 'close' });
+      await Promise.race([this.conn.call({ op: 'close' }), new Promise((r) => setTimeout(r, 2000))]);
     } finally {
-      this.conn.worker.terminate();
+      this.conn.fail('the database was closed');
     }
+  }
+  /** Stops the worker at once, whatever it is running (a statement that does not end). */
+  terminate(message) {
+    this.conn.fail(message);
   }
 }

@@ -14,6 +14,7 @@
 // Messages in:  { id, op: 'query', sql, params, arrays, tx } · { id, op: 'exec', sql, arrays, tx }
 //               { id, op: 'begin' } → tx id · { id, op: 'commit' | 'rollback', tx }
 //               { id, op: 'listen', channel } → listen id · { id, op: 'unlisten', listen }
+//               { id, op: 'console', sql, limit } → { result, total, tx } or { error, tx }
 //               { id, op: 'close' }
 // Messages out: { queueLab, type: 'progress' | 'booting' | 'ready' | 'error' } while starting;
 //               { queueLab, type: 'reply', id, result } or { …, id, error } per message;
@@ -180,6 +181,22 @@ const ops = {
     listeners.delete(m.listen);
     if (stop) await stop();
     return null;
+  },
+  // The SQL console: the last result cut to `limit` rows here, so a huge result never
+  // crosses to the page; the session's transaction state comes back with it, failed or not.
+  async console(db, m) {
+    const state = () => (db.isInTransaction() ? 'open' : 'idle');
+    try {
+      const results = await db.exec(m.sql, { parsers, rowMode: 'array' });
+      const last = results[results.length - 1];
+      const result = last ? plainResult(last) : { rows: [], fields: [], affected: null };
+      const total = result.rows.length;
+      if (m.limit > 0 && total > m.limit) result.rows = result.rows.slice(0, m.limit);
+      return { result, total, tx: state() };
+    } catch (e) {
+      // After an error inside BEGIN … the block is aborted until ROLLBACK.
+      return { error: plainError(e), tx: db.isInTransaction() ? 'failed' : 'idle' };
+    }
   },
   async close(db) {
     await db.close();

@@ -1,6 +1,8 @@
 //! The shell: routes, language, embed mode, and the one database every lab shares.
 
 use crate::db::{Db, Location, Progress};
+use crate::runner::Runner;
+use crate::ui::sql_log::LogEntries;
 use crate::labs::{self, LabId};
 use crate::ui::i18n::tr;
 use crate::ui::start::StartPanel;
@@ -36,7 +38,7 @@ impl Route {
 pub enum DbState {
     Idle,
     Loading { fraction: f64, booting: bool },
-    Ready { db: Db, version: String },
+    Ready { runner: Runner, version: String },
     Failed(String),
 }
 
@@ -48,6 +50,8 @@ pub struct Ctx {
     pub route: RwSignal<Route>,
     pub db: RwSignal<DbState, LocalStorage>,
     pub data_changed: RwSignal<u64>,
+    /// The SQL log of the whole session, newest first.
+    pub log: LogEntries,
     pub embed: bool,
 }
 
@@ -56,11 +60,30 @@ impl Ctx {
         move || tr(self.lang.get(), key)
     }
 
-    pub fn db(&self) -> Option<Db> {
+    /// The owner of the database session, once Postgres is ready (tracked).
+    pub fn runner(&self) -> Option<Runner> {
         match self.db.get() {
-            DbState::Ready { db, .. } => Some(db),
+            DbState::Ready { runner, .. } => Some(runner),
             _ => None,
         }
+    }
+
+    /// The same, read without subscribing, and `None` once the page that asks is gone.
+    pub fn runner_untracked(&self) -> Option<Runner> {
+        match self.db.try_get_untracked()? {
+            DbState::Ready { runner, .. } => Some(runner),
+            _ => None,
+        }
+    }
+
+    /// Stops the worker, whatever it runs, and starts a fresh PostgreSQL: the way out of a
+    /// statement that does not end, or of a worker that died. The labs set themselves up again.
+    pub fn restart_postgres(self) {
+        if let Some(runner) = self.runner_untracked() {
+            runner.stop("PostgreSQL is restarting");
+        }
+        self.db.set(DbState::Idle);
+        self.start_postgres();
     }
 
     /// Downloads and boots PostgreSQL (once; again after a failure).
@@ -77,6 +100,7 @@ impl Ctx {
         });
         let files = std::rc::Rc::new(std::cell::RefCell::new(Vec::<Progress>::new()));
         let db_signal = self.db;
+        let log = self.log;
         leptos::task::spawn_local(async move {
             let on_progress = move |p: Progress| {
                 let mut seen = files.borrow_mut();
@@ -107,7 +131,11 @@ impl Ctx {
                 Ok::<_, crate::db::DbError>((db, version))
             };
             match opened.await {
-                Ok((db, version)) => db_signal.set(DbState::Ready { db, version }),
+                Ok((db, version)) => {
+                    crate::ui::sql_log::collect(&db, log);
+                    let runner = Runner::new(db);
+                    db_signal.set(DbState::Ready { runner, version })
+                }
                 Err(e) => db_signal.set(DbState::Failed(e.message)),
             }
         });
@@ -118,7 +146,7 @@ pub fn use_ctx() -> Ctx {
     expect_context::<Ctx>()
 }
 
-fn query_param(name: &str) -> Option<String> {
+pub fn query_param(name: &str) -> Option<String> {
     let search = window().location().search().ok()?;
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
     params.get(name)
@@ -155,6 +183,7 @@ pub fn App() -> impl IntoView {
         route: RwSignal::new(start_route),
         db: RwSignal::new_local(DbState::Idle),
         data_changed: RwSignal::new(0),
+        log: RwSignal::new(Vec::new()),
         embed,
     };
     provide_context(ctx);

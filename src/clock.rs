@@ -9,6 +9,9 @@ pub const ADVANCE_SQL: &str = include_str!("sql/lab/clock_advance.sql");
 pub const NOW_SQL: &str = include_str!("sql/lab/clock_now.sql");
 pub const RESET_SQL: &str = include_str!("sql/lab/clock_reset.sql");
 
+/// Where lab time starts (a lab's Reset puts it back here; see `clock_reset.sql`).
+pub const START: &str = "2026-01-05 09:00:00+00";
+
 /// The largest single step the clock takes: a day. Larger steps are refused with a reason.
 pub const MAX_STEP_SECONDS: i64 = 86_400;
 

@@ -6,11 +6,55 @@ pub mod app;
 pub mod clock;
 pub mod db;
 pub mod labs;
+pub mod runner;
 pub mod ui;
 
 pub use queue_lab_core::i18n::{Lang, Msg};
 
 /// Mounts the app on the page's body.
 pub fn start() {
+    std::panic::set_hook(Box::new(show_panic));
     leptos::mount::mount_to_body(app::App);
+}
+
+/// A bug in the app stops it (release builds abort on panic): say so on the page, with a
+/// Reload, instead of leaving a page that silently stopped answering; the panic text goes
+/// to the browser console for a bug report.
+fn show_panic(info: &std::panic::PanicHookInfo<'_>) {
+    let text = info.to_string();
+    web_sys::console::error_1(&format!("Queue Lab stopped: {text}").into());
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(body) = doc.body() else { return };
+    let Ok(panel) = doc.create_element("div") else {
+        return;
+    };
+    panel.set_id("app-panic");
+    panel.set_class_name("error panic");
+    let _ = panel.set_attribute("role", "alert");
+    let lang = doc
+        .document_element()
+        .and_then(|e| e.get_attribute("lang"))
+        .unwrap_or_default();
+    let (title, reload) = if lang == "ko" {
+        ("Queue Lab이 오류로 멈췄습니다. 새로 고치면 다시 시작합니다.", "새로 고침")
+    } else {
+        ("Queue Lab stopped on an error. Reloading the page starts it again.", "Reload")
+    };
+    let parts = [("p", title), ("pre", text.as_str())];
+    for (tag, content) in parts {
+        if let Ok(el) = doc.create_element(tag) {
+            el.set_text_content(Some(content));
+            let _ = panel.append_child(&el);
+        }
+    }
+    if let Ok(button) = doc.create_element("button") {
+        button.set_text_content(Some(reload));
+        button.set_id("app-panic-reload");
+        let _ = button.set_attribute("type", "button");
+        let _ = button.set_attribute("onclick", "location.reload()");
+        let _ = panel.append_child(&button);
+    }
+    let _ = body.prepend_with_node_1(&panel);
 }

@@ -24,6 +24,8 @@ extern "C" {
     ) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch)]
     pub async fn exec(this: &Session, sql: &str, arrays: bool) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch)]
+    pub async fn console(this: &Session, sql: &str, limit: u32) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = commit)]
     async fn js_commit(this: &Session) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = rollback)]
@@ -41,6 +43,8 @@ extern "C" {
     ) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = close)]
     async fn js_close(this: &JsHandle) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, js_name = terminate)]
+    fn js_terminate(this: &JsHandle, message: &str);
 }
 
 impl Session {
@@ -118,6 +122,10 @@ impl Handle {
     pub async fn close(&self) {
         // Closing a database that is already gone is not worth reporting.
         let _ = self.js.js_close().await;
+    }
+
+    pub fn terminate(&self, message: &str) {
+        self.js.js_terminate(message);
     }
 }
 

@@ -22,6 +22,12 @@ pub struct DbError {
     /// The statement that failed, when there was one.
     #[serde(skip)]
     pub sql: Option<String>,
+    /// The database worker has stopped: nothing more will run until PostgreSQL restarts.
+    #[serde(default)]
+    pub dead: bool,
+    /// The work was cancelled (its lab was left, or the database reset) at a safe point.
+    #[serde(skip)]
+    pub cancelled: bool,
 }
 
 impl DbError {
@@ -44,6 +50,15 @@ impl DbError {
     pub fn other(message: &str) -> DbError {
         DbError {
             message: message.to_owned(),
+            ..DbError::default()
+        }
+    }
+
+    /// Work stopped on purpose; callers show it as a note, not as a failure.
+    pub fn cancelled() -> DbError {
+        DbError {
+            message: "cancelled".into(),
+            cancelled: true,
             ..DbError::default()
         }
     }

@@ -15,6 +15,7 @@ pub use log::{LogEntry, LogHold, SqlLog};
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -170,11 +171,52 @@ pub struct Progress {
     pub total: f64,
 }
 
+/// The statement PGlite is running now and since when (`performance.now()` ms), so the page
+/// can offer a way out of one that does not end.
+#[derive(Clone, Default)]
+pub struct InFlight(Rc<RefCell<Option<(f64, String)>>>);
+
+impl InFlight {
+    /// The running statement's start time and its text, if one is running.
+    pub fn get(&self) -> Option<(f64, String)> {
+        self.0.borrow().clone()
+    }
+
+    async fn watch<T>(&self, sql: &str, call: impl std::future::Future<Output = T>) -> T {
+        *self.0.borrow_mut() = Some((log::now_ms(), sql.to_owned()));
+        let out = call.await;
+        *self.0.borrow_mut() = None;
+        out
+    }
+}
+
+/// How the session's transaction stands after a console statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TxState {
+    #[default]
+    Idle,
+    /// BEGIN without COMMIT or ROLLBACK yet.
+    Open,
+    /// A statement failed inside the transaction: every statement fails until ROLLBACK.
+    Failed,
+}
+
+/// What one console call returned: the result (cut to a row limit) or the error, and the
+/// transaction state it left.
+#[derive(Clone, Debug)]
+pub struct ConsoleReply {
+    pub result: Result<Rows<Vec<serde_json::Value>>, DbError>,
+    /// Rows the statement returned before the cut.
+    pub total: usize,
+    pub tx: TxState,
+}
+
 /// An open database. Cheap to clone: clones share the one PGlite and the one SQL log.
 #[derive(Clone)]
 pub struct Db {
     handle: Rc<bridge::Handle>,
     log: SqlLog,
+    in_flight: InFlight,
 }
 
 impl Db {
@@ -187,6 +229,7 @@ impl Db {
         Ok(Db {
             handle: Rc::new(handle),
             log: SqlLog::default(),
+            in_flight: InFlight::default(),
         })
     }
 
@@ -211,27 +254,84 @@ impl Db {
         &self.log
     }
 
+    /// The statement running now, if any.
+    pub fn in_flight(&self) -> &InFlight {
+        &self.in_flight
+    }
+
     /// Runs one statement with bound parameters and deserializes each row into `T`.
     pub async fn query<T: DeserializeOwned>(
         &self,
         sql: &str,
         params: &[Param],
     ) -> Result<Rows<T>, DbError> {
-        run_query(self.handle.session(), &self.log, sql, params).await
+        let call = run_query(self.handle.session(), &self.log, sql, params);
+        self.in_flight.watch(sql, call).await
     }
 
-    /// Runs one statement and returns rows as arrays of JSON values (for the SQL console).
+    /// Runs one statement and returns rows as arrays of JSON values.
     pub async fn query_table(&self, sql: &str) -> Result<Rows<Vec<serde_json::Value>>, DbError> {
         let started = log::now_ms();
-        let result = self.handle.session().exec(sql, true).await;
+        let result = self
+            .in_flight
+            .watch(sql, self.handle.session().exec(sql, true))
+            .await;
         finish(result, &self.log, sql, &[], started)
+    }
+
+    /// The SQL console's call: any SQL, the result cut to `limit` rows inside the worker, and
+    /// the transaction state the statement left, whether it failed or not.
+    pub async fn console(&self, sql: &str, limit: u32) -> ConsoleReply {
+        let started = log::now_ms();
+        let reply = self
+            .in_flight
+            .watch(sql, self.handle.session().console(sql, limit))
+            .await;
+        let field = |v: &JsValue, name: &str| {
+            js_sys::Reflect::get(v, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+        };
+        let (result, total, tx) = match reply {
+            Ok(v) => {
+                let error = field(&v, "error");
+                let result = if error.is_undefined() {
+                    Ok(field(&v, "result"))
+                } else {
+                    Err(error)
+                };
+                let total = field(&v, "total").as_f64().unwrap_or(0.0) as usize;
+                (result, total, field(&v, "tx").as_string().unwrap_or_default())
+            }
+            Err(e) => (Err(e), 0, String::new()),
+        };
+        let tx = match tx.as_str() {
+            "open" => TxState::Open,
+            "failed" => TxState::Failed,
+            _ => TxState::Idle,
+        };
+        let result = finish(result, &self.log, sql, &[], started);
+        ConsoleReply { result, total, tx }
     }
 
     /// Runs a script of one or more statements without parameters (schema set-up).
     pub async fn exec(&self, script: &str) -> Result<(), DbError> {
         let started = log::now_ms();
-        let result = self.handle.session().exec(script, false).await;
+        let result = self
+            .in_flight
+            .watch(script, self.handle.session().exec(script, false))
+            .await;
         finish::<serde_json::Value>(result, &self.log, script, &[], started).map(|_| ())
+    }
+
+    /// Runs one statement with parameters and no SQL log entry: the session plumbing the
+    /// runner does around a lab's work (its search path and clock), not what the lab shows.
+    pub(crate) async fn quiet<T: DeserializeOwned>(
+        &self,
+        sql: &str,
+        params: &[Param],
+    ) -> Result<Rows<T>, DbError> {
+        let unlogged = SqlLog::default();
+        let call = run_query(self.handle.session(), &unlogged, sql, params);
+        self.in_flight.watch(sql, call).await
     }
 
     /// Begins a transaction. Until it commits or rolls back, PGlite holds every other
@@ -241,8 +341,9 @@ impl Db {
         let session = self.handle.begin().await;
         let session = finish_unit(session, &self.log, "BEGIN", started)?;
         Ok(Tx {
-            session,
+            session: Some(session),
             log: self.log.clone(),
+            in_flight: self.in_flight.clone(),
         })
     }
 
@@ -261,39 +362,72 @@ impl Db {
     pub async fn close(&self) {
         self.handle.close().await;
     }
+
+    /// Stops the worker at once, whatever it runs: every pending and later call fails with
+    /// `message` (and `dead` set).
+    pub fn terminate(&self, message: &str) {
+        self.handle.terminate(message);
+    }
 }
 
-/// An open transaction; commit or roll it back (dropping it leaves the database held).
+/// An open transaction; commit or roll it back. Dropped without either (an early `?`, a
+/// cancelled task), it rolls back, so the database is never held by a transaction nobody
+/// will end.
 pub struct Tx {
-    session: bridge::Session,
+    session: Option<bridge::Session>,
     log: SqlLog,
+    in_flight: InFlight,
 }
 
 impl Tx {
+    fn session(&self) -> &bridge::Session {
+        self.session.as_ref().expect("a Tx has its session until it ends")
+    }
+
     pub async fn query<T: DeserializeOwned>(
         &self,
         sql: &str,
         params: &[Param],
     ) -> Result<Rows<T>, DbError> {
-        run_query(&self.session, &self.log, sql, params).await
+        let call = run_query(self.session(), &self.log, sql, params);
+        self.in_flight.watch(sql, call).await
     }
 
     pub async fn exec(&self, script: &str) -> Result<(), DbError> {
         let started = log::now_ms();
-        let result = self.session.exec(script, false).await;
+        let result = self
+            .in_flight
+            .watch(script, self.session().exec(script, false))
+            .await;
         finish::<serde_json::Value>(result, &self.log, script, &[], started).map(|_| ())
     }
 
-    pub async fn commit(self) -> Result<(), DbError> {
+    pub async fn commit(mut self) -> Result<(), DbError> {
         let started = log::now_ms();
-        let result = self.session.commit().await;
+        let session = self.session.take().expect("a Tx has its session until it ends");
+        let result = self.in_flight.watch("COMMIT", session.commit()).await;
         finish_unit(result, &self.log, "COMMIT", started)
     }
 
-    pub async fn rollback(self) -> Result<(), DbError> {
+    pub async fn rollback(mut self) -> Result<(), DbError> {
         let started = log::now_ms();
-        let result = self.session.rollback().await;
+        let session = self.session.take().expect("a Tx has its session until it ends");
+        let result = self.in_flight.watch("ROLLBACK", session.rollback()).await;
         finish_unit(result, &self.log, "ROLLBACK", started)
+    }
+}
+
+impl Drop for Tx {
+    fn drop(&mut self) {
+        if let Some(session) = self.session.take() {
+            let log = self.log.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let started = log::now_ms();
+                let result = session.rollback().await;
+                // Recorded like any other statement, so the log says why the work vanished.
+                let _ = finish_unit(result, &log, "ROLLBACK", started);
+            });
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod jobs;
 pub mod leave;
 pub mod pgq;
+pub mod session;
 pub mod vacuum;
 pub mod workers;
 

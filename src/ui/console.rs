@@ -8,7 +8,8 @@ use leptos::prelude::*;
 
 #[derive(Clone)]
 enum Outcome {
-    Table(Rows<Vec<serde_json::Value>>),
+    /// The rows (cut to the runner's limit) and how many the statement returned.
+    Table(Rows<Vec<serde_json::Value>>, usize),
     Failed(DbError),
 }
 
@@ -35,7 +36,13 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
         if sql.trim().is_empty() || running.get_untracked() {
             return;
         }
-        let Some(db) = ctx.db() else { return };
+        let Some(runner) = ctx.runner_untracked() else {
+            return;
+        };
+        let lab = match ctx.route.get_untracked() {
+            crate::app::Route::Lab(id) => Some(id),
+            crate::app::Route::Home => None,
+        };
         history.update_value(|h| {
             if h.last() != Some(&sql) {
                 h.push(sql.clone());
@@ -44,10 +51,10 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
         });
         running.set(true);
         leptos::task::spawn_local(async move {
-            let result = db.query_table(&sql).await;
+            let reply = runner.console(lab, &sql).await;
             running.set(false);
-            outcome.set(Some(match result {
-                Ok(rows) => Outcome::Table(rows),
+            outcome.set(Some(match reply.result {
+                Ok(rows) => Outcome::Table(rows, reply.total),
                 Err(e) => Outcome::Failed(e),
             }));
             // Whatever the statement did, the lab's views read the database again.
@@ -83,8 +90,10 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
 
     let result_view = move || {
         outcome.get().map(|o| match o {
-            Outcome::Table(rows) => {
-                let count = rows.rows.len();
+            Outcome::Table(rows, total) => {
+                let count = total.max(rows.rows.len());
+                let cut = count > rows.rows.len();
+                let shown = rows.rows.len();
                 let no_result_set = rows.fields.is_empty();
                 let affected = rows.affected;
                 let summary = move || {
@@ -99,11 +108,15 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
                 let body = rows.rows.clone();
                 view! {
                     <p class="console-summary" id="console-summary">{summary}</p>
+                    {cut.then(|| view! {
+                        <p class="muted" id="console-cut">{move || crate::ui::i18n::render(ctx.lang.get(),
+                            &queue_lab_core::i18n::Msg::new("console.cut").arg("shown", shown).arg("total", count))}</p>
+                    })}
                     <div class="table-wrap">
                         <table class="result">
                             <thead><tr>{fields.into_iter().map(|f| view! { <th scope="col">{f}</th> }).collect_view()}</tr></thead>
                             <tbody>
-                                {body.into_iter().take(500).map(|row| view! {
+                                {body.into_iter().map(|row| view! {
                                     <tr>{row.iter().map(|v| {
                                         let null = v.is_null();
                                         view! { <td class:null=null>{cell_text(v)}</td> }
@@ -123,6 +136,16 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
         <section class="console" aria-labelledby="console-title">
             <h2 id="console-title">{ctx.t("console.title")}</h2>
             <p class="muted">{ctx.t("console.hint")}</p>
+            <p class="muted console-path">
+                {ctx.t("console.search_path")} " "
+                <code id="console-search-path">{move || {
+                    let lab = match ctx.route.get() {
+                        crate::app::Route::Lab(id) => Some(id),
+                        crate::app::Route::Home => None,
+                    };
+                    crate::runner::search_path(lab)
+                }}</code>
+            </p>
             <label for="console-input" class="visually-hidden">{ctx.t("console.input_label")}</label>
             <textarea
                 id="console-input"
@@ -138,7 +161,7 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
                     type="button"
                     class="primary"
                     id="console-run"
-                    disabled=move || running.get() || ctx.db().is_none()
+                    disabled=move || running.get() || ctx.runner().is_none()
                     on:click=move |_| run()
                 >
                     {ctx.t("console.run")}

@@ -10,28 +10,17 @@ pub type LogEntries = RwSignal<Vec<(u64, Arc<LogEntry>)>>;
 
 const KEEP: usize = 200;
 
-/// Collects the shared database's log into a signal once Postgres is ready.
-pub fn log_signal() -> LogEntries {
-    let ctx = use_ctx();
-    let entries: LogEntries = RwSignal::new(Vec::new());
-    let subscribed = StoredValue::new(false);
-    Effect::new(move |_| {
-        if let Some(db) = ctx.db() {
-            if !subscribed.get_value() {
-                subscribed.set_value(true);
-                let counter = std::cell::Cell::new(0u64);
-                db.log().subscribe(move |e| {
-                    counter.set(counter.get() + 1);
-                    let n = counter.get();
-                    entries.update(|v| {
-                        v.insert(0, (n, Arc::new(e.clone())));
-                        v.truncate(KEEP);
-                    });
-                });
-            }
-        }
+/// Collects a database's log into the page's one log signal (each new database once).
+pub fn collect(db: &crate::db::Db, entries: LogEntries) {
+    db.log().subscribe(move |e| {
+        entries.update(|v| {
+            // Numbered on from the newest kept entry, so a restarted database's entries never
+            // share a key with the last one's.
+            let n = v.first().map_or(1, |(k, _)| k + 1);
+            v.insert(0, (n, Arc::new(e.clone())));
+            v.truncate(KEEP);
+        });
     });
-    entries
 }
 
 #[component]

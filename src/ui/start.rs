@@ -2,7 +2,144 @@
 //! answers, and on failure what failed with a Retry.
 
 use crate::app::{use_ctx, DbState, Route};
+use crate::db::TxState;
+use crate::runner::Runner;
 use leptos::prelude::*;
+
+/// How long one statement may run before the page offers a way out (seconds). A page URL
+/// can lower it (`?statement_limit=3`), which the end-to-end tests do.
+fn statement_limit_s() -> f64 {
+    crate::app::query_param("statement_limit")
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|v| *v >= 1.0)
+        .unwrap_or(30.0)
+}
+
+/// Reset database: the way back to working labs, whatever the console did to the session.
+#[component]
+fn ResetButton(runner: Runner) -> impl IntoView {
+    let ctx = use_ctx();
+    let resetting = RwSignal::new(false);
+    let reset = move |_| {
+        let runner = runner.clone();
+        resetting.set(true);
+        leptos::task::spawn_local(async move {
+            let _ = runner.reset().await;
+            resetting.set(false);
+            ctx.data_changed.update(|n| *n += 1);
+        });
+    };
+    view! {
+        <button type="button" class="small" id="reset-database" title=ctx.t("runner.reset.help")
+            disabled=move || resetting.get() on:click=reset>
+            {ctx.t("runner.reset")}
+        </button>
+    }
+}
+
+/// What the session's owner has to say: a transaction the console left open, a lab clock
+/// that is gone, a statement that runs too long, a worker that died.
+#[component]
+fn SessionNotes(runner: Runner) -> impl IntoView {
+    let ctx = use_ctx();
+    let status = runner.status();
+    let limit = statement_limit_s();
+    // The running statement's age, polled once a second (a statement that never ends sends
+    // no event to wait on).
+    let slow = RwSignal::new(None::<(u64, String)>);
+    let watched = runner.clone();
+    let handle = set_interval_with_handle(
+        move || {
+            let now = web_sys::window()
+                .and_then(|w| w.performance())
+                .map_or(0.0, |p| p.now());
+            let over = watched
+                .db()
+                .in_flight()
+                .get()
+                .filter(|(since, _)| now - since >= limit * 1000.0)
+                .map(|(since, sql)| (((now - since) / 1000.0) as u64, sql));
+            if slow.get_untracked() != over {
+                slow.set(over);
+            }
+        },
+        std::time::Duration::from_millis(1000),
+    );
+    on_cleanup(move || {
+        if let Ok(h) = handle {
+            h.clear();
+        }
+    });
+    let console = move |sql: &'static str| {
+        let Some(runner) = ctx.runner_untracked() else {
+            return;
+        };
+        let lab = match ctx.route.get_untracked() {
+            Route::Lab(id) => Some(id),
+            Route::Home => None,
+        };
+        leptos::task::spawn_local(async move {
+            runner.console(lab, sql).await;
+            ctx.data_changed.update(|n| *n += 1);
+        });
+    };
+    view! {
+        {move || status.with(|s| s.dead.clone()).map(|message| view! {
+            <div class="error" role="alert" id="worker-dead">
+                <p><strong>{ctx.t("runner.dead")}</strong></p>
+                <p class="error-text">{message}</p>
+                <button type="button" class="primary" id="restart-postgres" on:click=move |_| ctx.restart_postgres()>
+                    {ctx.t("runner.restart")}
+                </button>
+            </div>
+        })}
+        {move || slow.get().map(|(seconds, sql)| view! {
+            <div class="note bad" role="alert" id="statement-slow">
+                <p>{move || crate::ui::i18n::render(ctx.lang.get(), &queue_lab_core::i18n::Msg::new("runner.slow").arg("s", seconds))}</p>
+                <pre class="sql">{sql.lines().next().unwrap_or_default().to_owned()}</pre>
+                <p class="muted">{ctx.t("runner.slow.why")}</p>
+                <button type="button" class="primary" id="statement-cancel" on:click=move |_| ctx.restart_postgres()>
+                    {ctx.t("runner.slow.cancel")}
+                </button>
+            </div>
+        })}
+        {move || {
+            let tx = status.with(|s| s.tx);
+            (tx != TxState::Idle).then(|| {
+                let (c1, c2) = (console, console);
+                view! {
+                    <div class="note bad" role="status" id="console-tx">
+                        <p>{if tx == TxState::Failed { ctx.t("runner.tx.failed") } else { ctx.t("runner.tx.open") }}</p>
+                        <div class="row">
+                            <button type="button" class="small" id="console-tx-commit" on:click=move |_| c1("commit")>"COMMIT"</button>
+                            <button type="button" class="small" id="console-tx-rollback" on:click=move |_| c2("rollback")>"ROLLBACK"</button>
+                        </div>
+                    </div>
+                }
+            })
+        }}
+        {move || {
+            let Route::Lab(here) = ctx.route.get() else { return None };
+            let note = status.with(|s| s.cancelled.iter().find(|(l, _)| *l == here).map(|(_, m)| m.clone()))?;
+            Some(view! {
+                <div class="note" role="status" id="cancelled-note">
+                    <p>{move || crate::ui::i18n::render(ctx.lang.get(),
+                        &queue_lab_core::i18n::Msg::new("runner.cancelled").arg("what", crate::ui::i18n::render(ctx.lang.get(), &note)))}</p>
+                    <button type="button" class="small" id="cancelled-dismiss" on:click=move |_| {
+                        if let Some(r) = ctx.runner_untracked() {
+                            r.dismiss_cancelled(here);
+                        }
+                    }>
+                        {ctx.t("runner.cancelled.dismiss")}
+                    </button>
+                </div>
+            })
+        }}
+        {move || status.with(|s| s.clock_missing).then(|| view! {
+            <p class="note bad" role="status" id="clock-missing">{ctx.t("runner.clock_missing")}</p>
+        })}
+    }
+}
 
 #[component]
 pub fn StartPanel() -> impl IntoView {
@@ -28,12 +165,16 @@ pub fn StartPanel() -> impl IntoView {
             }
             .into_any()
         }
-        DbState::Ready { version, .. } => view! {
-            <p class="ready" id="pg-version">
-                <span class="dot" aria-hidden="true"></span>
-                {ctx.t("start.ready")} " " <strong>{format!("PostgreSQL {version}")}</strong>
-                " · " {ctx.t("start.in_tab")}
-            </p>
+        DbState::Ready { version, runner } => view! {
+            <div class="row status-line">
+                <p class="ready" id="pg-version">
+                    <span class="dot" aria-hidden="true"></span>
+                    {ctx.t("start.ready")} " " <strong>{format!("PostgreSQL {version}")}</strong>
+                    " · " {ctx.t("start.in_tab")}
+                </p>
+                <ResetButton runner=runner.clone()/>
+            </div>
+            <SessionNotes runner=runner/>
         }
         .into_any(),
         DbState::Failed(message) => view! {

@@ -327,6 +327,8 @@ pub struct Lab {
     pub executions: BTreeMap<i64, Vec<(WorkerId, i32)>>,
     /// Every action taken since the lab was reset, for the share URL.
     pub history: Vec<Action>,
+    /// Jobs whose rows the last run of actions changed (the table highlights them).
+    pub touched: Vec<i64>,
     /// Lab time (seconds since the start) of the last safety-net poll.
     last_poll: i64,
     elapsed: i64,
@@ -356,6 +358,7 @@ impl Default for Lab {
             lost: Vec::new(),
             executions: BTreeMap::new(),
             history: Vec::new(),
+            touched: Vec::new(),
             last_poll: 0,
             elapsed: 0,
             inbox: Rc::default(),
@@ -432,7 +435,15 @@ impl Lab {
     pub async fn run(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
         let outcome = self.apply(db, &action).await?;
         self.history.push(action);
+        self.touched.extend(outcome.touched.iter().copied());
         Ok(outcome)
+    }
+
+    /// The jobs the table shows whatever their age: held by a worker, or just changed.
+    pub fn highlighted(&self) -> Vec<i64> {
+        let mut ids = self.held();
+        ids.extend(self.touched.iter().copied());
+        ids
     }
 
     async fn apply(&mut self, db: &Db, action: &Action) -> Result<Outcome, DbError> {
@@ -1062,5 +1073,25 @@ mod tests {
         assert!(decode("t0").is_err());
         assert!(decode("e1,2").is_err());
         assert!(decode("w").is_err());
+    }
+}
+
+impl crate::labs::session::LabModel for Lab {
+    type Action = Action;
+    type Outcome = Outcome;
+    type Snapshot = Snapshot;
+    const ID: crate::labs::LabId = crate::labs::LabId::Jobs;
+
+    async fn setup(db: &Db) -> Result<Lab, DbError> {
+        Lab::setup(db).await
+    }
+    async fn act(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
+        self.run(db, action).await
+    }
+    async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
+        snapshot(db, &self.highlighted()).await
+    }
+    fn start_run(&mut self) {
+        self.touched.clear();
     }
 }

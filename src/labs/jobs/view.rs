@@ -3,11 +3,11 @@
 
 use super::model::{self, Action, EnqueueInput, Lab, Outcome, Snapshot, Tone, WorkerId};
 use crate::app::use_ctx;
-use crate::db::DbError;
+use crate::labs::session::{LabSession, Last};
 use crate::ui::clock::ClockBar;
 use crate::ui::console::{ErrorBox, SqlConsole};
 use crate::ui::i18n::{render, tr};
-use crate::ui::sql_log::{log_signal, SqlLog};
+use crate::ui::sql_log::SqlLog;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
@@ -113,120 +113,54 @@ fn share_url(history: &[Action]) -> String {
     format!("{base}#/jobs?s={}", model::encode(history))
 }
 
-#[derive(Clone)]
-enum Last {
-    Done(Outcome),
-    Failed(DbError),
-    Refused(Msg),
-}
+/// A share link replays at most this many steps; the rest are dropped, and the lab says so.
+pub const REPLAY_LIMIT: usize = 500;
 
 #[component]
 pub fn JobsLab() -> impl IntoView {
     let ctx = use_ctx();
-    let log = log_signal();
-    let lab = RwSignal::new_local(None::<Lab>);
-    let snap = RwSignal::new(Snapshot::default());
-    let busy = RwSignal::new(false);
-    let last = RwSignal::new_local(None::<Last>);
+    let log = ctx.log;
     let tour_step = RwSignal::new(None::<usize>);
-    let touched = RwSignal::new(Vec::<i64>::new());
-
-    // Jobs the table shows whatever their age: held by a worker, or changed by the last action.
-    let also = move || {
-        let mut ids = lab.with_untracked(|l| l.as_ref().map(Lab::held).unwrap_or_default());
-        ids.extend(touched.get_untracked());
-        ids
-    };
-    let refresh = move || {
-        let Some(db) = ctx.db() else { return };
-        leptos::task::spawn_local(async move {
-            match model::snapshot(&db, &also()).await {
-                Ok(s) => snap.set(s),
-                Err(e) => last.set(Some(Last::Failed(e))),
+    let replay_cut = RwSignal::new(None::<Msg>);
+    // Set up on a fresh database; replay a shared state if the URL carries one.
+    let session = LabSession::<Lab>::new(ctx, move |session| match shared_steps().map(|s| model::decode(&s)) {
+        Some(Ok(mut steps)) => {
+            let total = steps.len();
+            if total > REPLAY_LIMIT {
+                steps.truncate(REPLAY_LIMIT);
+                replay_cut.set(Some(
+                    Msg::new("jobs.replay_cut").arg("limit", REPLAY_LIMIT).arg("total", total),
+                ));
             }
-        });
-    };
-
-    // Runs actions one after another; stops at the first error and shows it. The lab state
-    // is only replaced by a run that finished, so a failed action loses nothing.
+            let what = Msg::new("runner.what.replay").arg("n", steps.len());
+            session.run(steps, true, Some(what));
+        }
+        Some(Err(m)) => {
+            session.last.set(Some(Last::Refused(m)));
+            session.run(vec![], true, None);
+        }
+        None => session.run(vec![], true, None),
+    });
+    let (lab, snap, last) = (session.lab, session.snap, session.last);
+    let touched = Signal::derive(move || lab.with(|l| l.as_ref().map(|l| l.touched.clone()).unwrap_or_default()));
+    let act = move |a: Action| session.run(vec![a], false, None);
     let run_actions = move |actions: Vec<Action>, reset: bool| {
-        if busy.get_untracked() {
-            return;
-        }
-        let Some(db) = ctx.db() else { return };
-        busy.set(true);
-        leptos::task::spawn_local(async move {
-            // The log, the lab and the tables change together, once, when the run is done.
-            let hold = db.log().hold();
-            let mut state = if reset {
-                Lab::setup(&db).await.ok()
-            } else {
-                lab.get_untracked()
-            };
-            let mut changed = Vec::new();
-            if let Some(l) = state.as_mut() {
-                for a in actions {
-                    match l.run(&db, a).await {
-                        Ok(o) => {
-                            changed.extend(o.touched.iter().copied());
-                            last.set(Some(Last::Done(o)));
-                        }
-                        Err(e) => {
-                            last.set(Some(Last::Failed(e)));
-                            break;
-                        }
-                    }
-                }
-            }
-            if let Some(l) = state {
-                lab.set(Some(l));
-            }
-            touched.set(changed);
-            match model::snapshot(&db, &also()).await {
-                Ok(s) => snap.set(s),
-                Err(e) => last.set(Some(Last::Failed(e))),
-            }
-            drop(hold);
-            busy.set(false);
-        });
+        let what = (actions.len() > 1).then(|| Msg::new("runner.what.actions").arg("n", actions.len()));
+        session.run(actions, reset, what)
     };
-    let act = move |a: Action| run_actions(vec![a], false);
+    let busy = Signal::derive(move || session.busy());
 
-    // Set up once Postgres is ready; replay a shared state if the URL carries one.
-    Effect::new(move |done: Option<bool>| {
-        if done == Some(true) {
-            return true;
-        }
-        if ctx.db().is_none() {
-            return false;
-        }
-        let replay = shared_steps().map(|s| model::decode(&s));
-        match replay {
-            Some(Ok(steps)) => run_actions(steps, true),
-            Some(Err(m)) => {
-                last.set(Some(Last::Refused(m)));
-                run_actions(vec![], true);
-            }
-            None => run_actions(vec![], true),
-        }
-        true
-    });
-    // The SQL console may have changed anything: read the tables again.
-    Effect::new(move |prev: Option<u64>| {
-        let n = ctx.data_changed.get();
-        if prev.is_some() {
-            refresh();
-        }
-        n
-    });
-
-    let ready = move || lab.with(Option::is_some) && ctx.db().is_some();
-    let disabled = move || busy.get() || !ready();
+    let ready = move || lab.with(Option::is_some) && ctx.runner().is_some();
+    let disabled = move || busy.get();
 
     view! {
         <section class="lab jobs-lab">
             <h1>{ctx.t("lab.jobs.title")}</h1>
             <p class="lead">{ctx.t("jobs.intro")}</p>
+            // Shown from the moment a replay starts, before the lab's first state is in.
+            {move || replay_cut.get().map(|m| view! {
+                <p class="note" role="status" id="replay-cut">{move || render(ctx.lang.get(), &m)}</p>
+            })}
             <Show when=ready fallback=move || view! { <p class="muted">{ctx.t("jobs.needs_postgres")}</p> }>
                 <Tour step=tour_step busy=busy on_run=Callback::new(move |i: usize| {
                     tour_step.set(Some(i));
@@ -266,7 +200,7 @@ pub fn JobsLab() -> impl IntoView {
 #[component]
 fn Tour(
     step: RwSignal<Option<usize>>,
-    busy: RwSignal<bool>,
+    busy: Signal<bool>,
     on_run: Callback<usize>,
 ) -> impl IntoView {
     let ctx = use_ctx();
@@ -303,7 +237,7 @@ fn Tour(
 }
 
 #[component]
-fn LastOutcome(last: RwSignal<Option<Last>, LocalStorage>) -> impl IntoView {
+fn LastOutcome(last: RwSignal<Option<Last<Outcome>>, LocalStorage>) -> impl IntoView {
     let ctx = use_ctx();
     move || {
         last.get().map(|l| match l {
@@ -548,7 +482,7 @@ fn Workers(
 fn JobsTable(
     snap: RwSignal<Snapshot>,
     lab: RwSignal<Option<Lab>, LocalStorage>,
-    touched: RwSignal<Vec<i64>>,
+    touched: Signal<Vec<i64>>,
     act: Callback<Action>,
     disabled: Signal<bool>,
 ) -> impl IntoView {

@@ -3,14 +3,14 @@
 
 use super::compare::{self, Report, Settings};
 use crate::app::use_ctx;
+use crate::labs::LabId;
+use crate::runner::{Scope, Work};
 use crate::db::DbError;
 use crate::labs::vacuum::model::group;
 use crate::ui::console::ErrorBox;
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
-use std::cell::Cell;
-use std::rc::Rc;
 
 fn parse_in(text: &str, (min, max, _): (i64, i64, i64)) -> Result<u32, Msg> {
     super::view::parse_in(text, min, max).map(|n| n as u32)
@@ -60,7 +60,6 @@ fn reading(r: &Report) -> Option<Msg> {
 
 #[component]
 pub fn Compare(
-    busy: RwSignal<bool>,
     disabled: Signal<bool>,
     on_done: Callback<()>,
 ) -> impl IntoView {
@@ -76,10 +75,9 @@ pub fn Compare(
     let running = RwSignal::new(false);
     // Which of the two the last run was.
     let last_slot = RwSignal::new(0usize);
-    let cancel = StoredValue::new_local(Rc::new(Cell::new(false)));
 
     let start = move || {
-        if busy.get_untracked() {
+        if disabled.get_untracked() {
             return;
         }
         let settings = (|| {
@@ -99,24 +97,37 @@ pub fn Compare(
         };
         problem.set(None);
         failed.set(None);
-        let Some(db) = ctx.db() else { return };
+        let Some(runner) = ctx.runner_untracked() else {
+            return;
+        };
         let slot = usize::from(s.pinned);
-        busy.set(true);
         running.set(true);
         last_slot.set(slot);
-        let cancel = cancel.get_value();
-        cancel.set(false);
-        leptos::task::spawn_local(async move {
+        let what = Msg::new("runner.what.compare")
+            .arg("events", group(i64::from(s.events)))
+            .arg("rounds", s.rounds);
+        runner.spawn(Scope::Lab(LabId::Pgq), Some(what), async move |w: &Work| {
             let progress = move |r: &Report| reports.update(|rs| rs[slot] = Some(r.clone()));
-            if let Err(e) = compare::run(&db, s, &cancel, &progress).await {
+            let out = compare::run(w.db(), s, &w.cancel_flag(), &progress).await;
+            // Written, never read: a page that is gone ignores it.
+            let page_gone = running.try_set(false).is_some();
+            if let Err(e) = out {
                 failed.set(Some(e));
             }
-            running.set(false);
-            busy.set(false);
+            if page_gone {
+                // Left mid-run: say so when the learner comes back.
+                return w.check();
+            }
             on_done.run(());
+            Ok(())
         });
     };
-    let stop = move |_| cancel.with_value(|c| c.set(true));
+    // Stopping the run cancels the lab's work, which the run checks between batches.
+    let stop = move |_| {
+        if let Some(runner) = ctx.runner_untracked() {
+            runner.cancel(LabId::Pgq);
+        }
+    };
     let field = move |id: &'static str,
                       label: &'static str,
                       sig: RwSignal<String>,

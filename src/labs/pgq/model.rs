@@ -811,3 +811,20 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
         inflight_open,
     })
 }
+
+impl crate::labs::session::LabModel for Lab {
+    type Action = Action;
+    type Outcome = Outcome;
+    type Snapshot = Snapshot;
+    const ID: crate::labs::LabId = crate::labs::LabId::Pgq;
+
+    async fn setup(db: &Db) -> Result<Lab, DbError> {
+        Lab::setup(db).await
+    }
+    async fn act(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
+        self.run(db, action).await
+    }
+    async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
+        snapshot(db).await
+    }
+}

@@ -4,22 +4,16 @@
 use super::compare_view::Compare;
 use super::model::{self, Action, Lab, Outcome, Snapshot, Tone};
 use crate::app::use_ctx;
-use crate::db::DbError;
+use crate::labs::session::{LabSession, Last};
 use crate::labs::vacuum::model::group;
 use crate::ui::clock::ClockBar;
 use crate::ui::console::{ErrorBox, SqlConsole};
 use crate::ui::i18n::{render, tr};
-use crate::ui::sql_log::{log_signal, SqlLog};
+use crate::ui::sql_log::SqlLog;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
 type LabSig = RwSignal<Option<Lab>, LocalStorage>;
-
-#[derive(Clone)]
-enum Last {
-    Done(Outcome),
-    Failed(DbError),
-}
 
 /// A whole number typed into a field, refused with the allowed range unless min ≤ n ≤ max.
 /// Digit grouping is accepted ("20,000", "20_000") and the message groups the bounds.
@@ -45,87 +39,15 @@ fn bytes(n: i64) -> String {
 #[component]
 pub fn PgqLab() -> impl IntoView {
     let ctx = use_ctx();
-    let log = log_signal();
-    let lab = RwSignal::new_local(None::<Lab>);
-    let snap = RwSignal::new(Snapshot::default());
-    let busy = RwSignal::new(false);
-    let last = RwSignal::new_local(None::<Last>);
-
-    let refresh = move || {
-        let Some(db) = ctx.db() else { return };
-        leptos::task::spawn_local(async move {
-            match model::snapshot(&db).await {
-                Ok(s) => snap.set(s),
-                Err(e) => last.set(Some(Last::Failed(e))),
-            }
-        });
-    };
-
-    // Runs actions one after another; stops at the first error and shows it.
-    let run_actions = move |actions: Vec<Action>, reset: bool| {
-        if busy.get_untracked() {
-            return;
-        }
-        let Some(db) = ctx.db() else { return };
-        busy.set(true);
-        leptos::task::spawn_local(async move {
-            // The log, the lab and the tables change together, once, when the run is done.
-            let hold = db.log().hold();
-            let mut state = if reset {
-                match Lab::setup(&db).await {
-                    Ok(l) => Some(l),
-                    Err(e) => {
-                        last.set(Some(Last::Failed(e)));
-                        None
-                    }
-                }
-            } else {
-                lab.get_untracked()
-            };
-            if let Some(l) = state.as_mut() {
-                for a in actions {
-                    match l.run(&db, a).await {
-                        Ok(o) => last.set(Some(Last::Done(o))),
-                        Err(e) => {
-                            last.set(Some(Last::Failed(e)));
-                            break;
-                        }
-                    }
-                }
-            }
-            if let Some(l) = state {
-                lab.set(Some(l));
-            }
-            match model::snapshot(&db).await {
-                Ok(s) => snap.set(s),
-                Err(e) => last.set(Some(Last::Failed(e))),
-            }
-            drop(hold);
-            busy.set(false);
-        });
-    };
+    let log = ctx.log;
+    let session = LabSession::<Lab>::new(ctx, |session| session.run(vec![], true, None));
+    let (lab, snap, last) = (session.lab, session.snap, session.last);
+    let run_actions = move |actions: Vec<Action>, reset: bool| session.run(actions, reset, None);
+    let refresh = move || session.refresh();
     let act = Callback::new(move |a: Action| run_actions(vec![a], false));
 
-    Effect::new(move |done: Option<bool>| {
-        if done == Some(true) {
-            return true;
-        }
-        if ctx.db().is_none() {
-            return false;
-        }
-        run_actions(vec![], true);
-        true
-    });
-    Effect::new(move |prev: Option<u64>| {
-        let n = ctx.data_changed.get();
-        if prev.is_some() {
-            refresh();
-        }
-        n
-    });
-
-    let ready = move || lab.with(Option::is_some) && ctx.db().is_some();
-    let disabled = Signal::derive(move || busy.get() || !ready());
+    let ready = move || lab.with(Option::is_some) && ctx.runner().is_some();
+    let disabled = Signal::derive(move || session.busy());
     let auto_tick = move || lab.with(|l| l.as_ref().is_some_and(|l| l.auto_tick));
     let auto_maint = move || lab.with(|l| l.as_ref().is_some_and(|l| l.auto_maint));
 
@@ -162,7 +84,7 @@ pub fn PgqLab() -> impl IntoView {
                 <Consumers lab=lab snap=snap act=act disabled=disabled/>
                 <Rotation lab=lab snap=snap act=act disabled=disabled/>
                 <RetriesAndDead snap=snap act=act disabled=disabled/>
-                <Compare busy=busy disabled=disabled on_done=Callback::new(move |()| refresh())/>
+                <Compare disabled=disabled on_done=Callback::new(move |()| refresh())/>
                 <div class="panel row">
                     <button type="button" class="small" id="pgq-reset" disabled=disabled on:click=move |_| run_actions(vec![], true)>
                         {ctx.t("pgq.action.reset")}
@@ -176,7 +98,7 @@ pub fn PgqLab() -> impl IntoView {
 }
 
 #[component]
-fn LastOutcome(last: RwSignal<Option<Last>, LocalStorage>) -> impl IntoView {
+fn LastOutcome(last: RwSignal<Option<Last<Outcome>>, LocalStorage>) -> impl IntoView {
     let ctx = use_ctx();
     move || {
         last.get().map(|l| match l {
@@ -202,6 +124,7 @@ fn LastOutcome(last: RwSignal<Option<Last>, LocalStorage>) -> impl IntoView {
                 }
                 .into_any()
             }
+            Last::Refused(m) => view! { <p class="field-error" role="alert">{move || render(ctx.lang.get(), &m)}</p> }.into_any(),
         })
     }
 }

@@ -6,11 +6,13 @@ use super::model::{
     self, bytes, group, AutovacuumSettings, LockRow, LongTx, Metric, PageCell, PlanComparison,
     PlanSide, Progress, Record, RelationFile, RunEnd, Strategy,
 };
-use crate::app::{use_ctx, Ctx, DbState};
+use crate::app::{use_ctx, Ctx};
+use crate::labs::LabId;
+use crate::runner::{Scope, Work};
 use crate::db::{Db, DbError};
 use crate::ui::console::{ErrorBox, SqlConsole};
 use crate::ui::i18n::{render, tr};
-use crate::ui::sql_log::{log_signal, SqlLog};
+use crate::ui::sql_log::SqlLog;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 use std::cell::{Cell, RefCell};
@@ -38,9 +40,9 @@ type Panel = &'static str;
 struct Lab {
     ctx: Ctx,
     setup: RwSignal<Setup>,
-    busy: RwSignal<bool>,
+    /// The lab's work is queued or running (its buttons wait).
+    busy: Signal<bool>,
     running: RwSignal<bool>,
-    cancel: StoredValue<Option<Rc<Cell<bool>>>, LocalStorage>,
     error: RwSignal<Option<(Panel, DbError)>>,
     records: RwSignal<Vec<Record>>,
     jobs: RwSignal<String>,
@@ -52,44 +54,54 @@ struct Lab {
 }
 
 impl Lab {
-    fn db(self) -> Option<Db> {
-        match self.ctx.db.get_untracked() {
-            DbState::Ready { db, .. } => Some(db),
-            _ => None,
-        }
-    }
-
     fn page_map_available(self) -> bool {
-        matches!(self.setup.get_untracked(), Setup::Ready { page_map: true })
+        matches!(
+            self.setup.try_get_untracked(),
+            Some(Setup::Ready { page_map: true })
+        )
     }
 
-    /// Runs one action at a time (one PGlite session: actions must not interleave), shows
-    /// its error in `panel`, and refreshes the page map and autovacuum figures after it.
-    fn act<Fut>(self, panel: Panel, f: impl FnOnce(Db) -> Fut + 'static)
-    where
+    /// Runs one piece of work through the session's runner, shows its error in `panel`, and
+    /// refreshes the page map and autovacuum figures after it. `f` gets the database and the
+    /// flag that leaving the lab (or Cancel) sets; long work checks it between batches.
+    fn act<Fut>(
+        self,
+        panel: Panel,
+        what: Option<Msg>,
+        f: impl FnOnce(Db, Rc<Cell<bool>>) -> Fut + 'static,
+    ) where
         Fut: Future<Output = Result<(), DbError>> + 'static,
     {
-        if self.busy.get_untracked() {
+        let Some(runner) = self.ctx.runner_untracked() else {
+            return;
+        };
+        if runner.pending(LabId::Vacuum) {
             return;
         }
-        let Some(db) = self.db() else { return };
-        self.busy.set(true);
         self.error.set(None);
-        leptos::task::spawn_local(async move {
-            let mut out = f(db.clone()).await;
-            if out.is_ok() {
+        runner.spawn(Scope::Lab(LabId::Vacuum), what, async move |w: &Work| {
+            let db = w.db().clone();
+            let mut out = f(db.clone(), w.cancel_flag()).await;
+            if out.is_ok() && w.check().is_ok() {
                 out = self.refresh(&db).await;
             }
-            self.busy.set(false);
-            if let Err(e) = out {
-                self.error.set(Some((panel, e)));
+            match out {
+                Err(e) if e.cancelled => Err(e),
+                Err(e) => {
+                    self.error.set(Some((panel, e)));
+                    Ok(())
+                }
+                Ok(()) => Ok(()),
             }
         });
     }
 
     /// Reads the selected table's page map and autovacuum figures, and the long transaction.
     async fn refresh(self, db: &Db) -> Result<(), DbError> {
-        let s = self.selected.get_untracked();
+        // The page may be gone by now: then there is nothing to show.
+        let Some(s) = self.selected.try_get_untracked() else {
+            return Ok(());
+        };
         self.long_tx.set(model::long_tx_status(db).await?);
         self.autovac
             .set(Some((s, model::autovacuum_settings(db, s).await?)));
@@ -151,12 +163,16 @@ pub fn VacuumLab() -> impl IntoView {
         let now = records.get();
         SAVED.with(|s| *s.borrow_mut() = now);
     });
+    let setup = RwSignal::new(Setup::Waiting);
+    let busy = Signal::derive(move || match ctx.runner() {
+        Some(runner) => runner.pending(LabId::Vacuum) || setup.get() == Setup::Running,
+        None => true,
+    });
     let lab = Lab {
         ctx,
-        setup: RwSignal::new(Setup::Waiting),
-        busy: RwSignal::new(false),
+        setup,
+        busy,
         running: RwSignal::new(false),
-        cancel: StoredValue::new_local(None),
         error: RwSignal::new(None),
         records,
         jobs: RwSignal::new(model::JOBS_DEFAULT.to_string()),
@@ -167,19 +183,30 @@ pub fn VacuumLab() -> impl IntoView {
         vacuumed: RwSignal::new(Vec::new()),
     };
 
-    // Once Postgres is up: the lab's tables (once per database), then the first figures.
-    Effect::new(move |_| {
-        let Some(db) = ctx.db() else { return };
-        if lab.setup.get_untracked() != Setup::Waiting {
-            return;
+    // Once Postgres is up, and again after Reset or a restart: the lab's tables (once per
+    // database; the runner keeps whether the page map is available), then the figures.
+    Effect::new(move |seen: Option<Option<(usize, u64)>>| {
+        let runner = ctx.runner()?;
+        let key = (runner.id(), runner.status().with(|s| s.generation));
+        if seen.flatten() == Some(key) {
+            return Some(key);
         }
+        if let Some(page_map) = runner.kept::<bool>(LabId::Vacuum) {
+            lab.setup.set(Setup::Ready { page_map });
+            lab.act("run", None, |_, _| async { Ok(()) });
+            return Some(key);
+        }
+        // A fresh database: the figures of earlier runs belong to tables that are gone.
+        lab.records.set(Vec::new());
         lab.setup.set(Setup::Running);
-        lab.busy.set(true);
-        leptos::task::spawn_local(async move {
-            match model::setup(&db).await {
+        let keeper = runner.clone();
+        runner.spawn(Scope::Lab(LabId::Vacuum), None, async move |w: &Work| {
+            let db = w.db();
+            match model::setup(db).await {
                 Ok(page_map) => {
+                    keeper.keep(LabId::Vacuum, page_map);
                     lab.setup.set(Setup::Ready { page_map });
-                    if let Err(e) = lab.refresh(&db).await {
+                    if let Err(e) = lab.refresh(db).await {
                         lab.error.set(Some(("run", e)));
                     }
                 }
@@ -188,11 +215,18 @@ pub fn VacuumLab() -> impl IntoView {
                     lab.error.set(Some(("setup", e)));
                 }
             }
-            lab.busy.set(false);
+            Ok(())
         });
+        Some(key)
+    });
+    // Leaving the page cancels the lab's run at its next batch.
+    on_cleanup(move || {
+        if let Some(runner) = ctx.runner_untracked() {
+            runner.cancel(LabId::Vacuum);
+        }
     });
 
-    let entries = log_signal();
+    let entries = ctx.log;
     let ready = move || matches!(lab.setup.get(), Setup::Ready { .. });
     let lead = Msg::new("vacuum.lead")
         .arg("jobs", group(20_000))
@@ -209,7 +243,7 @@ pub fn VacuumLab() -> impl IntoView {
                     view! {
                         <p class="muted" id="vacuum-waiting">
                             {move || {
-                                if ctx.db().is_some() { ctx.t("vacuum.setting_up")() } else { ctx.t("vacuum.no_db")() }
+                                if ctx.runner().is_some() { ctx.t("vacuum.setting_up")() } else { ctx.t("vacuum.no_db")() }
                             }}
                         </p>
                     }
@@ -275,10 +309,11 @@ fn RunPanel(lab: Lab) -> impl IntoView {
             .records
             .with_untracked(|r| r.iter().map(|r| r.round).max().unwrap_or(0))
             + 1;
-        let cancel = Rc::new(Cell::new(false));
-        lab.cancel.set_value(Some(cancel.clone()));
         lab.running.set(true);
-        lab.act("run", move |db| async move {
+        let what = Msg::new("runner.what.vacuum_run")
+            .arg("rounds", cfg.rounds)
+            .arg("jobs", group(i64::from(cfg.jobs)));
+        lab.act("run", Some(what), move |db, cancel| async move {
             let started = model::now_ms();
             let last_round = first_round + cfg.rounds - 1;
             let jobs = cfg.jobs;
@@ -294,7 +329,12 @@ fn RunPanel(lab: Lab) -> impl IntoView {
             run_view.set(None);
             lab.running.set(false);
             match end? {
-                RunEnd::Cancelled => notice.set(Some(Msg::new("vacuum.cancelled"))),
+                // Written, never read: `Some` back means the page is gone (the lab was left).
+                RunEnd::Cancelled => {
+                    if notice.try_set(Some(Msg::new("vacuum.cancelled"))).is_some() {
+                        return Err(DbError::cancelled());
+                    }
+                }
                 RunEnd::Finished => notice.set(Some(
                     Msg::new("vacuum.run.done")
                         .arg("rounds", cfg.rounds)
@@ -307,27 +347,24 @@ fn RunPanel(lab: Lab) -> impl IntoView {
             }
             Ok(())
         });
-        // A run that never started (busy) must not leave Cancel showing.
-        if !lab.busy.get_untracked() {
-            lab.running.set(false);
-        }
     };
     let cancel = move || {
-        lab.cancel.with_value(|c| {
-            if let Some(c) = c {
-                c.set(true);
-            }
-        })
+        if let Some(runner) = ctx.runner_untracked() {
+            runner.cancel(LabId::Vacuum);
+        }
     };
     let vacuum_all = move || {
         let strategies: Vec<Strategy> = Strategy::ALL.to_vec();
-        lab.act("run", move |db| async move {
+        lab.act("run", None, move |db, _| async move {
             let mut done = Vec::new();
             for s in strategies {
                 let v = model::vacuum_and_measure(&db, s).await?;
-                let round = lab.records.with_untracked(|r| {
-                    r.iter().filter(|r| r.strategy == s).map(|r| r.round).max()
-                });
+                let round = lab
+                    .records
+                    .try_with_untracked(|r| {
+                        r.iter().filter(|r| r.strategy == s).map(|r| r.round).max()
+                    })
+                    .flatten();
                 if let Some(round) = round {
                     lab.records.update(|r| {
                         r.push(Record {
@@ -348,7 +385,7 @@ fn RunPanel(lab: Lab) -> impl IntoView {
         });
     };
     let start_over = move || {
-        lab.act("run", move |db| async move {
+        lab.act("run", None, move |db, _| async move {
             model::long_tx_release(&db).await?;
             model::reset(&db).await?;
             lab.records.set(Vec::new());
@@ -679,7 +716,7 @@ fn LongTxPanel(lab: Lab) -> impl IntoView {
     let ctx = lab.ctx;
     let toggle = move || {
         let on = lab.long_tx.get_untracked().is_some();
-        lab.act("long_tx", move |db| async move {
+        lab.act("long_tx", None, move |db, _| async move {
             if on {
                 model::long_tx_release(&db).await?;
             } else {
@@ -733,7 +770,7 @@ fn strategy_select(lab: Lab, id: &'static str) -> impl IntoView {
                 on:change=move |ev| {
                     if let Some(s) = Strategy::parse(&event_target_value(&ev)) {
                         lab.selected.set(s);
-                        lab.act("inspect", |_| async { Ok(()) });
+                        lab.act("inspect", None, |_, _| async { Ok(()) });
                     }
                 }
             >
@@ -892,7 +929,7 @@ fn AutovacuumPanel(lab: Lab) -> impl IntoView {
         Ok(input) => {
             problem.set(None);
             let s = lab.selected.get_untracked();
-            lab.act("autovacuum", move |db| async move {
+            lab.act("autovacuum", None, move |db, _| async move {
                 ran.set(Some(model::set_autovacuum(&db, s, input).await?));
                 Ok(())
             });
@@ -1014,7 +1051,7 @@ fn PlanPanel(lab: Lab) -> impl IntoView {
         Err(m) => problem.set(Some(m)),
         Ok(jobs) => {
             problem.set(None);
-            lab.act("plan", move |db| async move {
+            lab.act("plan", None, move |db, _| async move {
                 result.set(Some(model::compare_plans(&db, jobs).await?));
                 Ok(())
             });
@@ -1114,14 +1151,14 @@ fn FullPanel(lab: Lab) -> impl IntoView {
     let locks = RwSignal::new(None::<Vec<LockRow>>);
     let rewrite = RwSignal::new(None::<(RelationFile, RelationFile)>);
     let show_lock = move || {
-        lab.act("full", move |db| async move {
+        lab.act("full", None, move |db, _| async move {
             rewrite.set(None);
             locks.set(Some(model::vacuum_full_lock(&db).await?));
             Ok(())
         })
     };
     let run_full = move || {
-        lab.act("full", move |db| async move {
+        lab.act("full", None, move |db, _| async move {
             rewrite.set(Some(model::vacuum_full(&db).await?));
             Ok(())
         })

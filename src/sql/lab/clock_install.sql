@@ -10,3 +10,8 @@ create or replace function lab.now() returns timestamptz
   language sql stable
   as $$ select current_setting('lab.clock')::timestamptz $$;
 set search_path = lab, pg_catalog, public;
+-- Each SQL lab's own schema, first on its search path while its work runs (the runner sets
+-- it), so an unqualified `create table jobs` of one lab never meets another lab's `jobs`.
+create schema if not exists jobs_lab;
+create schema if not exists vacuum_lab;
+create schema if not exists pgq_lab;

@@ -1,0 +1,189 @@
+//! The harness a lab with a model type shares (L1, L4): its state kept across visits, its
+//! actions run through the session's runner, the outcome of the last one, busy while its
+//! work is queued or running, and its work cancelled when the learner leaves the page.
+//!
+//! A lab's state lives in the runner (`Runner::keep`), not in the page: coming back to a lab
+//! finds it as it was left. The signals here mirror it for the view; they are only written
+//! from work, never read by it, so work that outlives its page touches nothing disposed.
+
+use crate::app::Ctx;
+use crate::db::{Db, DbError};
+use crate::labs::LabId;
+use crate::runner::{Scope, Work};
+use leptos::prelude::*;
+use queue_lab_core::i18n::Msg;
+use std::future::Future;
+
+/// A lab's model: state plus actions that run SQL.
+pub trait LabModel: Clone + 'static {
+    type Action: Clone + 'static;
+    type Outcome: Clone + 'static;
+    type Snapshot: Clone + Default + Send + Sync + 'static;
+    const ID: LabId;
+
+    /// Builds the lab's tables afresh and returns its starting state.
+    fn setup(db: &Db) -> impl Future<Output = Result<Self, DbError>>;
+    fn act(
+        &mut self,
+        db: &Db,
+        action: Self::Action,
+    ) -> impl Future<Output = Result<Self::Outcome, DbError>>;
+    /// Everything the view shows, read in as few statements as the lab can.
+    fn snapshot(&self, db: &Db) -> impl Future<Output = Result<Self::Snapshot, DbError>>;
+    /// Called before each run of actions.
+    fn start_run(&mut self) {}
+}
+
+/// How the last action ended, as the lab shows it.
+#[derive(Clone)]
+pub enum Last<O> {
+    Done(O),
+    Failed(DbError),
+    Refused(Msg),
+}
+
+pub struct LabSession<M: LabModel> {
+    ctx: Ctx,
+    pub lab: RwSignal<Option<M>, LocalStorage>,
+    pub snap: RwSignal<M::Snapshot>,
+    pub last: RwSignal<Option<Last<M::Outcome>>, LocalStorage>,
+}
+
+impl<M: LabModel> Clone for LabSession<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<M: LabModel> Copy for LabSession<M> {}
+
+impl<M: LabModel> LabSession<M> {
+    /// Creates the session of a lab page. `first` runs when the lab has no kept state (a
+    /// fresh database, or after Reset): it sets the lab up, and may replay a shared state.
+    pub fn new(ctx: Ctx, first: impl Fn(LabSession<M>) + 'static) -> LabSession<M> {
+        let session = LabSession {
+            ctx,
+            lab: RwSignal::new_local(None),
+            snap: RwSignal::new(M::Snapshot::default()),
+            last: RwSignal::new_local(None),
+        };
+        // Once Postgres is ready, and again after Reset or a restart: the kept state, or a
+        // fresh set-up.
+        Effect::new(move |seen: Option<Option<(usize, u64)>>| {
+            let Some(runner) = ctx.runner() else {
+                return None;
+            };
+            let key = (runner.id(), runner.status().with(|s| s.generation));
+            if seen.flatten() == Some(key) {
+                return Some(key);
+            }
+            match runner.kept::<M>(M::ID) {
+                Some(kept) => {
+                    session.lab.set(Some(kept));
+                    session.refresh();
+                }
+                None => {
+                    session.lab.set(None);
+                    first(session);
+                }
+            }
+            Some(key)
+        });
+        // The SQL console may have changed anything: read the tables again, unless the
+        // console holds a transaction open (the read would wait for it, and the lab would
+        // look busy; its COMMIT or ROLLBACK brings the read).
+        Effect::new(move |prev: Option<u64>| {
+            let n = ctx.data_changed.get();
+            let console_holds = ctx
+                .runner_untracked()
+                .is_some_and(|r| r.status().with_untracked(|s| s.tx) != crate::db::TxState::Idle);
+            if prev.is_some() && !console_holds {
+                session.refresh();
+            }
+            n
+        });
+        // Leaving the page cancels what the lab still has queued or running.
+        on_cleanup(move || {
+            if let Some(runner) = ctx.runner_untracked() {
+                runner.cancel(M::ID);
+            }
+        });
+        session
+    }
+
+    /// Whether the lab's buttons wait: no database, no state yet, or work of this lab pending.
+    pub fn busy(self) -> bool {
+        match self.ctx.runner() {
+            Some(runner) => runner.pending(M::ID) || self.lab.with(Option::is_none),
+            None => true,
+        }
+    }
+
+    /// Runs `actions` one after another (after a fresh set-up when `reset`), stopping at
+    /// the first error, which is shown; the state so far is kept either way. A replay stops
+    /// between two actions when the lab is left.
+    pub fn run(self, actions: Vec<M::Action>, reset: bool, what: Option<Msg>) {
+        let Some(runner) = self.ctx.runner_untracked() else {
+            return;
+        };
+        let keeper = runner.clone();
+        runner.spawn(Scope::Lab(M::ID), what, async move |w: &Work| {
+            let db = w.db();
+            // The log, the lab and the tables change together, once, when the run is done.
+            let hold = db.log().hold();
+            let mut state = if reset {
+                match M::setup(db).await {
+                    Ok(l) => Some(l),
+                    Err(e) => {
+                        self.last.set(Some(Last::Failed(e)));
+                        None
+                    }
+                }
+            } else {
+                keeper.kept::<M>(M::ID)
+            };
+            let mut stopped = Ok(());
+            if let Some(l) = state.as_mut() {
+                l.start_run();
+                for a in actions {
+                    if let Err(e) = w.check() {
+                        stopped = Err(e);
+                        break;
+                    }
+                    match l.act(db, a).await {
+                        Ok(o) => self.last.set(Some(Last::Done(o))),
+                        Err(e) => {
+                            self.last.set(Some(Last::Failed(e)));
+                            break;
+                        }
+                    }
+                }
+                keeper.keep(M::ID, l.clone());
+                self.show(db, l).await;
+            }
+            self.lab.set(state);
+            drop(hold);
+            stopped
+        });
+    }
+
+    /// Reads the lab's tables again.
+    pub fn refresh(self) {
+        let Some(runner) = self.ctx.runner_untracked() else {
+            return;
+        };
+        let keeper = runner.clone();
+        runner.spawn(Scope::Lab(M::ID), None, async move |w: &Work| {
+            if let Some(l) = keeper.kept::<M>(M::ID) {
+                self.show(w.db(), &l).await;
+            }
+            Ok(())
+        });
+    }
+
+    async fn show(self, db: &Db, l: &M) {
+        match l.snapshot(db).await {
+            Ok(s) => self.snap.set(s),
+            Err(e) => self.last.set(Some(Last::Failed(e))),
+        }
+    }
+}

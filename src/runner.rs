@@ -1,0 +1,555 @@
+//! The one owner of the database session.
+//!
+//! What it is for: every piece of work on the shared PGlite session (a lab's action, its
+//! refresh, a long run, a console statement, Reset) goes through `Runner::run`. Work runs
+//! one piece at a time, in the order it was asked for, and each piece starts in its lab's
+//! own search path and on its lab's own clock, so no statement of one lab meets another
+//! lab's tables, lab time or half-done transaction, whatever order the labs were opened in.
+//! A lab's work can be cancelled (leaving the lab does it): queued work never starts, running
+//! work stops at its next safe point (`Work::check`). While the console holds a transaction
+//! open, the labs' work waits, and the status line says why.
+//! What it is not for: building SQL or a lab's rules (the models), or drawing anything.
+
+use crate::clock;
+use crate::db::{Db, DbError, Param, TxState};
+use crate::labs::LabId;
+use leptos::prelude::*;
+use queue_lab_core::i18n::Msg;
+use serde::Deserialize;
+use std::any::Any;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+
+/// Where a piece of work belongs: it decides the search path and the clock it runs with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Lab(LabId),
+    /// The SQL console, typed on a lab's page (its search path and clock).
+    Console(Option<LabId>),
+    /// Reset and other repairs of the session itself: no search path of a lab.
+    Admin,
+}
+
+impl Scope {
+    fn lab(self) -> Option<LabId> {
+        match self {
+            Scope::Lab(id) | Scope::Console(Some(id)) => Some(id),
+            _ => None,
+        }
+    }
+}
+
+/// The search path a lab's statements run with: the lab's own schema first (so its
+/// unqualified `create table jobs` lands there), then `lab` for the virtual clock
+/// (`lab.now()` ahead of `pg_catalog.now()`).
+pub fn search_path(lab: Option<LabId>) -> &'static str {
+    match lab {
+        Some(LabId::Jobs) => "jobs_lab, lab, pg_catalog, public",
+        // L3's and L4's tables live in their own schemas (`vac_*`, `pgq`, `pgq_compare`),
+        // named in full or put on the path by the statement that needs them; these catch
+        // what the console creates on their pages.
+        Some(LabId::Vacuum) => "vacuum_lab, lab, pg_catalog, public",
+        Some(LabId::Pgq) => "pgq_lab, lab, pg_catalog, public",
+        Some(LabId::Workers) | Some(LabId::Leave) | None => "lab, pg_catalog, public",
+    }
+}
+
+/// Rows the console brings to the page at most; the worker cuts the rest.
+pub const CONSOLE_ROW_LIMIT: u32 = 500;
+
+/// The piece of work running now, as the status line shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Running {
+    pub scope: Scope,
+    pub what: Option<Msg>,
+}
+
+/// What the page shows of the runner.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Status {
+    pub running: Option<Running>,
+    /// Labs with work queued behind the running piece.
+    pub queued: Vec<LabId>,
+    /// The console's transaction: labs wait while it is open or failed.
+    pub tx: TxState,
+    /// What was cancelled in each lab, to say so when the learner comes back.
+    pub cancelled: Vec<(LabId, Msg)>,
+    /// `lab.now()` is gone (the console dropped it): labs would run on wall-clock time.
+    pub clock_missing: bool,
+    /// Bumped by Reset: labs built before it set themselves up again.
+    pub generation: u64,
+    /// The worker stopped: the message, until PostgreSQL restarts.
+    pub dead: Option<String>,
+}
+
+/// A piece of work's view of the session: the database and its cancellation.
+pub struct Work {
+    db: Db,
+    cancel: Rc<Cell<bool>>,
+}
+
+impl Work {
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    /// Set once the work's lab was left: long runs check it between batches.
+    pub fn cancel_flag(&self) -> Rc<Cell<bool>> {
+        self.cancel.clone()
+    }
+
+    /// A safe point: stops the work here if it was cancelled.
+    pub fn check(&self) -> Result<(), DbError> {
+        if self.cancel.get() {
+            Err(DbError::cancelled())
+        } else {
+            Ok(())
+        }
+    }
+}
+
+struct Ticket {
+    id: u64,
+    scope: Scope,
+    what: Option<Msg>,
+    cancel: Rc<Cell<bool>>,
+}
+
+struct Inner {
+    /// Which open database this is (a restart opens another).
+    id: usize,
+    db: Db,
+    queue: RefCell<VecDeque<Ticket>>,
+    wakers: RefCell<Vec<Waker>>,
+    busy: Cell<bool>,
+    next: Cell<u64>,
+    tx: Cell<TxState>,
+    /// Each lab's current cancellation flag, shared by all its queued and running work.
+    cancels: RefCell<HashMap<LabId, Rc<Cell<bool>>>>,
+    /// Each lab's lab time, as its last piece of work left it.
+    clocks: RefCell<HashMap<LabId, String>>,
+    /// Each lab's model state, kept across visits to its page.
+    kept: RefCell<HashMap<LabId, Box<dyn Any>>>,
+    dead: RefCell<Option<String>>,
+    status: RwSignal<Status>,
+}
+
+/// The owner of one open database. Cheap to clone.
+#[derive(Clone)]
+pub struct Runner {
+    inner: Rc<Inner>,
+}
+
+#[derive(Deserialize)]
+struct ClockNow {
+    clock: Option<String>,
+}
+
+const ENTER_SQL: &str =
+    "select set_config('search_path', $1, false), set_config('lab.clock', $2, false)";
+const LEAVE_SQL: &str = "select current_setting('lab.clock', true) as clock";
+const CLOCK_CHECK_SQL: &str = "select to_regprocedure('lab.now()') is not null as clock";
+const PREPARED_SQL: &str =
+    "select format('rollback prepared %L', gid) as sql from pg_prepared_xacts where database = current_database()";
+
+impl Runner {
+    pub fn new(db: Db) -> Runner {
+        thread_local!(static OPENED: Cell<usize> = const { Cell::new(0) });
+        let id = OPENED.with(|n| {
+            n.set(n.get() + 1);
+            n.get()
+        });
+        Runner {
+            inner: Rc::new(Inner {
+                id,
+                db,
+                queue: RefCell::default(),
+                wakers: RefCell::default(),
+                busy: Cell::new(false),
+                next: Cell::new(1),
+                tx: Cell::new(TxState::Idle),
+                cancels: RefCell::default(),
+                clocks: RefCell::default(),
+                kept: RefCell::default(),
+                dead: RefCell::default(),
+                status: RwSignal::new(Status::default()),
+            }),
+        }
+    }
+
+    /// Which open database this runner owns: a restart makes a new runner with a new id.
+    pub fn id(&self) -> usize {
+        self.inner.id
+    }
+
+    /// The database, for what needs no turn: reading the SQL log, the statement in flight.
+    pub fn db(&self) -> &Db {
+        &self.inner.db
+    }
+
+    pub fn status(&self) -> RwSignal<Status> {
+        self.inner.status
+    }
+
+    /// Whether `lab` has work running or queued (its buttons show busy meanwhile).
+    pub fn pending(&self, lab: LabId) -> bool {
+        self.inner.status.with(|s| {
+            s.running.as_ref().is_some_and(|r| r.scope == Scope::Lab(lab))
+                || s.queued.contains(&lab)
+        })
+    }
+
+    /// Runs `work` when its turn comes, in `scope`'s search path and clock. Fails with a
+    /// cancelled error if its lab is left first, and with the worker's error once it died.
+    pub async fn run<T>(
+        &self,
+        scope: Scope,
+        what: Option<Msg>,
+        work: impl AsyncFnOnce(&Work) -> Result<T, DbError>,
+    ) -> Result<T, DbError> {
+        let cancel = match scope.lab() {
+            Some(lab) if matches!(scope, Scope::Lab(_)) => self.cancel_flag(lab),
+            _ => Rc::new(Cell::new(false)),
+        };
+        let id = self.inner.next.get();
+        self.inner.next.set(id + 1);
+        self.inner.queue.borrow_mut().push_back(Ticket {
+            id,
+            scope,
+            what: what.clone(),
+            cancel: cancel.clone(),
+        });
+        self.publish();
+        Turn {
+            runner: self.clone(),
+            id,
+        }
+        .await?;
+        let _turn = Release(self.clone());
+        self.inner.status.update(|s| {
+            s.running = Some(Running {
+                scope,
+                what: what.clone(),
+            })
+        });
+        let w = Work {
+            db: self.inner.db.clone(),
+            cancel,
+        };
+        let out = async {
+            self.enter(scope).await?;
+            let out = work(&w).await;
+            // The clock is read back even after a failed action: lab time may have moved.
+            self.leave(scope).await?;
+            out
+        }
+        .await;
+        if let Err(e) = &out {
+            if e.dead {
+                self.stop(&e.message);
+            }
+            if let (true, Some(lab), Some(what)) = (e.cancelled, scope.lab(), what) {
+                self.note_cancelled(lab, what);
+            }
+        }
+        out
+    }
+
+    /// Runs `work` in its own task; what it does with its outcome is up to it.
+    pub fn spawn(
+        &self,
+        scope: Scope,
+        what: Option<Msg>,
+        work: impl AsyncFnOnce(&Work) -> Result<(), DbError> + 'static,
+    ) {
+        let runner = self.clone();
+        leptos::task::spawn_local(async move {
+            let _ = runner.run(scope, what, work).await;
+        });
+    }
+
+    /// Cancels `lab`'s queued and running work (leaving its page does this).
+    pub fn cancel(&self, lab: LabId) {
+        let flag = self.inner.cancels.borrow_mut().remove(&lab);
+        if let Some(flag) = flag {
+            flag.set(true);
+        }
+        let dropped: Vec<Msg> = {
+            let mut queue = self.inner.queue.borrow_mut();
+            let before: Vec<Msg> = queue
+                .iter()
+                .filter(|t| t.scope == Scope::Lab(lab))
+                .filter_map(|t| t.what.clone())
+                .collect();
+            queue.retain(|t| !t.cancel.get());
+            before
+        };
+        if let Some(what) = dropped.into_iter().next() {
+            self.note_cancelled(lab, what);
+        }
+        self.wake();
+    }
+
+    /// Forgets the note that `lab`'s work was cancelled (the learner has read it).
+    pub fn dismiss_cancelled(&self, lab: LabId) {
+        self.inner
+            .status
+            .update(|s| s.cancelled.retain(|(l, _)| *l != lab));
+    }
+
+    /// The lab's state as its last action left it, if it was kept since the last Reset.
+    pub fn kept<T: Clone + 'static>(&self, lab: LabId) -> Option<T> {
+        self.inner
+            .kept
+            .borrow()
+            .get(&lab)
+            .and_then(|b| b.downcast_ref::<T>())
+            .cloned()
+    }
+
+    pub fn keep<T: 'static>(&self, lab: LabId, state: T) {
+        self.inner.kept.borrow_mut().insert(lab, Box::new(state));
+    }
+
+    /// Runs console SQL in the current lab's search path and clock, then reads the session:
+    /// the transaction it left, and whether the lab clock is still there.
+    pub async fn console(&self, lab: Option<LabId>, sql: &str) -> crate::db::ConsoleReply {
+        let sql = sql.to_owned();
+        let reply = self
+            .run(Scope::Console(lab), None, async move |w: &Work| {
+                Ok(w.db().console(&sql, CONSOLE_ROW_LIMIT).await)
+            })
+            .await;
+        let reply = match reply {
+            Ok(r) => r,
+            Err(e) => crate::db::ConsoleReply {
+                result: Err(e),
+                total: 0,
+                tx: self.inner.tx.get(),
+            },
+        };
+        self.inner.tx.set(reply.tx);
+        let clock_missing = if reply.tx == TxState::Idle {
+            let db = self.inner.db.clone();
+            #[derive(Deserialize)]
+            struct Ok_ {
+                clock: bool,
+            }
+            let check = self
+                .run(Scope::Admin, None, async move |_: &Work| {
+                    db.quiet::<Ok_>(CLOCK_CHECK_SQL, &[]).await
+                })
+                .await;
+            check.ok().and_then(|r| r.first()).is_some_and(|c| !c.clock)
+        } else {
+            self.inner.status.with_untracked(|s| s.clock_missing)
+        };
+        self.inner.status.update(|s| {
+            s.tx = reply.tx;
+            s.clock_missing = clock_missing;
+        });
+        self.wake();
+        reply
+    }
+
+    /// Puts the session back as the labs need it, whatever the console did: rolls back an
+    /// open transaction and every prepared one, `RESET ALL`, installs the lab clock again,
+    /// and forgets every lab's kept state so each lab sets itself up again.
+    pub async fn reset(&self) -> Result<(), DbError> {
+        for lab in crate::labs::LabId::ALL {
+            self.cancel(lab);
+        }
+        let out = self
+            .run(Scope::Admin, None, async |w: &Work| {
+                let db = w.db();
+                // Outside a transaction ROLLBACK only warns.
+                db.exec("rollback").await?;
+                #[derive(Deserialize)]
+                struct Stmt {
+                    sql: String,
+                }
+                let prepared = db.query::<Stmt>(PREPARED_SQL, &[]).await?;
+                for p in prepared.rows {
+                    db.exec(&p.sql).await?;
+                }
+                db.exec("reset all").await?;
+                clock::install(db).await
+            })
+            .await;
+        self.inner.tx.set(TxState::Idle);
+        self.inner.kept.borrow_mut().clear();
+        self.inner.clocks.borrow_mut().clear();
+        self.inner.status.update(|s| {
+            s.tx = TxState::Idle;
+            s.clock_missing = false;
+            s.cancelled.clear();
+            s.generation += 1;
+        });
+        self.wake();
+        out
+    }
+
+    /// Stops everything: the worker is gone (or being replaced). Queued and later work fails
+    /// with `message`.
+    pub fn stop(&self, message: &str) {
+        if self.inner.dead.borrow().is_some() {
+            return;
+        }
+        *self.inner.dead.borrow_mut() = Some(message.to_owned());
+        self.inner.db.terminate(message);
+        self.inner.status.update(|s| s.dead = Some(message.to_owned()));
+        self.wake();
+    }
+
+    fn cancel_flag(&self, lab: LabId) -> Rc<Cell<bool>> {
+        self.inner
+            .cancels
+            .borrow_mut()
+            .entry(lab)
+            .or_insert_with(|| Rc::new(Cell::new(false)))
+            .clone()
+    }
+
+    fn note_cancelled(&self, lab: LabId, what: Msg) {
+        self.inner.status.update(|s| {
+            s.cancelled.retain(|(l, _)| *l != lab);
+            s.cancelled.push((lab, what));
+        });
+    }
+
+    async fn enter(&self, scope: Scope) -> Result<(), DbError> {
+        // Inside a failed console transaction every statement but ROLLBACK fails.
+        if scope == Scope::Admin || self.inner.tx.get() == TxState::Failed {
+            return Ok(());
+        }
+        let lab = scope.lab();
+        let clock = lab
+            .and_then(|l| self.inner.clocks.borrow().get(&l).cloned())
+            .unwrap_or_else(|| clock::START.to_owned());
+        self.inner
+            .db
+            .quiet::<serde_json::Value>(
+                ENTER_SQL,
+                &[Param::from(search_path(lab)), Param::from(clock)],
+            )
+            .await
+            .map(|_| ())
+    }
+
+    async fn leave(&self, scope: Scope) -> Result<(), DbError> {
+        let Some(lab) = scope.lab() else {
+            return Ok(());
+        };
+        // Inside a failed console transaction nothing can be read: keep the clock as it was.
+        let now = self.inner.db.quiet::<ClockNow>(LEAVE_SQL, &[]).await;
+        if let Ok(Some(ClockNow { clock: Some(c) })) = now.map(|r| r.first()) {
+            self.inner.clocks.borrow_mut().insert(lab, c);
+        }
+        Ok(())
+    }
+
+    /// Whether ticket `id` may start now: nothing runs, and it is the first ticket that may
+    /// run (lab work waits while the console's transaction is open).
+    fn try_start(&self, id: u64) -> Poll<Result<(), DbError>> {
+        if let Some(message) = self.inner.dead.borrow().clone() {
+            self.inner.queue.borrow_mut().retain(|t| t.id != id);
+            return Poll::Ready(Err(DbError {
+                dead: true,
+                ..DbError::other(&message)
+            }));
+        }
+        let mut queue = self.inner.queue.borrow_mut();
+        let Some(at) = queue.iter().position(|t| t.id == id) else {
+            return Poll::Ready(Err(DbError::cancelled()));
+        };
+        if queue[at].cancel.get() {
+            queue.remove(at);
+            return Poll::Ready(Err(DbError::cancelled()));
+        }
+        if self.inner.busy.get() {
+            return Poll::Pending;
+        }
+        let console_holds = self.inner.tx.get() != TxState::Idle;
+        let first = queue
+            .iter()
+            .position(|t| !(console_holds && matches!(t.scope, Scope::Lab(_))));
+        if first != Some(at) {
+            return Poll::Pending;
+        }
+        queue.remove(at);
+        self.inner.busy.set(true);
+        Poll::Ready(Ok(()))
+    }
+
+    fn wake(&self) {
+        self.publish();
+        let wakers = std::mem::take(&mut *self.inner.wakers.borrow_mut());
+        for w in wakers {
+            w.wake();
+        }
+    }
+
+    fn publish(&self) {
+        let queued: Vec<LabId> = self
+            .inner
+            .queue
+            .borrow()
+            .iter()
+            .filter_map(|t| match t.scope {
+                Scope::Lab(l) => Some(l),
+                _ => None,
+            })
+            .collect();
+        self.inner.status.update(|s| {
+            if s.queued != queued {
+                s.queued = queued;
+            }
+        });
+    }
+}
+
+/// Waits for a ticket's turn.
+struct Turn {
+    runner: Runner,
+    id: u64,
+}
+
+impl Future for Turn {
+    type Output = Result<(), DbError>;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let out = self.runner.try_start(self.id);
+        if out.is_pending() {
+            self.runner
+                .inner
+                .wakers
+                .borrow_mut()
+                .push(cx.waker().clone());
+        } else {
+            self.runner.publish();
+        }
+        out
+    }
+}
+
+impl Drop for Turn {
+    // A Turn dropped while it waits (its task was dropped) leaves the queue.
+    fn drop(&mut self) {
+        let mut queue = self.runner.inner.queue.borrow_mut();
+        queue.retain(|t| t.id != self.id);
+    }
+}
+
+/// Ends a turn, even when the work's future is dropped half-way.
+struct Release(Runner);
+
+impl Drop for Release {
+    fn drop(&mut self) {
+        self.0.inner.busy.set(false);
+        self.0.inner.status.update(|s| s.running = None);
+        self.0.wake();
+    }
+}
