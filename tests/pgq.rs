@@ -4,6 +4,11 @@
 use queue_lab::db::{Db, DbError};
 use queue_lab::labs::pgq::model::{self, Action, Lab, Outcome};
 use serde::Deserialize;
+use std::cell::Cell;
+use std::future::{poll_fn, Future};
+use std::pin::pin;
+use std::rc::Rc;
+use std::task::Poll;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -217,6 +222,155 @@ async fn an_in_flight_prepared_transactions_event_arrives_once_in_a_later_batch_
         ],
         "email: each once"
     );
+    db.close().await;
+}
+
+/// Runs two futures at once on this one thread (each resumes as its own replies come in)
+/// and returns both outputs.
+async fn both<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
+    let (mut a, mut b) = (pin!(a), pin!(b));
+    let (mut out_a, mut out_b) = (None, None);
+    poll_fn(|cx| {
+        if out_a.is_none() {
+            if let Poll::Ready(v) = a.as_mut().poll(cx) {
+                out_a = Some(v);
+            }
+        }
+        if out_b.is_none() {
+            if let Poll::Ready(v) = b.as_mut().poll(cx) {
+                out_b = Some(v);
+            }
+        }
+        if out_a.is_some() && out_b.is_some() {
+            Poll::Ready((out_a.take().unwrap(), out_b.take().unwrap()))
+        } else {
+            Poll::Pending
+        }
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct Scratch {
+    n: i64,
+}
+
+async fn scratch_rows(db: &Db) -> Vec<i64> {
+    db.query::<Scratch>("select n from scratch order by n", &[])
+        .await
+        .expect("scratch reads")
+        .rows
+        .iter()
+        .map(|r| r.n)
+        .collect()
+}
+
+/// Set when Prepare's first statement (is one in flight already?) has answered.
+fn watch_prepare_start(db: &Db) -> Rc<Cell<bool>> {
+    let started = Rc::new(Cell::new(false));
+    let flag = started.clone();
+    db.log().subscribe(move |e| {
+        if e.sql == model::INFLIGHT_FIND_SQL {
+            flag.set(true);
+        }
+    });
+    started
+}
+
+/// Runs Prepare while another task inserts `rows` into `scratch` one statement at a time,
+/// each sent as soon as the one before it answered. Returns the outcome and how many of the
+/// inserts were sent after Prepare's first statement answered and before Prepare ended.
+async fn prepare_beside_inserts(
+    lab: &mut Lab,
+    db: &Db,
+    started: &Cell<bool>,
+    rows: [i64; 4],
+) -> (Outcome, usize) {
+    started.set(false);
+    let done = Cell::new(false);
+    let prepare = async {
+        let out = run(lab, db, Action::Prepare).await;
+        done.set(true);
+        out
+    };
+    let others = async {
+        let mut during = 0;
+        for n in rows {
+            if started.get() && !done.get() {
+                during += 1;
+            }
+            db.query::<serde_json::Value>("insert into scratch (n) values ($1)", &[n.into()])
+                .await
+                .expect("scratch insert");
+        }
+        during
+    };
+    both(prepare, others).await
+}
+
+fn text(v: &serde_json::Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_owned)
+}
+
+#[wasm_bindgen_test]
+async fn a_statement_sent_while_the_producer_prepares_is_not_part_of_the_prepared_transaction() {
+    let (db, mut lab) = lab().await;
+    db.exec("create table scratch (n int)")
+        .await
+        .expect("scratch table");
+    let started = watch_prepare_start(&db);
+
+    let (prepared, during) = prepare_beside_inserts(&mut lab, &db, &started, [1, 2, 3, 4]).await;
+    assert_eq!(prepared.msg.key, "pgq.out.prepared");
+    assert!(
+        during > 0,
+        "no insert was sent while Prepare was under way: the test proves nothing"
+    );
+    assert!(model::snapshot(&db).await.expect("snapshot").inflight_open);
+    assert_eq!(
+        scratch_rows(&db).await,
+        [1, 2, 3, 4],
+        "every insert committed on its own, none is held in the prepared transaction"
+    );
+    let rolled = run(&mut lab, &db, Action::RollbackPrepared).await;
+    assert_eq!(rolled.msg.key, "pgq.out.rolled_back_prepared");
+    assert_eq!(
+        scratch_rows(&db).await,
+        [1, 2, 3, 4],
+        "ROLLBACK PREPARED took no insert with it"
+    );
+
+    // Again, committed this time: the prepared transaction holds the send, and only it.
+    let (prepared, during) = prepare_beside_inserts(&mut lab, &db, &started, [5, 6, 7, 8]).await;
+    assert_eq!(prepared.msg.key, "pgq.out.prepared");
+    assert!(during > 0, "no insert was sent while Prepare was under way");
+    run(&mut lab, &db, Action::Tick).await;
+    run(&mut lab, &db, receive(BILLING, 100)).await;
+    assert!(
+        lab.batch(BILLING).is_empty(),
+        "the send is not visible before COMMIT PREPARED"
+    );
+    let committed = run(&mut lab, &db, Action::CommitPrepared).await;
+    assert_eq!(committed.msg.key, "pgq.out.committed_prepared");
+    assert_eq!(arg(&committed, "id"), arg(&prepared, "id"));
+    run(&mut lab, &db, Action::Tick).await;
+    run(&mut lab, &db, receive(BILLING, 100)).await;
+    let got: Vec<(String, String, String)> = lab
+        .batch(BILLING)
+        .iter()
+        .map(|e| (e.msg_id.to_string(), text(&e.txid), e.payload.clone()))
+        .collect();
+    assert_eq!(
+        got,
+        [(
+            arg(&prepared, "id"),
+            arg(&prepared, "txid"),
+            r#"{"order":"in flight"}"#.to_string()
+        )],
+        "the committed event is the one Prepare reported, sent by the transaction it reported; \
+         the rolled-back one never arrives"
+    );
+    assert_eq!(scratch_rows(&db).await, [1, 2, 3, 4, 5, 6, 7, 8]);
     db.close().await;
 }
 

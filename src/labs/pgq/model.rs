@@ -55,7 +55,6 @@ lab_sql!(CONSUMER_INFO_SQL, "consumer_info.sql");
 lab_sql!(TABLE_INFO_SQL, "table_info.sql");
 lab_sql!(RETRY_LIST_SQL, "retry_list.sql");
 lab_sql!(INFLIGHT_FIND_SQL, "inflight_find.sql");
-lab_sql!(INFLIGHT_BEGIN_SQL, "inflight_begin.sql");
 lab_sql!(INFLIGHT_PREPARE_SQL, "inflight_prepare.sql");
 lab_sql!(INFLIGHT_ABORT_SQL, "inflight_abort.sql");
 lab_sql!(COMMIT_PREPARED_SQL, "commit_prepared.sql");
@@ -100,7 +99,7 @@ pub enum Action {
     Burst(i64),
     /// send inside a transaction that then rolls back.
     SendRollback,
-    /// begin; send; PREPARE TRANSACTION: a transaction left open across ticks.
+    /// begin; send; PREPARE TRANSACTION, as one script: a transaction left open across ticks.
     Prepare,
     CommitPrepared,
     RollbackPrepared,
@@ -485,6 +484,13 @@ impl Lab {
         ))
     }
 
+    /// One script in one call (inflight_prepare.sql): begin, send, PREPARE, read back. As
+    /// separate calls, a statement another task sent between `begin` and `prepare
+    /// transaction` would run inside this transaction on PGlite's one session, and be
+    /// prepared (and committed or rolled back) with it. The script's last statement runs
+    /// after PREPARE, outside the transaction: `lastval()` is the event id the send drew in
+    /// this session, `pg_prepared_xacts` names the transaction. `query_table` returns that
+    /// last statement's row as `[msg_id, txid]`.
     async fn prepare(&mut self, db: &Db) -> Result<Outcome, DbError> {
         if inflight_open(db).await? {
             return Ok(Outcome::new(
@@ -492,32 +498,28 @@ impl Lab {
                 Tone::Info,
             ));
         }
-        db.exec(INFLIGHT_BEGIN_SQL).await?;
-        let payload = serde_json::json!({"order": "in flight"}).to_string();
-        let sent = db
-            .query::<Sent>(SEND_SQL, &[QUEUE.into(), EVENT_TYPE.into(), payload.into()])
-            .await;
-        let s = match sent.map(|r| r.first()) {
-            Ok(Some(s)) => s,
-            Ok(None) => {
-                db.exec(INFLIGHT_ABORT_SQL).await?;
-                return Err(DbError::other("send returned no row"));
-            }
+        let row = match db.query_table(INFLIGHT_PREPARE_SQL).await {
+            Ok(rows) => rows.first(),
             Err(e) => {
-                db.exec(INFLIGHT_ABORT_SQL).await?;
+                // The send failed inside the script's BEGIN: that transaction is still open
+                // (aborted) until it is rolled back. A failed PREPARE (e.g.
+                // max_prepared_transactions = 0) already ended it; the rollback then only warns.
+                let _ = db.exec(INFLIGHT_ABORT_SQL).await;
                 return Err(e);
             }
         };
-        if let Err(e) = db.exec(INFLIGHT_PREPARE_SQL).await {
-            // PREPARE failed (e.g. max_prepared_transactions = 0): the transaction is gone.
-            let _ = db.exec(INFLIGHT_ABORT_SQL).await;
-            return Err(e);
-        }
-        self.inflight = Some(s.msg_id);
+        let (id, txid) = match row.as_deref() {
+            Some([id, txid]) => (id.as_i64(), txid.as_str().map(str::to_owned)),
+            _ => (None, None),
+        };
+        let (Some(id), Some(txid)) = (id, txid) else {
+            return Err(DbError::other(
+                "the prepared transaction did not appear in pg_prepared_xacts",
+            ));
+        };
+        self.inflight = Some(id);
         Ok(Outcome::new(
-            Msg::new("pgq.out.prepared")
-                .arg("id", s.msg_id)
-                .arg("txid", s.txid),
+            Msg::new("pgq.out.prepared").arg("id", id).arg("txid", txid),
             Tone::Warn,
         ))
     }
@@ -810,6 +812,37 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
         dead,
         inflight_open,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_in_flight_script_sends_to_the_labs_queue_and_prepares_the_transaction_the_lab_finds() {
+        let script = INFLIGHT_PREPARE_SQL;
+        assert!(script.contains(&format!("pgq.send('{QUEUE}', '{EVENT_TYPE}', ")));
+        let gid = "'pgq_inflight'";
+        assert!(script.contains(&format!("prepare transaction {gid};")));
+        for other in [
+            INFLIGHT_FIND_SQL,
+            COMMIT_PREPARED_SQL,
+            ROLLBACK_PREPARED_SQL,
+        ] {
+            assert!(other.contains(gid), "{other}");
+        }
+        // One call: begin, then send, then PREPARE, then the read-back outside the transaction.
+        let code: String = script.lines().filter(|l| !l.starts_with("--")).collect();
+        let statements: Vec<&str> = code
+            .split(';')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        assert_eq!(statements.len(), 4, "{statements:?}");
+        assert_eq!(statements[0], "begin");
+        assert!(statements[2].starts_with("prepare transaction"));
+        assert!(statements[3].starts_with("select lastval()"));
+    }
 }
 
 impl crate::labs::session::LabModel for Lab {

@@ -1,2 +1,2 @@
--- In-flight demo: the send failed before PREPARE; undo the open transaction.
+-- In-flight demo: the script failed before PREPARE; end its open, failed transaction.
 rollback

@@ -1,3 +1,5 @@
--- In-flight demo, step 3 of 3: end the session's transaction without committing it.
--- It stays open (in pg_prepared_xacts) across ticks until COMMIT / ROLLBACK PREPARED.
-prepare transaction 'pgq_inflight'
+-- In-flight demo, one script in one call (nothing else can run inside it): send, PREPARE, read back the event id and the transaction.
+begin;
+select pgq.send('orders', 'order.created', '{"order":"in flight"}');
+prepare transaction 'pgq_inflight';
+select lastval() as msg_id, transaction::text as txid from pg_prepared_xacts where gid = 'pgq_inflight';
