@@ -152,6 +152,8 @@ class Handle extends Session {
     this.conn.listeners.set(id, callback);
     return async () => {
       this.conn.listeners.delete(id);
+      // A stopped worker listens to nothing any more.
+      if (this.conn.dead) return;
       await this.conn.call({ op: 'unlisten', listen: id });
     };
   }

@@ -1,10 +1,10 @@
 //! The shell: routes, language, embed mode, and the one database every lab shares.
 
 use crate::db::{Db, Location, Progress};
-use crate::runner::Runner;
-use crate::ui::sql_log::LogEntries;
 use crate::labs::{self, LabId};
+use crate::runner::Runner;
 use crate::ui::i18n::tr;
+use crate::ui::sql_log::LogEntries;
 use crate::ui::start::StartPanel;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Lang;

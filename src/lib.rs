@@ -38,9 +38,15 @@ fn show_panic(info: &std::panic::PanicHookInfo<'_>) {
         .and_then(|e| e.get_attribute("lang"))
         .unwrap_or_default();
     let (title, reload) = if lang == "ko" {
-        ("Queue Lab이 오류로 멈췄습니다. 새로 고치면 다시 시작합니다.", "새로 고침")
+        (
+            "Queue Lab이 오류로 멈췄습니다. 새로 고치면 다시 시작합니다.",
+            "새로 고침",
+        )
     } else {
-        ("Queue Lab stopped on an error. Reloading the page starts it again.", "Reload")
+        (
+            "Queue Lab stopped on an error. Reloading the page starts it again.",
+            "Reload",
+        )
     };
     let parts = [("p", title), ("pre", text.as_str())];
     for (tag, content) in parts {

@@ -198,7 +198,9 @@ impl Runner {
     /// Whether `lab` has work running or queued (its buttons show busy meanwhile).
     pub fn pending(&self, lab: LabId) -> bool {
         self.inner.status.with(|s| {
-            s.running.as_ref().is_some_and(|r| r.scope == Scope::Lab(lab))
+            s.running
+                .as_ref()
+                .is_some_and(|r| r.scope == Scope::Lab(lab))
                 || s.queued.contains(&lab)
         })
     }
@@ -267,7 +269,7 @@ impl Runner {
         work: impl AsyncFnOnce(&Work) -> Result<(), DbError> + 'static,
     ) {
         let runner = self.clone();
-        leptos::task::spawn_local(async move {
+        wasm_bindgen_futures::spawn_local(async move {
             let _ = runner.run(scope, what, work).await;
         });
     }
@@ -401,7 +403,9 @@ impl Runner {
         }
         *self.inner.dead.borrow_mut() = Some(message.to_owned());
         self.inner.db.terminate(message);
-        self.inner.status.update(|s| s.dead = Some(message.to_owned()));
+        self.inner
+            .status
+            .update(|s| s.dead = Some(message.to_owned()));
         self.wake();
     }
 

@@ -299,7 +299,11 @@ impl Db {
                     Err(error)
                 };
                 let total = field(&v, "total").as_f64().unwrap_or(0.0) as usize;
-                (result, total, field(&v, "tx").as_string().unwrap_or_default())
+                (
+                    result,
+                    total,
+                    field(&v, "tx").as_string().unwrap_or_default(),
+                )
             }
             Err(e) => (Err(e), 0, String::new()),
         };
@@ -381,7 +385,9 @@ pub struct Tx {
 
 impl Tx {
     fn session(&self) -> &bridge::Session {
-        self.session.as_ref().expect("a Tx has its session until it ends")
+        self.session
+            .as_ref()
+            .expect("a Tx has its session until it ends")
     }
 
     pub async fn query<T: DeserializeOwned>(
@@ -404,14 +410,20 @@ impl Tx {
 
     pub async fn commit(mut self) -> Result<(), DbError> {
         let started = log::now_ms();
-        let session = self.session.take().expect("a Tx has its session until it ends");
+        let session = self
+            .session
+            .take()
+            .expect("a Tx has its session until it ends");
         let result = self.in_flight.watch("COMMIT", session.commit()).await;
         finish_unit(result, &self.log, "COMMIT", started)
     }
 
     pub async fn rollback(mut self) -> Result<(), DbError> {
         let started = log::now_ms();
-        let session = self.session.take().expect("a Tx has its session until it ends");
+        let session = self
+            .session
+            .take()
+            .expect("a Tx has its session until it ends");
         let result = self.in_flight.watch("ROLLBACK", session.rollback()).await;
         finish_unit(result, &self.log, "ROLLBACK", started)
     }

@@ -123,29 +123,36 @@ pub fn JobsLab() -> impl IntoView {
     let tour_step = RwSignal::new(None::<usize>);
     let replay_cut = RwSignal::new(None::<Msg>);
     // Set up on a fresh database; replay a shared state if the URL carries one.
-    let session = LabSession::<Lab>::new(ctx, move |session| match shared_steps().map(|s| model::decode(&s)) {
-        Some(Ok(mut steps)) => {
-            let total = steps.len();
-            if total > REPLAY_LIMIT {
-                steps.truncate(REPLAY_LIMIT);
-                replay_cut.set(Some(
-                    Msg::new("jobs.replay_cut").arg("limit", REPLAY_LIMIT).arg("total", total),
-                ));
+    let session = LabSession::<Lab>::new(ctx, move |session| {
+        match shared_steps().map(|s| model::decode(&s)) {
+            Some(Ok(mut steps)) => {
+                let total = steps.len();
+                if total > REPLAY_LIMIT {
+                    steps.truncate(REPLAY_LIMIT);
+                    replay_cut.set(Some(
+                        Msg::new("jobs.replay_cut")
+                            .arg("limit", REPLAY_LIMIT)
+                            .arg("total", total),
+                    ));
+                }
+                let what = Msg::new("runner.what.replay").arg("n", steps.len());
+                session.run(steps, true, Some(what));
             }
-            let what = Msg::new("runner.what.replay").arg("n", steps.len());
-            session.run(steps, true, Some(what));
+            Some(Err(m)) => {
+                session.last.set(Some(Last::Refused(m)));
+                session.run(vec![], true, None);
+            }
+            None => session.run(vec![], true, None),
         }
-        Some(Err(m)) => {
-            session.last.set(Some(Last::Refused(m)));
-            session.run(vec![], true, None);
-        }
-        None => session.run(vec![], true, None),
     });
     let (lab, snap, last) = (session.lab, session.snap, session.last);
-    let touched = Signal::derive(move || lab.with(|l| l.as_ref().map(|l| l.touched.clone()).unwrap_or_default()));
+    let touched = Signal::derive(move || {
+        lab.with(|l| l.as_ref().map(|l| l.touched.clone()).unwrap_or_default())
+    });
     let act = move |a: Action| session.run(vec![a], false, None);
     let run_actions = move |actions: Vec<Action>, reset: bool| {
-        let what = (actions.len() > 1).then(|| Msg::new("runner.what.actions").arg("n", actions.len()));
+        let what =
+            (actions.len() > 1).then(|| Msg::new("runner.what.actions").arg("n", actions.len()));
         session.run(actions, reset, what)
     };
     let busy = Signal::derive(move || session.busy());

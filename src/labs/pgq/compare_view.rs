@@ -3,10 +3,10 @@
 
 use super::compare::{self, Report, Settings};
 use crate::app::use_ctx;
-use crate::labs::LabId;
-use crate::runner::{Scope, Work};
 use crate::db::DbError;
 use crate::labs::vacuum::model::group;
+use crate::labs::LabId;
+use crate::runner::{Scope, Work};
 use crate::ui::console::ErrorBox;
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
@@ -59,10 +59,7 @@ fn reading(r: &Report) -> Option<Msg> {
 }
 
 #[component]
-pub fn Compare(
-    disabled: Signal<bool>,
-    on_done: Callback<()>,
-) -> impl IntoView {
+pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
     let ctx = use_ctx();
     let events = RwSignal::new(group(compare::EVENTS.2));
     let rounds = RwSignal::new(compare::ROUNDS.2.to_string());

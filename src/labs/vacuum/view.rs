@@ -7,9 +7,9 @@ use super::model::{
     PlanSide, Progress, Record, RelationFile, RunEnd, Strategy,
 };
 use crate::app::{use_ctx, Ctx};
+use crate::db::{Db, DbError};
 use crate::labs::LabId;
 use crate::runner::{Scope, Work};
-use crate::db::{Db, DbError};
 use crate::ui::console::{ErrorBox, SqlConsole};
 use crate::ui::i18n::{render, tr};
 use crate::ui::sql_log::SqlLog;
