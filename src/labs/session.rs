@@ -34,6 +34,20 @@ pub trait LabModel: Clone + 'static {
     fn start_run(&mut self) {}
 }
 
+/// How an outcome reads: good news, a warning, or plain information.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    Info,
+    Good,
+    Warn,
+}
+
+/// What an action's outcome says, for `LastOutcome`.
+pub trait Told {
+    fn msg(&self) -> &Msg;
+    fn tone(&self) -> Tone;
+}
+
 /// How the last action ended, as the lab shows it.
 #[derive(Clone)]
 pub enum Last<O> {
@@ -185,5 +199,45 @@ impl<M: LabModel> LabSession<M> {
             Ok(s) => self.snap.set(s),
             Err(e) => self.last.set(Some(Last::Failed(e))),
         }
+    }
+}
+
+/// The last action's outcome, error (with `explain`'s sentence first, where it has one) or
+/// refusal.
+#[component]
+pub fn LastOutcome<O: Told + Clone + 'static>(
+    last: RwSignal<Option<Last<O>>, LocalStorage>,
+    #[prop(optional)] explain: Option<fn(&DbError) -> Option<&'static str>>,
+) -> impl IntoView {
+    use crate::ui::console::ErrorBox;
+    use crate::ui::i18n::{render, tr};
+    let ctx = crate::app::use_ctx();
+    move || {
+        last.get().map(|l| match l {
+            Last::Done(o) => {
+                let class = match o.tone() {
+                    Tone::Good => "note good",
+                    Tone::Warn => "note bad",
+                    Tone::Info => "note",
+                };
+                let msg = o.msg().clone();
+                view! { <p class=class id="last-outcome" role="status">{move || render(ctx.lang.get(), &msg)}</p> }.into_any()
+            }
+            Last::Failed(e) => {
+                let key = explain.and_then(|f| f(&e));
+                view! {
+                    <div id="last-error">
+                        {key.map(|k| view! {
+                            <p class="note bad" id="pgq-error-explained">
+                                {move || tr(ctx.lang.get(), k)} " " {move || tr(ctx.lang.get(), "pgq.error.unchanged")}
+                            </p>
+                        })}
+                        <ErrorBox error=e/>
+                    </div>
+                }
+                .into_any()
+            }
+            Last::Refused(m) => view! { <p class="field-error" role="alert">{move || render(ctx.lang.get(), &m)}</p> }.into_any(),
+        })
     }
 }

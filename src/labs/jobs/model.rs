@@ -211,13 +211,7 @@ pub enum Action {
     NotifyBytes(usize),
 }
 
-/// How an outcome reads: good news, a warning, or plain information.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tone {
-    Info,
-    Good,
-    Warn,
-}
+pub use crate::labs::session::Tone;
 
 /// What one action did, in words for the learner.
 #[derive(Clone, Debug, PartialEq)]
@@ -1093,5 +1087,14 @@ impl crate::labs::session::LabModel for Lab {
     }
     fn start_run(&mut self) {
         self.touched.clear();
+    }
+}
+
+impl crate::labs::session::Told for Outcome {
+    fn msg(&self) -> &Msg {
+        &self.msg
+    }
+    fn tone(&self) -> Tone {
+        self.tone
     }
 }

@@ -1,11 +1,11 @@
 //! L1's page: producers, workers A/B/C, LISTEN/NOTIFY, the jobs and orders tables, a
 //! guided tour of the article's scenarios, the SQL log and console.
 
-use super::model::{self, Action, EnqueueInput, Lab, Outcome, Snapshot, Tone, WorkerId};
+use super::model::{self, Action, EnqueueInput, Lab, Snapshot, WorkerId};
 use crate::app::use_ctx;
-use crate::labs::session::{LabSession, Last};
+use crate::labs::session::{LabSession, Last, LastOutcome};
 use crate::ui::clock::ClockBar;
-use crate::ui::console::{ErrorBox, SqlConsole};
+use crate::ui::console::SqlConsole;
 use crate::ui::i18n::{render, tr};
 use crate::ui::sql_log::SqlLog;
 use leptos::prelude::*;
@@ -240,25 +240,6 @@ fn Tour(
                     .collect_view()}
             </ol>
         </section>
-    }
-}
-
-#[component]
-fn LastOutcome(last: RwSignal<Option<Last<Outcome>>, LocalStorage>) -> impl IntoView {
-    let ctx = use_ctx();
-    move || {
-        last.get().map(|l| match l {
-            Last::Done(o) => {
-                let class = match o.tone {
-                    Tone::Good => "note good",
-                    Tone::Warn => "note bad",
-                    Tone::Info => "note",
-                };
-                view! { <p class=class id="last-outcome" role="status">{move || render(ctx.lang.get(), &o.msg)}</p> }.into_any()
-            }
-            Last::Failed(e) => view! { <div id="last-error"><ErrorBox error=e/></div> }.into_any(),
-            Last::Refused(m) => view! { <p class="field-error" role="alert">{move || render(ctx.lang.get(), &m)}</p> }.into_any(),
-        })
     }
 }
 

@@ -126,12 +126,7 @@ pub enum Action {
     SetAutoMaint(bool),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tone {
-    Info,
-    Good,
-    Warn,
-}
+pub use crate::labs::session::Tone;
 
 /// What one action did, in words for the learner.
 #[derive(Clone, Debug, PartialEq)]
@@ -859,5 +854,14 @@ impl crate::labs::session::LabModel for Lab {
     }
     async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
         snapshot(db).await
+    }
+}
+
+impl crate::labs::session::Told for Outcome {
+    fn msg(&self) -> &Msg {
+        &self.msg
+    }
+    fn tone(&self) -> Tone {
+        self.tone
     }
 }

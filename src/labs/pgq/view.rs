@@ -2,12 +2,12 @@
 //! nack), table rotation, retries and dead letters, the SQL log and console.
 
 use super::compare_view::Compare;
-use super::model::{self, Action, Lab, Outcome, Snapshot, Tone};
+use super::model::{self, Action, Lab, Snapshot};
 use crate::app::use_ctx;
-use crate::labs::session::{LabSession, Last};
+use crate::labs::session::{LabSession, LastOutcome};
 use crate::labs::vacuum::model::group;
 use crate::ui::clock::ClockBar;
-use crate::ui::console::{ErrorBox, SqlConsole};
+use crate::ui::console::SqlConsole;
 use crate::ui::i18n::{render, tr};
 use crate::ui::sql_log::SqlLog;
 use leptos::prelude::*;
@@ -75,7 +75,7 @@ pub fn PgqLab() -> impl IntoView {
                             " " {ctx.t("pgq.auto_maint")}
                         </label>
                     </div>
-                    <LastOutcome last=last/>
+                    <LastOutcome last=last explain=model::error_key/>
                 </div>
                 <div class="lab-grid">
                     <Producers act=act disabled=disabled snap=snap/>
@@ -94,38 +94,6 @@ pub fn PgqLab() -> impl IntoView {
             <SqlLog entries=log/>
             <SqlConsole placeholder="select * from pgq.get_consumer_info('orders');"/>
         </section>
-    }
-}
-
-#[component]
-fn LastOutcome(last: RwSignal<Option<Last<Outcome>>, LocalStorage>) -> impl IntoView {
-    let ctx = use_ctx();
-    move || {
-        last.get().map(|l| match l {
-            Last::Done(o) => {
-                let class = match o.tone {
-                    Tone::Good => "note good",
-                    Tone::Warn => "note bad",
-                    Tone::Info => "note",
-                };
-                view! { <p class=class id="last-outcome" role="status">{move || render(ctx.lang.get(), &o.msg)}</p> }.into_any()
-            }
-            Last::Failed(e) => {
-                let key = model::error_key(&e);
-                view! {
-                    <div id="last-error">
-                        {key.map(|k| view! {
-                            <p class="note bad" id="pgq-error-explained">
-                                {move || tr(ctx.lang.get(), k)} " " {move || tr(ctx.lang.get(), "pgq.error.unchanged")}
-                            </p>
-                        })}
-                        <ErrorBox error=e/>
-                    </div>
-                }
-                .into_any()
-            }
-            Last::Refused(m) => view! { <p class="field-error" role="alert">{move || render(ctx.lang.get(), &m)}</p> }.into_any(),
-        })
     }
 }
 

@@ -87,8 +87,10 @@ pub fn WorkersLab() -> impl IntoView {
                     let took_ms = now_ms() - t0;
                     match outcome {
                         Ok(outs) => {
+                            // The page may have been left meanwhile: then nothing to keep.
                             let keep = shown
-                                .get_untracked()
+                                .try_get_untracked()
+                                .flatten()
                                 .filter(|s| outs.iter().any(|o| o.params.strategy == *s));
                             let default = if outs.len() > 1 {
                                 Some(Strategy::ForUpdate)
