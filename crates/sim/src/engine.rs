@@ -64,6 +64,7 @@ pub(crate) fn simulate_traced(params: &Params) -> Result<(Outcome, Vec<LockEvent
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum Stmt {
     Begin,
     NaiveSelect,
@@ -76,6 +77,7 @@ enum Stmt {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum Next {
     Start,
     Exec,
@@ -85,9 +87,42 @@ enum Next {
     WorkEnd,
 }
 
+/// A worker's pending event as one small number: what comes next and, for `Exec` and
+/// `Reply`, the statement. The event loop dispatches on it with a single jump: workers'
+/// events interleave unpredictably, and a second dispatch on the statement would cost
+/// another mispredicted branch per event.
+const fn code(next: Next, stmt: Stmt) -> u8 {
+    match next {
+        Next::Exec | Next::Reply => (next as u8) << 3 | stmt as u8,
+        _ => (next as u8) << 3,
+    }
+}
+
+const START: u8 = code(Next::Start, Stmt::Begin);
+const GRANTED: u8 = code(Next::Granted, Stmt::Begin);
+const GAP_END: u8 = code(Next::GapEnd, Stmt::Begin);
+const WORK_END: u8 = code(Next::WorkEnd, Stmt::Begin);
+const EXEC_BEGIN: u8 = code(Next::Exec, Stmt::Begin);
+const EXEC_NAIVE_SELECT: u8 = code(Next::Exec, Stmt::NaiveSelect);
+const EXEC_MARK_RUNNING: u8 = code(Next::Exec, Stmt::MarkRunning);
+const EXEC_SELECT_FOR_UPDATE: u8 = code(Next::Exec, Stmt::SelectForUpdate);
+const EXEC_SELECT_SKIP_LOCKED: u8 = code(Next::Exec, Stmt::SelectSkipLocked);
+const EXEC_LEASE_CLAIM: u8 = code(Next::Exec, Stmt::LeaseClaim);
+const EXEC_MARK_DONE: u8 = code(Next::Exec, Stmt::MarkDone);
+const EXEC_COMMIT: u8 = code(Next::Exec, Stmt::Commit);
+const REPLY_BEGIN: u8 = code(Next::Reply, Stmt::Begin);
+const REPLY_NAIVE_SELECT: u8 = code(Next::Reply, Stmt::NaiveSelect);
+const REPLY_MARK_RUNNING: u8 = code(Next::Reply, Stmt::MarkRunning);
+const REPLY_SELECT_FOR_UPDATE: u8 = code(Next::Reply, Stmt::SelectForUpdate);
+const REPLY_SELECT_SKIP_LOCKED: u8 = code(Next::Reply, Stmt::SelectSkipLocked);
+const REPLY_LEASE_CLAIM: u8 = code(Next::Reply, Stmt::LeaseClaim);
+const REPLY_MARK_DONE: u8 = code(Next::Reply, Stmt::MarkDone);
+const REPLY_COMMIT: u8 = code(Next::Reply, Stmt::Commit);
+
 #[derive(Debug, Clone)]
 struct Worker {
-    next: Next,
+    /// The pending event, as [`code`] of its `Next` and `stmt`.
+    next: u8,
     stmt: Stmt,
     /// The second half of the current statement's round trip.
     half_back: u64,
@@ -176,7 +211,7 @@ impl<'a> Sim<'a> {
     fn new(p: &'a Params, tracing: bool) -> Self {
         let n = p.jobs as usize;
         let worker = Worker {
-            next: Next::Start,
+            next: START,
             stmt: Stmt::Begin,
             half_back: 0,
             found: None,
@@ -235,16 +270,31 @@ impl<'a> Sim<'a> {
             self.current = w;
             self.rescheduled = false;
             match self.workers[w].next {
-                Next::Start => self.start(w),
-                Next::Exec => self.exec(w),
-                Next::Granted => self.granted(w),
-                Next::Reply => self.reply(w),
-                Next::GapEnd => self.issue(w, Stmt::MarkRunning),
-                Next::WorkEnd => {
+                START => self.start(w),
+                GRANTED => self.granted(w),
+                GAP_END => self.issue(w, Stmt::MarkRunning),
+                WORK_END => {
                     let job = self.workers[w].job;
                     self.segment(w, SegmentKind::Complete, job);
                     self.issue(w, Stmt::MarkDone);
                 }
+                EXEC_BEGIN => self.exec(w, Stmt::Begin),
+                EXEC_NAIVE_SELECT => self.exec(w, Stmt::NaiveSelect),
+                EXEC_MARK_RUNNING => self.exec(w, Stmt::MarkRunning),
+                EXEC_SELECT_FOR_UPDATE => self.exec(w, Stmt::SelectForUpdate),
+                EXEC_SELECT_SKIP_LOCKED => self.exec(w, Stmt::SelectSkipLocked),
+                EXEC_LEASE_CLAIM => self.exec(w, Stmt::LeaseClaim),
+                EXEC_MARK_DONE => self.exec(w, Stmt::MarkDone),
+                EXEC_COMMIT => self.exec(w, Stmt::Commit),
+                REPLY_BEGIN => self.reply(w, Stmt::Begin),
+                REPLY_NAIVE_SELECT => self.reply(w, Stmt::NaiveSelect),
+                REPLY_MARK_RUNNING => self.reply(w, Stmt::MarkRunning),
+                REPLY_SELECT_FOR_UPDATE => self.reply(w, Stmt::SelectForUpdate),
+                REPLY_SELECT_SKIP_LOCKED => self.reply(w, Stmt::SelectSkipLocked),
+                REPLY_LEASE_CLAIM => self.reply(w, Stmt::LeaseClaim),
+                REPLY_MARK_DONE => self.reply(w, Stmt::MarkDone),
+                REPLY_COMMIT => self.reply(w, Stmt::Commit),
+                other => unreachable!("no event has code {other}"),
             }
             // Most events schedule their worker's next one, which replaces this one in the
             // agenda; a stopped or blocked worker's event is removed here.
@@ -256,7 +306,8 @@ impl<'a> Sim<'a> {
 
     #[inline(always)]
     fn schedule(&mut self, w: usize, t: u64, next: Next) {
-        self.workers[w].next = next;
+        let wk = &mut self.workers[w];
+        wk.next = code(next, wk.stmt);
         self.events.set(w, t);
         if w == self.current {
             self.rescheduled = true;
@@ -309,6 +360,7 @@ impl<'a> Sim<'a> {
         self.elapsed = self.elapsed.max(self.now);
     }
 
+    #[inline(always)]
     fn issue(&mut self, w: usize, stmt: Stmt) {
         let rtt = if self.p.latency_us == 0 {
             0
@@ -406,9 +458,11 @@ impl<'a> Sim<'a> {
     }
 
     /// Server side of the current statement.
-    fn exec(&mut self, w: usize) {
+    #[inline(always)]
+    fn exec(&mut self, w: usize, stmt: Stmt) {
+        debug_assert_eq!(stmt, self.workers[w].stmt);
         self.advance_head();
-        match self.workers[w].stmt {
+        match stmt {
             Stmt::Begin => self.send_reply(w, None),
             Stmt::NaiveSelect => {
                 let n = self.status.len() as u32;
@@ -508,9 +562,10 @@ impl<'a> Sim<'a> {
     }
 
     /// Client side: the reply of the current statement has arrived.
-    fn reply(&mut self, w: usize) {
+    #[inline(always)]
+    fn reply(&mut self, w: usize, stmt: Stmt) {
+        debug_assert_eq!(stmt, self.workers[w].stmt);
         let now = self.now;
-        let stmt = self.workers[w].stmt;
         let closes = self.autocommit || stmt == Stmt::Commit;
         if closes {
             if let Some(start) = self.workers[w].tx_start.take() {
@@ -627,65 +682,87 @@ impl<'a> Sim<'a> {
 }
 
 /// The pending events: at most one per worker, so a tournament tree over the workers finds
-/// the earliest in log₂(workers) steps; at equal times the lower worker wins. Every node
-/// keeps its winner's time beside its index, so an update reads only siblings (independent
-/// loads, no pointer chasing).
+/// the earliest in log₂(workers) steps; at equal times the lower worker wins.
+///
+/// Each key packs the event time above the worker's index (`time << WORKER_BITS | worker`),
+/// so one integer comparison orders by time, then worker, and an update is a branch-free
+/// `min` with the sibling on each level up. Times stay far below 2⁵⁸ µs: a run has at most
+/// `jobs × workers` executions (`MAX_EXECUTIONS` with a limit), each a handful of events
+/// none of which moves time by more than the 30 s lease, which is under 2⁵² µs.
 struct Agenda {
-    /// Node keys: the event time, or `u64::MAX` for nothing pending; leaves from `leaves`.
-    keys: Box<[u64]>,
-    /// The worker whose key each node holds; `who[1]` is the overall winner.
-    who: Box<[u32]>,
-    leaves: usize,
+    /// Node keys: the packed event key, or `NONE`; node 1 is the root, leaves from
+    /// `1 << levels`.
+    /// Fixed size (64 workers at most), so masked indexing needs no bounds checks.
+    keys: [u64; 2 * AGENDA_LEAVES],
+    /// log₂ of the leaves (at least 2 of them): the steps from a leaf up to the root.
+    levels: u32,
 }
+
+/// Bits of an agenda key that hold the worker (up to 64 workers).
+const WORKER_BITS: u32 = 6;
+const AGENDA_LEAVES: usize = 1 << WORKER_BITS;
+/// The key of a worker with nothing pending.
+const NONE: u64 = u64::MAX;
 
 impl Agenda {
     fn new(workers: usize) -> Self {
+        assert!(workers <= AGENDA_LEAVES, "at most {AGENDA_LEAVES} workers");
         let leaves = workers.next_power_of_two().max(2);
-        let mut who = vec![0u32; leaves * 2];
-        for leaf in 0..leaves {
-            who[leaves + leaf] = leaf as u32;
-        }
-        for node in (1..leaves).rev() {
-            who[node] = who[node * 2];
-        }
         Agenda {
-            keys: vec![u64::MAX; leaves * 2].into_boxed_slice(),
-            who: who.into_boxed_slice(),
-            leaves,
+            keys: [NONE; 2 * AGENDA_LEAVES],
+            levels: leaves.trailing_zeros(),
         }
     }
 
     #[inline(always)]
     fn update(&mut self, w: usize, key: u64) {
-        let mut i = self.leaves + w;
-        let (mut best_key, mut best) = (key, w as u32);
-        self.keys[i] = key;
-        while i > 1 {
-            let sibling = i ^ 1;
-            let k = self.keys[sibling];
-            if k < best_key || (k == best_key && self.who[sibling] < best) {
-                best_key = k;
-                best = self.who[sibling];
-            }
-            i /= 2;
-            self.keys[i] = best_key;
-            self.who[i] = best;
+        // One fully unrolled walk per tree height (the height is fixed for a run, so the
+        // dispatch is always predicted).
+        match self.levels {
+            1 => self.walk::<1>(w, key),
+            2 => self.walk::<2>(w, key),
+            3 => self.walk::<3>(w, key),
+            4 => self.walk::<4>(w, key),
+            5 => self.walk::<5>(w, key),
+            _ => self.walk::<6>(w, key),
         }
     }
 
+    /// Sets leaf `w` to `key` and recomputes the `LEVELS` nodes above it.
+    #[inline(always)]
+    fn walk<const LEVELS: u32>(&mut self, w: usize, key: u64) {
+        const MASK: usize = 2 * AGENDA_LEAVES - 1;
+        let mut i = (1 << LEVELS) + w;
+        let mut best = key;
+        self.keys[i & MASK] = key;
+        for _ in 0..LEVELS {
+            best = best.min(self.keys[(i ^ 1) & MASK]);
+            i /= 2;
+            self.keys[i & MASK] = best;
+        }
+    }
+
+    #[inline(always)]
     fn set(&mut self, w: usize, t: u64) {
-        self.update(w, t);
+        // Below 2⁵⁷ (see above: run times stay under 2⁵² µs), so no packed key reaches `NONE`.
+        debug_assert!(t < 1 << 57, "event time {t} µs out of range");
+        self.update(w, (t << WORKER_BITS) | w as u64);
     }
 
     /// The earliest pending event as `(time, worker)`; it stays pending until the worker's
     /// next `set` or `clear`.
+    #[inline(always)]
     fn peek(&self) -> Option<(u64, usize)> {
         let key = self.keys[1];
-        (key != u64::MAX).then_some((key, self.who[1] as usize))
+        (key != NONE).then_some((
+            key >> WORKER_BITS,
+            (key & (AGENDA_LEAVES as u64 - 1)) as usize,
+        ))
     }
 
+    #[inline(always)]
     fn clear(&mut self, w: usize) {
-        self.update(w, u64::MAX);
+        self.update(w, NONE);
     }
 }
 

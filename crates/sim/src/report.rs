@@ -91,6 +91,10 @@ pub struct TxTracker {
     /// Up to here, the open count has been added to the slices.
     until: u64,
     width: u64,
+    /// `until / width` (may be `FINE_SLICES`, until time moves on and the slices coarsen).
+    slice: usize,
+    /// Where that slice ends: `(slice + 1) × width`.
+    slice_end: u64,
     /// Per fine slice: most transactions open at once, and open-transaction µs.
     slices: Vec<(u32, u128)>,
 }
@@ -103,6 +107,8 @@ impl Default for TxTracker {
             max_in_tx: 0,
             until: 0,
             width: 1,
+            slice: 0,
+            slice_end: 1,
             slices: vec![(0, 0); FINE_SLICES],
         }
     }
@@ -114,21 +120,42 @@ impl TxTracker {
     }
 
     /// Adds the current open count over `self.until..t`.
+    #[inline(always)]
     fn advance(&mut self, t: u64) {
-        while self.until < t {
-            let mut slice = (self.until / self.width) as usize;
-            while slice >= FINE_SLICES {
-                self.coarsen();
-                slice = (self.until / self.width) as usize;
+        // Most calls stay inside the current slice (or do not move at all).
+        if t < self.slice_end && self.slice < FINE_SLICES {
+            if self.open > 0 && t > self.until {
+                let s = &mut self.slices[self.slice];
+                s.0 = s.0.max(self.open);
+                s.1 += u128::from(self.open) * u128::from(t - self.until);
+                self.max_in_tx = self.max_in_tx.max(self.open);
             }
-            let end = t.min((slice as u64 + 1) * self.width);
+            self.until = self.until.max(t);
+            return;
+        }
+        self.advance_slices(t);
+    }
+
+    /// [`Self::advance`] across slice boundaries.
+    #[inline(never)]
+    fn advance_slices(&mut self, t: u64) {
+        while self.until < t {
+            if self.slice >= FINE_SLICES {
+                self.coarsen();
+                continue;
+            }
+            let end = t.min(self.slice_end);
             if self.open > 0 {
-                let s = &mut self.slices[slice];
+                let s = &mut self.slices[self.slice];
                 s.0 = s.0.max(self.open);
                 s.1 += u128::from(self.open) * u128::from(end - self.until);
                 self.max_in_tx = self.max_in_tx.max(self.open);
             }
             self.until = end;
+            if end == self.slice_end {
+                self.slice += 1;
+                self.slice_end += self.width;
+            }
         }
     }
 
@@ -141,6 +168,8 @@ impl TxTracker {
             *s = (0, 0);
         }
         self.width *= 2;
+        self.slice = (self.until / self.width) as usize;
+        self.slice_end = (self.until / self.width + 1) * self.width;
     }
 
     /// A transaction opened at `t` (not earlier than any previous call).
