@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pg-local.sh — start or stop a throwaway PostgreSQL 15 server for Queue Lab's reality check.
+# pg-local.sh — start or stop a throwaway PostgreSQL server for Queue Lab's reality check.
 #
 # For: the native tests of crates/pgcheck (QUEUE_LAB_PG_URL) and trying the pgcheck command
 # locally. Not for: anything that keeps data. The cluster lives under /tmp, trusts every
@@ -14,11 +14,29 @@
 # server runs as the `postgres` user (created with useradd when missing); as any other user
 # it runs as that user.
 #
-# Settings (environment): QUEUE_LAB_PG_BIN (default /usr/lib/postgresql/15/bin),
+# The server is the newest PostgreSQL installed as /usr/lib/postgresql/<version>/bin (Debian
+# and Ubuntu packages, postgresql-NN), unless QUEUE_LAB_PG_BIN names one. A data directory
+# made by another major version cannot be started by it: `start` then stops that cluster
+# (with its own binaries when they are installed), moves it aside to <data>.pg<version> and
+# makes a new one.
+#
+# Settings (environment): QUEUE_LAB_PG_BIN (default: the newest /usr/lib/postgresql/*/bin),
 # QUEUE_LAB_PG_PORT (54329), QUEUE_LAB_PG_DATA (/tmp/queue-lab-pg/data).
 set -euo pipefail
 
-PG_BIN="${QUEUE_LAB_PG_BIN:-/usr/lib/postgresql/15/bin}"
+# The newest /usr/lib/postgresql/<version>/bin with a pg_ctl, by version order (10 after 9.6);
+# empty when there is none.
+newest_pg_bin() {
+  local dir newest=""
+  while IFS= read -r dir; do
+    if [ -x "$dir/pg_ctl" ]; then
+      newest="$dir"
+    fi
+  done < <(printf '%s\n' /usr/lib/postgresql/*/bin | sort -V)
+  printf '%s' "$newest"
+}
+
+PG_BIN="${QUEUE_LAB_PG_BIN:-$(newest_pg_bin)}"
 PORT="${QUEUE_LAB_PG_PORT:-54329}"
 DATA="${QUEUE_LAB_PG_DATA:-/tmp/queue-lab-pg/data}"
 DB_NAME="queue_lab"
@@ -30,7 +48,14 @@ die() {
   exit 1
 }
 
-[ -x "$PG_BIN/pg_ctl" ] || die "no PostgreSQL server at $PG_BIN (install postgresql-15, or set QUEUE_LAB_PG_BIN)"
+if [ -n "${QUEUE_LAB_PG_BIN:-}" ]; then
+  [ -x "$PG_BIN/pg_ctl" ] || die "no PostgreSQL server at $PG_BIN (QUEUE_LAB_PG_BIN)"
+else
+  [ -n "$PG_BIN" ] || die "no PostgreSQL server under /usr/lib/postgresql/*/bin (install postgresql, or set QUEUE_LAB_PG_BIN)"
+fi
+
+# The major version of the server at $PG_BIN ("15" from "pg_ctl (PostgreSQL) 15.14").
+PG_MAJOR="$("$PG_BIN/pg_ctl" --version | sed -E 's/.* ([0-9]+)(\.[0-9]+)*.*/\1/')"
 
 # The OS user that owns the cluster; as root we hand it to `postgres`.
 if [ "$(id -u)" -eq 0 ]; then
@@ -55,8 +80,46 @@ ensure_owner() {
   fi
 }
 
+# The major version that made the data directory; empty when there is none.
+cluster_major() {
+  if [ -f "$DATA/PG_VERSION" ]; then
+    cat "$DATA/PG_VERSION"
+  fi
+}
+
+# The binaries that run the existing cluster: $PG_BIN, or for a cluster of another major
+# version its own (when installed and QUEUE_LAB_PG_BIN does not say otherwise).
+cluster_bin() {
+  local major
+  major="$(cluster_major)"
+  if [ -n "$major" ] && [ "$major" != "$PG_MAJOR" ] && [ -z "${QUEUE_LAB_PG_BIN:-}" ] \
+    && [ -x "/usr/lib/postgresql/$major/bin/pg_ctl" ]; then
+    printf '%s' "/usr/lib/postgresql/$major/bin"
+  else
+    printf '%s' "$PG_BIN"
+  fi
+}
+
 running() {
-  [ -f "$DATA/PG_VERSION" ] && as_owner "$PG_BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1
+  [ -f "$DATA/PG_VERSION" ] && as_owner "$(cluster_bin)/pg_ctl" -D "$DATA" status >/dev/null 2>&1
+}
+
+# A cluster made by another major version: stop it and move it aside, so that start makes a
+# new one with $PG_BIN. The cluster holds nothing to keep, but it is moved, not deleted.
+retire_other_version() {
+  local major aside
+  major="$(cluster_major)"
+  if [ -z "$major" ] || [ "$major" = "$PG_MAJOR" ]; then
+    return 0
+  fi
+  aside="$DATA.pg$major"
+  [ ! -e "$aside" ] || die "$DATA was made by PostgreSQL $major, not $PG_MAJOR, and $aside exists: remove one of them"
+  if running; then
+    as_owner "$(cluster_bin)/pg_ctl" -D "$DATA" -m fast -w stop >/dev/null \
+      || die "could not stop the PostgreSQL $major cluster in $DATA"
+  fi
+  mv "$DATA" "$aside" || die "could not move $DATA aside"
+  echo "pg-local.sh: $DATA was made by PostgreSQL $major; moved to $aside, making a PostgreSQL $PG_MAJOR cluster" >&2
 }
 
 start() {
@@ -67,6 +130,7 @@ start() {
   if [ "$(id -u)" -eq 0 ]; then
     chown "$OS_USER" "$parent"
   fi
+  retire_other_version
   if [ ! -f "$DATA/PG_VERSION" ]; then
     as_owner "$PG_BIN/initdb" -D "$DATA" -U "$DB_USER" --auth=trust -E UTF8 --locale=C >"$parent/initdb.log" 2>&1 \
       || die "initdb failed; see $parent/initdb.log"
@@ -89,7 +153,7 @@ start() {
 
 stop() {
   if running; then
-    as_owner "$PG_BIN/pg_ctl" -D "$DATA" -m fast -w stop >/dev/null || die "pg_ctl stop failed"
+    as_owner "$(cluster_bin)/pg_ctl" -D "$DATA" -m fast -w stop >/dev/null || die "pg_ctl stop failed"
     echo "pg-local.sh: stopped" >&2
   else
     echo "pg-local.sh: not running" >&2

@@ -1,0 +1,408 @@
+//! The advisor's verdicts through its public API: the three worked cases of §8, each
+//! leave-signal at and around its threshold, the recommendation they drive, the fixes, the
+//! notes, and the reference data a verdict carries.
+
+mod common;
+
+use common::*;
+use queue_lab_core::advisor::*;
+
+// --- the three worked cases of §8 ------------------------------------------------
+
+#[test]
+fn side_project_at_5_jobs_per_s_meets_no_signal_and_stays_on_one_postgres() {
+    let w = Workload::default();
+    assert_eq!(w.sustained_jobs_per_s, 5.0);
+    let v = ok(&w);
+    for signal in &v.signals {
+        assert!(!signal.met, "{:?} should not be met", signal.kind);
+    }
+    assert_eq!(v.recommendation, Recommendation::StayOnOnePostgres);
+    assert!(v.driven_by.is_empty());
+    assert!(v.fixes.is_empty());
+    assert_eq!(v.dead_tuples.per_s, 10.0);
+    assert!(v.dead_tuples.default.keeps_up);
+}
+
+#[test]
+fn planetscale_case_800_jobs_per_s_beside_analytics_with_long_transaction_moves_queue_to_own_postgres(
+) {
+    let w = Workload {
+        sustained_jobs_per_s: 800.0,
+        peak_jobs_per_s: 1_200.0,
+        job_duration_s: 0.2,
+        db_load_percent: 85.0,
+        long_transactions: true,
+        ..Workload::default()
+    };
+    let v = ok(&w);
+    let autovacuum = v.signal(SignalKind::AutovacuumBehind);
+    assert!(autovacuum.met);
+    assert_eq!(autovacuum.reason.key, "leave.autovacuum.met.long_tx");
+    assert_eq!(autovacuum.reason.arg("dead_per_s"), Some(1_600.0));
+    assert!(v.is_met(SignalKind::QueueEatsMainDb));
+    assert!(!v.is_met(SignalKind::FanOut));
+    assert!(!v.is_met(SignalKind::Replay));
+    assert!(!v.is_met(SignalKind::SustainedThousands));
+    assert_eq!(v.recommendation, Recommendation::QueueOnOwnPostgres);
+    assert_eq!(
+        v.driven_by,
+        vec![SignalKind::AutovacuumBehind, SignalKind::QueueEatsMainDb]
+    );
+    assert_eq!(v.fixes.first(), Some(&Fix::EndLongTransactions));
+    assert!(v.fixes.contains(&Fix::TuneAutovacuum));
+    assert!(v.dead_tuples.horizon_pinned);
+    assert_eq!(v.dead_tuples.default.clears_per_s, 0.0);
+    assert_eq!(v.dead_tuples.tuned.clears_per_s, 0.0);
+}
+
+#[test]
+fn five_teams_consuming_the_same_events_is_fan_out_and_recommends_a_log() {
+    let w = Workload {
+        sustained_jobs_per_s: 50.0,
+        peak_jobs_per_s: 200.0,
+        fan_out_consumers: 5.0,
+        ..Workload::default()
+    };
+    let v = ok(&w);
+    assert!(v.is_met(SignalKind::FanOut));
+    assert_eq!(
+        v.signal(SignalKind::FanOut).reason.arg("consumers"),
+        Some(5.0)
+    );
+    assert_eq!(v.recommendation, Recommendation::Log);
+    assert_eq!(v.driven_by, vec![SignalKind::FanOut]);
+    assert!(v.fixes.contains(&Fix::PublishThroughOutbox));
+    assert!(v
+        .lab_links
+        .iter()
+        .any(|l| l.lab == "pgq" && l.query() == "consumers=5"));
+}
+
+// --- autovacuum falling behind ----------------------------------------------------
+
+#[test]
+fn autovacuum_signal_is_met_when_a_long_transaction_pins_the_horizon() {
+    let mut w = at_rate(0.1);
+    assert!(!ok(&w).is_met(SignalKind::AutovacuumBehind));
+    w.long_transactions = true;
+    let v = ok(&w);
+    assert!(v.is_met(SignalKind::AutovacuumBehind));
+    assert_eq!(v.dead_tuples.default.clears_per_s, 0.0);
+    assert!(!v.dead_tuples.tuned.keeps_up);
+}
+
+#[test]
+fn long_transaction_with_no_jobs_leaves_nothing_to_clear_so_autovacuum_signal_is_unmet() {
+    let w = Workload {
+        long_transactions: true,
+        ..at_rate(0.0)
+    };
+    let v = ok(&w);
+    assert!(!v.is_met(SignalKind::AutovacuumBehind));
+    assert!(!v.dead_tuples.horizon_pinned);
+}
+
+#[test]
+fn autovacuum_signal_is_met_just_above_the_tuned_ceiling_not_at_or_below_it() {
+    let boundary = VacuumSettings::TUNED.clear_ceiling_per_s() / DEAD_VERSIONS_PER_JOB;
+    assert!(boundary < 1_000_000.0, "the boundary must be a valid input");
+    let below = reason_key(&at_rate(just_below(boundary)), SignalKind::AutovacuumBehind);
+    let at = ok(&at_rate(boundary));
+    let above = ok(&at_rate(just_above(boundary)));
+    assert_eq!(below, "leave.autovacuum.not_met.tune");
+    assert!(!at.is_met(SignalKind::AutovacuumBehind));
+    assert!(at.dead_tuples.tuned.keeps_up);
+    assert!(above.is_met(SignalKind::AutovacuumBehind));
+    assert_eq!(
+        above.signal(SignalKind::AutovacuumBehind).reason.key,
+        "leave.autovacuum.met.rate"
+    );
+}
+
+#[test]
+fn above_the_default_ceiling_autovacuum_advice_is_to_tune_not_to_leave() {
+    let boundary = VacuumSettings::DEFAULT.clear_ceiling_per_s() / DEAD_VERSIONS_PER_JOB;
+    assert_eq!(
+        reason_key(&at_rate(just_below(boundary)), SignalKind::AutovacuumBehind),
+        "leave.autovacuum.not_met"
+    );
+    assert_eq!(
+        reason_key(&at_rate(boundary), SignalKind::AutovacuumBehind),
+        "leave.autovacuum.not_met"
+    );
+    let above = ok(&at_rate(just_above(boundary)));
+    assert!(!above.is_met(SignalKind::AutovacuumBehind));
+    assert_eq!(
+        above.signal(SignalKind::AutovacuumBehind).reason.key,
+        "leave.autovacuum.not_met.tune"
+    );
+    assert!(above.fixes.contains(&Fix::TuneAutovacuum));
+}
+
+#[test]
+fn model_ceilings_are_rounded_to_two_figures_and_tuning_multiplies_them_by_ten() {
+    // 100,000 cost units/s over ~0.645 units per dead version: ~155k, shown as 160k
+    // dead versions/s (80k jobs/s); tuned: ten times that.
+    let default = VacuumSettings::DEFAULT.clear_ceiling_per_s();
+    let tuned = VacuumSettings::TUNED.clear_ceiling_per_s();
+    assert_eq!(default, 160_000.0);
+    assert_eq!(tuned, 1_600_000.0);
+    assert!(
+        default / DEAD_VERSIONS_PER_JOB > REFERENCES[1].low_per_s,
+        "above River's 46k"
+    );
+    assert_eq!(VacuumSettings::DEFAULT.cost_budget_per_s(), 100_000.0);
+}
+
+#[test]
+fn every_job_leaves_two_dead_versions_claim_and_completion() {
+    let v = ok(&at_rate(123.0));
+    assert_eq!(v.dead_tuples.dead_per_job, 2.0);
+    assert_eq!(v.dead_tuples.per_s, 246.0);
+    assert_eq!(v.dead_tuples.per_s_at_peak, 246.0);
+    let peaky = Workload {
+        peak_jobs_per_s: 500.0,
+        ..at_rate(123.0)
+    };
+    assert_eq!(ok(&peaky).dead_tuples.per_s_at_peak, 1_000.0);
+}
+
+#[test]
+fn dead_versions_before_a_pass_are_trigger_plus_one_naptime_of_dead_versions() {
+    // 800 jobs/s, 0.2 s jobs, 1 s latency target: 960 live rows by Little's law.
+    let w = Workload {
+        job_duration_s: 0.2,
+        ..at_rate(800.0)
+    };
+    let d = ok(&w).dead_tuples;
+    assert!((d.live_rows - 960.0).abs() < 1e-9);
+    assert!((d.default.trigger_dead - (50.0 + 0.2 * 960.0)).abs() < 1e-9);
+    assert!((d.default.dead_before_pass - (50.0 + 192.0 + 1_600.0 * 60.0)).abs() < 1e-6);
+    assert!((d.tuned.dead_before_pass - (50.0 + 9.6 + 1_600.0 * 15.0)).abs() < 1e-6);
+    assert!(d.tuned.dead_before_pass < d.default.dead_before_pass);
+}
+
+#[test]
+fn tune_autovacuum_fix_appears_once_default_settings_carry_more_than_20000_dead_versions() {
+    let dead_before = |jobs: f64| ok(&at_rate(jobs)).dead_tuples.default.dead_before_pass;
+    // Find the rate where the default carries exactly BLOAT_WARNING_DEAD (linear in jobs).
+    let slope = dead_before(1.0) - dead_before(0.0);
+    let boundary = (BLOAT_WARNING_DEAD - dead_before(0.0)) / slope;
+    let fixes = |jobs: f64| ok(&at_rate(jobs)).fixes;
+    assert!(!fixes(boundary * (1.0 - 1e-6)).contains(&Fix::TuneAutovacuum));
+    assert!(fixes(boundary * (1.0 + 1e-6)).contains(&Fix::TuneAutovacuum));
+    // The boundary sits at about 166 jobs/s for the default workload's shape.
+    assert!((160.0..170.0).contains(&boundary), "{boundary}");
+}
+
+// --- the queue eating the main database -------------------------------------------
+
+#[test]
+fn main_db_signal_is_met_from_70_percent_load_not_just_below() {
+    assert!(!ok(&loaded(69.99, 800.0)).is_met(SignalKind::QueueEatsMainDb));
+    assert_eq!(
+        reason_key(&loaded(69.99, 800.0), SignalKind::QueueEatsMainDb),
+        "leave.main_db.not_met.light_load"
+    );
+    assert!(ok(&loaded(70.0, 800.0)).is_met(SignalKind::QueueEatsMainDb));
+    assert!(ok(&loaded(70.01, 800.0)).is_met(SignalKind::QueueEatsMainDb));
+}
+
+#[test]
+fn main_db_signal_needs_at_least_100_jobs_per_s_on_a_loaded_database() {
+    assert_eq!(
+        reason_key(&loaded(85.0, 99.99), SignalKind::QueueEatsMainDb),
+        "leave.main_db.not_met.small_queue"
+    );
+    let at = ok(&loaded(85.0, 100.0));
+    assert!(at.is_met(SignalKind::QueueEatsMainDb));
+    assert_eq!(
+        at.signal(SignalKind::QueueEatsMainDb)
+            .reason
+            .arg("writes_per_s"),
+        Some(300.0)
+    );
+    assert!(ok(&loaded(85.0, 100.01)).is_met(SignalKind::QueueEatsMainDb));
+}
+
+#[test]
+fn main_db_signal_alone_recommends_the_queue_own_postgres_instance() {
+    let v = ok(&loaded(90.0, 300.0));
+    assert_eq!(v.recommendation, Recommendation::QueueOnOwnPostgres);
+    assert_eq!(v.driven_by, vec![SignalKind::QueueEatsMainDb]);
+}
+
+// --- fan-out --------------------------------------------------------------------------
+
+#[test]
+fn fan_out_is_met_from_three_consumers_not_at_two() {
+    assert_eq!(
+        reason_key(&consumers(1.0), SignalKind::FanOut),
+        "leave.fan_out.not_met.single"
+    );
+    assert_eq!(
+        reason_key(&consumers(2.0), SignalKind::FanOut),
+        "leave.fan_out.not_met.two"
+    );
+    assert!(!ok(&consumers(2.0)).is_met(SignalKind::FanOut));
+    assert!(ok(&consumers(3.0)).is_met(SignalKind::FanOut));
+    assert!(ok(&consumers(4.0)).is_met(SignalKind::FanOut));
+    assert_eq!(
+        ok(&consumers(2.0)).recommendation,
+        Recommendation::StayOnOnePostgres
+    );
+    assert_eq!(ok(&consumers(3.0)).recommendation, Recommendation::Log);
+}
+
+// --- replay ---------------------------------------------------------------------------
+
+#[test]
+fn replay_need_is_met_only_when_asked_and_recommends_a_log() {
+    assert!(!ok(&Workload::default()).is_met(SignalKind::Replay));
+    let w = Workload {
+        replay_needed: true,
+        ..Workload::default()
+    };
+    let v = ok(&w);
+    assert!(v.is_met(SignalKind::Replay));
+    assert_eq!(v.recommendation, Recommendation::Log);
+    assert_eq!(v.driven_by, vec![SignalKind::Replay]);
+}
+
+// --- sustained thousands per second ----------------------------------------------------
+
+#[test]
+fn thousands_signal_is_met_from_1000_sustained_jobs_per_s_not_just_below() {
+    assert!(!ok(&at_rate(999.99)).is_met(SignalKind::SustainedThousands));
+    let at = ok(&at_rate(1_000.0));
+    assert!(at.is_met(SignalKind::SustainedThousands));
+    assert_eq!(
+        at.signal(SignalKind::SustainedThousands)
+            .reason
+            .arg("jobs_per_day"),
+        Some(86_400_000.0)
+    );
+    assert!(ok(&at_rate(1_000.01)).is_met(SignalKind::SustainedThousands));
+    assert_eq!(at.recommendation, Recommendation::ManagedQueue);
+}
+
+#[test]
+fn peaks_of_thousands_alone_do_not_meet_the_sustained_signal() {
+    let peak = |p: f64| Workload {
+        peak_jobs_per_s: p,
+        ..at_rate(500.0)
+    };
+    assert_eq!(
+        reason_key(&peak(999.99), SignalKind::SustainedThousands),
+        "leave.thousands.not_met"
+    );
+    assert_eq!(
+        reason_key(&peak(1_000.0), SignalKind::SustainedThousands),
+        "leave.thousands.not_met.peak_only"
+    );
+    assert!(!ok(&peak(5_000.0)).is_met(SignalKind::SustainedThousands));
+}
+
+#[test]
+fn fan_out_outranks_thousands_because_a_log_also_carries_the_rate() {
+    let w = Workload {
+        fan_out_consumers: 5.0,
+        ..at_rate(5_000.0)
+    };
+    let v = ok(&w);
+    assert_eq!(v.recommendation, Recommendation::Log);
+    assert!(v.is_met(SignalKind::SustainedThousands));
+}
+
+// --- notes ------------------------------------------------------------------------------
+
+fn has_note(w: &Workload, key: &str) -> bool {
+    ok(w).notes.iter().any(|n| n.key == key)
+}
+
+#[test]
+fn latency_below_one_second_asks_for_listen_notify_from_one_second_polling_does() {
+    let latency = |ms: f64| Workload {
+        latency_target_ms: ms,
+        ..Workload::default()
+    };
+    assert!(has_note(&latency(999.99), "leave.note.latency.notify"));
+    assert!(has_note(&latency(1_000.0), "leave.note.latency.poll"));
+    assert!(has_note(&latency(1_000.01), "leave.note.latency.poll"));
+}
+
+#[test]
+fn jobs_of_30_seconds_or_more_get_the_heartbeat_note() {
+    let duration = |s: f64| Workload {
+        job_duration_s: s,
+        ..Workload::default()
+    };
+    assert!(!has_note(&duration(29.99), "leave.note.lease.heartbeat"));
+    assert!(has_note(&duration(30.0), "leave.note.lease.heartbeat"));
+    assert!(has_note(&duration(30.01), "leave.note.lease.heartbeat"));
+}
+
+#[test]
+fn strict_ordering_is_a_note_not_a_leave_signal() {
+    let w = Workload {
+        strict_ordering: true,
+        ..Workload::default()
+    };
+    let v = ok(&w);
+    assert!(v
+        .notes
+        .iter()
+        .any(|n| n.key == "leave.note.ordering.strict"));
+    assert!(v.signals.iter().all(|s| !s.met));
+    assert_eq!(v.recommendation, Recommendation::StayOnOnePostgres);
+    assert!(!has_note(
+        &Workload::default(),
+        "leave.note.ordering.strict"
+    ));
+}
+
+#[test]
+fn jobs_in_flight_follow_littles_law() {
+    let w = Workload {
+        job_duration_s: 2.0,
+        peak_jobs_per_s: 300.0,
+        ..at_rate(100.0)
+    };
+    let note = ok(&w)
+        .notes
+        .into_iter()
+        .find(|n| n.key == "leave.note.in_flight");
+    let note = note.expect("in-flight note");
+    assert_eq!(note.arg("in_flight"), Some(200.0));
+    assert_eq!(note.arg("in_flight_peak"), Some(600.0));
+}
+
+#[test]
+fn verdict_lists_five_signals_in_article_order_and_the_four_interface_ops() {
+    let v = ok(&Workload::default());
+    let kinds: Vec<_> = v.signals.iter().map(|s| s.kind).collect();
+    assert_eq!(kinds, SignalKind::ALL.to_vec());
+    let ops: Vec<_> = v.interface.iter().map(|o| o.op).collect();
+    assert_eq!(ops, ["enqueue", "dequeue", "ack", "fail"]);
+}
+
+#[test]
+fn reference_figures_are_the_article_numbers() {
+    let figure = |id: &str| {
+        *REFERENCES
+            .iter()
+            .find(|r| r.id == id)
+            .expect("reference figure")
+    };
+    assert_eq!(figure("graphile_worker").low_per_s, 180_000.0);
+    assert_eq!(figure("river").low_per_s, 46_000.0);
+    assert_eq!(figure("hatchet").low_per_s, 10_000.0);
+    assert_eq!(figure("sqs_fifo").low_per_s, 300.0);
+    assert_eq!(figure("sqs_fifo_batched").low_per_s, 3_000.0);
+    let high = figure("sqs_fifo_high_throughput");
+    assert_eq!((high.low_per_s, high.high_per_s), (9_000.0, 70_000.0));
+    let solid = figure("solid_queue");
+    assert!(!solid.on_postgres, "Solid Queue's 20M/day is on MySQL");
+    assert!((solid.low_per_s * 86_400.0 - 20_000_000.0).abs() < 1e-6);
+}
