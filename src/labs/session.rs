@@ -83,9 +83,7 @@ impl<M: LabModel> LabSession<M> {
         // Once Postgres is ready, and again after Reset or a restart: the kept state, or a
         // fresh set-up.
         Effect::new(move |seen: Option<Option<(usize, u64)>>| {
-            let Some(runner) = ctx.runner() else {
-                return None;
-            };
+            let runner = ctx.runner()?;
             let key = (runner.id(), runner.status().with(|s| s.generation));
             if seen.flatten() == Some(key) {
                 return Some(key);

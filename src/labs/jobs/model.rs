@@ -1003,6 +1003,35 @@ fn decode_text(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+impl crate::labs::session::LabModel for Lab {
+    type Action = Action;
+    type Outcome = Outcome;
+    type Snapshot = Snapshot;
+    const ID: crate::labs::LabId = crate::labs::LabId::Jobs;
+
+    async fn setup(db: &Db) -> Result<Lab, DbError> {
+        Lab::setup(db).await
+    }
+    async fn act(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
+        self.run(db, action).await
+    }
+    async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
+        snapshot(db, &self.highlighted()).await
+    }
+    fn start_run(&mut self) {
+        self.touched.clear();
+    }
+}
+
+impl crate::labs::session::Told for Outcome {
+    fn msg(&self) -> &Msg {
+        &self.msg
+    }
+    fn tone(&self) -> Tone {
+        self.tone
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1067,34 +1096,5 @@ mod tests {
         assert!(decode("t0").is_err());
         assert!(decode("e1,2").is_err());
         assert!(decode("w").is_err());
-    }
-}
-
-impl crate::labs::session::LabModel for Lab {
-    type Action = Action;
-    type Outcome = Outcome;
-    type Snapshot = Snapshot;
-    const ID: crate::labs::LabId = crate::labs::LabId::Jobs;
-
-    async fn setup(db: &Db) -> Result<Lab, DbError> {
-        Lab::setup(db).await
-    }
-    async fn act(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
-        self.run(db, action).await
-    }
-    async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
-        snapshot(db, &self.highlighted()).await
-    }
-    fn start_run(&mut self) {
-        self.touched.clear();
-    }
-}
-
-impl crate::labs::session::Told for Outcome {
-    fn msg(&self) -> &Msg {
-        &self.msg
-    }
-    fn tone(&self) -> Tone {
-        self.tone
     }
 }

@@ -809,6 +809,32 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
     })
 }
 
+impl crate::labs::session::LabModel for Lab {
+    type Action = Action;
+    type Outcome = Outcome;
+    type Snapshot = Snapshot;
+    const ID: crate::labs::LabId = crate::labs::LabId::Pgq;
+
+    async fn setup(db: &Db) -> Result<Lab, DbError> {
+        Lab::setup(db).await
+    }
+    async fn act(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
+        self.run(db, action).await
+    }
+    async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
+        snapshot(db).await
+    }
+}
+
+impl crate::labs::session::Told for Outcome {
+    fn msg(&self) -> &Msg {
+        &self.msg
+    }
+    fn tone(&self) -> Tone {
+        self.tone
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -837,31 +863,5 @@ mod tests {
         assert_eq!(statements[0], "begin");
         assert!(statements[2].starts_with("prepare transaction"));
         assert!(statements[3].starts_with("select lastval()"));
-    }
-}
-
-impl crate::labs::session::LabModel for Lab {
-    type Action = Action;
-    type Outcome = Outcome;
-    type Snapshot = Snapshot;
-    const ID: crate::labs::LabId = crate::labs::LabId::Pgq;
-
-    async fn setup(db: &Db) -> Result<Lab, DbError> {
-        Lab::setup(db).await
-    }
-    async fn act(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
-        self.run(db, action).await
-    }
-    async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
-        snapshot(db).await
-    }
-}
-
-impl crate::labs::session::Told for Outcome {
-    fn msg(&self) -> &Msg {
-        &self.msg
-    }
-    fn tone(&self) -> Tone {
-        self.tone
     }
 }
