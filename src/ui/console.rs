@@ -169,6 +169,7 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
                 <span class="muted">{ctx.t("console.keys")}</span>
             </div>
             <div class="console-result" aria-live="polite">{result_view}</div>
+            <crate::ui::start::ConsoleTx id="console-tx-here"/>
         </section>
     }
 }

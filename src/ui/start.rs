@@ -70,19 +70,6 @@ fn SessionNotes(runner: Runner) -> impl IntoView {
             h.clear();
         }
     });
-    let console = move |sql: &'static str| {
-        let Some(runner) = ctx.runner_untracked() else {
-            return;
-        };
-        let lab = match ctx.route.get_untracked() {
-            Route::Lab(id) => Some(id),
-            Route::Home => None,
-        };
-        leptos::task::spawn_local(async move {
-            runner.console(lab, sql).await;
-            ctx.data_changed.update(|n| *n += 1);
-        });
-    };
     view! {
         {move || status.with(|s| s.dead.clone()).map(|message| view! {
             <div class="error" role="alert" id="worker-dead">
@@ -103,21 +90,7 @@ fn SessionNotes(runner: Runner) -> impl IntoView {
                 </button>
             </div>
         })}
-        {move || {
-            let tx = status.with(|s| s.tx);
-            (tx != TxState::Idle).then(|| {
-                let (c1, c2) = (console, console);
-                view! {
-                    <div class="note bad" role="status" id="console-tx">
-                        <p>{if tx == TxState::Failed { ctx.t("runner.tx.failed") } else { ctx.t("runner.tx.open") }}</p>
-                        <div class="row">
-                            <button type="button" class="small" id="console-tx-commit" on:click=move |_| c1("commit")>"COMMIT"</button>
-                            <button type="button" class="small" id="console-tx-rollback" on:click=move |_| c2("rollback")>"ROLLBACK"</button>
-                        </div>
-                    </div>
-                }
-            })
-        }}
+        <ConsoleTx id="console-tx"/>
         {move || {
             let Route::Lab(here) = ctx.route.get() else { return None };
             let note = status.with(|s| s.cancelled.iter().find(|(l, _)| *l == here).map(|(_, m)| m.clone()))?;
@@ -193,5 +166,39 @@ pub fn StartPanel() -> impl IntoView {
         <Show when=on_lab>
             <section class="start-panel" aria-live="polite">{body}</section>
         </Show>
+    }
+}
+
+/// The console's open (or failed) transaction, named, with COMMIT and ROLLBACK. Shown on the
+/// status line, where the waiting labs are, and under the console, where it was typed.
+#[component]
+pub fn ConsoleTx(id: &'static str) -> impl IntoView {
+    let ctx = use_ctx();
+    let end = move |sql: &'static str| {
+        let Some(runner) = ctx.runner_untracked() else {
+            return;
+        };
+        let lab = match ctx.route.get_untracked() {
+            Route::Lab(id) => Some(id),
+            Route::Home => None,
+        };
+        leptos::task::spawn_local(async move {
+            runner.console(lab, sql).await;
+            ctx.data_changed.update(|n| *n += 1);
+        });
+    };
+    move || {
+        let tx = ctx.runner()?.status().with(|s| s.tx);
+        (tx != TxState::Idle).then(|| {
+            view! {
+                <div class="note bad" role="status" id=id>
+                    <p>{if tx == TxState::Failed { ctx.t("runner.tx.failed") } else { ctx.t("runner.tx.open") }}</p>
+                    <div class="row">
+                        <button type="button" class="small" id=format!("{id}-commit") on:click=move |_| end("commit")>"COMMIT"</button>
+                        <button type="button" class="small" id=format!("{id}-rollback") on:click=move |_| end("rollback")>"ROLLBACK"</button>
+                    </div>
+                </div>
+            }
+        })
     }
 }

@@ -208,6 +208,7 @@ test('an open console transaction holds the labs back until ROLLBACK, and nothin
   await console_(page, 'begin;');
   await page.waitForSelector('#console-tx');
   assert.match(await page.textContent('#console-tx'), /transaction is open/);
+  assert.match(await page.textContent('#console-tx-here'), /transaction is open/, 'also said under the console');
   await console_(page, "insert into orders (customer, total) values ('console', 1);");
   await page.click('#enqueue');
   await page.waitForTimeout(1500);
