@@ -77,6 +77,18 @@ function noErrors(page) {
   assert.deepEqual(page.errors, [], 'no page error');
 }
 
+/** Clicks `button` (Cancel or Restart), waits for a fresh PostgreSQL, and L1 works on it. */
+async function restartsAndWorks(page, button) {
+  await page.click(button);
+  await page.waitForSelector('#pg-version', { timeout: 120_000 });
+  await jobsIdle(page);
+  await page.click('#enqueue');
+  await jobsIdle(page);
+  assert.equal(await jobRows(page), 1);
+  noErrors(page);
+  await page.close();
+}
+
 async function noPanic(page) {
   assert.equal(await page.locator('#app-panic').count(), 0, 'no panic message');
 }
@@ -269,14 +281,7 @@ test('a statement that never ends is offered Cancel, and the labs work again aft
   await page.waitForSelector('#statement-slow', { timeout: 30_000 });
   assert.match(await page.textContent('#statement-slow'), /pg_sleep/);
   await shot(page, 'session-statement-slow');
-  await page.click('#statement-cancel');
-  await page.waitForSelector('#pg-version', { timeout: 120_000 });
-  await jobsIdle(page);
-  await page.click('#enqueue');
-  await jobsIdle(page);
-  assert.equal(await jobRows(page), 1);
-  noErrors(page);
-  await page.close();
+  await restartsAndWorks(page, '#statement-cancel');
 });
 
 test('a worker that dies after start gives a message with Restart, not a frozen page', async () => {
@@ -287,12 +292,5 @@ test('a worker that dies after start gives a message with Restart, not a frozen 
   await page.waitForSelector('#worker-dead', { timeout: 30_000 });
   assert.match(await page.textContent('#worker-dead'), /stopped/);
   await shot(page, 'session-worker-dead');
-  await page.click('#restart-postgres');
-  await page.waitForSelector('#pg-version', { timeout: 120_000 });
-  await jobsIdle(page);
-  await page.click('#enqueue');
-  await jobsIdle(page);
-  assert.equal(await jobRows(page), 1);
-  noErrors(page);
-  await page.close();
+  await restartsAndWorks(page, '#restart-postgres');
 });
