@@ -152,6 +152,27 @@ pub fn query_param(name: &str) -> Option<String> {
     params.get(name)
 }
 
+/// This page's address for a share link: origin, path and query, without what only this
+/// view of it means (`embed`, which hides the header, and `step`, which opens a tour step).
+/// A link copied inside an embedded lab then opens the full lab.
+pub fn share_base() -> String {
+    let loc = window().location();
+    let mut base = format!(
+        "{}{}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default()
+    );
+    if let Ok(params) = web_sys::UrlSearchParams::new_with_str(&loc.search().unwrap_or_default()) {
+        params.delete("embed");
+        params.delete("step");
+        let rest = String::from(params.to_string());
+        if !rest.is_empty() {
+            base = format!("{base}?{rest}");
+        }
+    }
+    base
+}
+
 fn initial_lang() -> Lang {
     if let Some(l) = query_param("lang").and_then(|l| Lang::parse(&l)) {
         return l;

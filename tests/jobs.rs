@@ -191,6 +191,11 @@ async fn notifications_sent_while_disconnected_are_lost_and_reconnect_rescans() 
     run(&mut lab, &db, Action::OrderWithJob).await;
     assert!(lab.delivered.is_empty());
     assert_eq!(lab.lost.len(), 2);
+    // A committed NOTIFY no one listens to is not called delivered.
+    let unheard = run(&mut lab, &db, Action::NotifyBytes(10)).await;
+    assert_eq!(unheard.msg.key, "jobs.out.notify_lost");
+    assert!(lab.delivered.is_empty());
+    assert_eq!(lab.lost.len(), 3);
     let back = run(&mut lab, &db, Action::Reconnect).await;
     assert_eq!(back.msg.key, "jobs.out.reconnected");
     assert!(

@@ -597,6 +597,28 @@ async fn maint_truncates_only_a_table_every_consumer_passed_and_a_lagging_consum
         holds,
         [(BILLING.to_string(), false), (EMAIL.to_string(), true)]
     );
+    // The reason comes as a code and values, so the page can say it in Korean too.
+    let wait = lab
+        .last_maint
+        .iter()
+        .find(|r| r.action == "wait")
+        .expect("a wait row");
+    assert_eq!(wait.reason.as_deref(), Some("consumer"), "{wait:?}");
+    assert_eq!(
+        wait.args
+            .as_ref()
+            .and_then(|a| a.first())
+            .map(String::as_str),
+        Some(EMAIL)
+    );
+    let msg = wait.msg();
+    assert_eq!(
+        msg.nested.first().map(|(_, m)| m.key),
+        Some("pgq.reason.consumer")
+    );
+    let queue = snap.queue.as_ref().expect("queue info");
+    assert_eq!(queue.rotation_reason.as_deref(), Some("consumer"));
+    assert_eq!(queue.rotation_msg().key, "pgq.reason.consumer");
 
     drain(&mut lab, &db, EMAIL, 100).await;
     run(&mut lab, &db, Action::Maint).await;

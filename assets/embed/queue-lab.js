@@ -8,7 +8,8 @@
  *   lab     jobs | workers | vacuum | pgq | leave (required)
  *   lang    ko | en (default: the page's <html lang> if it is one of them, else en)
  *   height  starting height in CSS pixels (default 600); the lab then sizes the frame
- *   step    tour step to open at, 1–99 (optional)
+ *   step    tour step to open at, 1–99 (optional; labs with a guided tour run that step's
+ *           actions on a fresh database, a step the tour lacks is refused with a note)
  *   src     base URL of the lab site (optional, resolved against the page). Default: the
  *           directory this script was loaded from — or, when that directory is the site's
  *           `embed/` folder (where the site ships this kit), its parent. So the kit works

@@ -93,4 +93,156 @@ mod tests {
         }
         keys
     }
+
+    /// Every number a text states, in either language, is listed in `figures.tsv` for its
+    /// key with its source; a `code` source must still be true of the code. A figure typed
+    /// into a text without a source, or a setting changed in code but not in the text it
+    /// names, fails here.
+    #[test]
+    fn every_number_in_the_texts_has_a_source() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let figures = std::fs::read_to_string(format!("{root}/assets/i18n/figures.tsv"))
+            .expect("figures.tsv readable");
+        let mut listed: Vec<(f64, Vec<&str>, &str)> = Vec::new();
+        let mut problems = Vec::new();
+        for (n, line) in figures.lines().enumerate() {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let cols: Vec<&str> = line.split('\t').collect();
+            let [figure, keys, source] = cols[..] else {
+                problems.push(format!("figures.tsv:{}: three columns expected", n + 1));
+                continue;
+            };
+            let Ok(value) = figure.parse::<f64>() else {
+                problems.push(format!("figures.tsv:{}: {figure:?} is not a number", n + 1));
+                continue;
+            };
+            if let Some(code) = source.strip_prefix("code ") {
+                let (path, snippet) = code.split_once(": ").expect("code <path>: <snippet>");
+                let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap_or_default();
+                let digits: String = snippet.chars().filter(|c| *c != '_').collect();
+                if !text.contains(snippet) {
+                    problems.push(format!(
+                        "figures.tsv:{}: {path} no longer has {snippet:?}",
+                        n + 1
+                    ));
+                } else if !digits.contains(figure) {
+                    problems.push(format!(
+                        "figures.tsv:{}: {snippet:?} does not say {figure}",
+                        n + 1
+                    ));
+                }
+            }
+            listed.push((value, keys.split(',').map(str::trim).collect(), source));
+        }
+        let matches = |pattern: &str, key: &str| match pattern.strip_suffix('*') {
+            Some(prefix) => key.starts_with(prefix),
+            None => pattern == key,
+        };
+        let mut used = vec![false; listed.len()];
+        for (file, text) in FILES {
+            for line in text.lines() {
+                let cols: Vec<&str> = line.split('\t').collect();
+                if line.starts_with('#') || cols.len() < 3 {
+                    continue;
+                }
+                let key = cols[0];
+                for (lang, text) in [("en", cols[1]), ("ko", cols[2])] {
+                    for (shown, value) in numbers_in(text) {
+                        if value == 0.0 || value == 1.0 {
+                            continue;
+                        }
+                        let found = listed.iter().position(|(v, keys, _)| {
+                            *v == value && keys.iter().any(|p| matches(p, key))
+                        });
+                        match found {
+                            Some(i) => used[i] = true,
+                            None => problems.push(format!(
+                                "{file}: {key} ({lang}) states {shown} with no source in figures.tsv"
+                            )),
+                        }
+                    }
+                }
+            }
+        }
+        for (i, (value, keys, _)) in listed.iter().enumerate() {
+            if !used[i] {
+                problems.push(format!(
+                    "figures.tsv: {value} for {keys:?} is stated by no text"
+                ));
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn numbers_are_read_as_a_reader_reads_them() {
+        let got = |t: &str| {
+            numbers_in(t)
+                .into_iter()
+                .map(|(_, v)| v)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            got("read 723 pages (1.9 ms), L3 and §6, event_1_0, {n} rows"),
+            [723.0, 1.9]
+        );
+        assert_eq!(
+            got("20,000 jobs, 20 million a day"),
+            [20_000.0, 20_000_000.0]
+        );
+        assert_eq!(got("작업 2만 건, 1억 행"), [20_000.0, 100_000_000.0]);
+    }
+
+    /// The numbers a text states outside its `{placeholders}`: (as written, value). Digits
+    /// inside a word (L3, event_1_0, §6) are names, not figures; "20 million", "2만" and
+    /// "1억" are read as their value.
+    fn numbers_in(text: &str) -> Vec<(String, f64)> {
+        let mut plain = String::new();
+        let mut depth = 0;
+        for c in text.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth > 0 => depth -= 1,
+                _ if depth == 0 => plain.push(c),
+                _ => {}
+            }
+        }
+        let chars: Vec<char> = plain.chars().collect();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            let starts = chars[i].is_ascii_digit()
+                && (i == 0
+                    || !(chars[i - 1].is_ascii_alphanumeric() || "_§.".contains(chars[i - 1])));
+            if !starts {
+                i += 1;
+                continue;
+            }
+            let mut j = i;
+            while j < chars.len()
+                && (chars[j].is_ascii_digit()
+                    || (",.".contains(chars[j])
+                        && chars.get(j + 1).is_some_and(char::is_ascii_digit)))
+            {
+                j += 1;
+            }
+            let shown: String = chars[i..j].iter().collect();
+            let mut value: f64 = shown.replace(',', "").parse().unwrap_or(f64::NAN);
+            let rest: String = chars[j..].iter().take(8).collect();
+            if rest.starts_with(" million") {
+                value *= 1e6;
+            } else if rest.starts_with('만') {
+                value *= 1e4;
+            } else if rest.starts_with('억') {
+                value *= 1e8;
+            } else if rest.starts_with('천') {
+                value *= 1e3;
+            }
+            out.push((shown, value));
+            i = j;
+        }
+        out
+    }
 }

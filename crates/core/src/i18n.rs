@@ -117,6 +117,9 @@ impl Catalog {
         for (name, value) in &msg.args {
             text = text.replace(&format!("{{{name}}}"), value);
         }
+        for (name, inner) in &msg.nested {
+            text = text.replace(&format!("{{{name}}}"), &self.render(lang, inner));
+        }
         text
     }
 }
@@ -127,6 +130,8 @@ impl Catalog {
 pub struct Msg {
     pub key: &'static str,
     pub args: Vec<(&'static str, String)>,
+    /// Placeholders filled with another message, rendered in the same language.
+    pub nested: Vec<(&'static str, Msg)>,
 }
 
 impl Msg {
@@ -134,11 +139,18 @@ impl Msg {
         Msg {
             key,
             args: Vec::new(),
+            nested: Vec::new(),
         }
     }
 
     pub fn arg(mut self, name: &'static str, value: impl fmt::Display) -> Msg {
         self.args.push((name, value.to_string()));
+        self
+    }
+
+    /// Fills `{name}` with `inner`, in whatever language this message is shown in.
+    pub fn arg_msg(mut self, name: &'static str, inner: Msg) -> Msg {
+        self.nested.push((name, inner));
         self
     }
 }
@@ -154,6 +166,11 @@ mod tests {
         assert_eq!(c.render(Lang::En, &m), "Hello Kim");
         assert_eq!(c.render(Lang::Ko, &m), "Kim 안녕");
         assert_eq!(c.get(Lang::En, "missing.key"), "missing.key");
+        let c =
+            Catalog::parse(&[("t.tsv", "a.b\tHello {who}\t{who} 안녕\nw\tWorld\t세계\n")]).unwrap();
+        let nested = Msg::new("a.b").arg_msg("who", Msg::new("w"));
+        assert_eq!(c.render(Lang::En, &nested), "Hello World");
+        assert_eq!(c.render(Lang::Ko, &nested), "세계 안녕");
     }
 
     #[test]

@@ -842,11 +842,13 @@ impl Lab {
         match sent {
             Ok(_) => {
                 tx.commit().await?;
+                let listening = self.connected;
                 self.after_commit(db, &payload).await?;
-                Ok(Outcome::new(
-                    Msg::new("jobs.out.notify_ok").arg("n", bytes),
-                    Tone::Good,
-                ))
+                Ok(if listening {
+                    Outcome::new(Msg::new("jobs.out.notify_ok").arg("n", bytes), Tone::Good)
+                } else {
+                    Outcome::new(Msg::new("jobs.out.notify_lost").arg("n", bytes), Tone::Warn)
+                })
             }
             Err(e) => {
                 tx.rollback().await?;

@@ -103,14 +103,23 @@ fn shared_steps() -> Option<String> {
 }
 
 fn share_url(history: &[Action]) -> String {
-    let loc = window().location();
-    let base = format!(
-        "{}{}{}",
-        loc.origin().unwrap_or_default(),
-        loc.pathname().unwrap_or_default(),
-        loc.search().unwrap_or_default()
-    );
-    format!("{base}#/jobs?s={}", model::encode(history))
+    format!(
+        "{}#/jobs?s={}",
+        crate::app::share_base(),
+        model::encode(history)
+    )
+}
+
+/// The tour step the page was opened at (`?step=N`, as the embedding kit sets it), 0-based;
+/// `Err` names a step the tour does not have.
+fn opening_step() -> Option<Result<usize, Msg>> {
+    let raw = crate::app::query_param("step")?;
+    Some(match raw.trim().parse::<usize>() {
+        Ok(n) if (1..=TOUR.len()).contains(&n) => Ok(n - 1),
+        _ => Err(Msg::new("jobs.err.step")
+            .arg("step", raw)
+            .arg("max", TOUR.len())),
+    })
 }
 
 /// A share link replays at most this many steps; the rest are dropped, and the lab says so.
@@ -142,7 +151,17 @@ pub fn JobsLab() -> impl IntoView {
                 session.last.set(Some(Last::Refused(m)));
                 session.run(vec![], true, None);
             }
-            None => session.run(vec![], true, None),
+            None => match opening_step() {
+                Some(Ok(i)) => {
+                    tour_step.set(Some(i));
+                    session.run((TOUR[i].actions)(), true, None);
+                }
+                Some(Err(m)) => {
+                    session.last.set(Some(Last::Refused(m)));
+                    session.run(vec![], true, None);
+                }
+                None => session.run(vec![], true, None),
+            },
         }
     });
     let (lab, snap, last) = (session.lab, session.snap, session.last);
@@ -583,8 +602,15 @@ fn AtLeastOnce(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
                     } else {
                         t.into_iter()
                             .map(|(id, runs)| {
-                                let who = runs.iter().map(|(w, a)| format!("{} (attempt {a})", w.letter())).collect::<Vec<_>>().join(", ");
-                                view! { <li>{move || render(ctx.lang.get(), &Msg::new("jobs.twice_row").arg("job", id).arg("runs", who.clone()))}</li> }
+                                let runs = runs.clone();
+                                let who = move || {
+                                    let l = ctx.lang.get();
+                                    runs.iter()
+                                        .map(|(w, a)| render(l, &Msg::new("jobs.twice_run").arg("worker", w.letter()).arg("attempt", a)))
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                };
+                                view! { <li>{move || render(ctx.lang.get(), &Msg::new("jobs.twice_row").arg("job", id).arg("runs", who()))}</li> }
                             })
                             .collect_view()
                             .into_any()

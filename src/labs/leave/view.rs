@@ -264,10 +264,7 @@ fn load_presets(ctx: Ctx, inputs: Inputs) -> impl IntoView {
     let hint = move || {
         band().map(|b| {
             let l = lang.get();
-            let msg = Msg {
-                key: "leave.ui.load_band",
-                args: vec![("band", app(l, b.key()))],
-            };
+            let msg = Msg::new("leave.ui.load_band").arg("band", app(l, b.key()));
             ui_msg(l, &msg)
         })
     };

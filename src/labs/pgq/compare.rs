@@ -19,6 +19,7 @@
 
 use crate::db::{Db, DbError, Param};
 use crate::labs::vacuum::model::{breathe, claim_pages, now_ms, sql as vac};
+use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 use std::cell::Cell;
 
@@ -87,7 +88,7 @@ pub struct PgqRound {
     /// Events TRUNCATEd by this round's maint(), if it rotated.
     pub truncated: Option<i64>,
     /// maint()'s reason for waiting, if it did not rotate.
-    pub waiting: Option<String>,
+    pub waiting: Option<Msg>,
 }
 
 impl PgqRound {
@@ -171,7 +172,8 @@ struct Stats {
 #[derive(Deserialize)]
 struct MaintRow {
     action: String,
-    detail: Option<String>,
+    reason: Option<String>,
+    args: Option<Vec<String>>,
 }
 #[derive(Deserialize)]
 struct Gid {
@@ -202,7 +204,7 @@ async fn stats(db: &Db, sql: &str, params: &[Param]) -> Result<Stats, DbError> {
 
 /// A tick, each consumer steps onto it, maint(): what a ticker daemon does between rounds.
 /// Returns (events truncated, maint's reason to wait).
-async fn housekeeping(db: &Db, page: u32) -> Result<(Option<i64>, Option<String>), DbError> {
+async fn housekeeping(db: &Db, page: u32) -> Result<(Option<i64>, Option<Msg>), DbError> {
     db.query::<serde_json::Value>(TICK_SQL, &[QUEUE.into()])
         .await?;
     for c in CONSUMERS {
@@ -213,20 +215,13 @@ async fn housekeeping(db: &Db, page: u32) -> Result<(Option<i64>, Option<String>
     let truncated = rows
         .iter()
         .filter(|r| r.action == "rotate")
-        .filter_map(|r| truncated_events(r.detail.as_deref().unwrap_or("")))
+        // rotate's args: (from table, to table, events truncated)
+        .filter_map(|r| r.args.as_ref()?.get(2)?.parse::<i64>().ok())
         .reduce(|a, b| a + b);
-    let waiting = rows
-        .iter()
-        .find(|r| r.action == "wait")
-        .and_then(|r| r.detail.clone());
+    let waiting = rows.iter().find(|r| r.action == "wait").map(|r| {
+        super::model::reason_msg(r.reason.as_deref(), r.args.as_deref().unwrap_or_default())
+    });
     Ok((truncated, waiting))
-}
-
-/// The event count in maint()'s rotate detail, "… (N events)".
-fn truncated_events(detail: &str) -> Option<i64> {
-    let open = detail.rfind('(')?;
-    let rest = &detail[open + 1..];
-    rest.split_whitespace().next()?.parse().ok()
 }
 
 async fn pgq_round(db: &Db, s: Settings, cancel: &Cell<bool>) -> Result<PgqRound, DbError> {
@@ -389,18 +384,4 @@ async fn run_inner(
         report.released = Some(released);
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::truncated_events;
-
-    #[test]
-    fn reads_the_event_count_of_a_rotate_detail() {
-        assert_eq!(
-            truncated_events("event_2_0 -> event_2_1: truncated event_2_1 (20000 events)"),
-            Some(20_000)
-        );
-        assert_eq!(truncated_events("nothing here"), None);
-    }
 }

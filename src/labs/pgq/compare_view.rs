@@ -194,8 +194,8 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
                         </tr>
                     </thead>
                     <tbody>
-                        <tr><th scope="row">"SKIP LOCKED"</th><td class="mono">"6,397 → 91,593"</td><td class="mono">"797 → 517 jobs/s"</td></tr>
-                        <tr><th scope="row">"PgQue"</th><td class="mono">"0"</td><td class="mono">"792 → 804 jobs/s"</td></tr>
+                        <tr><th scope="row">"SKIP LOCKED"</th><td class="mono">"6,397 → 91,593"</td><td class="mono">{move || render(ctx.lang.get(), &Msg::new("pgq.cmp.rate_change").arg("from", 797).arg("to", 517))}</td></tr>
+                        <tr><th scope="row">"PgQue"</th><td class="mono">"0"</td><td class="mono">{move || render(ctx.lang.get(), &Msg::new("pgq.cmp.rate_change").arg("from", 792).arg("to", 804))}</td></tr>
                     </tbody>
                 </table>
             </div>
@@ -253,7 +253,8 @@ fn ReportTable(report: Report, pinned: bool, running: RwSignal<bool>) -> impl In
                                 (None, Some(_)) => Msg::new("pgq.cmp.held"),
                                 (None, None) => Msg::new("pgq.cmp.no_rotation"),
                             };
-                            let why = p.waiting.clone().unwrap_or_default();
+                            let why = p.waiting.clone();
+                            let why = move || why.as_ref().map(|m| render(ctx.lang.get(), m)).unwrap_or_default();
                             view! {
                                 <tr data-round=r.round.to_string()>
                                     <th scope="row" class="mono">{r.round}</th>

@@ -172,6 +172,36 @@ pub struct QueueInfo {
     pub dead_letters: i32,
     pub rotation_ready: Option<bool>,
     pub rotation_note: Option<String>,
+    pub rotation_reason: Option<String>,
+    pub rotation_args: Option<Vec<String>>,
+}
+
+impl QueueInfo {
+    /// What the next maint() would do, in the learner's language.
+    pub fn rotation_msg(&self) -> Msg {
+        reason_msg(
+            self.rotation_reason.as_deref(),
+            self.rotation_args.as_deref().unwrap_or_default(),
+        )
+    }
+}
+
+/// The engine's reason (`pgq.rotation_status` / `pgq.maint`: a code and its values) as a
+/// message; the engine's own English note stays in the SQL log.
+pub fn reason_msg(reason: Option<&str>, args: &[String]) -> Msg {
+    let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
+    match reason.unwrap_or_default() {
+        "step2_pending" => Msg::new("pgq.reason.step2_pending"),
+        "period" => Msg::new("pgq.reason.period").arg("time", arg(0)),
+        "step2_now" => Msg::new("pgq.reason.step2_now"),
+        "long_tx" => Msg::new("pgq.reason.long_tx").arg("txid", arg(0)),
+        "consumer" => Msg::new("pgq.reason.consumer")
+            .arg("consumer", arg(0))
+            .arg("tick", arg(1)),
+        "ready" => Msg::new("pgq.reason.ready").arg("table", arg(0)),
+        "locked" => Msg::new("pgq.reason.locked").arg("table", arg(0)),
+        _ => Msg::new("pgq.reason.unknown"),
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
@@ -211,18 +241,28 @@ pub struct MaintRow {
     pub queue_name: Option<String>,
     pub action: String,
     pub detail: Option<String>,
+    pub reason: Option<String>,
+    pub args: Option<Vec<String>>,
 }
 
 impl MaintRow {
-    /// maint()'s answer in the learner's words (the engine's detail is shown beside it).
+    /// maint()'s answer in the learner's words, from its reason code and values (its English
+    /// detail is what the SQL log shows).
     pub fn msg(&self) -> Msg {
-        let detail = self.detail.clone().unwrap_or_default();
+        let args = self.args.as_deref().unwrap_or_default();
+        let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
         match self.action.as_str() {
-            "retry" => Msg::new("pgq.maint.retry"),
+            "retry" => Msg::new("pgq.maint.retry")
+                .arg("count", arg(0))
+                .arg("table", arg(1)),
             "step2" => Msg::new("pgq.maint.step2"),
-            "rotate" => Msg::new("pgq.maint.rotate"),
-            "ticks" => Msg::new("pgq.maint.ticks"),
-            _ => Msg::new("pgq.maint.wait").arg("reason", detail),
+            "rotate" => Msg::new("pgq.maint.rotate")
+                .arg("from", arg(0))
+                .arg("to", arg(1))
+                .arg("count", arg(2)),
+            "ticks" => Msg::new("pgq.maint.ticks").arg("count", arg(0)),
+            _ => Msg::new("pgq.maint.wait")
+                .arg_msg("reason", reason_msg(self.reason.as_deref(), args)),
         }
     }
 }

@@ -373,7 +373,7 @@ fn Rotation(
                 {move || {
                     let q = q();
                     let key = if q.rotation_ready == Some(true) { "pgq.next.rotate" } else { "pgq.next.wait" };
-                    render(ctx.lang.get(), &Msg::new(key).arg("note", q.rotation_note.unwrap_or_default()))
+                    render(ctx.lang.get(), &Msg::new(key).arg_msg("note", q.rotation_msg()))
                 }}
             </p>
             <div class="table-wrap" style="position:relative">
@@ -413,11 +413,9 @@ fn Rotation(
             <ul id="maint-answer">
                 {move || maint_rows().into_iter().map(|r| {
                     let msg = r.msg();
-                    let detail = if r.action == "wait" { String::new() } else { r.detail.clone().unwrap_or_default() };
                     view! {
                         <li data-action=r.action.clone()>
                             <code>{r.action.clone()}</code> " " {move || render(ctx.lang.get(), &msg)}
-                            " " <span class="muted mono">{detail}</span>
                         </li>
                     }
                 }).collect_view()}

@@ -1139,6 +1139,7 @@ fn PlanPanel(lab: Lab) -> impl IntoView {
                 {side("vacuum.plan.indexed", "vacuum.plan.indexed.why", "vacuum-plan-indexed", |c| c.indexed.clone())}
             </div>
             <p class="muted">{ctx.t("vacuum.plan.indexed.differs")}</p>
+            <p class="muted" id="vacuum-plan-vs-article">{ctx.t("vacuum.plan.vs_article")}</p>
             <p class="muted">{ctx.t("vacuum.plan.analyze_note")}</p>
             <p class="muted">{ctx.t("vacuum.plan.explain_runs")}</p>
         </section>

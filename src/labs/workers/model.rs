@@ -430,10 +430,27 @@ pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
                 Msg::new("workers.read.naive_lucky")
             }
         }
-        Strategy::ForUpdate => Msg::new("workers.read.for_update")
-            .arg("waits", fmt_int(out.lock_waits))
-            .arg("wait", fmt_us(out.lock_wait_us))
-            .arg("tp", format!("{:.0}", out.jobs_per_s)),
+        Strategy::ForUpdate => {
+            let msg = Msg::new("workers.read.for_update")
+                .arg("waits", fmt_int(out.lock_waits))
+                .arg("wait", fmt_us(out.lock_wait_us))
+                .arg("tp", format!("{:.0}", out.jobs_per_s));
+            // The verdict is computed: against SKIP LOCKED on the same jobs, when it ran.
+            match all
+                .iter()
+                .find(|o| o.params.strategy == Strategy::SkipLockedTx)
+                .filter(|c| c.jobs_per_s > 0.0)
+            {
+                Some(c) => Msg::new("workers.read.for_update_vs_skip")
+                    .arg_msg("head", msg)
+                    .arg("tp_skip", format!("{:.0}", c.jobs_per_s))
+                    .arg(
+                        "share",
+                        format!("{:.0}", 100.0 * out.jobs_per_s / c.jobs_per_s),
+                    ),
+                None => msg,
+            }
+        }
         Strategy::SkipLockedTx => Msg::new("workers.read.skip_tx")
             .arg("max", out.tx.max_in_tx)
             .arg("mean", format!("{:.2}", out.tx.mean_in_tx))

@@ -7,18 +7,21 @@
 --          max_retries int, last_tick bigint, last_tick_time timestamptz,
 --          ticks_kept int, events_since_tick bigint, consumers int,
 --          retries_pending int, dead_letters int,
---          rotation_ready boolean, rotation_note text).
+--          rotation_ready boolean, rotation_note text,
+--          rotation_reason text, rotation_args text[]).
 -- events_since_tick counts event ids handed out after the last tick: an
 -- estimate, it includes rolled-back sends and ones still in flight.
 -- rotation_ready / rotation_note: what maint() would do now (see
--- pgq.rotation_status; a lock on the table is only found by trying).
+-- pgq.rotation_status; a lock on the table is only found by trying);
+-- rotation_reason / rotation_args: the note as a code and its values.
 -- Guarantee: reads only. Raises PQ001 for an unknown queue name.
 create function pgq.get_queue_info(i_queue text default null)
 returns table (queue_name text, ntables int, cur_table int, cur_table_name text,
                rotation_period interval, switch_time timestamptz, max_retries int,
                last_tick bigint, last_tick_time timestamptz, ticks_kept int,
                events_since_tick bigint, consumers int, retries_pending int,
-               dead_letters int, rotation_ready boolean, rotation_note text)
+               dead_letters int, rotation_ready boolean, rotation_note text,
+               rotation_reason text, rotation_args text[])
 language plpgsql stable as $$
 #variable_conflict use_column
 begin
@@ -36,7 +39,7 @@ begin
                (select count(*)::int from pgq.subscription s where s.sub_queue = q.queue_id),
                (select count(*)::int from pgq.retry_queue r where r.rq_queue = q.queue_id),
                (select count(*)::int from pgq.dead_letter d where d.dl_queue = q.queue_id),
-               rs.ready, rs.note
+               rs.ready, rs.note, rs.reason, rs.args
           from pgq.queue q
           join pgq.tick t on t.tick_queue = q.queue_id and t.tick_id = q.queue_last_tick
           cross join lateral pgq.rotation_status(q.queue_id) rs

@@ -41,14 +41,19 @@
 -- dead tuples from consuming. (An INSERT whose transaction rolls back does
 -- leave one dead tuple; the table's next TRUNCATE removes it.)
 
--- pgq.rotation_status(i_queue_id int) returns (ready boolean, note text, blocker text)
+-- pgq.rotation_status(i_queue_id int) returns (ready boolean, note text, blocker text,
+--                                              reason text, args text[])
 --   i_queue_id  queue id
 -- Returns whether maint() would switch tables now; note says what it would
 -- do or what it waits for; blocker names the first consumer holding it back
--- (null if none).
+-- (null if none); reason is the note as a code and args its values, for a
+-- page that says it in the learner's language:
+--   'step2_pending' ()  'period' (not before)  'step2_now' ()
+--   'long_tx' (txid)  'consumer' (consumer, tick)  'ready' (next table)
 -- Guarantee: reads only; applies rules 1-3 above (rule 4 is only known by
 -- trying the lock).
-create function pgq.rotation_status(i_queue_id int, out ready boolean, out note text, out blocker text)
+create function pgq.rotation_status(i_queue_id int, out ready boolean, out note text, out blocker text,
+                                   out reason text, out args text[])
 language plpgsql stable as $$
 declare
     q pgq.queue;
@@ -61,20 +66,26 @@ begin
     ready := false;
     if q.queue_switch_step2 is null then
         note := 'waits for a tick after the last switch (step 2 not recorded yet)';
+        reason := 'step2_pending';
         return;
     end if;
     if now() < q.queue_switch_time + q.queue_rotation_period then
         note := format('rotation period: not before %s', q.queue_switch_time + q.queue_rotation_period);
+        reason := 'period';
+        args := array[(q.queue_switch_time + q.queue_rotation_period)::text];
         return;
     end if;
     if q.queue_switch_step2 = pg_current_xact_id_if_assigned() then
         note := 'step 2 was recorded just now; a tick taken after it must be acked first';
+        reason := 'step2_now';
         return;
     end if;
     if pg_snapshot_xmin(pg_current_snapshot()) <= q.queue_switch_step2 then
         -- every tick taken now has this xmin too: no cursor can pass step 2
         note := format('a transaction open since before step 2 (txid %s) holds rotation: it may still write to an older table',
                        pg_snapshot_xmin(pg_current_snapshot()));
+        reason := 'long_tx';
+        args := array[pg_snapshot_xmin(pg_current_snapshot())::text];
         return;
     end if;
     select s.sub_consumer, s.sub_last_tick into v_cons, v_tick
@@ -88,28 +99,36 @@ begin
         blocker := v_cons;
         note := format('consumer "%s" holds rotation: its cursor (tick %s) is not past every event outside the current table; it must ack a tick taken after step 2',
                        v_cons, v_tick);
+        reason := 'consumer';
+        args := array[v_cons, v_tick::text];
         return;
     end if;
     ready := true;
     note := format('will truncate %s and make it current', v_next);
+    reason := 'ready';
+    args := array[v_next];
 end;
 $$;
 
 -- pgq.maint(i_queue text) returns table
 --   i_queue  a queue name, or null (default) for every queue
--- Returns (queue_name text, action text, detail text), one row per thing
+-- Returns (queue_name text, action text, detail text, reason text, args text[]),
+-- one row per thing
 -- done or waited for, action one of:
 --   'retry'   due retries sent back into the current table (maint_retry_events)
 --   'step2'   step 2 of the last switch recorded
 --   'rotate'  switched tables; detail names the table truncated and its rows
 --   'wait'    no switch; detail says why (period, a lagging consumer, a lock)
 --   'ticks'   ticks no consumer needs any more were dropped
+-- detail says it in English; reason and args say it as a code and values for
+-- a page in another language: reason is the action, except for 'wait', where
+-- it is rotation_status's reason or 'locked' (args: the table).
 -- Guarantee: TRUNCATEs only under the rotation rule above; never UPDATEs or
 -- DELETEs an event table; never waits for a lock. Call it every 30 s or so
 -- (on the lab clock), in a transaction of its own. Raises PQ001 for an
 -- unknown queue name.
 create function pgq.maint(i_queue text default null)
-returns table (queue_name text, action text, detail text)
+returns table (queue_name text, action text, detail text, reason text, args text[])
 language plpgsql as $$
 #variable_conflict use_column
 declare
@@ -136,6 +155,8 @@ begin
         if v_n > 0 then
             action := 'retry';
             detail := format('%s due retries sent back into event_%s_%s', v_n, q.queue_id, q.queue_cur_table);
+            reason := 'retry';
+            args := array[v_n::text, format('event_%s_%s', q.queue_id, q.queue_cur_table)];
             return next;
         end if;
 
@@ -145,6 +166,8 @@ begin
              where queue_id = q.queue_id;
             action := 'step2';
             detail := format('step 2 of the last switch recorded (txid %s)', q.queue_switch_step2);
+            reason := 'step2';
+            args := array[q.queue_switch_step2::text];
             return next;
         end if;
 
@@ -166,14 +189,21 @@ begin
                 detail := format('event_%s_%s -> event_%s_%s: truncated event_%s_%s (%s events)',
                                  q.queue_id, q.queue_cur_table, q.queue_id, v_next,
                                  q.queue_id, v_next, v_rows);
+                reason := 'rotate';
+                args := array[format('event_%s_%s', q.queue_id, q.queue_cur_table),
+                              format('event_%s_%s', q.queue_id, v_next), v_rows::text];
             exception when lock_not_available then
                 action := 'wait';
                 detail := format('event_%s_%s is locked by another transaction (a prepared one?): not truncated',
                                  q.queue_id, v_next);
+                reason := 'locked';
+                args := array[format('event_%s_%s', q.queue_id, v_next)];
             end;
         else
             action := 'wait';
             detail := st.note;
+            reason := st.reason;
+            args := st.args;
         end if;
         return next;
 
@@ -184,6 +214,8 @@ begin
         if v_n > 0 then
             action := 'ticks';
             detail := format('dropped %s ticks before tick %s, which no consumer needs', v_n, v_keep);
+            reason := 'ticks';
+            args := array[v_n::text, v_keep::text];
             return next;
         end if;
     end loop;
