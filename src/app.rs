@@ -60,6 +60,11 @@ impl Ctx {
         move || tr(self.lang.get(), key)
     }
 
+    /// Like [`Ctx::t`], with the text's `quoted` SQL shown as code.
+    pub fn rich(self, key: &'static str) -> impl Fn() -> AnyView + Copy + Send + Sync + 'static {
+        move || crate::ui::i18n::rich(&tr(self.lang.get(), key))
+    }
+
     /// The owner of the database session, once Postgres is ready (tracked).
     pub fn runner(&self) -> Option<Runner> {
         match self.db.get() {

@@ -112,7 +112,7 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
                         <p class="muted" id="console-cut">{move || crate::ui::i18n::render(ctx.lang.get(),
                             &queue_lab_core::i18n::Msg::new("console.cut").arg("shown", shown).arg("total", count))}</p>
                     })}
-                    <div class="table-wrap">
+                    <div class="table-wrap" tabindex="0">
                         <table class="result">
                             <thead><tr>{fields.into_iter().map(|f| view! { <th scope="col">{f}</th> }).collect_view()}</tr></thead>
                             <tbody>
@@ -166,7 +166,7 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
                 >
                     {ctx.t("console.run")}
                 </button>
-                <span class="muted">{ctx.t("console.keys")}</span>
+                <span class="muted">{ctx.rich("console.keys")}</span>
             </div>
             <div class="console-result" aria-live="polite">{result_view}</div>
             <crate::ui::start::ConsoleTx id="console-tx-here"/>
@@ -191,12 +191,12 @@ pub fn ErrorBox(error: DbError) -> impl IntoView {
     view! {
         <div class="error" role="alert">
             <p>
-                <strong>{ctx.t("error.postgres_said")}</strong> " " {error.message.clone()}
+                <strong>{ctx.t("error.postgres_said")}</strong> " " <span lang="en">{error.message.clone()}</span>
                 {error.code.clone().map(|c| view! { " " <code class="sqlstate">{format!("SQLSTATE {c}")}</code> })}
             </p>
             {pointer.map(|p| view! { <pre class="caret">{p}</pre> })}
-            {error.detail.clone().map(|d| view! { <p class="detail">{d}</p> })}
-            {error.hint.clone().map(|h| view! { <p class="hint">{h}</p> })}
+            {error.detail.clone().map(|d| view! { <p class="detail" lang="en">{d}</p> })}
+            {error.hint.clone().map(|h| view! { <p class="hint" lang="en">{h}</p> })}
         </div>
     }
 }

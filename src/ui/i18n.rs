@@ -36,6 +36,38 @@ pub fn render(lang: Lang, msg: &Msg) -> String {
     catalog().render(lang, msg)
 }
 
+/// A text's parts: `(is_code, text)`. A catalog text marks SQL and identifiers it quotes
+/// with backticks, `like this`; an unmatched backtick is kept as text.
+pub fn code_spans(text: &str) -> Vec<(bool, &str)> {
+    let parts: Vec<&str> = text.split('`').collect();
+    if parts.len() % 2 == 0 {
+        return vec![(false, text)];
+    }
+    parts
+        .into_iter()
+        .enumerate()
+        .filter(|(_, p)| !p.is_empty())
+        .map(|(i, p)| (i % 2 == 1, p))
+        .collect()
+}
+
+/// A catalog text as a view, its `quoted` parts as `<code>`.
+pub fn rich(text: &str) -> leptos::prelude::AnyView {
+    use leptos::prelude::*;
+    code_spans(text)
+        .into_iter()
+        .map(|(code, part)| {
+            let part = part.to_owned();
+            if code {
+                view! { <code>{part}</code> }.into_any()
+            } else {
+                part.into_any()
+            }
+        })
+        .collect_view()
+        .into_any()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,7 +111,7 @@ mod tests {
 
     fn keys_in(text: &str) -> Vec<String> {
         let mut keys = Vec::new();
-        for marker in ["t(\"", "Msg::new(\"", "tr(lang, \"", "tr(l, \""] {
+        for marker in ["t(\"", "rich(\"", "Msg::new(\"", "tr(lang, \"", "tr(l, \""] {
             let mut rest = text;
             while let Some(i) = rest.find(marker) {
                 rest = &rest[i + marker.len()..];
@@ -174,6 +206,15 @@ mod tests {
             }
         }
         assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn quoted_parts_are_code() {
+        assert_eq!(
+            code_spans("run `select 1` now"),
+            [(false, "run "), (true, "select 1"), (false, " now")]
+        );
+        assert_eq!(code_spans("a ` stray"), [(false, "a ` stray")]);
     }
 
     #[test]

@@ -37,7 +37,8 @@ pub fn SqlLog(entries: LogEntries) -> impl IntoView {
             <Show when=move || entries.with(Vec::is_empty)>
                 <p class="muted">{ctx.t("log.empty")}</p>
             </Show>
-            <ol class="log-entries">
+            // It scrolls: focusable, so a keyboard can scroll it too (WCAG 2.1.1).
+            <ol class="log-entries" tabindex="0" aria-labelledby="sql-log-title">
                 <For each=move || entries.get() key=|(n, _)| *n let:item>
                     <LogLine entry=item.1/>
                 </For>

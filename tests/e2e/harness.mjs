@@ -111,3 +111,93 @@ export async function longestGap(page) {
     return window.__gaps.max;
   });
 }
+
+/** Waits until the button `selector` exists and is enabled (labs disable theirs while busy). */
+export async function enabled(page, selector, timeout = 120_000) {
+  await page.waitForFunction((s) => {
+    const b = document.querySelector(s);
+    return b && !b.disabled;
+  }, selector, { timeout });
+}
+
+/**
+ * Every page of the site, in the order a learner meets them, with what it shows before and
+ * after its default actions: `open` brings the page up (starting Postgres the first time a
+ * lab needs it), `act` runs the actions a newcomer tries first. Both take the page; `act`
+ * is null for pages without actions. Used by the scans that look at every page (language,
+ * accessibility).
+ */
+export const PAGES = [
+  { name: 'home', route: '', open: async () => {}, act: null },
+  {
+    name: 'jobs',
+    route: '#/jobs',
+    open: async (page) => {
+      if (await page.locator('#start-postgres').count()) await startPostgres(page);
+      await page.waitForSelector('#jobs-table');
+      await enabled(page, '#enqueue');
+    },
+    act: async (page) => {
+      for (const step of [0, 2, 3, 4, 5]) {
+        await page.click(`button.tour-run[data-step="${step}"]`);
+        await enabled(page, '#enqueue');
+      }
+    },
+  },
+  {
+    name: 'workers',
+    route: '#/workers',
+    open: async (page) => enabled(page, '#w-run'),
+    act: async (page) => {
+      await page.click('#w-run');
+      await page.waitForSelector('#w-results');
+      await enabled(page, '#w-run');
+    },
+  },
+  {
+    name: 'vacuum',
+    route: '#/vacuum',
+    open: async (page) => {
+      if (await page.locator('#start-postgres').count()) await startPostgres(page);
+      await enabled(page, '#vacuum-run');
+    },
+    act: async (page) => {
+      await page.fill('#vacuum-jobs', '2,000');
+      await page.fill('#vacuum-rounds', '2');
+      await page.click('#vacuum-run');
+      await page.waitForSelector('#vacuum-notice', { timeout: 180_000 });
+      await enabled(page, '#vacuum-run');
+      await page.click('#vacuum-vacuum');
+      await page.waitForSelector('#vacuum-removed', { timeout: 60_000 });
+      await enabled(page, '#vacuum-run');
+    },
+  },
+  {
+    name: 'pgq',
+    route: '#/pgq',
+    open: async (page) => {
+      if (await page.locator('#start-postgres').count()) await startPostgres(page);
+      await enabled(page, '#tick');
+    },
+    act: async (page) => {
+      const steps = ['#send-one', '#tick', '#consumer-billing [data-act="receive"]',
+        '#consumer-billing [data-act="ack"]', '#maint'];
+      for (const sel of steps) {
+        await page.click(sel);
+        await enabled(page, '#tick');
+      }
+    },
+  },
+  {
+    name: 'leave',
+    route: '#/leave',
+    open: async (page) => page.waitForSelector('main h1'),
+    act: null,
+  },
+];
+
+/** Opens `p` (an entry of PAGES) in `lang` on `page`, which keeps its tab and database. */
+export async function visit(page, server, p, lang) {
+  await page.goto(`${server.url}?lang=${lang}${p.route}`);
+  await p.open(page);
+}

@@ -53,7 +53,7 @@ test('tour: the dead worker\'s late completion updates 0 rows and the job shows 
   await tourStep(page, 4);
   const outcome = await page.textContent('#last-outcome');
   assert.match(outcome, /1행/, 'B completes with 1 row');
-  assert.match(await page.textContent('#ran-twice'), /A \(attempt 1\), B \(attempt 2\)/);
+  assert.match(await page.textContent('#ran-twice'), /A\(시도 1\), B\(시도 2\)/);
   assert.equal(await page.locator('#jobs-table tr[data-status="done"]').count(), 1);
   await shot(page, 'jobs-lease-ko');
 });

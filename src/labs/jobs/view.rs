@@ -533,19 +533,19 @@ fn JobsTable(
                     {move || render(ctx.lang.get(), &Msg::new("jobs.shown").arg("shown", model::LIST_LIMIT).arg("total", snap.with(|s| s.counts.total)))}
                 </p>
             </Show>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
                 <table class="jobs" id="jobs-table">
                     <thead>
                         <tr>
-                            <th scope="col">"id"</th>
-                            <th scope="col">"status"</th>
-                            <th scope="col">"priority"</th>
-                            <th scope="col">"attempts"</th>
-                            <th scope="col">"run_at"</th>
-                            <th scope="col">"locked_until"</th>
+                            <th scope="col" translate="no">"id"</th>
+                            <th scope="col" translate="no">"status"</th>
+                            <th scope="col" translate="no">"priority"</th>
+                            <th scope="col" translate="no">"attempts"</th>
+                            <th scope="col" translate="no">"run_at"</th>
+                            <th scope="col" translate="no">"locked_until"</th>
                             <th scope="col">{ctx.t("jobs.held_by")}</th>
-                            <th scope="col">"last_error"</th>
-                            <th scope="col">"payload"</th>
+                            <th scope="col" translate="no">"last_error"</th>
+                            <th scope="col" translate="no">"payload"</th>
                             <th scope="col"><span class="visually-hidden">{ctx.t("jobs.requeue")}</span></th>
                         </tr>
                     </thead>
@@ -566,8 +566,8 @@ fn JobsTable(
                                         <td class="mono">{crate::clock::time_of_day(&job.run_at).to_owned()}</td>
                                         <td class="mono">{job.locked_until.as_deref().map(|t| crate::clock::time_of_day(t).to_owned()).unwrap_or_default()}</td>
                                         <td>{move || holder(id, attempts)}</td>
-                                        <td class="payload">{job.last_error.clone().unwrap_or_default()}</td>
-                                        <td class="payload">{job.payload.to_string()}</td>
+                                        <td class="payload" translate="no">{job.last_error.clone().unwrap_or_default()}</td>
+                                        <td class="payload" translate="no">{job.payload.to_string()}</td>
                                         <td>
                                             <Show when=move || dead>
                                                 <button type="button" class="small" data-act="requeue" disabled=disabled on:click=move |_| act.run(Action::Requeue(id))>
@@ -628,14 +628,14 @@ fn OrdersTable(snap: RwSignal<Snapshot>) -> impl IntoView {
     view! {
         <section class="panel" aria-labelledby="orders-title">
             <h2 id="orders-title">{ctx.t("jobs.orders")}</h2>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
                 <table id="orders-table">
-                    <thead><tr><th scope="col">"id"</th><th scope="col">"customer"</th><th scope="col">"total"</th><th scope="col">"created"</th></tr></thead>
+                    <thead><tr><th scope="col" translate="no">"id"</th><th scope="col" translate="no">"customer"</th><th scope="col" translate="no">"total"</th><th scope="col" translate="no">"created"</th></tr></thead>
                     <tbody>
                         <For each=move || snap.get().orders key=|o| o.id let:o>
                             <tr data-order=o.id.to_string()>
                                 <td class="mono">{o.id}</td>
-                                <td>{o.customer.clone()}</td>
+                                <td translate="no">{o.customer.clone()}</td>
                                 <td class="mono">{o.total.clone()}</td>
                                 <td class="mono">{crate::clock::time_of_day(&o.created).to_owned()}</td>
                             </tr>

@@ -1,5 +1,6 @@
 //! The leave lab (see LABS.md). model.rs: state and actions, no UI; view.rs: components;
 //! text.rs and ui.tsv: this page's own texts.
+pub mod libraries;
 pub mod model;
 pub mod text;
 pub mod view;

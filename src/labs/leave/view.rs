@@ -5,6 +5,7 @@ use super::model::{error_for, hash_query, Case, Draft};
 use super::text::{app, render_advice, ui, ui_msg};
 use crate::app::{use_ctx, Ctx};
 use crate::labs::LabId;
+use crate::ui::i18n::rich;
 use leptos::prelude::*;
 use queue_lab_core::advisor::{
     self, advise, Field, FieldError, LoadBand, Recommendation, VacuumEstimate, Verdict, Workload,
@@ -164,6 +165,7 @@ pub fn LeaveLab() -> impl IntoView {
                 </div>
             </div>
             {move || verdict.get().map(|v| more_results(lang.get(), &v))}
+            <super::libraries::Libraries/>
         </section>
     }
 }
@@ -393,7 +395,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
     } else {
         v.fixes
             .iter()
-            .map(|f| view! { <li data-fix=f.key()>{app(lang, f.key())}</li> })
+            .map(|f| view! { <li data-fix=f.key()>{rich(&app(lang, f.key()))}</li> })
             .collect_view()
             .into_any()
     };
@@ -410,7 +412,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
     let interface = v
         .interface
         .iter()
-        .map(|op| view! { <li data-op=op.op>{app(lang, op.key)}</li> })
+        .map(|op| view! { <li data-op=op.op>{rich(&app(lang, op.key))}</li> })
         .collect_view();
     let links = v
         .lab_links
@@ -471,7 +473,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
     view! {
         <section class="panel" aria-labelledby="leave-dead-title">
             <h2 id="leave-dead-title">{ui(lang, "leave.ui.dead")}</h2>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
                 <table id="leave-dead-table">
                     <thead>
                         <tr>
@@ -526,7 +528,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
         </div>
         <section class="panel" aria-labelledby="leave-refs-title">
             <h2 id="leave-refs-title">{ui(lang, "leave.ui.refs")}</h2>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
                 <table id="leave-refs">
                     <thead>
                         <tr>

@@ -153,7 +153,7 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
     view! {
         <section class="panel" aria-labelledby="compare-title" id="pgq-compare-panel">
             <h2 id="compare-title">{ctx.t("pgq.cmp.title")}</h2>
-            <p class="muted">{ctx.t("pgq.cmp.explain")}</p>
+            <p class="muted">{ctx.rich("pgq.cmp.explain")}</p>
             <form class="row" on:submit=move |ev| { ev.prevent_default(); start(); }>
                 {field("pgq-compare-n", "pgq.cmp.events", events, "7")}
                 {field("pgq-compare-rounds", "pgq.cmp.rounds", rounds, "2")}
@@ -184,7 +184,7 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
                 }}
             </div>
             <h3>{ctx.t("pgq.cmp.reference_title")}</h3>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
                 <table id="pgq-compare-reference">
                     <thead>
                         <tr>
@@ -223,7 +223,7 @@ fn ReportTable(report: Report, pinned: bool, running: RwSignal<bool>) -> impl In
     let chart = report.clone();
     view! {
         <div class="compare-report" data-pinned=pinned.to_string() data-done=done.to_string()>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
                 <table class="compare">
                     <caption>{move || render(ctx.lang.get(), &caption)}</caption>
                     <thead>

@@ -291,7 +291,7 @@ fn Consumers(
                     }}
                 </p>
                 <Show when=move || !events().is_empty()>
-                    <div class="table-wrap" style="position:relative">
+                    <div class="table-wrap" tabindex="0" style="position:relative">
                         <table class="batch">
                             <thead>
                                 <tr>
@@ -376,7 +376,7 @@ fn Rotation(
                     render(ctx.lang.get(), &Msg::new(key).arg_msg("note", q.rotation_msg()))
                 }}
             </p>
-            <div class="table-wrap" style="position:relative">
+            <div class="table-wrap" tabindex="0" style="position:relative">
                 <table id="event-tables">
                     <thead>
                         <tr>
@@ -439,7 +439,7 @@ fn RetriesAndDead(
             <section class="panel" aria-labelledby="retry-title">
                 <h2 id="retry-title">{ctx.t("pgq.section.retry")}</h2>
                 <p class="muted">{move || render(ctx.lang.get(), &Msg::new("pgq.label.max_retries").arg("count", max_retries()))}</p>
-                <div class="table-wrap" style="position:relative">
+                <div class="table-wrap" tabindex="0" style="position:relative">
                     <table id="retry-table">
                         <thead>
                             <tr>
@@ -467,7 +467,7 @@ fn RetriesAndDead(
             </section>
             <section class="panel" aria-labelledby="dead-title">
                 <h2 id="dead-title">{ctx.t("pgq.section.dead")}</h2>
-                <div class="table-wrap" style="position:relative">
+                <div class="table-wrap" tabindex="0" style="position:relative">
                     <table id="dead-table">
                         <thead>
                             <tr>

@@ -523,8 +523,8 @@ fn RunPanel(lab: Lab) -> impl IntoView {
                 <p>{batch_note}</p>
                 <p>{ctx.t("vacuum.batch.does")}</p>
                 <p>{ctx.t("vacuum.batch.does_not")}</p>
-                <p>{ctx.t("vacuum.clock_note")}</p>
-                <p>{ctx.t("vacuum.stats_note")}</p>
+                <p>{ctx.rich("vacuum.clock_note")}</p>
+                <p>{ctx.rich("vacuum.stats_note")}</p>
                 <p>{ctx.t("vacuum.rotate.why_truncate")}</p>
             </details>
         </section>
@@ -588,7 +588,7 @@ fn Results(lab: Lab) -> impl IntoView {
                 <h2 id="vacuum-results-title">{ctx.t("vacuum.results")}</h2>
                 {article}
                 <p class="muted">{ctx.t("vacuum.article_note")}</p>
-                <div class="table-wrap">
+                <div class="table-wrap" tabindex="0">
                     <table id="vacuum-table">
                         <thead>
                             <tr>
@@ -608,7 +608,7 @@ fn Results(lab: Lab) -> impl IntoView {
                         <tbody>{rows}</tbody>
                     </table>
                 </div>
-                <p class="muted">{ctx.t("vacuum.pages_how")}</p>
+                <p class="muted">{ctx.rich("vacuum.pages_how")}</p>
                 <h3>{ctx.t("vacuum.charts")}</h3>
                 <p class="muted">{ctx.t("vacuum.chart.note")}</p>
                 <ul class="row" style="list-style:none;padding:0">
@@ -1003,12 +1003,12 @@ fn AutovacuumPanel(lab: Lab) -> impl IntoView {
         <section class="panel" aria-labelledby="vacuum-autovacuum-title">
             <h2 id="vacuum-autovacuum-title">{ctx.t("vacuum.autovacuum")}</h2>
             <p class="note bad">{ctx.t("vacuum.autovacuum.never")}</p>
-            <p>{ctx.t("vacuum.autovacuum.formula")}</p>
+            <p>{ctx.rich("vacuum.autovacuum.formula")}</p>
             <div class="row">{strategy_select(lab, "vacuum-autovacuum-table")}</div>
             {figures}
             <p class="muted">{ctx.t("vacuum.autovacuum.insert_note")}</p>
             <h3>{ctx.t("vacuum.autovacuum.table_setting")}</h3>
-            <p class="muted">{ctx.t("vacuum.autovacuum.table_setting.help")}</p>
+            <p class="muted">{ctx.rich("vacuum.autovacuum.table_setting.help")}</p>
             <form on:submit=move |ev| { ev.prevent_default(); apply(); }>
                 <div class="row">
                     <label>
@@ -1064,7 +1064,7 @@ fn PlanPanel(lab: Lab) -> impl IntoView {
         view! {
             <div id=id>
                 <h3>{ctx.t(title)}</h3>
-                <p>{ctx.t(why)}</p>
+                <p>{ctx.rich(why)}</p>
                 {move || result.get().map(|c| {
                     let p = pick(&c);
                     let lang = ctx.lang.get();
@@ -1075,7 +1075,7 @@ fn PlanPanel(lab: Lab) -> impl IntoView {
                             " · " {how}
                         </p>
                         <p class="mono plan-scans">{p.summary.scans.clone()}</p>
-                        <div class="table-wrap">
+                        <div class="table-wrap" tabindex="0">
                             <table>
                                 <thead><tr>
                                     <th scope="col">{tr(lang, "vacuum.plan.col.node")}</th>

@@ -388,7 +388,7 @@ fn Results(
         <div class="panel" id="w-results-panel">
             <h2>{ctx.t("workers.results")}</h2>
             <p class="muted" id="w-took" data-ms=format!("{took_ms:.1}")>{move || render(ctx.lang.get(), &took)}</p>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
                 <table id="w-results">
                     <thead>
                         <tr>
@@ -522,7 +522,7 @@ fn timeline_svg(ctx: Ctx, c: &Chart) -> impl IntoView {
     let label = Msg::new("workers.timeline_label").arg("workers", workers);
     view! {
         <p class="muted" style="font-size:0.9rem" id="w-timeline-note">{move || render(ctx.lang.get(), &note)}</p>
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
             <svg
                 id="w-timeline"
                 role="img"

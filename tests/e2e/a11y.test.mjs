@@ -1,0 +1,71 @@
+// Accessibility, checked: axe-core (WCAG 2.0/2.1, levels A and AA) on every page, before and
+// after its default actions, in both languages, on the release build. A first test proves
+// the check can fail: a control without a label, added to the page, is reported.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, launch, newPage, shot, PAGES, visit, ROOT } from './harness.mjs';
+
+const AXE = path.join(ROOT, 'pglite-bridge/node_modules/axe-core/axe.min.js');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+let server;
+let browser;
+before(async () => {
+  server = await serve('/');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** axe's WCAG A/AA violations on the page as it is now: one line per rule and element. */
+async function violations(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) {
+    await page.addScriptTag({ path: AXE });
+  }
+  const found = await page.evaluate(async (tags) => {
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  }, TAGS);
+  return found.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n}`));
+}
+
+async function expectClean(page, label) {
+  const found = await violations(page);
+  if (found.length) await shot(page, `a11y-${label}`);
+  assert.deepEqual(found, [], `${label}: WCAG A/AA violations`);
+}
+
+test('the check fails on a control without a label', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '?lang=en');
+  await page.waitForSelector('main h1');
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'text';
+    input.id = 'unlabeled-probe';
+    document.querySelector('main').append(input);
+  });
+  const found = await violations(page);
+  assert.ok(
+    found.some((v) => v.startsWith('label:') && v.includes('#unlabeled-probe')),
+    `axe should report the unlabeled input: ${found.join('; ')}`,
+  );
+});
+
+for (const lang of ['en', 'ko']) {
+  test(`no WCAG A/AA violations on any page, before and after its default actions (${lang})`, async () => {
+    const page = await newPage(browser, { width: 1280, height: 900 });
+    for (const p of PAGES) {
+      await visit(page, server, p, lang);
+      await expectClean(page, `${p.name}-${lang}`);
+      if (p.act) {
+        await p.act(page);
+        await expectClean(page, `${p.name}-${lang}-after`);
+      }
+    }
+    assert.deepEqual(page.errors, []);
+  });
+}
