@@ -40,7 +40,7 @@ pub fn render(lang: Lang, msg: &Msg) -> String {
 /// with backticks, `like this`; an unmatched backtick is kept as text.
 pub fn code_spans(text: &str) -> Vec<(bool, &str)> {
     let parts: Vec<&str> = text.split('`').collect();
-    if parts.len() % 2 == 0 {
+    if parts.len().is_multiple_of(2) {
         return vec![(false, text)];
     }
     parts
