@@ -826,3 +826,59 @@ async fn bad_calls_raise_pq_errors_with_translations_and_change_nothing() {
     );
     db.close().await;
 }
+
+/// Each step of L4's tour runs from a fresh queue and shows what its text says.
+#[wasm_bindgen_test]
+async fn each_tour_step_runs_and_shows_what_it_says() {
+    use queue_lab::labs::pgq::view::TOUR;
+    let outcomes = |lab: &Lab| lab.history.len();
+    for (i, step) in TOUR.iter().enumerate() {
+        let (db, mut lab) = lab().await;
+        let mut last = None;
+        for a in (step.actions)() {
+            last = Some(run(&mut lab, &db, a).await);
+        }
+        assert_eq!(outcomes(&lab), (step.actions)().len(), "step {}", i + 1);
+        let last = last.expect("a step runs actions");
+        let snap = model::snapshot(&db).await.expect("snapshot");
+        match i {
+            // The second receive, after the tick, gets both events in one batch.
+            0 => assert_eq!(lab.batch(BILLING).len(), 2, "{:?}", last.msg),
+            // email still gets all five after billing acked them.
+            1 => assert_eq!(lab.batch(EMAIL).len(), 5, "{:?}", last.msg),
+            // maint waits, and names email as the consumer holding rotation.
+            2 => {
+                let wait = lab.last_maint.iter().find(|r| r.action == "wait");
+                let wait = wait.unwrap_or_else(|| panic!("maint waited: {:?}", lab.last_maint));
+                assert_eq!(wait.reason.as_deref(), Some("consumer"));
+                assert_eq!(
+                    wait.args
+                        .as_ref()
+                        .and_then(|a| a.first())
+                        .map(String::as_str),
+                    Some(EMAIL)
+                );
+            }
+            // maint rotates, and no event table has a dead tuple.
+            3 => {
+                assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
+                assert!(
+                    snap.tables.iter().all(|t| t.dead_tuples == 0),
+                    "{:?}",
+                    snap.tables
+                );
+            }
+            // The prepared transaction's event arrives after its commit, in a later batch.
+            4 => {
+                let got: Vec<String> = lab
+                    .batch(BILLING)
+                    .iter()
+                    .map(|e| e.payload.clone())
+                    .collect();
+                assert_eq!(got.len(), 1, "{got:?}");
+            }
+            _ => unreachable!("the tour has five steps"),
+        }
+        db.close().await;
+    }
+}

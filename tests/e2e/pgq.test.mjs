@@ -73,6 +73,44 @@ test('send, wait for the tick, tick, receive for billing, see the event, ack (En
   assert.deepEqual(page.errors, []);
 });
 
+test('a tour step runs and says what to look at; its share link rebuilds the same queue after a reload', async () => {
+  const page = await newPage(browser);
+  await openLab(page, 'en');
+  await page.click('button.tour-run[data-step="2"]');
+  await page.waitForSelector('.tour li.current .tour-body');
+  await idle(page);
+  assert.match(await page.textContent('.tour li.current .tour-body'), /email/);
+  // maint waited, and the page says why in words, naming email.
+  assert.match(await page.textContent('#maint-answer'), /consumer "email" holds rotation/);
+  const state = async (p) => ({
+    tables: await p.textContent('#event-tables tbody'),
+    email: await p.textContent('#consumer-email'),
+    billing: await p.textContent('#consumer-billing'),
+    next: await p.textContent('#rotation-next'),
+  });
+  const before = await state(page);
+  const url = await page.inputValue('#share-url');
+  assert.match(url, /#\/pgq\?s=/);
+  assert.doesNotMatch(url, /embed|step=/);
+
+  const again = await newPage(browser);
+  await again.goto(url);
+  await startPostgres(again);
+  await again.waitForSelector('#tick', { timeout: 60_000 });
+  await idle(again);
+  await again.waitForFunction(() => document.querySelectorAll('#event-tables tbody tr [data-field="events"]').length === 3);
+  assert.deepEqual(await state(again), before);
+
+  // The embedding kit's step attribute: ?step=N opens at that tour step.
+  const stepped = await newPage(browser);
+  await stepped.goto(server.url + '?lang=en&step=4#/pgq');
+  await startPostgres(stepped);
+  await stepped.waitForSelector('.tour li.current .tour-body', { timeout: 60_000 });
+  await idle(stepped);
+  assert.match(await stepped.textContent('.tour li.current'), /Rotation: TRUNCATE/);
+  assert.deepEqual([...page.errors, ...again.errors, ...stepped.errors], []);
+});
+
 test('the lab reads in Korean', async () => {
   const page = await newPage(browser);
   await openLab(page, 'ko');

@@ -3,7 +3,8 @@
 
 use super::model::{self, Action, EnqueueInput, Lab, Snapshot, WorkerId};
 use crate::app::use_ctx;
-use crate::labs::session::{LabSession, Last, LastOutcome};
+use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour, TourStep};
+use crate::labs::session::{LabSession, LastOutcome};
 use crate::ui::clock::ClockBar;
 use crate::ui::console::SqlConsole;
 use crate::ui::i18n::{render, tr};
@@ -12,12 +13,6 @@ use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
 /// One step of the guided tour: it resets the lab, runs its actions, and says where to look.
-struct TourStep {
-    title: &'static str,
-    body: &'static str,
-    actions: fn() -> Vec<Action>,
-}
-
 fn enqueue(priority: i32, max_attempts: i32) -> Action {
     Action::Enqueue(EnqueueInput {
         priority,
@@ -26,7 +21,7 @@ fn enqueue(priority: i32, max_attempts: i32) -> Action {
     })
 }
 
-const TOUR: [TourStep; 6] = [
+const TOUR: [TourStep<Action>; 6] = [
     TourStep {
         title: "jobs.tour.1.title",
         body: "jobs.tour.1.body",
@@ -92,78 +87,14 @@ const TOUR: [TourStep; 6] = [
     },
 ];
 
-/// The share text in the hash: `#/jobs?s=…`.
-fn shared_steps() -> Option<String> {
-    let hash = window().location().hash().ok()?;
-    let query = hash.split_once('?')?.1;
-    query
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("s="))
-        .map(str::to_owned)
-}
-
-fn share_url(history: &[Action]) -> String {
-    format!(
-        "{}#/jobs?s={}",
-        crate::app::share_base(),
-        model::encode(history)
-    )
-}
-
-/// The tour step the page was opened at (`?step=N`, as the embedding kit sets it), 0-based;
-/// `Err` names a step the tour does not have.
-fn opening_step() -> Option<Result<usize, Msg>> {
-    let raw = crate::app::query_param("step")?;
-    Some(match raw.trim().parse::<usize>() {
-        Ok(n) if (1..=TOUR.len()).contains(&n) => Ok(n - 1),
-        _ => Err(Msg::new("jobs.err.step")
-            .arg("step", raw)
-            .arg("max", TOUR.len())),
-    })
-}
-
-/// A share link replays at most this many steps; the rest are dropped, and the lab says so.
-pub const REPLAY_LIMIT: usize = 500;
-
 #[component]
 pub fn JobsLab() -> impl IntoView {
     let ctx = use_ctx();
     let log = ctx.log;
-    let tour_step = RwSignal::new(None::<usize>);
-    let replay_cut = RwSignal::new(None::<Msg>);
-    // Set up on a fresh database; replay a shared state if the URL carries one.
-    let session = LabSession::<Lab>::new(ctx, move |session| {
-        match shared_steps().map(|s| model::decode(&s)) {
-            Some(Ok(mut steps)) => {
-                let total = steps.len();
-                if total > REPLAY_LIMIT {
-                    steps.truncate(REPLAY_LIMIT);
-                    replay_cut.set(Some(
-                        Msg::new("jobs.replay_cut")
-                            .arg("limit", REPLAY_LIMIT)
-                            .arg("total", total),
-                    ));
-                }
-                let what = Msg::new("runner.what.replay").arg("n", steps.len());
-                session.run(steps, true, Some(what));
-            }
-            Some(Err(m)) => {
-                session.last.set(Some(Last::Refused(m)));
-                session.run(vec![], true, None);
-            }
-            None => match opening_step() {
-                Some(Ok(i)) => {
-                    tour_step.set(Some(i));
-                    session.run((TOUR[i].actions)(), true, None);
-                }
-                Some(Err(m)) => {
-                    session.last.set(Some(Last::Refused(m)));
-                    session.run(vec![], true, None);
-                }
-                None => session.run(vec![], true, None),
-            },
-        }
-    });
+    let guide = Guide::<Lab>::new(&TOUR, model::decode);
+    // Set up on a fresh database; replay a shared state or open at a tour step if the
+    // address asks for one.
+    let session = LabSession::<Lab>::new(ctx, move |session| guide.open(session));
     let (lab, snap, last) = (session.lab, session.snap, session.last);
     let touched = Signal::derive(move || {
         lab.with(|l| l.as_ref().map(|l| l.touched.clone()).unwrap_or_default())
@@ -184,14 +115,9 @@ pub fn JobsLab() -> impl IntoView {
             <h1>{ctx.t("lab.jobs.title")}</h1>
             <p class="lead">{ctx.t("jobs.intro")}</p>
             // Shown from the moment a replay starts, before the lab's first state is in.
-            {move || replay_cut.get().map(|m| view! {
-                <p class="note" role="status" id="replay-cut">{move || render(ctx.lang.get(), &m)}</p>
-            })}
+            <ReplayCut cut=guide.cut/>
             <Show when=ready fallback=move || view! { <p class="muted">{ctx.t("jobs.needs_postgres")}</p> }>
-                <Tour step=tour_step busy=busy on_run=Callback::new(move |i: usize| {
-                    tour_step.set(Some(i));
-                    run_actions((TOUR[i].actions)(), true);
-                })/>
+                <Tour guide=guide session=session title="jobs.tour.title" busy=busy/>
                 <div class="panel sticky-clock">
                     <ClockBar
                         now=Signal::derive(move || snap.with(|s| s.now.clone()))
@@ -211,53 +137,16 @@ pub fn JobsLab() -> impl IntoView {
                 <ClaimQuery/>
                 <div class="panel row">
                     <button type="button" class="small" disabled=disabled on:click=move |_| {
-                        tour_step.set(None);
+                        guide.step.set(None);
                         run_actions(vec![], true);
                     }>{ctx.t("jobs.reset")}</button>
-                    <ShareLink lab=lab/>
+                    <ShareLink url=Signal::derive(move || {
+                        lab.with(|l| l.as_ref().map(|l| share_url("jobs", &model::encode(&l.history))).unwrap_or_default())
+                    })/>
                 </div>
             </Show>
             <SqlLog entries=log/>
             <SqlConsole placeholder="select id, status, attempts, run_at, locked_until from jobs;"/>
-        </section>
-    }
-}
-
-#[component]
-fn Tour(
-    step: RwSignal<Option<usize>>,
-    busy: Signal<bool>,
-    on_run: Callback<usize>,
-) -> impl IntoView {
-    let ctx = use_ctx();
-    view! {
-        <section class="panel tour" aria-labelledby="tour-title">
-            <h2 id="tour-title">{ctx.t("jobs.tour.title")}</h2>
-            <p class="muted">{ctx.t("jobs.tour.hint")}</p>
-            <ol>
-                {TOUR
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| {
-                        let current = move || step.get() == Some(i);
-                        view! {
-                            <li class:current=current>
-                                <div class="row">
-                                    <span>{ctx.t(s.title)}</span>
-                                    <button type="button" class="small tour-run" data-step=i.to_string()
-                                        disabled=move || busy.get()
-                                        on:click=move |_| on_run.run(i)>
-                                        {ctx.t("jobs.tour.run")}
-                                    </button>
-                                </div>
-                                <Show when=current>
-                                    <p class="note tour-body">{ctx.t(s.body)}</p>
-                                </Show>
-                            </li>
-                        }
-                    })
-                    .collect_view()}
-            </ol>
         </section>
     }
 }
@@ -647,29 +536,6 @@ fn OrdersTable(snap: RwSignal<Snapshot>) -> impl IntoView {
                 <p class="muted">{ctx.t("jobs.no_orders")}</p>
             </Show>
         </section>
-    }
-}
-
-#[component]
-fn ShareLink(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
-    let ctx = use_ctx();
-    let url = move || {
-        lab.with(|l| {
-            l.as_ref()
-                .map(|l| share_url(&l.history))
-                .unwrap_or_default()
-        })
-    };
-    let copied = RwSignal::new(false);
-    view! {
-        <label for="share-url">{ctx.t("jobs.share")}</label>
-        <input id="share-url" type="text" readonly prop:value=url size="40"/>
-        <button type="button" class="small" on:click=move |_| {
-            let text = url();
-            let clipboard = window().navigator().clipboard();
-            let _ = clipboard.write_text(&text);
-            copied.set(true);
-        }>{move || if copied.get() { ctx.t("jobs.copied")() } else { ctx.t("jobs.copy")() }}</button>
     }
 }
 

@@ -4,6 +4,7 @@
 use super::compare_view::Compare;
 use super::model::{self, Action, Lab, Snapshot};
 use crate::app::use_ctx;
+use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour, TourStep};
 use crate::labs::session::{LabSession, LastOutcome};
 use crate::labs::vacuum::model::group;
 use crate::ui::clock::ClockBar;
@@ -36,11 +37,107 @@ fn bytes(n: i64) -> String {
     }
 }
 
+fn receive(consumer: &str) -> Action {
+    Action::Receive {
+        consumer: consumer.into(),
+        max: 100,
+    }
+}
+
+fn ack(consumer: &str) -> Action {
+    Action::AckHeld(consumer.into())
+}
+
+/// The guided tour: each step from a fresh queue, in the order the ideas build on each other.
+pub const TOUR: [TourStep<Action>; 5] = [
+    TourStep {
+        title: "pgq.tour.1.title",
+        body: "pgq.tour.1.body",
+        actions: || {
+            vec![
+                Action::SendOne,
+                Action::SendOne,
+                receive("billing"),
+                Action::Tick,
+                receive("billing"),
+            ]
+        },
+    },
+    TourStep {
+        title: "pgq.tour.2.title",
+        body: "pgq.tour.2.body",
+        actions: || {
+            vec![
+                Action::Burst(5),
+                Action::Tick,
+                receive("billing"),
+                ack("billing"),
+                receive("email"),
+            ]
+        },
+    },
+    TourStep {
+        title: "pgq.tour.3.title",
+        body: "pgq.tour.3.body",
+        actions: || {
+            vec![
+                Action::Burst(4),
+                Action::Tick,
+                Action::Tick,
+                receive("billing"),
+                ack("billing"),
+                receive("billing"),
+                ack("billing"),
+                Action::Advance(model::ROTATION_SECONDS + 1),
+                Action::Maint,
+            ]
+        },
+    },
+    TourStep {
+        title: "pgq.tour.4.title",
+        body: "pgq.tour.4.body",
+        actions: || {
+            vec![
+                Action::Burst(4),
+                Action::Tick,
+                Action::Tick,
+                receive("billing"),
+                ack("billing"),
+                receive("billing"),
+                ack("billing"),
+                receive("email"),
+                ack("email"),
+                receive("email"),
+                ack("email"),
+                Action::Advance(model::ROTATION_SECONDS + 1),
+                Action::Maint,
+            ]
+        },
+    },
+    TourStep {
+        title: "pgq.tour.5.title",
+        body: "pgq.tour.5.body",
+        actions: || {
+            vec![
+                Action::Prepare,
+                Action::SendOne,
+                Action::Tick,
+                receive("billing"),
+                ack("billing"),
+                Action::CommitPrepared,
+                Action::Tick,
+                receive("billing"),
+            ]
+        },
+    },
+];
+
 #[component]
 pub fn PgqLab() -> impl IntoView {
     let ctx = use_ctx();
     let log = ctx.log;
-    let session = LabSession::<Lab>::new(ctx, |session| session.run(vec![], true, None));
+    let guide = Guide::<Lab>::new(&TOUR, model::decode);
+    let session = LabSession::<Lab>::new(ctx, move |session| guide.open(session));
     let (lab, snap, last) = (session.lab, session.snap, session.last);
     let run_actions = move |actions: Vec<Action>, reset: bool| session.run(actions, reset, None);
     let refresh = move || session.refresh();
@@ -56,7 +153,9 @@ pub fn PgqLab() -> impl IntoView {
             <h1>{ctx.t("lab.pgq.title")}</h1>
             <p class="lead">{ctx.t("pgq.lead")}</p>
             <p class="muted">{ctx.t("pgq.engine_note")}</p>
+            <ReplayCut cut=guide.cut/>
             <Show when=ready fallback=move || view! { <p class="muted">{ctx.t("pgq.needs_postgres")}</p> }>
+                <Tour guide=guide session=session title="pgq.tour.title" busy=disabled/>
                 <div class="panel sticky-clock">
                     <ClockBar
                         now=Signal::derive(move || snap.with(|s| s.now.clone()))
@@ -86,9 +185,15 @@ pub fn PgqLab() -> impl IntoView {
                 <RetriesAndDead snap=snap act=act disabled=disabled/>
                 <Compare disabled=disabled on_done=Callback::new(move |()| refresh())/>
                 <div class="panel row">
-                    <button type="button" class="small" id="pgq-reset" disabled=disabled on:click=move |_| run_actions(vec![], true)>
+                    <button type="button" class="small" id="pgq-reset" disabled=disabled on:click=move |_| {
+                        guide.step.set(None);
+                        run_actions(vec![], true);
+                    }>
                         {ctx.t("pgq.action.reset")}
                     </button>
+                    <ShareLink url=Signal::derive(move || {
+                        lab.with(|l| l.as_ref().map(|l| share_url("pgq", &model::encode(&l.history))).unwrap_or_default())
+                    })/>
                 </div>
             </Show>
             <SqlLog entries=log/>

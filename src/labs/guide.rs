@@ -1,0 +1,192 @@
+//! A lab's guided tour and share link, for the labs whose state is the list of actions done
+//! on a fresh database (L1, L4).
+//!
+//! - A tour step says what to look at and runs its actions on a fresh database.
+//! - The share link carries the actions done so far (`#/<lab>?s=…`, the lab's own codec)
+//!   and replays them, at most [`REPLAY_LIMIT`]; the lab says when it cut a link.
+//! - `?step=N` (the embedding kit's `step` attribute) opens the lab at tour step N.
+//!
+//! A link is built from [`crate::app::share_base`], so one copied inside an embed opens the
+//! full lab.
+
+use super::session::{LabModel, LabSession, Last};
+use crate::app::use_ctx;
+use crate::ui::i18n::render;
+use leptos::prelude::*;
+use queue_lab_core::i18n::Msg;
+
+/// One step of a tour: its title, what to look at (catalog keys) and the actions it runs.
+pub struct TourStep<A> {
+    pub title: &'static str,
+    pub body: &'static str,
+    pub actions: fn() -> Vec<A>,
+}
+
+/// A share link replays at most this many steps; the rest are dropped, and the lab says so.
+pub const REPLAY_LIMIT: usize = 500;
+
+/// The share text in the hash route: `#/<lab>?s=…`.
+fn shared_steps() -> Option<String> {
+    let hash = window().location().hash().ok()?;
+    let query = hash.split_once('?')?.1;
+    query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("s="))
+        .map(str::to_owned)
+}
+
+/// The address of this lab with `encoded` actions.
+pub fn share_url(route: &str, encoded: &str) -> String {
+    format!("{}#/{route}?s={encoded}", crate::app::share_base())
+}
+
+/// The tour step the page was opened at (`?step=N`), 0-based; `Err` names a step the tour
+/// does not have.
+fn opening_step(steps: usize) -> Option<Result<usize, Msg>> {
+    let raw = crate::app::query_param("step")?;
+    Some(match raw.trim().parse::<usize>() {
+        Ok(n) if (1..=steps).contains(&n) => Ok(n - 1),
+        _ => Err(Msg::new("guide.err.step")
+            .arg("step", raw)
+            .arg("max", steps)),
+    })
+}
+
+/// A lab's guide: its tour, its codec, and the signals its view shows.
+pub struct Guide<M: LabModel> {
+    pub tour: &'static [TourStep<M::Action>],
+    pub decode: fn(&str) -> Result<Vec<M::Action>, Msg>,
+    /// The tour step shown open (the last one run).
+    pub step: RwSignal<Option<usize>>,
+    /// Set when a share link had more than [`REPLAY_LIMIT`] steps.
+    pub cut: RwSignal<Option<Msg>>,
+}
+
+impl<M: LabModel> Clone for Guide<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<M: LabModel> Copy for Guide<M> {}
+
+impl<M: LabModel> Guide<M> {
+    pub fn new(
+        tour: &'static [TourStep<M::Action>],
+        decode: fn(&str) -> Result<Vec<M::Action>, Msg>,
+    ) -> Guide<M> {
+        Guide {
+            tour,
+            decode,
+            step: RwSignal::new(None),
+            cut: RwSignal::new(None),
+        }
+    }
+
+    /// The lab's first run: replay a shared state, or open at a tour step, as the address
+    /// asks; else a fresh lab. An address it cannot read is refused with a reason.
+    pub fn open(self, session: LabSession<M>) {
+        let refuse = |m: Msg| {
+            session.last.set(Some(Last::Refused(m)));
+            session.run(vec![], true, None);
+        };
+        match shared_steps().map(|s| (self.decode)(&s)) {
+            Some(Ok(mut steps)) => {
+                let total = steps.len();
+                if total > REPLAY_LIMIT {
+                    steps.truncate(REPLAY_LIMIT);
+                    self.cut.set(Some(
+                        Msg::new("guide.replay_cut")
+                            .arg("limit", REPLAY_LIMIT)
+                            .arg("total", total),
+                    ));
+                }
+                let what = Msg::new("runner.what.replay").arg("n", steps.len());
+                session.run(steps, true, Some(what));
+            }
+            Some(Err(m)) => refuse(m),
+            None => match opening_step(self.tour.len()) {
+                Some(Ok(i)) => self.run_step(session, i),
+                Some(Err(m)) => refuse(m),
+                None => session.run(vec![], true, None),
+            },
+        }
+    }
+
+    /// Runs tour step `i` on a fresh database and shows what to look at.
+    pub fn run_step(self, session: LabSession<M>, i: usize) {
+        self.step.set(Some(i));
+        let actions = (self.tour[i].actions)();
+        let what =
+            (actions.len() > 1).then(|| Msg::new("runner.what.actions").arg("n", actions.len()));
+        session.run(actions, true, what);
+    }
+}
+
+/// The note a cut share link leaves, shown from the moment the replay starts.
+#[component]
+pub fn ReplayCut(cut: RwSignal<Option<Msg>>) -> impl IntoView {
+    let ctx = use_ctx();
+    move || {
+        cut.get().map(|m| {
+            view! { <p class="note" role="status" id="replay-cut">{move || render(ctx.lang.get(), &m)}</p> }
+        })
+    }
+}
+
+/// The tour: each step's title and a button that runs it; the step run last shows what to
+/// look at. `title`: the tour's heading (catalog key).
+#[component]
+pub fn Tour<M: LabModel>(
+    guide: Guide<M>,
+    session: LabSession<M>,
+    title: &'static str,
+    busy: Signal<bool>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let step = guide.step;
+    view! {
+        <section class="panel tour" aria-labelledby="tour-title">
+            <h2 id="tour-title">{ctx.t(title)}</h2>
+            <p class="muted">{ctx.t("guide.tour.hint")}</p>
+            <ol>
+                {guide.tour
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        let current = move || step.get() == Some(i);
+                        view! {
+                            <li class:current=current>
+                                <div class="row">
+                                    <span>{ctx.t(s.title)}</span>
+                                    <button type="button" class="small tour-run" data-step=i.to_string()
+                                        disabled=move || busy.get()
+                                        on:click=move |_| guide.run_step(session, i)>
+                                        {ctx.t("guide.tour.run")}
+                                    </button>
+                                </div>
+                                <Show when=current>
+                                    <p class="note tour-body">{ctx.rich(s.body)}</p>
+                                </Show>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+/// The share link of the state on screen: `url` is the link, built by the lab.
+#[component]
+pub fn ShareLink(url: Signal<String>) -> impl IntoView {
+    let ctx = use_ctx();
+    let copied = RwSignal::new(false);
+    view! {
+        <label for="share-url">{ctx.t("guide.share")}</label>
+        <input id="share-url" type="text" readonly prop:value=url size="40"/>
+        <button type="button" class="small" on:click=move |_| {
+            let _ = window().navigator().clipboard().write_text(&url.get_untracked());
+            copied.set(true);
+        }>{move || if copied.get() { ctx.t("guide.copied")() } else { ctx.t("guide.copy")() }}</button>
+    }
+}
