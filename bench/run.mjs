@@ -178,10 +178,12 @@ try {
     const how = [];
     const appVisit = async (context, visit) => {
       const page = await context.newPage();
+      // Body bytes as received (compressed), the worker's requests included.
       let total = 0;
-      page.on('response', async (r) => {
-        total += Number((await r.allHeaders())['content-length'] || 0);
-      });
+      const count = async (r) => {
+        total += (await r.sizes().catch(() => ({ responseBodySize: 0 }))).responseBodySize;
+      };
+      context.on('requestfinished', count);
       await page.goto(host.url + '?lang=en#/jobs');
       await page.waitForSelector('#start-postgres');
       if (visit === 'first') {
@@ -194,6 +196,7 @@ try {
       app[visit].push(Date.now() - t0);
       how.push((await page.locator('#boot-fallback').count()) ? 'initdb' : 'datadir');
       if (visit === 'first') bytes.push(total / 1024);
+      context.off('requestfinished', count);
       await page.close();
     };
     const bareVisit = async (context, visit) => {

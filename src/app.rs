@@ -37,7 +37,10 @@ impl Route {
 #[derive(Clone)]
 pub enum DbState {
     Idle,
-    Loading { fraction: f64, booting: bool },
+    Loading {
+        fraction: f64,
+        booting: bool,
+    },
     /// `fallback`: why PostgreSQL was started by initdb instead of from the prepared data
     /// directory (the page says the start was slower), `None` when it was not.
     Ready {
@@ -129,9 +132,13 @@ impl Ctx {
             let opened = async {
                 let manifest = match pglite.get_untracked() {
                     Some(m) => m,
-                    None => Location::manifest(Location::APP_MANIFEST).await.ok_or_else(|| {
-                        crate::db::DbError::other("pglite.json (where PostgreSQL is) could not be read")
-                    })?,
+                    None => Location::manifest(Location::APP_MANIFEST)
+                        .await
+                        .ok_or_else(|| {
+                            crate::db::DbError::other(
+                                "pglite.json (where PostgreSQL is) could not be read",
+                            )
+                        })?,
                 };
                 let db = Db::open(&Location::app(&manifest), on_progress).await?;
                 // Already in a prepared data directory; after an initdb start this creates it.

@@ -24,7 +24,9 @@ const FACTS_SQL: &str = "select current_setting('server_version') as version,
     exists (select 1 from pg_extension where extname = 'pageinspect') as pageinspect";
 
 async fn open(datadir: Option<&str>) -> Db {
-    let mut at = Location::tests().await.expect("pglite-bridge/build is there");
+    let mut at = Location::tests()
+        .await
+        .expect("pglite-bridge/build is there");
     at.datadir = datadir.map(str::to_owned);
     Db::open(&at, |_| {}).await.expect("PostgreSQL starts")
 }
