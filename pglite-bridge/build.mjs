@@ -4,19 +4,23 @@
 //   build/pglite-<version>/   only what runs: the ES modules PGlite imports, pglite.wasm,
 //                             pglite.data, initdb.wasm (the fallback), the two contrib
 //                             extensions the labs use, PGlite's LICENSE, and
-//                             pgdata.tar.gz: a data directory made here by the same PGlite,
-//                             with the lab clock and the labs' schemas already installed
-//                             (the app's own SQL files, run as the app runs them), so the
-//                             browser boots from it instead of running initdb.
-//   build/pglite-<version>/manifest.json   sizes (uncompressed) of what the worker downloads
-//   build/pglite.json         { dir, files, download } for the app: where PGlite is, and how
-//                             much a start downloads (the start panel says so).
+//                             pgdata-<hash>.tar.gz: a data directory made here by the same
+//                             PGlite, with the lab clock and the labs' schemas already
+//                             installed (the app's own SQL files, run as the app runs them),
+//                             so the browser boots from it instead of running initdb. <hash>
+//                             is of its inputs (PGlite's version, the SQL, this script).
+//   build/pglite.json         { dir, datadir, files, download }: where PGlite is, the data
+//                             directory's name, the sizes (uncompressed) of what the worker
+//                             downloads (the progress bar), and how much a start downloads
+//                             (the start panel says so).
 //
-// The folder name carries PGlite's version so a host can cache it for good (see README,
-// Deploy). Runs in a few seconds; skips the data directory when it is newer than its inputs.
+// The folder name carries PGlite's version and the data directory's name its inputs' hash,
+// so a host can cache the folder for good; pglite.json, beside it, is revalidated (README,
+// Deploy). Takes seconds; the data directory is made again only when its inputs change.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import crypto from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,7 +36,6 @@ const out = path.join(outRoot, dirName);
 const SQL_FILES = ['src/sql/lab/clock_install.sql', 'src/sql/vacuum/setup_extensions.sql'];
 // The contrib extensions the worker imports (pglite-bridge/worker.js).
 const EXTENSIONS = ['pageinspect', 'pg_visibility'];
-const DATADIR = 'pgdata.tar.gz';
 
 /** ES modules reachable from `entry` by static or dynamic relative imports. */
 function moduleClosure(entries) {
@@ -93,15 +96,26 @@ for (const entry of fs.readdirSync(outRoot)) {
   }
 }
 
-const modules = moduleClosure(['index.js', ...EXTENSIONS.map((e) => `contrib/${e}.js`)]);
+// fs/*.js are the file systems for a `dataDir` (node, OPFS): the worker passes none (the
+// database lives in memory), so they never load.
+const inputs = [path.join(pkgDir, 'package.json'), fileURLToPath(import.meta.url), ...SQL_FILES.map((f) => path.join(root, f))];
+const hash = crypto.createHash('sha256');
+for (const f of inputs) hash.update(fs.readFileSync(f));
+const DATADIR = `pgdata-${hash.digest('hex').slice(0, 12)}.tar.gz`;
+
+const modules = moduleClosure(['index.js', ...EXTENSIONS.map((e) => `contrib/${e}.js`)]).filter((m) => !m.startsWith('fs/'));
 const binaries = ['pglite.wasm', 'pglite.data', 'initdb.wasm', ...EXTENSIONS.map((e) => `${e}.tar.gz`)];
 const wanted = new Set([...modules, ...binaries]);
 // Files of an earlier build that this one does not ship any more.
 for (const rel of fs.readdirSync(out, { recursive: true })) {
   const full = path.join(out, rel);
-  if (fs.statSync(full).isFile() && !wanted.has(rel) && rel !== 'LICENSE' && rel !== DATADIR && rel !== 'manifest.json') {
+  if (fs.statSync(full).isFile() && !wanted.has(rel) && rel !== 'LICENSE' && rel !== DATADIR) {
     fs.rmSync(full);
   }
+}
+for (const rel of fs.readdirSync(out)) {
+  const full = path.join(out, rel);
+  if (fs.statSync(full).isDirectory() && fs.readdirSync(full).length === 0) fs.rmdirSync(full);
 }
 for (const rel of wanted) {
   const from = path.join(src, rel);
@@ -113,8 +127,7 @@ for (const rel of wanted) {
 writeIfChanged(path.join(out, 'LICENSE'), fs.readFileSync(path.join(pkgDir, 'LICENSE')));
 
 const dataFile = path.join(out, DATADIR);
-const inputs = [path.join(pkgDir, 'package.json'), fileURLToPath(import.meta.url), ...SQL_FILES.map((f) => path.join(root, f))];
-if (!newer(dataFile, inputs)) {
+if (!fs.existsSync(dataFile)) {
   const t0 = Date.now();
   const { raw, gz } = await makeDataDir();
   fs.writeFileSync(dataFile, gz);
@@ -131,8 +144,7 @@ const files = {
   'initdb.wasm': size('initdb.wasm'),
 };
 const manifest = { version, datadir: DATADIR, files };
-writeIfChanged(path.join(out, 'manifest.json'), JSON.stringify(manifest, null, 1) + '\n');
 // A start downloads everything but initdb.wasm (needed only when the data directory fails).
 const download = files['pglite.wasm'] + files['pglite.data'] + files[DATADIR];
 writeIfChanged(path.join(outRoot, 'pglite.json'), JSON.stringify({ dir: `${dirName}/`, download, ...manifest }, null, 1) + '\n');
-console.log(`pglite build: ${path.relative(root, out)} (${wanted.size + 3} files), a start downloads ${(download / 1048576).toFixed(1)} MB`);
+console.log(`pglite build: ${path.relative(root, out)} (${wanted.size + 2} files), a start downloads ${(download / 1048576).toFixed(1)} MB`);

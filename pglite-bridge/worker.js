@@ -22,11 +22,11 @@
 //               { queueLab, type: 'reply', id, result } or { …, id, error } per message;
 //               { queueLab, type: 'notify', listen, payload } for each notification.
 //
-// Start-up: PGlite's manifest.json (written at build time by build.mjs) gives the sizes of the
-// files, uncompressed, so the progress bar is right behind a compressing host (where
+// Start-up: PGlite's manifest (pglite.json beside PGlite's versioned folder, written at build
+// time by build.mjs) names the data directory and gives the sizes of the files, uncompressed, so the progress bar is right behind a compressing host (where
 // content-length is the compressed size); the WebAssembly is compiled while it streams in
 // (compileStreaming of the fetch response, which lets the browser cache the compiled code);
-// PostgreSQL boots from the prepared data directory (pgdata.tar.gz, made by build.mjs) and
+// PostgreSQL boots from the prepared data directory (pgdata-<hash>.tar.gz, made by build.mjs) and
 // runs initdb only when that is missing or does not boot.
 //
 // URL parameters: `base` (PGlite's folder), `datadir` (another data directory URL: the tests'
@@ -108,7 +108,8 @@ async function compile(url, label) {
 
 async function manifest() {
   try {
-    const response = await fetch(new URL('manifest.json', base));
+    // Beside the versioned folder, and revalidated: it names this build's data directory.
+    const response = await fetch(new URL('../pglite.json', base), { cache: 'no-cache' });
     return response.ok ? await response.json() : null;
   } catch {
     return null;
@@ -127,9 +128,10 @@ async function start() {
   } catch (e) {
     throw new Error(`PGlite's scripts did not load from ${base}: ${e.message}`);
   }
-  const files = (await manifest())?.files ?? {};
+  const m = await manifest();
+  const files = m?.files ?? {};
   const asked = params.get('datadir');
-  const datadirName = Object.keys(files).find((f) => f.startsWith('pgdata'));
+  const datadirName = m?.datadir;
   const datadirUrl = asked === 'none' ? null : asked ? new URL(asked, base) : datadirName ? new URL(datadirName, base) : null;
   progress.total = (files['pglite.wasm'] ?? 0) + (files['pglite.data'] ?? 0) + (datadirUrl ? files[datadirName] ?? 0 : files['initdb.wasm'] ?? 0);
 
