@@ -23,12 +23,22 @@ const FACTS_SQL: &str = "select current_setting('server_version') as version,
           where nspname in ('lab', 'jobs_lab', 'vacuum_lab', 'pgq_lab') order by nspname) as schemas,
     exists (select 1 from pg_extension where extname = 'pageinspect') as pageinspect";
 
+/// Starts PostgreSQL from `datadir` (None: the shipped one). A start that does not answer in
+/// time is tried again, as `Db::open_for_tests` does (a busy machine); how it booted is what
+/// the tests check.
 async fn open(datadir: Option<&str>) -> Db {
     let mut at = Location::tests()
         .await
         .expect("pglite-bridge/build is there");
     at.datadir = datadir.map(str::to_owned);
-    Db::open(&at, |_| {}).await.expect("PostgreSQL starts")
+    let mut last = None;
+    for _ in 0..3 {
+        match Db::open(&at, |_| {}).await {
+            Ok(db) => return db,
+            Err(e) => last = Some(e),
+        }
+    }
+    panic!("PostgreSQL did not start: {last:?}")
 }
 
 async fn facts(db: &Db) -> Facts {
