@@ -5,31 +5,89 @@
 // (src/db). One message per statement each way; results come back as plain objects:
 // timestamps stay Postgres text, int8 becomes a number when it is exactly representable.
 
-/** Opens a fresh PGlite in a worker. `base`: URL of PGlite's dist/ folder; `workerUrl`: this
- * folder's worker.js. Both may be relative: they resolve against document.baseURI, so the
- * site works under a sub-path and inside an iframe. `onProgress(file, loaded, total)`.
- * Each open is its own database: two labs embedded in one page never share one. */
-export async function open(base, workerUrl, onProgress, timeoutMs) {
+function workerAt(base, workerUrl, datadir, hold) {
   const baseUrl = new URL(base, document.baseURI);
   const url = new URL(workerUrl, document.baseURI);
   url.searchParams.set('base', baseUrl.href);
+  if (datadir) url.searchParams.set('datadir', datadir === 'none' ? 'none' : new URL(datadir, document.baseURI).href);
+  if (hold) url.searchParams.set('hold', '1');
+  return url;
+}
+
+// A worker started ahead of the click (see prefetch), with what it has said so far; and
+// whether open() ran already (a prefetch that comes after is for nothing).
+let prefetched = null;
+let opened = false;
+
+/** Starts downloading and compiling PGlite in a worker that waits to boot until open() takes
+ * it: a lab page calls this once it is idle, so the click finds the work done or under way. */
+export function prefetch(base, workerUrl) {
+  const go = () => prefetchNow(base, workerUrl);
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(go, { timeout: 3000 });
+  else setTimeout(go, 500);
+}
+
+function prefetchNow(base, workerUrl) {
+  if (prefetched || opened) return;
   let worker;
   try {
-    worker = new Worker(url, { type: 'module' });
-  } catch (e) {
-    throw bridgeError(`the database worker could not be created from ${url.href}: ${e.message}`);
+    worker = new Worker(workerAt(base, workerUrl, null, true), { type: 'module' });
+  } catch {
+    return;
   }
   const conn = new Connection(worker);
+  const said = [];
+  let failed = false;
+  conn.onStart = (msg) => said.push(msg);
+  worker.addEventListener('error', () => (failed = true));
+  prefetched = { key: `${base}|${workerUrl}`, conn, said, failed: () => failed };
+}
+
+/** Opens a fresh PGlite in a worker. `base`: URL of PGlite's folder; `workerUrl`: this
+ * folder's worker.js. Both may be relative: they resolve against document.baseURI, so the
+ * site works under a sub-path and inside an iframe. `onProgress(file, loaded, total)`.
+ * `datadir`: another data directory to boot from (tests), `none` for initdb, null for the
+ * one PGlite's manifest names. Each open is its own database (a prefetched worker is used by
+ * the first open only): two labs embedded in one page never share one.
+ * The handle says how PostgreSQL booted: `boot` ('datadir' or 'initdb') and `bootNote`. */
+export async function open(base, workerUrl, onProgress, timeoutMs, datadir) {
+  opened = true;
+  const url = workerAt(base, workerUrl, datadir, false);
+  let conn = null;
+  let replay = [];
+  if (prefetched && !datadir && prefetched.key === `${base}|${workerUrl}` && !prefetched.failed() && !prefetched.conn.dead && !prefetched.said.some((m) => m.type === 'error')) {
+    conn = prefetched.conn;
+    replay = prefetched.said;
+  } else if (prefetched) {
+    prefetched.conn.fail('not used');
+  }
+  prefetched = null;
+  if (!conn) {
+    let worker;
+    try {
+      worker = new Worker(url, { type: 'module' });
+    } catch (e) {
+      throw bridgeError(`the database worker could not be created from ${url.href}: ${e.message}`);
+    }
+    conn = new Connection(worker);
+  }
+  const worker = conn.worker;
+  let how = { boot: null, note: null };
   const started = new Promise((resolve, reject) => {
     conn.onStart = (msg) => {
       if (msg.type === 'progress') onProgress(msg.file, msg.loaded, msg.total);
       if (msg.type === 'booting') onProgress('boot', 0, 0);
-      if (msg.type === 'ready') resolve();
+      if (msg.type === 'ready') {
+        how = { boot: msg.boot ?? null, note: msg.note ?? null };
+        resolve();
+      }
       if (msg.type === 'error') reject(bridgeError(msg.message));
     };
     worker.addEventListener('error', (event) => {
       reject(bridgeError(`the database worker failed to start: ${event.message || url.href}`));
     });
+    for (const msg of replay) conn.onStart(msg);
+    worker.postMessage({ queueLab: 'boot' });
   });
   // A start that never answers becomes an error the page can offer Retry for, instead of a
   // progress bar that waits forever.
@@ -43,6 +101,8 @@ export async function open(base, workerUrl, onProgress, timeoutMs) {
     await Promise.race([started, tooSlow]);
     await Promise.race([conn.call({ op: 'query', sql: 'select 1', params: [] }), tooSlow]);
     const handle = new Handle(conn);
+    handle.boot = how.boot;
+    handle.bootNote = how.note;
     // Test hook (end-to-end tests): stop the newest database's worker as if it had crashed.
     globalThis.queueLabTest = { killWorker: () => conn.fail('the database worker was stopped (test hook)') };
     return handle;
@@ -169,5 +229,19 @@ class Handle extends Session {
   /** Stops the worker at once, whatever it is running (a statement that does not end). */
   terminate(message) {
     this.conn.fail(message);
+  }
+}
+
+/** PGlite's build manifest (pglite.json, written by build.mjs) with `base`: its PGlite folder
+ * resolved against the manifest's own URL; null when it cannot be fetched or read. */
+export async function manifest(url) {
+  try {
+    const at = new URL(url, document.baseURI);
+    const response = await fetch(at, { cache: 'no-cache' });
+    if (!response.ok) return null;
+    const m = await response.json();
+    return { ...m, base: new URL(m.dir, at).href };
+  } catch {
+    return null;
   }
 }

@@ -16,17 +16,49 @@
 //               { id, op: 'listen', channel } → listen id · { id, op: 'unlisten', listen }
 //               { id, op: 'console', sql, limit } → { result, total, tx } or { error, tx }
 //               { id, op: 'close' }
-// Messages out: { queueLab, type: 'progress' | 'booting' | 'ready' | 'error' } while starting;
+// Messages out: { queueLab, type: 'progress' | 'booting' | 'error' } while starting, then
+//               { queueLab, type: 'ready', boot: 'datadir' | 'initdb', note } (note: why the
+//               prepared data directory was not used, null when it was or none was offered);
 //               { queueLab, type: 'reply', id, result } or { …, id, error } per message;
 //               { queueLab, type: 'notify', listen, payload } for each notification.
+//
+// Start-up: PGlite's manifest (pglite.json beside PGlite's versioned folder, written at build
+// time by build.mjs) names the data directory and gives the sizes of the files, uncompressed, so the progress bar is right behind a compressing host (where
+// content-length is the compressed size); the WebAssembly is compiled while it streams in
+// (compileStreaming of the fetch response, which lets the browser cache the compiled code);
+// PostgreSQL boots from the prepared data directory (pgdata-<hash>.tar.gz, made by build.mjs) and
+// runs initdb only when that is missing or does not boot.
+//
+// URL parameters: `base` (PGlite's folder), `datadir` (another data directory URL: the tests'
+// way to offer a missing or corrupt one; `none` for no data directory), `hold=1` (download and
+// compile, then wait for { queueLab: 'boot' } before booting: the page prefetches this way
+// while idle).
 
-const base = new URL(self.location.href).searchParams.get('base');
+const params = new URL(self.location.href).searchParams;
+const base = params.get('base');
 
 function report(msg) {
   self.postMessage({ queueLab: true, ...msg });
 }
 
-async function download(url, label) {
+// A held worker boots once the page says so.
+let release = null;
+const released = params.get('hold') === '1' ? new Promise((r) => (release = r)) : Promise.resolve();
+self.addEventListener('message', (event) => {
+  if (event.data && event.data.queueLab === 'boot' && release) release();
+});
+
+/** Download progress over every file of the start, in bytes (sizes from the manifest). */
+const progress = {
+  total: 0,
+  loaded: 0,
+  add(bytes) {
+    this.loaded += bytes;
+    report({ type: 'progress', file: 'download', loaded: Math.min(this.loaded, this.total), total: this.total });
+  },
+};
+
+async function fetchOk(url, label) {
   let response;
   try {
     response = await fetch(url);
@@ -36,18 +68,52 @@ async function download(url, label) {
   if (!response.ok) {
     throw new Error(`${label}: ${url} answered HTTP ${response.status}`);
   }
-  const total = Number(response.headers.get('content-length')) || 0;
-  const reader = response.body.getReader();
+  return response;
+}
+
+/** Reads a body to its end, counting its (decoded) bytes into the progress; its bytes. */
+async function drain(body) {
+  const reader = body.getReader();
   const chunks = [];
-  let loaded = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     chunks.push(value);
-    loaded += value.length;
-    report({ type: 'progress', file: label, loaded, total });
+    progress.add(value.length);
   }
   return new Blob(chunks);
+}
+
+async function download(url, label) {
+  return drain((await fetchOk(url, label)).body);
+}
+
+/** Fetches and compiles a .wasm while it streams in. The response goes to compileStreaming
+ * itself (a copy of it would have no URL, and the browser caches compiled code by URL); a
+ * clone of it counts the bytes. A host that serves it without `application/wasm` still
+ * works, compiled from the bytes. */
+async function compile(url, label) {
+  const response = await fetchOk(url, label);
+  const counted = drain(response.clone().body);
+  let module;
+  try {
+    module = await WebAssembly.compileStreaming(response);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    module = await WebAssembly.compile(await (await counted).arrayBuffer());
+  }
+  await counted;
+  return module;
+}
+
+async function manifest() {
+  try {
+    // Beside the versioned folder, and revalidated: it names this build's data directory.
+    const response = await fetch(new URL('../pglite.json', base), { cache: 'no-cache' });
+    return response.ok ? await response.json() : null;
+  } catch {
+    return null;
+  }
 }
 
 async function start() {
@@ -62,28 +128,60 @@ async function start() {
   } catch (e) {
     throw new Error(`PGlite's scripts did not load from ${base}: ${e.message}`);
   }
-  const [wasm, data, initdb] = await Promise.all([
-    download(new URL('pglite.wasm', base), 'pglite.wasm'),
+  const m = await manifest();
+  const files = m?.files ?? {};
+  const asked = params.get('datadir');
+  const datadirName = m?.datadir;
+  const datadirUrl = asked === 'none' ? null : asked ? new URL(asked, base) : datadirName ? new URL(datadirName, base) : null;
+  progress.total = (files['pglite.wasm'] ?? 0) + (files['pglite.data'] ?? 0) + (datadirUrl ? files[datadirName] ?? 0 : files['initdb.wasm'] ?? 0);
+
+  // The data directory is optional: a failed download falls back to initdb.
+  const datadir = datadirUrl ? download(datadirUrl, 'data directory').catch((e) => e) : null;
+  const initdbFirst = datadirUrl ? null : compile(new URL('initdb.wasm', base), 'initdb.wasm');
+  const [pgliteWasmModule, fsBundle, dump] = await Promise.all([
+    compile(new URL('pglite.wasm', base), 'pglite.wasm'),
     download(new URL('pglite.data', base), 'pglite.data'),
-    download(new URL('initdb.wasm', base), 'initdb.wasm'),
+    datadir,
   ]);
-  const [pgliteWasmModule, initdbWasmModule] = await Promise.all([
-    WebAssembly.compile(await wasm.arrayBuffer()),
-    WebAssembly.compile(await initdb.arrayBuffer()),
-  ]);
-  report({ type: 'booting' });
-  const db = await modules.PGlite.create({
+  const options = {
     pgliteWasmModule,
-    initdbWasmModule,
-    fsBundle: data,
+    fsBundle,
     extensions: modules.extensions,
     // PREPARE TRANSACTION is how the labs pin the xmin horizon for real.
     postgresqlconf: 'max_prepared_transactions = 4',
-  });
+  };
+  await released;
+  report({ type: 'booting' });
+  let db = null;
+  let boot = 'initdb';
+  let note = null;
+  if (dump instanceof Blob) {
+    try {
+      // PGlite fetches initdb.wasm unless given a module; booting from a data directory never
+      // runs it, so an empty module stands in and nothing is downloaded.
+      const noInitdb = new WebAssembly.Module(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+      db = await modules.PGlite.create({ ...options, initdbWasmModule: noInitdb, loadDataDir: dump });
+      boot = 'datadir';
+    } catch (e) {
+      note = `the prepared data directory did not boot (${e.message || e})`;
+    }
+  } else if (dump) {
+    note = dump.message;
+  }
+  if (!db) {
+    let initdbWasmModule;
+    if (initdbFirst) {
+      initdbWasmModule = await initdbFirst;
+    } else {
+      progress.total += files['initdb.wasm'] ?? 0;
+      initdbWasmModule = await compile(new URL('initdb.wasm', base), 'initdb.wasm');
+    }
+    db = await modules.PGlite.create({ ...options, initdbWasmModule });
+  }
   // Measurement hook for bench/run.mjs (read through the DevTools protocol, never by the
   // app): bytes of PostgreSQL's WebAssembly memory.
   self.queueLabWasmBytes = () => db.Module.HEAPU8.buffer.byteLength;
-  return db;
+  return { db, boot, note };
 }
 
 // Timestamps stay Postgres text (the labs show them as Postgres prints them); int8 becomes a
@@ -117,11 +215,12 @@ function plainError(e) {
   };
 }
 
-const ready = start().catch((e) => {
+const started = start().catch((e) => {
   report({ type: 'error', message: e.message });
   throw e;
 });
-ready.then(() => report({ type: 'ready' }), () => {});
+started.then(({ boot, note }) => report({ type: 'ready', boot, note }), () => {});
+const ready = started.then(({ db }) => db);
 
 // Open transactions: id → { tx, decide(outcome), done (settles when PGlite has ended it) }.
 const transactions = new Map();

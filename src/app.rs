@@ -1,6 +1,6 @@
 //! The shell: routes, language, embed mode, and the one database every lab shares.
 
-use crate::db::{Db, Location, Progress};
+use crate::db::{Db, Location, Manifest, Progress};
 use crate::labs::{self, LabId};
 use crate::runner::Runner;
 use crate::ui::i18n::tr;
@@ -37,8 +37,17 @@ impl Route {
 #[derive(Clone)]
 pub enum DbState {
     Idle,
-    Loading { fraction: f64, booting: bool },
-    Ready { runner: Runner, version: String },
+    Loading {
+        fraction: f64,
+        booting: bool,
+    },
+    /// `fallback`: why PostgreSQL was started by initdb instead of from the prepared data
+    /// directory (the page says the start was slower), `None` when it was not.
+    Ready {
+        runner: Runner,
+        version: String,
+        fallback: Option<String>,
+    },
     Failed(String),
 }
 
@@ -53,6 +62,8 @@ pub struct Ctx {
     /// The SQL log of the whole session, newest first.
     pub log: LogEntries,
     pub embed: bool,
+    /// PGlite's build manifest (where it is, how much a start downloads), once read.
+    pub pglite: RwSignal<Option<Manifest>, LocalStorage>,
 }
 
 impl Ctx {
@@ -106,6 +117,7 @@ impl Ctx {
         let files = std::rc::Rc::new(std::cell::RefCell::new(Vec::<Progress>::new()));
         let db_signal = self.db;
         let log = self.log;
+        let pglite = self.pglite;
         leptos::task::spawn_local(async move {
             let on_progress = move |p: Progress| {
                 let mut seen = files.borrow_mut();
@@ -123,7 +135,18 @@ impl Ctx {
                 db_signal.set(DbState::Loading { fraction, booting });
             };
             let opened = async {
-                let db = Db::open(&Location::app(), on_progress).await?;
+                let manifest = match pglite.get_untracked() {
+                    Some(m) => m,
+                    None => Location::manifest(Location::APP_MANIFEST)
+                        .await
+                        .ok_or_else(|| {
+                            crate::db::DbError::other(
+                                "pglite.json (where PostgreSQL is) could not be read",
+                            )
+                        })?,
+                };
+                let db = Db::open(&Location::app(&manifest), on_progress).await?;
+                // Already in a prepared data directory; after an initdb start this creates it.
                 crate::clock::install(&db).await?;
                 #[derive(serde::Deserialize)]
                 struct V {
@@ -138,8 +161,14 @@ impl Ctx {
             match opened.await {
                 Ok((db, version)) => {
                     crate::ui::sql_log::collect(&db, log);
+                    let boot = db.boot();
+                    let fallback = (!boot.from_datadir).then(|| boot.note.unwrap_or_default());
                     let runner = Runner::new(db);
-                    db_signal.set(DbState::Ready { runner, version })
+                    db_signal.set(DbState::Ready {
+                        runner,
+                        version,
+                        fallback,
+                    })
                 }
                 Err(e) => db_signal.set(DbState::Failed(e.message)),
             }
@@ -211,8 +240,28 @@ pub fn App() -> impl IntoView {
         data_changed: RwSignal::new(0),
         log: RwSignal::new(Vec::new()),
         embed,
+        pglite: RwSignal::new_local(None),
     };
     provide_context(ctx);
+
+    // PGlite's manifest: the start panel says how much a start downloads. On a lab page that
+    // runs SQL (not in an embed, where nothing downloads before the click), PGlite's
+    // download and compile begin once the page is idle, so the click finds them done.
+    leptos::task::spawn_local(async move {
+        let manifest = Location::manifest(Location::APP_MANIFEST).await;
+        let _ = ctx.pglite.try_set(manifest);
+    });
+    let prefetched = std::cell::Cell::new(false);
+    Effect::new(move |_| {
+        let on_lab = matches!(ctx.route.get(), Route::Lab(id) if id.needs_postgres());
+        let idle = matches!(ctx.db.get(), DbState::Idle);
+        if let Some(m) = ctx.pglite.get() {
+            if !embed && on_lab && idle && !prefetched.get() {
+                prefetched.set(true);
+                Location::app(&m).prefetch();
+            }
+        }
+    });
 
     let _ = window_event_listener(leptos::ev::hashchange, move |_| {
         ctx.route.set(Route::from_hash(&current_hash()));

@@ -11,7 +11,14 @@ extern "C" {
         worker_url: &str,
         on_progress: &Closure<dyn Fn(String, f64, f64)>,
         timeout_ms: f64,
+        datadir: Option<String>,
     ) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(js_name = prefetch)]
+    fn js_prefetch(base: &str, worker_url: &str);
+
+    #[wasm_bindgen(js_name = manifest)]
+    async fn js_manifest(url: &str) -> JsValue;
 
     #[derive(Clone)]
     pub type Session;
@@ -45,6 +52,21 @@ extern "C" {
     async fn js_close(this: &JsHandle) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, js_name = terminate)]
     fn js_terminate(this: &JsHandle, message: &str);
+    #[wasm_bindgen(method, getter, js_name = boot)]
+    fn js_boot(this: &JsHandle) -> Option<String>;
+    #[wasm_bindgen(method, getter, js_name = bootNote)]
+    fn js_boot_note(this: &JsHandle) -> Option<String>;
+}
+
+/// Starts downloading and compiling PGlite ahead of `open` (see bridge.js `prefetch`).
+pub fn prefetch(at: &Location) {
+    js_prefetch(&at.pglite_base, &at.worker_url);
+}
+
+/// PGlite's build manifest (`pglite.json`, written by pglite-bridge/build.mjs), or `None`
+/// when it cannot be fetched or read.
+pub async fn manifest(url: &str) -> Option<super::Manifest> {
+    serde_wasm_bindgen::from_value(js_manifest(url).await).ok()
 }
 
 impl Session {
@@ -81,6 +103,7 @@ pub async fn open(
         &at.worker_url,
         &progress,
         at.start_timeout_ms,
+        at.datadir.clone(),
     )
     .await
     .map_err(DbError::from_js)?;
@@ -126,6 +149,14 @@ impl Handle {
 
     pub fn terminate(&self, message: &str) {
         self.js.js_terminate(message);
+    }
+
+    /// How PostgreSQL booted: `datadir` or `initdb`, and why not from the data directory.
+    pub fn boot(&self) -> super::Boot {
+        super::Boot {
+            from_datadir: self.js.js_boot().as_deref() == Some("datadir"),
+            note: self.js.js_boot_note(),
+        }
     }
 }
 

@@ -134,31 +134,69 @@ struct RawResult {
     affected: Option<f64>,
 }
 
-/// Where PGlite is served from. The app ships PGlite beside its own files; headless tests
-/// load it from `pglite-bridge/node_modules` (wasm-bindgen-test-runner serves the crate root).
+/// Where PGlite is served from. The app ships it in a versioned folder named by
+/// `pglite.json` (see `pglite-bridge/build.mjs`); headless tests load the same build from
+/// `pglite-bridge/build/` (wasm-bindgen-test-runner serves the crate root).
 #[derive(Clone, Debug)]
 pub struct Location {
     pub pglite_base: String,
     pub worker_url: String,
     /// How long a start may take before it is reported as failed (0: no limit).
     pub start_timeout_ms: f64,
+    /// Another data directory to boot from (tests: a missing or corrupt one), `none` to run
+    /// initdb; `None`: the one PGlite's manifest names.
+    pub datadir: Option<String>,
+}
+
+/// What `pglite.json` says: PGlite's folder (resolved against the manifest's URL) and the
+/// bytes a start downloads.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Manifest {
+    pub base: String,
+    pub download: f64,
+}
+
+/// How the database booted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Boot {
+    /// From the data directory made at build time (else initdb ran in the tab).
+    pub from_datadir: bool,
+    /// Why the data directory was not used, when it was offered and failed.
+    pub note: Option<String>,
 }
 
 impl Location {
-    pub fn app() -> Self {
+    pub const APP_MANIFEST: &str = "pglite/pglite.json";
+    pub const TESTS_MANIFEST: &str = "/pglite-bridge/build/pglite.json";
+
+    pub fn app(manifest: &Manifest) -> Self {
         Location {
-            pglite_base: "pglite/".into(),
+            pglite_base: manifest.base.clone(),
             worker_url: "worker.js".into(),
             // A slow phone on a slow line still gets three minutes before Retry is offered.
             start_timeout_ms: 180_000.0,
+            datadir: None,
         }
     }
-    pub fn tests() -> Self {
-        Location {
-            pglite_base: "/pglite-bridge/node_modules/@electric-sql/pglite/dist/".into(),
+    /// The build in `pglite-bridge/build/` (`./lab test` makes it before the headless suite).
+    pub async fn tests() -> Result<Self, DbError> {
+        let manifest = Self::manifest(Self::TESTS_MANIFEST).await.ok_or_else(|| {
+            DbError::other("no pglite-bridge/build/pglite.json: run node pglite-bridge/build.mjs")
+        })?;
+        Ok(Location {
+            pglite_base: manifest.base,
             worker_url: "/pglite-bridge/worker.js".into(),
             start_timeout_ms: 90_000.0,
-        }
+            datadir: None,
+        })
+    }
+    /// Reads PGlite's build manifest.
+    pub async fn manifest(url: &str) -> Option<Manifest> {
+        bridge::manifest(url).await
+    }
+    /// Starts the download and compile of PGlite now, for the first `Db::open` to take over.
+    pub fn prefetch(&self) {
+        bridge::prefetch(self);
     }
 }
 
@@ -238,8 +276,9 @@ impl Db {
     /// about the behaviour after the start, and one stuck boot must not fail the suite.
     pub async fn open_for_tests() -> Result<Db, DbError> {
         let mut last = DbError::other("not started");
+        let at = Location::tests().await?;
         for _ in 0..3 {
-            match Db::open(&Location::tests(), |_| {}).await {
+            match Db::open(&at, |_| {}).await {
                 Ok(db) => {
                     crate::clock::install(&db).await?;
                     return Ok(db);
@@ -252,6 +291,11 @@ impl Db {
 
     pub fn log(&self) -> &SqlLog {
         &self.log
+    }
+
+    /// How PostgreSQL booted (from the prepared data directory or by initdb).
+    pub fn boot(&self) -> Boot {
+        self.handle.boot()
     }
 
     /// The statement running now, if any.

@@ -122,7 +122,11 @@ pub fn StartPanel() -> impl IntoView {
     let body = move || {
         match ctx.db.get() {
         DbState::Idle => view! {
-            <p>{ctx.t("start.intro")}</p>
+            <p id="start-intro">{move || match ctx.pglite.get() {
+                Some(m) => crate::ui::i18n::render(ctx.lang.get(),
+                    &queue_lab_core::i18n::Msg::new("start.intro").arg("mb", (m.download / 1e6).round())),
+                None => ctx.t("start.intro_unsized")(),
+            }}</p>
             <button type="button" class="primary" id="start-postgres" on:click=move |_| ctx.start_postgres()>
                 {ctx.t("start.button")}
             </button>
@@ -138,7 +142,7 @@ pub fn StartPanel() -> impl IntoView {
             }
             .into_any()
         }
-        DbState::Ready { version, runner } => view! {
+        DbState::Ready { version, runner, fallback } => view! {
             <div class="row status-line">
                 <p class="ready" id="pg-version">
                     <span class="dot" aria-hidden="true"></span>
@@ -147,6 +151,12 @@ pub fn StartPanel() -> impl IntoView {
                 </p>
                 <ResetButton runner=runner.clone()/>
             </div>
+            {fallback.map(|why| view! {
+                <p class="note" role="status" id="boot-fallback">
+                    {ctx.t("start.fallback")}
+                    <span class="muted error-text">{why}</span>
+                </p>
+            })}
             <SessionNotes runner=runner/>
         }
         .into_any(),

@@ -1,59 +1,27 @@
 // Shared by the end-to-end tests: a static server for the release build (dist/), optionally
 // under a sub-path, and a headless Chromium from the system (never a downloaded browser).
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '../../pglite-bridge/node_modules/playwright-core/index.mjs';
+import { listen } from '../../scripts/serve.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(here, '../..');
 export const DIST = process.env.QUEUE_LAB_DIST ? path.resolve(process.env.QUEUE_LAB_DIST) : path.join(ROOT, 'dist');
 export const ARTIFACTS = path.join(here, 'artifacts');
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.css': 'text/css',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.data': 'application/octet-stream',
-  '.gz': 'application/gzip',
-};
-
-/** Serves dist/ at `prefix` (e.g. '/docs/queue-lab/') on 127.0.0.1. Resolves to its base URL. */
-export function serve(prefix = '/') {
+/**
+ * Serves dist/ at `prefix` (e.g. '/docs/queue-lab/') on 127.0.0.1 with scripts/serve.mjs (the
+ * server `./lab serve` runs). Resolves to { url, close }. By default plain and uncacheable, so
+ * every test downloads afresh; `options` (gzip, cache, bytesPerSecond, contentLength) as in
+ * scripts/serve.mjs.
+ */
+export function serve(prefix = '/', options = {}) {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) {
     throw new Error(`no release build in ${DIST}: run "trunk build --release" (./lab test does)`);
   }
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    if (!url.pathname.startsWith(prefix)) {
-      res.writeHead(404).end('not under ' + prefix);
-      return;
-    }
-    let rel = decodeURIComponent(url.pathname.slice(prefix.length)) || 'index.html';
-    if (rel.endsWith('/')) rel += 'index.html';
-    const file = path.join(DIST, rel);
-    if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    const body = fs.readFileSync(file);
-    res.writeHead(200, {
-      'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
-      'content-length': body.length,
-    });
-    res.end(body);
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      resolve({ url: `http://127.0.0.1:${port}${prefix}`, close: () => server.close() });
-    });
-  });
+  return listen({ root: DIST, prefix, gzip: false, cache: false, ...options });
 }
 
 export async function launch() {

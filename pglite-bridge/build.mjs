@@ -1,0 +1,150 @@
+// Build step (run by Trunk's pre-build hook and by `./lab test` before the headless suite):
+// stages what the site ships of PGlite in pglite-bridge/build/ (gitignored):
+//
+//   build/pglite-<version>/   only what runs: the ES modules PGlite imports, pglite.wasm,
+//                             pglite.data, initdb.wasm (the fallback), the two contrib
+//                             extensions the labs use, PGlite's LICENSE, and
+//                             pgdata-<hash>.tar.gz: a data directory made here by the same
+//                             PGlite, with the lab clock and the labs' schemas already
+//                             installed (the app's own SQL files, run as the app runs them),
+//                             so the browser boots from it instead of running initdb. <hash>
+//                             is of its inputs (PGlite's version, the SQL, this script).
+//   build/pglite.json         { dir, datadir, files, download }: where PGlite is, the data
+//                             directory's name, the sizes (uncompressed) of what the worker
+//                             downloads (the progress bar), and how much a start downloads
+//                             (the start panel says so).
+//
+// The folder name carries PGlite's version and the data directory's name its inputs' hash,
+// so a host can cache the folder for good; pglite.json, beside it, is revalidated (README,
+// Deploy). Takes seconds; the data directory is made again only when its inputs change.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import crypto from 'node:crypto';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const pkgDir = path.join(here, 'node_modules/@electric-sql/pglite');
+const version = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).version;
+const src = path.join(pkgDir, 'dist');
+const outRoot = path.join(here, 'build');
+const dirName = `pglite-${version}`;
+const out = path.join(outRoot, dirName);
+
+// The SQL the app runs on a fresh database, in order (never copied: read from src/sql).
+const SQL_FILES = ['src/sql/lab/clock_install.sql', 'src/sql/vacuum/setup_extensions.sql'];
+// The contrib extensions the worker imports (pglite-bridge/worker.js).
+const EXTENSIONS = ['pageinspect', 'pg_visibility'];
+
+/** ES modules reachable from `entry` by static or dynamic relative imports. */
+function moduleClosure(entries) {
+  const seen = new Set();
+  const todo = [...entries];
+  while (todo.length) {
+    const rel = todo.pop();
+    if (seen.has(rel)) continue;
+    seen.add(rel);
+    const text = fs.readFileSync(path.join(src, rel), 'utf8');
+    const re = /(?:from\s*|import\s*\(\s*|import\s*)["'](\.{1,2}\/[^"']+)["']/g;
+    for (const m of text.matchAll(re)) {
+      const dep = path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[1]));
+      if (dep.endsWith('.js')) todo.push(dep);
+    }
+  }
+  return [...seen];
+}
+
+/** The data directory: PGlite boots (initdb) here, runs the lab's SQL, and dumps itself. */
+async function makeDataDir() {
+  const { PGlite } = await import(pathToFileURL(path.join(src, 'index.js')).href);
+  const extensions = {};
+  for (const name of EXTENSIONS) {
+    const mod = await import(pathToFileURL(path.join(src, 'contrib', `${name}.js`)).href);
+    extensions[name] = mod[name];
+  }
+  const db = await PGlite.create({ extensions, postgresqlconf: 'max_prepared_transactions = 4' });
+  for (const file of SQL_FILES) {
+    await db.exec(fs.readFileSync(path.join(root, file), 'utf8'));
+  }
+  // Dumped as it is: measured with PGlite 0.5.17, VACUUM FULL before the dump made it larger
+  // (5.9 vs 4.6 MB gzipped: it writes WAL), CHECKPOINT did not make it smaller; a tar
+  // gzipped here at level 9 is a little smaller than dumpDataDir('gzip').
+  const raw = Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer());
+  await db.close();
+  const gz = zlib.gzipSync(raw, { level: 9 });
+  return { raw, gz };
+}
+
+/** Writes only a changed file, so a build that changes nothing touches nothing. */
+function writeIfChanged(file, data) {
+  if (fs.existsSync(file) && fs.readFileSync(file).equals(Buffer.from(data))) return;
+  fs.writeFileSync(file, data);
+}
+
+function newer(file, inputs) {
+  if (!fs.existsSync(file)) return false;
+  const t = fs.statSync(file).mtimeMs;
+  return inputs.every((f) => fs.statSync(f).mtimeMs <= t);
+}
+
+fs.mkdirSync(out, { recursive: true });
+// Only this version's folder: an older one left from a previous PGlite goes.
+for (const entry of fs.readdirSync(outRoot)) {
+  if (entry.startsWith('pglite-') && entry !== dirName && !entry.endsWith('.json')) {
+    fs.rmSync(path.join(outRoot, entry), { recursive: true, force: true });
+  }
+}
+
+// fs/*.js are the file systems for a `dataDir` (node, OPFS): the worker passes none (the
+// database lives in memory), so they never load.
+const inputs = [path.join(pkgDir, 'package.json'), fileURLToPath(import.meta.url), ...SQL_FILES.map((f) => path.join(root, f))];
+const hash = crypto.createHash('sha256');
+for (const f of inputs) hash.update(fs.readFileSync(f));
+const DATADIR = `pgdata-${hash.digest('hex').slice(0, 12)}.tar.gz`;
+
+const modules = moduleClosure(['index.js', ...EXTENSIONS.map((e) => `contrib/${e}.js`)]).filter((m) => !m.startsWith('fs/'));
+const binaries = ['pglite.wasm', 'pglite.data', 'initdb.wasm', ...EXTENSIONS.map((e) => `${e}.tar.gz`)];
+const wanted = new Set([...modules, ...binaries]);
+// Files of an earlier build that this one does not ship any more.
+for (const rel of fs.readdirSync(out, { recursive: true })) {
+  const full = path.join(out, rel);
+  if (fs.statSync(full).isFile() && !wanted.has(rel) && rel !== 'LICENSE' && rel !== DATADIR) {
+    fs.rmSync(full);
+  }
+}
+for (const rel of fs.readdirSync(out)) {
+  const full = path.join(out, rel);
+  if (fs.statSync(full).isDirectory() && fs.readdirSync(full).length === 0) fs.rmdirSync(full);
+}
+for (const rel of wanted) {
+  const from = path.join(src, rel);
+  if (!fs.existsSync(from)) throw new Error(`PGlite ${version} has no ${rel}`);
+  const to = path.join(out, rel);
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  if (!newer(to, [from])) fs.copyFileSync(from, to);
+}
+writeIfChanged(path.join(out, 'LICENSE'), fs.readFileSync(path.join(pkgDir, 'LICENSE')));
+
+const dataFile = path.join(out, DATADIR);
+if (!fs.existsSync(dataFile)) {
+  const t0 = Date.now();
+  const { raw, gz } = await makeDataDir();
+  fs.writeFileSync(dataFile, gz);
+  console.log(`pglite build: data directory ${(raw.length / 1048576).toFixed(2)} MB raw, ${(gz.length / 1048576).toFixed(2)} MB gzipped (${Date.now() - t0} ms)`);
+}
+
+// What the worker downloads, uncompressed (the progress bar's denominators). The data
+// directory is a .gz the worker inflates itself, so its size is the file's.
+const size = (rel) => fs.statSync(path.join(out, rel)).size;
+const files = {
+  'pglite.wasm': size('pglite.wasm'),
+  'pglite.data': size('pglite.data'),
+  [DATADIR]: size(DATADIR),
+  'initdb.wasm': size('initdb.wasm'),
+};
+const manifest = { version, datadir: DATADIR, files };
+// A start downloads everything but initdb.wasm (needed only when the data directory fails).
+const download = files['pglite.wasm'] + files['pglite.data'] + files[DATADIR];
+writeIfChanged(path.join(outRoot, 'pglite.json'), JSON.stringify({ dir: `${dirName}/`, download, ...manifest }, null, 1) + '\n');
+console.log(`pglite build: ${path.relative(root, out)} (${wanted.size + 2} files), a start downloads ${(download / 1048576).toFixed(1)} MB`);

@@ -1,0 +1,100 @@
+//! How PostgreSQL boots: from the data directory made at build time (pglite-bridge/build.mjs),
+//! and by initdb when that one is missing or corrupt.
+
+use queue_lab::clock;
+use queue_lab::db::{Db, Location};
+use serde::Deserialize;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[derive(Deserialize)]
+struct Facts {
+    version: String,
+    clock_fn: bool,
+    schemas: Vec<String>,
+    pageinspect: bool,
+}
+
+/// What the data directory must already hold, read before anything is installed.
+const FACTS_SQL: &str = "select current_setting('server_version') as version,
+    to_regprocedure('lab.now()') is not null as clock_fn,
+    array(select nspname::text from pg_namespace
+          where nspname in ('lab', 'jobs_lab', 'vacuum_lab', 'pgq_lab') order by nspname) as schemas,
+    exists (select 1 from pg_extension where extname = 'pageinspect') as pageinspect";
+
+/// Starts PostgreSQL from `datadir` (None: the shipped one). A start that does not answer in
+/// time is tried again, as `Db::open_for_tests` does (a busy machine); how it booted is what
+/// the tests check.
+async fn open(datadir: Option<&str>) -> Db {
+    let mut at = Location::tests()
+        .await
+        .expect("pglite-bridge/build is there");
+    at.datadir = datadir.map(str::to_owned);
+    let mut last = None;
+    for _ in 0..3 {
+        match Db::open(&at, |_| {}).await {
+            Ok(db) => return db,
+            Err(e) => last = Some(e),
+        }
+    }
+    panic!("PostgreSQL did not start: {last:?}")
+}
+
+async fn facts(db: &Db) -> Facts {
+    db.query::<Facts>(FACTS_SQL, &[])
+        .await
+        .expect("facts")
+        .first()
+        .expect("a row")
+}
+
+#[wasm_bindgen_test]
+async fn boots_from_the_shipped_data_directory_with_the_lab_installed() {
+    let db = open(None).await;
+    let boot = db.boot();
+    assert!(boot.from_datadir, "booted by initdb: {:?}", boot.note);
+    assert_eq!(boot.note, None);
+    let f = facts(&db).await;
+    assert!(f.version.starts_with("18."), "server_version {}", f.version);
+    assert!(f.clock_fn, "lab.now() is in the data directory");
+    assert_eq!(f.schemas, ["jobs_lab", "lab", "pgq_lab", "vacuum_lab"]);
+    assert!(f.pageinspect, "the page map's extension is installed");
+    // The app's install path on top (sets the session's lab time and search path): cheap,
+    // and the clock works.
+    clock::install(&db).await.expect("install is idempotent");
+    assert_eq!(
+        clock::now(&db).await.unwrap(),
+        clock::START,
+        "lab.now() starts at lab time"
+    );
+    assert_eq!(
+        clock::advance(&db, 30).await.unwrap(),
+        "2026-01-05 09:00:30+00"
+    );
+}
+
+async fn falls_back(datadir: &str, why: &str) {
+    let db = open(Some(datadir)).await;
+    let boot = db.boot();
+    assert!(!boot.from_datadir, "{datadir}: said it booted from it");
+    let note = boot.note.expect("a note says why");
+    assert!(note.contains(why), "{datadir}: note {note:?} lacks {why:?}");
+    let f = facts(&db).await;
+    assert!(f.version.starts_with("18."), "server_version {}", f.version);
+    // A fresh initdb has none of the lab: the app's install path puts the clock in.
+    assert!(!f.clock_fn, "initdb's database has no lab clock yet");
+    clock::install(&db).await.expect("install");
+    assert_eq!(clock::now(&db).await.unwrap(), clock::START);
+}
+
+#[wasm_bindgen_test]
+async fn a_missing_data_directory_falls_back_to_initdb_and_says_so() {
+    falls_back("/pglite-bridge/build/no-such-pgdata.tar.gz", "404").await;
+}
+
+#[wasm_bindgen_test]
+async fn a_corrupt_data_directory_falls_back_to_initdb_and_says_so() {
+    // Any file that is not a data directory's tar: the crate's Cargo.toml.
+    falls_back("/Cargo.toml", "did not boot").await;
+}

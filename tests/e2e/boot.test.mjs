@@ -1,0 +1,111 @@
+// Start-up behind a compressing host: the progress bar follows the real download (sizes from
+// PGlite's build manifest, not content-length, which is the compressed size here), PostgreSQL
+// boots from the prepared data directory, and a lab page prefetches PGlite while idle where
+// an embed waits for the click.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, newPage } from './harness.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** Requests for PGlite's big files, in order, with the time they were made. */
+function watchDownloads(page) {
+  const seen = [];
+  page.context().on('request', (r) => {
+    const m = r.url().match(/\/(pglite\.wasm|pglite\.data|pgdata-[0-9a-f]+\.tar\.gz|initdb\.wasm)$/);
+    if (m) seen.push(m[1].replace(/^pgdata-.*/, 'pgdata'));
+  });
+  return seen;
+}
+
+test('behind a gzip host the progress bar climbs from 0 to 100 % and never goes back', async () => {
+  // Compressed with content-length (the compressed size, as some hosts send it), slowed
+  // down so the bar is seen moving: 8 MB/s of gzip.
+  const server = await serve('/', { gzip: true, cache: false, bytesPerSecond: 8 << 20, contentLength: true });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    const downloads = watchDownloads(page);
+    // Sampled in the page, every 20 ms: the attribute (a value over max would be clamped by
+    // the element's .value).
+    await page.addInitScript(() => {
+      window.__progress = [];
+      setInterval(() => {
+        const p = document.querySelector('#pg-progress');
+        if (p) window.__progress.push(Number(p.getAttribute('value')));
+      }, 20);
+    });
+    // In an embed nothing downloads before the click.
+    await page.goto(server.url + '?lab=jobs&lang=en&embed=1');
+    await page.waitForSelector('#start-postgres');
+    assert.match(await page.textContent('#start-intro'), /downloads about \d+ MB/, 'the size comes from the manifest');
+    await page.waitForTimeout(1500);
+    assert.deepEqual(downloads, [], 'an embed downloads nothing before the click');
+    await page.click('#start-postgres');
+    await page.waitForSelector('#pg-version', { timeout: 120_000 });
+    const samples = await page.evaluate(() => window.__progress);
+    assert.ok(samples.length >= 10, `progress sampled ${samples.length} times`);
+    for (let i = 1; i < samples.length; i++) {
+      assert.ok(samples[i] >= samples[i - 1], `the bar went back: ${samples[i - 1]} → ${samples[i]} (${samples.join(' ')})`);
+    }
+    assert.ok(samples.every((v) => v >= 0 && v <= 100), `values within 0..100: ${samples.join(' ')}`);
+    assert.ok(samples[0] <= 10, `starts near 0: ${samples[0]}`);
+    assert.equal(samples.at(-1), 100, `ends at 100: ${samples.join(' ')}`);
+    assert.ok(new Set(samples).size >= 5, `moves through several values: ${[...new Set(samples)].join(' ')}`);
+    assert.ok(downloads.includes('pgdata'), 'the prepared data directory is downloaded');
+    assert.ok(!downloads.includes('initdb.wasm'), `no initdb download when the data directory boots: ${downloads}`);
+    assert.equal(await page.locator('#boot-fallback').count(), 0, 'no fallback note');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    server.close();
+  }
+});
+
+test('a lab page starts downloading PGlite once idle, before the click', async () => {
+  const server = await serve('/', { gzip: true, cache: true });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    const downloads = watchDownloads(page);
+    await page.goto(server.url + '?lang=en#/jobs');
+    await page.waitForSelector('#start-postgres');
+    await page.waitForFunction(() => true);
+    for (let i = 0; i < 50 && downloads.length < 3; i++) await page.waitForTimeout(100);
+    assert.deepEqual([...downloads].sort(), ['pgdata', 'pglite.data', 'pglite.wasm'], 'prefetched before any click');
+    await page.click('#start-postgres');
+    await page.waitForSelector('#pg-version', { timeout: 120_000 });
+    assert.equal(downloads.length, 3, `the click reuses the prefetch: ${downloads}`);
+  } finally {
+    await context.close();
+    server.close();
+  }
+});
+
+test('a data directory that is missing falls back to initdb with a note, and the labs work', async () => {
+  const server = await serve('/', { gzip: true, cache: false });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.route('**/pgdata-*.tar.gz', (route) => route.fulfill({ status: 404, body: 'gone' }));
+    await page.goto(server.url + '?lang=ko#/jobs');
+    await page.click('#start-postgres');
+    await page.waitForSelector('#pg-version', { timeout: 120_000 });
+    const note = await page.textContent('#boot-fallback');
+    assert.match(note, /미리 준비된 데이터베이스/);
+    assert.match(note, /404/);
+    // The lab sets itself up on the clock the app installed.
+    await page.waitForSelector('#enqueue:not([disabled])', { timeout: 60_000 });
+  } finally {
+    await context.close();
+    server.close();
+  }
+});
