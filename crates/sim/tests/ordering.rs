@@ -149,7 +149,7 @@ fn split_queues_give_each_key_to_one_worker() {
         ..Params::default()
     });
     let keys = job_keys(&out.params);
-    let mut owner = vec![None; 12];
+    let mut owner = [None; 12];
     for s in out.timeline.iter().filter(|s| s.kind == SegmentKind::Work) {
         let k = keys[s.job.unwrap() as usize] as usize;
         assert_eq!(*owner[k].get_or_insert(s.worker), s.worker, "key {k}");
