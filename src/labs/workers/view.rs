@@ -601,7 +601,7 @@ fn OrderingPanel(ctx: Ctx, ordering: Vec<Outcome>, took_ms: f64) -> impl IntoVie
                 })
                 .collect_view();
             let note = (s != Strategy::SkipLockedLease).then(|| {
-                view! { <div class="muted" style="font-size:0.85rem">{move || render(ctx.lang.get(), &m)}</div> }
+                view! { <div class="muted" style="font-size:0.85rem;font-weight:normal">{move || render(ctx.lang.get(), &m)}</div> }
             });
             view! {
                 <tr>
