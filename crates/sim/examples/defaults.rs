@@ -17,7 +17,10 @@ fn main() {
     };
     let mut rows = Vec::new();
     let mut ordering = Vec::new();
-    for strategy in Strategy::ALL.into_iter().chain(Strategy::ORDERING) {
+    let remedies = Strategy::ORDERING
+        .into_iter()
+        .filter(|s| !Strategy::ALL.contains(s));
+    for strategy in Strategy::ALL.into_iter().chain(remedies) {
         let params = Params {
             strategy,
             ..base.clone()
