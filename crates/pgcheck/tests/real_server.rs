@@ -219,10 +219,13 @@ fn skip_locked_tx_holds_a_transaction_per_worker_for_the_whole_job_and_the_lease
 #[test]
 fn per_key_serialization_and_split_queues_keep_each_keys_order_where_skip_locked_does_not() {
     let o = &runs().ordering;
-    let (pg, sim) = &o[&Strategy::SkipLockedLease];
-    // Without a remedy, jobs of one key overlap and finish out of enqueue order.
+    let (pg, _) = &o[&Strategy::SkipLockedLease];
+    // Without a remedy, jobs of one key overlap and finish out of enqueue order on the real
+    // server (real sleeps overshoot unevenly: 7 to 34 per-key inversions in nine runs here).
+    // The simulator at matching inputs gives every job the same fixed duration, so only the
+    // round trips' jitter reorders it (0 to 4 here): its side is checked with varied
+    // durations in crates/sim/tests/ordering.rs, and here only for the remedies.
     assert!(pg.key_inversions > 0, "pg: lease kept every key's order");
-    assert!(sim.key_inversions > 0, "sim: lease kept every key's order");
     for strategy in [Strategy::PerKey, Strategy::SplitQueues] {
         let (pg, sim) = &o[&strategy];
         assert_eq!(pg.key_inversions, 0, "pg {strategy}");
