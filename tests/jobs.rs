@@ -259,3 +259,103 @@ async fn the_table_shows_the_newest_jobs_and_the_held_one_however_old() {
     assert_eq!((snap.counts.total, snap.counts.running), (80, 1));
     db.close().await;
 }
+
+/// The lab's own per-key claim: workers A, B and C claiming two jobs of one key get them one
+/// after the other (the second only once the first is done), while a job of another key is
+/// not held back; the article's claim hands the second job of the key out at once.
+#[wasm_bindgen_test]
+async fn the_per_key_claim_holds_a_keys_second_job_until_its_first_completes_and_the_plain_claim_does_not(
+) {
+    let keyed = |k: &str| Action::EnqueueKeyed(k.to_string());
+    // Per key: jobs 1 and 2 of customer-42, then job 3 of customer-7.
+    let (db, mut lab) = lab().await;
+    run(&mut lab, &db, Action::PerKeyClaim(true)).await;
+    for k in ["customer-42", "customer-42", "customer-7"] {
+        run(&mut lab, &db, keyed(k)).await;
+    }
+    assert_eq!(
+        count(
+            &db,
+            "select count(*) as n from jobs where key = 'customer-42'"
+        )
+        .await,
+        2
+    );
+    run(&mut lab, &db, Action::Claim(A)).await;
+    assert_eq!(lab.worker(A).holding.map(|c| c.job), Some(1));
+    // B skips job 2 (behind job 1, running) and takes customer-7's job 3.
+    let b = run(&mut lab, &db, Action::Claim(B)).await;
+    assert_eq!(b.msg.key, "jobs.out.claimed_key");
+    assert_eq!(lab.worker(B).holding.map(|c| c.job), Some(3));
+    // C finds job 2 held back, with the count of held-back jobs.
+    let c = run(&mut lab, &db, Action::Claim(C)).await;
+    assert_eq!(lab.worker(C).holding, None);
+    assert_eq!(c.msg.key, "jobs.out.held_back");
+    assert!(c.msg.args.contains(&("n", "1".to_string())), "{:?}", c.msg);
+    assert_eq!(
+        count(
+            &db,
+            "select count(*) as n from jobs where id = 2 and status = 'ready'"
+        )
+        .await,
+        1
+    );
+    // Once job 1 is done, job 2 is C's.
+    run(&mut lab, &db, Action::Complete(A)).await;
+    run(&mut lab, &db, Action::Claim(C)).await;
+    assert_eq!(lab.worker(C).holding.map(|c| c.job), Some(2));
+    db.close().await;
+
+    // The article's claim, same jobs: B gets job 2 while job 1 still runs.
+    let (db, mut plain) = self::lab().await;
+    for k in ["customer-42", "customer-42", "customer-7"] {
+        run(&mut plain, &db, keyed(k)).await;
+    }
+    run(&mut plain, &db, Action::Claim(A)).await;
+    run(&mut plain, &db, Action::Claim(B)).await;
+    assert_eq!(plain.worker(A).holding.map(|c| c.job), Some(1));
+    assert_eq!(
+        plain.worker(B).holding.map(|c| c.job),
+        Some(2),
+        "the plain claim runs two jobs of one key side by side"
+    );
+    assert_eq!(
+        count(
+            &db,
+            "select count(*) as n from jobs where key = 'customer-42' and status = 'running'"
+        )
+        .await,
+        2
+    );
+    db.close().await;
+}
+
+/// Per-key actions travel in the share URL and replay to the same state; a bad key is refused.
+#[wasm_bindgen_test]
+async fn per_key_actions_replay_from_the_share_text_and_a_bad_key_is_refused() {
+    let (db, mut lab) = lab().await;
+    let steps = vec![
+        Action::EnqueueKeyed("k-1".into()),
+        Action::EnqueueKeyed("k-1".into()),
+        Action::PerKeyClaim(true),
+        Action::Claim(A),
+        Action::Claim(B),
+    ];
+    for s in steps {
+        run(&mut lab, &db, s).await;
+    }
+    assert_eq!(lab.worker(B).holding, None, "job 2 waits behind job 1");
+    let text = model::encode(&lab.history);
+    assert!(text.contains("s1") && text.contains("kk~2D1"), "{text}");
+    let mut replayed = Lab::setup(&db).await.unwrap();
+    for s in model::decode(&text).unwrap() {
+        run(&mut replayed, &db, s).await;
+    }
+    assert!(replayed.per_key);
+    assert_eq!(replayed.worker(A).holding.map(|c| c.job), Some(1));
+    assert_eq!(replayed.worker(B).holding, None);
+    assert!(model::decode("kbad~20key").is_err());
+    let refused = run(&mut lab, &db, Action::EnqueueKeyed("no spaces".into())).await;
+    assert_eq!(refused.msg.key, "jobs.err.key");
+    db.close().await;
+}

@@ -6,7 +6,8 @@
 //! --target wasm32-unknown-unknown --test jobs_random` (read when the test is compiled).
 //! A failure names its seed and step; the generator is deterministic, so the seed replays.
 //!
-//! Every action kind of the lab runs, and the test counts what each did (a requeue that
+//! Every action kind of the article's queue runs (the lab's own per-key actions are checked
+//! in tests/jobs.rs), and the test counts what each did (a requeue that
 //! revived a dead job, an order committed ① and its rolled-back twin ②, the LISTEN
 //! connection dropped and restored, NOTIFY payloads of 7999 and 8000 bytes, ...). With 200
 //! sequences or more it asserts each of those happened often enough, so a generator change
@@ -617,6 +618,11 @@ async fn random_sequences_keep_every_queue_invariant() {
                 } else {
                     "notify < 7999 accepted"
                 }),
+                // The lab's own per-key actions are not generated here; tests/jobs.rs
+                // checks them.
+                Action::EnqueueKeyed(_) | Action::PerKeyClaim(_) => {
+                    unreachable!("the generator makes no per-key action")
+                }
             }
             assert_eq!(
                 count(&db, "select count(*) as n from orders", &[]).await,

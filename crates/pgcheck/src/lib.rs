@@ -12,6 +12,10 @@
 //! - transactions: each worker notes when it sent its first statement of a transaction
 //!   (BEGIN, or an autocommit statement) and when the reply of the last one (COMMIT) came
 //!   back — the same client-side view the simulator takes.
+//! - per-key inversions: the jobs carry the simulator's keys ([`queue_sim::job_keys`]), each
+//!   `done` write stamps `done_at = clock_timestamp()` on the server, and after the run one
+//!   query counts, per key, adjacent completions in `done_at` order whose ids descend — the
+//!   simulator's definition, measured by the server's clock rather than the threads'.
 //! - lock wait: a monitor connection samples `pg_stat_activity` every millisecond and adds up
 //!   sampled workers whose `wait_event_type` is `Lock` (an estimate, ±1 ms per wait).
 
@@ -24,7 +28,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use postgres::{Client, NoTls};
-use queue_sim::{Durations, Params, Strategy, Summary, TxStats};
+use queue_sim::{job_keys, Durations, Params, Strategy, Summary, TxStats};
 
 /// The table every run creates, fills and finally drops.
 pub const TABLE: &str = "queue_lab_pgcheck_jobs";
@@ -44,7 +48,16 @@ pub struct Config {
     pub job_us: u64,
     /// Naive only: pause between the SELECT's reply and the UPDATE, in µs.
     pub gap_us: u64,
+    /// Distinct job keys; each job's key is the simulator's ([`queue_sim::job_keys`] with
+    /// [`SEED`]).
+    pub keys: u32,
 }
+
+/// The seed of the keys (and of the simulator at matching inputs).
+pub const SEED: u64 = 1;
+
+/// Per-key: how long a worker that found no claimable job waits before claiming again, µs.
+pub const POLL_US: u64 = 1_000;
 
 impl Default for Config {
     fn default() -> Self {
@@ -55,6 +68,7 @@ impl Default for Config {
             executions: 4_000,
             job_us: 1_000,
             gap_us: 100,
+            keys: 8,
         }
     }
 }
@@ -115,24 +129,51 @@ pub fn redact(url: &str) -> String {
     }
 }
 
-/// Drops and recreates the job table with `jobs` ready rows and a partial index on the ready
+/// Drops and recreates the job table with `jobs` ready rows, a partial index on the ready
 /// ones (the shape of the article's `jobs_ready` index, keyed on id because every claim here
-/// takes the lowest id).
-pub fn reset_table(client: &mut Client, jobs: u32) -> Result<(), CheckError> {
+/// takes the lowest id), and each job's key (`keys` of them, the simulator's draw). The
+/// per-key claim's index is made by [`run_strategy`] for that claim only, so the other
+/// strategies' updates maintain the same indexes as before keys existed.
+pub fn reset_table(client: &mut Client, jobs: u32, keys: u32) -> Result<(), CheckError> {
     let sql = format!(
         "drop table if exists {TABLE};
          create table {TABLE} (
            id           bigint primary key,
            status       text not null default 'ready',
            attempts     int  not null default 0,
-           locked_until timestamptz
-         );
-         insert into {TABLE} (id) select g from generate_series(1, {jobs}) g;
-         create index {TABLE}_ready on {TABLE} (id) where status = 'ready';"
+           locked_until timestamptz,
+           key          int  not null,
+           done_at      timestamptz
+         );"
     );
     context(
         client.batch_execute(&sql),
         &format!("creating table {TABLE}"),
+    )?;
+    let drawn: Vec<i32> = job_keys(&Params {
+        jobs,
+        keys,
+        seed: SEED,
+        ..Params::default()
+    })
+    .into_iter()
+    .map(|k| k as i32)
+    .collect();
+    context(
+        client.execute(
+            &format!(
+                "insert into {TABLE} (id, key) \
+                 select g, k from unnest($1::int[]) with ordinality as u(k, g)"
+            ),
+            &[&drawn],
+        ),
+        &format!("filling table {TABLE}"),
+    )?;
+    context(
+        client.batch_execute(&format!(
+            "create index {TABLE}_ready on {TABLE} (id) where status = 'ready';"
+        )),
+        &format!("indexing table {TABLE}"),
     )?;
     // VACUUM cannot run inside the implicit transaction of a multi-statement batch.
     context(
@@ -153,7 +194,7 @@ pub fn drop_table(client: &mut Client) -> Result<(), CheckError> {
 /// simulator is given when it runs at matching inputs.
 pub fn measure_round_trip(url: &str, jobs: u32) -> Result<u64, CheckError> {
     let mut client = connect(url)?;
-    reset_table(&mut client, jobs)?;
+    reset_table(&mut client, jobs, 1)?;
     let sql = format!("select id from {TABLE} where status = 'ready' order by id limit 1");
     let stmt = context(client.prepare(&sql), "preparing the round-trip probe")?;
     let mut samples = Vec::with_capacity(200);
@@ -187,6 +228,8 @@ pub struct RealRun {
     pub summary: Summary,
     /// Adjacent pairs of completions with descending ids.
     pub inversions: u64,
+    /// Per key, adjacent completions (by the server's `done_at`) with descending ids, summed.
+    pub key_inversions: u64,
     /// Mean measured work per execution (the sleep as it really took), µs.
     pub mean_work_us: u64,
 }
@@ -205,7 +248,17 @@ impl Shared {
 /// Runs one strategy with `cfg.workers` real connections on a freshly filled table.
 pub fn run_strategy(cfg: &Config, strategy: Strategy) -> Result<RealRun, CheckError> {
     let mut admin = connect(&cfg.database_url)?;
-    reset_table(&mut admin, cfg.jobs)?;
+    reset_table(&mut admin, cfg.jobs, cfg.keys)?;
+    if strategy == Strategy::PerKey {
+        // The look-back for an earlier unfinished job of the same key: one index probe.
+        context(
+            admin.batch_execute(&format!(
+                "create index {TABLE}_unfinished on {TABLE} (key, id) where status <> 'done';
+                 analyze {TABLE}"
+            )),
+            "indexing the unfinished jobs by key",
+        )?;
+    }
 
     let mut clients = Vec::with_capacity(cfg.workers as usize);
     for _ in 0..cfg.workers {
@@ -228,13 +281,13 @@ pub fn run_strategy(cfg: &Config, strategy: Strategy) -> Result<RealRun, CheckEr
     };
 
     let mut handles = Vec::with_capacity(clients.len());
-    for client in clients {
+    for (me, client) in clients.into_iter().enumerate() {
         let barrier = Arc::clone(&barrier);
         let shared = Arc::clone(&shared);
         let cfg = cfg.clone();
         handles.push(thread::spawn(move || {
             barrier.wait();
-            work_loop(client, &cfg, strategy, &shared)
+            work_loop(client, &cfg, strategy, me as i32, &shared)
         }));
     }
     barrier.wait();
@@ -257,8 +310,23 @@ pub fn run_strategy(cfg: &Config, strategy: Strategy) -> Result<RealRun, CheckEr
     if let Some(e) = failure {
         return Err(e);
     }
+    let key_inversions = count_key_inversions(&mut admin)?;
     drop_table(&mut admin)?;
-    Ok(summarise(cfg, strategy, logs, start_us, lock_wait_us))
+    let mut run = summarise(cfg, strategy, logs, start_us, lock_wait_us);
+    run.key_inversions = key_inversions;
+    Ok(run)
+}
+
+/// Per key, adjacent completions in `done_at` order whose ids descend, summed over keys.
+pub fn count_key_inversions(client: &mut Client) -> Result<u64, CheckError> {
+    let sql = format!(
+        "select count(*) from (
+           select id, lag(id) over (partition by key order by done_at, id) as before
+             from {TABLE} where done_at is not null
+         ) c where id < before"
+    );
+    let row = context(client.query_one(&sql, &[]), "counting per-key inversions")?;
+    Ok(row.get::<_, i64>(0).max(0) as u64)
 }
 
 fn summarise(
@@ -314,6 +382,7 @@ fn summarise(
             longest_tx_us: tx.longest_tx_us,
         },
         inversions,
+        key_inversions: 0,
         mean_work_us: work_us.checked_div(executions).unwrap_or(0),
     }
 }
@@ -351,9 +420,12 @@ fn work_loop(
     mut client: Client,
     cfg: &Config,
     strategy: Strategy,
+    me: i32,
     shared: &Shared,
 ) -> Result<WorkerLog, CheckError> {
     let q = Queries::prepare(&mut client, strategy)?;
+    // Split queues: this worker's group among all of them.
+    let group = [cfg.workers as i32, me];
     let mut log = WorkerLog::default();
     let work = Duration::from_micros(cfg.job_us);
     let gap = Duration::from_micros(cfg.gap_us);
@@ -361,7 +433,7 @@ fn work_loop(
         if shared.claims.fetch_add(1, Ordering::SeqCst) >= cfg.executions {
             break;
         }
-        let Some(id) = claim(&mut client, &q, strategy, gap, shared, &mut log)? else {
+        let Some(id) = claim(&mut client, &q, strategy, gap, group, shared, &mut log)? else {
             break;
         };
         log.ran.push(id);
@@ -385,24 +457,47 @@ struct Queries {
 impl Queries {
     fn prepare(client: &mut Client, strategy: Strategy) -> Result<Self, CheckError> {
         let head = format!("select id from {TABLE} where status = 'ready' order by id limit 1");
+        let lease = |pick: &str| {
+            format!(
+                "update {TABLE} set status = 'running', attempts = attempts + 1, \
+                        locked_until = now() + interval '30 seconds' \
+                  where id = ({pick}) \
+                 returning id"
+            )
+        };
         let claim = match strategy {
             Strategy::Naive => head,
             Strategy::ForUpdate => format!("{head} for update"),
             Strategy::SkipLockedTx => format!("{head} for update skip locked"),
-            Strategy::SkipLockedLease => format!(
-                "update {TABLE} set status = 'running', attempts = attempts + 1, \
-                        locked_until = now() + interval '30 seconds' \
-                  where id = ({head} for update skip locked) \
-                 returning id"
-            ),
+            Strategy::SkipLockedLease => lease(&format!("{head} for update skip locked")),
+            // Each worker claims from its own key group only ($1 workers, $2 this one).
+            Strategy::SplitQueues => lease(&format!(
+                "select id from {TABLE} where status = 'ready' and key % $1 = $2 \
+                  order by id limit 1 for update skip locked"
+            )),
+            // Only a job whose earlier jobs of the same key are all done. A snapshot older
+            // than a concurrent claim can only see fewer jobs done (status only moves
+            // forward), so it can only hold back more, never let a second job of a key in.
+            Strategy::PerKey => lease(&format!(
+                "select j.id from {TABLE} j where j.status = 'ready' \
+                    and not exists (select 1 from {TABLE} e \
+                                     where e.key = j.key and e.id < j.id and e.status <> 'done') \
+                  order by j.id limit 1 for update skip locked"
+            )),
         };
         let mark_running = (strategy == Strategy::Naive).then(|| {
             format!("update {TABLE} set status = 'running', attempts = attempts + 1 where id = $1")
         });
         let mark_done = if strategy.holds_transaction_during_job() {
-            format!("update {TABLE} set status = 'done', attempts = attempts + 1 where id = $1")
+            format!(
+                "update {TABLE} set status = 'done', attempts = attempts + 1, \
+                        done_at = clock_timestamp() where id = $1"
+            )
         } else {
-            format!("update {TABLE} set status = 'done', locked_until = null where id = $1")
+            format!(
+                "update {TABLE} set status = 'done', locked_until = null, \
+                        done_at = clock_timestamp() where id = $1"
+            )
         };
         let any_ready = format!("select exists (select 1 from {TABLE} where status = 'ready')");
         let prep = |client: &mut Client, sql: &str| {
@@ -438,6 +533,7 @@ fn claim(
     q: &Queries,
     strategy: Strategy,
     gap: Duration,
+    group: [i32; 2],
     shared: &Shared,
     log: &mut WorkerLog,
 ) -> Result<Option<i64>, CheckError> {
@@ -459,11 +555,18 @@ fn claim(
                     None => None,
                 }
             }
-            Strategy::SkipLockedLease => {
+            Strategy::SkipLockedLease | Strategy::PerKey => {
                 let row = timed(shared, log, "lease claim", || {
                     client.query_opt(&q.claim, &[])
                 })?;
                 row.map(|r| r.get::<_, i64>(0))
+            }
+            Strategy::SplitQueues => {
+                let row = timed(shared, log, "split-queue claim", || {
+                    client.query_opt(&q.claim, &[&group[0], &group[1]])
+                })?;
+                // Its own group is empty: other groups' jobs are not this worker's.
+                return Ok(row.map(|r| r.get::<_, i64>(0)));
             }
             Strategy::ForUpdate | Strategy::SkipLockedTx => {
                 // The transaction stays open through the job; `complete` commits it.
@@ -491,6 +594,10 @@ fn claim(
         )?;
         if !row.get::<_, bool>(0) {
             return Ok(None);
+        }
+        if strategy == Strategy::PerKey {
+            // Every ready job waits behind an earlier job of its key: poll again shortly.
+            thread::sleep(Duration::from_micros(POLL_US));
         }
     }
 }
@@ -536,7 +643,8 @@ pub fn matching_params(cfg: &Config, strategy: Strategy, rtt_us: u64, work_us: u
         latency_us: rtt_us,
         gap_us: cfg.gap_us,
         max_executions: Some(cfg.executions),
-        seed: 1,
+        seed: SEED,
+        keys: cfg.keys,
         timeline_limit: 0,
     }
 }

@@ -7,7 +7,7 @@
 use std::process::ExitCode;
 
 use pgcheck::{matching_params, measure_round_trip, redact, run_strategy, Config, TABLE};
-use queue_sim::{format_table, simulate, Strategy, MAX_JOBS, MAX_WORKERS};
+use queue_sim::{format_table, simulate, Strategy, MAX_JOBS, MAX_KEYS, MAX_WORKERS};
 
 const USAGE: &str = "\
 usage: pgcheck --database-url postgres://USER@HOST:PORT/DB [options]
@@ -21,7 +21,9 @@ options:
   --workers N          concurrent connections, one thread each (default 4, at most 64)
   --jobs N             ready jobs at the start (default 20000, at most 200000)
   --executions N       stop after this many job executions in all (default 4000)
-  --strategy ID        naive | for-update | skip-locked-tx | skip-locked-lease | all (default all)
+  --strategy ID        naive | for-update | skip-locked-tx | skip-locked-lease | all (default all),
+                       or split-queues | per-key | ordering (lease and both remedies)
+  --keys N             distinct job keys, the simulator's draw (default 8)
   --job-us N           work per job, a sleep, in microseconds (default 1000)
   --gap-us N           naive: pause between SELECT and UPDATE, in microseconds (default 100)
   --no-sim             skip the simulator's table
@@ -63,13 +65,16 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Parsed, String> {
             "--executions" => config.executions = number(&flag, args.next())?,
             "--job-us" => config.job_us = number(&flag, args.next())?,
             "--gap-us" => config.gap_us = number(&flag, args.next())?,
+            "--keys" => config.keys = number(&flag, args.next())?,
             "--strategy" => {
                 let id = args.next().ok_or("--strategy needs a value")?;
                 strategies = if id == "all" {
                     Strategy::ALL.to_vec()
+                } else if id == "ordering" {
+                    Strategy::ORDERING.to_vec()
                 } else {
                     vec![Strategy::parse(&id).ok_or_else(|| {
-                        format!("--strategy: unknown {id:?} (naive, for-update, skip-locked-tx, skip-locked-lease, all)")
+                        format!("--strategy: unknown {id:?} (naive, for-update, skip-locked-tx, skip-locked-lease, split-queues, per-key, all, ordering)")
                     })?]
                 };
             }
@@ -88,6 +93,9 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Parsed, String> {
     }
     if !(1..=MAX_JOBS).contains(&config.jobs) {
         return Err(format!("--jobs must be between 1 and {MAX_JOBS}"));
+    }
+    if !(1..=MAX_KEYS).contains(&config.keys) {
+        return Err(format!("--keys must be between 1 and {MAX_KEYS}"));
     }
     if config.executions == 0 || config.executions > 1_000_000 {
         return Err("--executions must be between 1 and 1000000".into());
@@ -147,6 +155,10 @@ fn run(args: &Args) -> Result<(), pgcheck::CheckError> {
             "{strategy}: completion-order inversions {} (pg)",
             run.inversions
         ));
+        let mut key_note = format!(
+            "{strategy}: per-key inversions over {} keys {} (pg)",
+            cfg.keys, run.key_inversions
+        );
         if args.sim {
             let params = matching_params(cfg, strategy, rtt_us, run.mean_work_us);
             match simulate(&params) {
@@ -154,11 +166,13 @@ fn run(args: &Args) -> Result<(), pgcheck::CheckError> {
                     if let Some(note) = notes.last_mut() {
                         note.push_str(&format!(", {} (sim)", out.inversions));
                     }
+                    key_note.push_str(&format!(", {} (sim)", out.key_inversions));
                     simulated.push(out.summary());
                 }
                 Err(e) => notes.push(format!("{strategy}: simulator refused the inputs: {e}")),
             }
         }
+        notes.push(key_note);
         real.push(run.summary);
     }
     println!("real PostgreSQL:\n{}", format_table(&real));

@@ -1,7 +1,7 @@
 //! Times the simulator on the benchmark size (16 workers × 100,000 jobs).
 //!
 //! Run: `cargo run -p queue-sim --release --example bench [STRATEGY] [REPEATS] [--json]`
-//! (STRATEGY: one id, or `all`, the default; REPEATS: 5). Prints the best wall time of the
+//! (STRATEGY: one id, or `all`, the default: the four article strategies; REPEATS: 5). Prints the best wall time of the
 //! repeats per strategy, then the results table; with `--json`, one JSON object instead:
 //! every repeat's wall time in ms per strategy (what `./lab bench` reads). Not a test: it
 //! only prints.
@@ -19,7 +19,7 @@ fn main() {
         Some(id) => match Strategy::parse(id) {
             Some(s) => vec![s],
             None => {
-                eprintln!("bench: unknown strategy {id:?} (naive, for-update, skip-locked-tx, skip-locked-lease, all)");
+                eprintln!("bench: unknown strategy {id:?} (naive, for-update, skip-locked-tx, skip-locked-lease, split-queues, per-key, all)");
                 std::process::exit(2);
             }
         },

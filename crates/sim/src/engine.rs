@@ -23,8 +23,24 @@
 //! - skip-locked-lease: one autocommit `UPDATE … where id = (SELECT … FOR UPDATE SKIP LOCKED)`
 //!   marks the row running with a lease; work; autocommit `UPDATE … done`. The row lock lasts
 //!   only inside the claim statement.
+//! - split-queues: as skip-locked-lease, but worker `w` claims only jobs whose key is in its
+//!   group (`key % workers = w`), so each key is worked by one worker, one job at a time.
+//! - per-key: as skip-locked-lease, but only a job whose earlier jobs of the same key are all
+//!   done may be claimed. A claim that finds nothing while ready jobs remain leaves the worker
+//!   idle until a completion makes a job claimable and wakes it (half a round trip later, as
+//!   a NOTIFY would); a worker that finds no ready job at all stops.
+//!
+//! Jobs carry a key (say, a customer id), drawn per job id from the seed by [`job_keys`] on
+//! a stream of its own, so adding keys changed nothing in the article's four strategies.
+//!
+//! Order is measured twice, over completions (a job completes when its `done` is written):
+//! - [`Outcome::inversions`]: adjacent pairs in the global completion order whose ids descend.
+//! - [`Outcome::key_inversions`]: the same count within each key, summed over keys: for every
+//!   key, take the completions of that key's jobs in time order, and count each job that
+//!   completes right after a job of the same key with a higher id (enqueued later). 0 means
+//!   every key's jobs completed in enqueue order.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 use crate::params::{Durations, ParamError, Params, Strategy};
 use crate::report::{Outcome, Segment, SegmentKind, TxSpan, TxTracker};
@@ -34,6 +50,18 @@ const READY: u8 = 0;
 const RUNNING: u8 = 1;
 const DONE: u8 = 2;
 const UNLOCKED: u16 = u16::MAX;
+/// No job (end of a key's chain, or no completion yet for a key).
+const NO_JOB: u32 = u32::MAX;
+
+/// The key of every job (`0..params.keys`), drawn from the seed on a stream of its own.
+/// Same `seed`, `jobs` and `keys`, same keys, on every platform.
+pub fn job_keys(p: &Params) -> Vec<u32> {
+    let mut rng = SplitMix64::new(p.seed ^ 0xBB67_AE85_84CA_A73B);
+    let top = u64::from(p.keys.max(1) - 1);
+    (0..p.jobs)
+        .map(|_| rng.range_inclusive(0, top) as u32)
+        .collect()
+}
 
 /// Runs one simulation. Invalid inputs return the validation error; nothing is simulated.
 pub fn simulate(params: &Params) -> Result<Outcome, ParamError> {
@@ -172,6 +200,22 @@ struct Sim<'a> {
     last_completed: Option<u32>,
     inversions: u64,
     completions: u64,
+    /// Each job's key.
+    key: Box<[u32]>,
+    /// Per key, the job that completed last (`NO_JOB` before the first).
+    key_last: Box<[u32]>,
+    key_inversions: u64,
+    /// Per-key: each job's next job of the same key (`NO_JOB` for the last); empty otherwise.
+    next_same_key: Box<[u32]>,
+    /// Per-key: the claimable jobs (ready, every earlier job of their key done).
+    claimable: BTreeSet<u32>,
+    /// Per-key: ready jobs left.
+    ready_left: u32,
+    /// Per-key: idle workers, longest-waiting first.
+    idle: VecDeque<u16>,
+    /// Split queues: each worker's own jobs in id order, and how many it has claimed.
+    group_jobs: Vec<Vec<u32>>,
+    group_pos: Vec<usize>,
     elapsed: u64,
     timeline: Vec<Segment>,
     transactions: Vec<TxSpan>,
@@ -210,6 +254,28 @@ impl<'a> Sim<'a> {
     #[cfg_attr(not(test), allow(unused_variables))]
     fn new(p: &'a Params, tracing: bool) -> Self {
         let n = p.jobs as usize;
+        let key = job_keys(p);
+        let mut next_same_key = Vec::new();
+        let mut claimable = BTreeSet::new();
+        if p.strategy == Strategy::PerKey {
+            // Walk backwards so each job links to the next one of its key; what is left in
+            // `first` is each key's first job, claimable from the start.
+            next_same_key = vec![NO_JOB; n];
+            let mut first = vec![NO_JOB; p.keys as usize];
+            for j in (0..p.jobs).rev() {
+                let k = key[j as usize] as usize;
+                next_same_key[j as usize] = first[k];
+                first[k] = j;
+            }
+            claimable = first.into_iter().filter(|&j| j != NO_JOB).collect();
+        }
+        let mut group_jobs = Vec::new();
+        if p.strategy == Strategy::SplitQueues {
+            group_jobs = vec![Vec::new(); p.workers as usize];
+            for (j, &k) in key.iter().enumerate() {
+                group_jobs[(k % p.workers) as usize].push(j as u32);
+            }
+        }
         let worker = Worker {
             next: START,
             stmt: Stmt::Begin,
@@ -248,6 +314,15 @@ impl<'a> Sim<'a> {
             last_completed: None,
             inversions: 0,
             completions: 0,
+            key_last: vec![NO_JOB; p.keys as usize].into_boxed_slice(),
+            key: key.into_boxed_slice(),
+            key_inversions: 0,
+            next_same_key: next_same_key.into_boxed_slice(),
+            claimable,
+            ready_left: p.jobs,
+            idle: VecDeque::new(),
+            group_pos: vec![0; group_jobs.len()],
+            group_jobs,
             elapsed: 0,
             timeline: Vec::new(),
             transactions: Vec::new(),
@@ -342,6 +417,7 @@ impl<'a> Sim<'a> {
         if let Some(limit) = self.p.max_executions {
             if self.claims_started >= u64::from(limit) {
                 self.stop(w);
+                self.stop_idle();
                 return;
             }
         }
@@ -350,9 +426,26 @@ impl<'a> Sim<'a> {
         let first = match self.p.strategy {
             Strategy::Naive => Stmt::NaiveSelect,
             Strategy::ForUpdate | Strategy::SkipLockedTx => Stmt::Begin,
-            Strategy::SkipLockedLease => Stmt::LeaseClaim,
+            Strategy::SkipLockedLease | Strategy::SplitQueues | Strategy::PerKey => {
+                Stmt::LeaseClaim
+            }
         };
         self.issue(w, first);
+    }
+
+    /// Per-key: every idle worker stops (no job will become claimable for them).
+    fn stop_idle(&mut self) {
+        while let Some(v) = self.idle.pop_front() {
+            self.stop(usize::from(v));
+        }
+    }
+
+    /// Split queues: the next job of this worker's own group.
+    fn next_in_group(&mut self, w: usize) -> Option<u32> {
+        let pos = self.group_pos[w];
+        let job = self.group_jobs[w].get(pos).copied()?;
+        self.group_pos[w] = pos + 1;
+        Some(job)
     }
 
     fn stop(&mut self, w: usize) {
@@ -488,13 +581,25 @@ impl<'a> Sim<'a> {
                 self.send_reply(w, row);
             }
             Stmt::LeaseClaim => {
-                let row = self.first_unlocked_ready(self.head);
+                // No lease-style claim holds a lock past its statement, so the rows the
+                // remedies pick are never locked.
+                let row = match self.p.strategy {
+                    Strategy::SplitQueues => self.next_in_group(w),
+                    Strategy::PerKey => self.claimable.pop_first(),
+                    _ => self.first_unlocked_ready(self.head),
+                };
                 if let Some(r) = row {
                     // Locked, marked running with its lease, committed: all inside one
                     // statement, so the lock is gone before the reply leaves.
                     self.acquire(r, w);
                     self.status[r as usize] = RUNNING;
                     self.release(r);
+                    if self.p.strategy == Strategy::PerKey {
+                        self.ready_left -= 1;
+                        if self.ready_left == 0 {
+                            self.stop_idle();
+                        }
+                    }
                 }
                 self.send_reply(w, row);
             }
@@ -612,7 +717,24 @@ impl<'a> Sim<'a> {
                     self.workers[w].job = Some(row);
                     self.work(w);
                 }
-                None => self.stop(w),
+                None if self.p.strategy == Strategy::PerKey && self.ready_left > 0 => {
+                    // Nothing claimable yet: this claim started no execution.
+                    self.claims_started -= 1;
+                    if self.claimable.is_empty() {
+                        self.segment(w, SegmentKind::Idle, None);
+                        self.idle.push_back(w as u16);
+                    } else {
+                        // A job became claimable while the reply was on its way.
+                        self.start(w);
+                    }
+                }
+                None => {
+                    if self.p.strategy == Strategy::SplitQueues {
+                        // An empty group's claim started no execution either.
+                        self.claims_started -= 1;
+                    }
+                    self.stop(w);
+                }
             },
             Stmt::MarkDone => {
                 if self.autocommit {
@@ -652,6 +774,22 @@ impl<'a> Sim<'a> {
             }
         }
         self.last_completed = Some(job);
+        let k = self.key[job as usize] as usize;
+        let last = self.key_last[k];
+        if last != NO_JOB && job < last {
+            self.key_inversions += 1;
+        }
+        self.key_last[k] = job;
+        if self.p.strategy == Strategy::PerKey {
+            let next = self.next_same_key[job as usize];
+            if next != NO_JOB {
+                self.claimable.insert(next);
+                if let Some(v) = self.idle.pop_front() {
+                    let t = self.now + self.p.latency_us / 2;
+                    self.schedule(usize::from(v), t, Next::Start);
+                }
+            }
+        }
     }
 
     fn into_outcome(self) -> Outcome {
@@ -673,6 +811,7 @@ impl<'a> Sim<'a> {
             executions_per_s: per_s(self.executions as f64),
             tx: self.tracker.finish(self.elapsed),
             inversions: self.inversions,
+            key_inversions: self.key_inversions,
             completions: self.completions,
             timeline: self.timeline,
             transactions: self.transactions,

@@ -18,10 +18,10 @@ mod params;
 mod report;
 mod rng;
 
-pub use engine::simulate;
+pub use engine::{job_keys, simulate};
 pub use params::{
     Durations, ParamError, Params, Strategy, LEASE_US, MAX_EXECUTIONS, MAX_GAP_US, MAX_JOBS,
-    MAX_JOB_US, MAX_LATENCY_US, MAX_TIMELINE_LIMIT, MAX_WORKERS,
+    MAX_JOB_US, MAX_KEYS, MAX_LATENCY_US, MAX_TIMELINE_LIMIT, MAX_WORKERS,
 };
 pub use report::{
     format_table, Outcome, Segment, SegmentKind, Summary, TxBucket, TxSpan, TxStats, TxTracker,

@@ -16,6 +16,8 @@ pub const MAX_LATENCY_US: u64 = 1_000_000;
 pub const MAX_GAP_US: u64 = 1_000_000;
 /// Longest single job, in microseconds (ten minutes).
 pub const MAX_JOB_US: u64 = 600_000_000;
+/// Most distinct job keys (e.g. customer ids) a run may spread its jobs over.
+pub const MAX_KEYS: u32 = MAX_JOBS;
 /// Largest execution limit.
 pub const MAX_EXECUTIONS: u32 = 1_000_000;
 /// Most timeline segments (and transaction spans) a run may be asked to keep.
@@ -41,6 +43,20 @@ pub enum Strategy {
     /// (`status = 'running'`, `locked_until`); a second statement completes. No transaction
     /// spans the job.
     SkipLockedLease,
+    /// Remedy for order, split queues: as (d), but each worker owns one key group (the keys
+    /// with `key % workers = worker`) and claims only from it:
+    /// `… where status = 'ready' and key % $workers = $me order by id limit 1 for update skip
+    /// locked`. One worker per key, so each key runs one job at a time, in id order. Workers
+    /// whose group has no job left stop, however much work the others still have.
+    SplitQueues,
+    /// Remedy for order, per-key serialization: as (d), but a job is claimable only when every
+    /// earlier job of its key is done:
+    /// `… where status = 'ready' and not exists (select 1 from jobs e where e.key = j.key and
+    /// e.id < j.id and e.status <> 'done') order by id limit 1 for update skip locked`.
+    /// A worker that finds nothing claimable while ready jobs remain waits until a completion
+    /// makes a job claimable (as a LISTEN/NOTIFY worker would): the completing statement wakes
+    /// the longest-waiting idle worker, half a round trip later.
+    PerKey,
 }
 
 impl Strategy {
@@ -52,19 +68,32 @@ impl Strategy {
         Strategy::SkipLockedLease,
     ];
 
-    /// The stable id: `naive`, `for-update`, `skip-locked-tx`, `skip-locked-lease`.
+    /// SKIP LOCKED (lease) and the two remedies that keep per-key order, side by side.
+    pub const ORDERING: [Strategy; 3] = [
+        Strategy::SkipLockedLease,
+        Strategy::SplitQueues,
+        Strategy::PerKey,
+    ];
+
+    /// The stable id: `naive`, `for-update`, `skip-locked-tx`, `skip-locked-lease`,
+    /// `split-queues`, `per-key`.
     pub fn as_str(self) -> &'static str {
         match self {
             Strategy::Naive => "naive",
             Strategy::ForUpdate => "for-update",
             Strategy::SkipLockedTx => "skip-locked-tx",
             Strategy::SkipLockedLease => "skip-locked-lease",
+            Strategy::SplitQueues => "split-queues",
+            Strategy::PerKey => "per-key",
         }
     }
 
     /// The strategy with this id, if any (exact, lower case).
     pub fn parse(id: &str) -> Option<Strategy> {
-        Strategy::ALL.into_iter().find(|s| s.as_str() == id)
+        Strategy::ALL
+            .into_iter()
+            .chain(Strategy::ORDERING)
+            .find(|s| s.as_str() == id)
     }
 
     /// Whether one transaction spans the job (so the connection is held and the xmin horizon
@@ -133,13 +162,18 @@ pub struct Params {
     /// drained). 1..=1,000,000.
     pub max_executions: Option<u32>,
     pub seed: u64,
+    /// Distinct job keys (say, customer ids): each job's key is drawn evenly from `0..keys`
+    /// by [`crate::job_keys`], from the seed on a stream of its own, so the keys never change
+    /// the article strategies' runs. 1..=200,000.
+    pub keys: u32,
     /// Keep at most this many timeline segments and as many transaction spans (the rest of the
     /// run is still simulated and counted): 0..=1,000,000.
     pub timeline_limit: u32,
 }
 
 impl Default for Params {
-    /// The lab's opening state: four workers, 200 jobs of 50–150 ms, 1 ms round trips.
+    /// The lab's opening state: four workers, 200 jobs of 50–150 ms over 8 keys, 1 ms round
+    /// trips.
     fn default() -> Self {
         Params {
             strategy: Strategy::SkipLockedLease,
@@ -153,6 +187,7 @@ impl Default for Params {
             gap_us: 100,
             max_executions: None,
             seed: 42,
+            keys: 8,
             timeline_limit: 10_000,
         }
     }
@@ -208,6 +243,12 @@ impl Params {
                     "the gap must be at most {MAX_GAP_US} µs (1 s), got {}",
                     self.gap_us
                 ),
+            );
+        }
+        if !(1..=MAX_KEYS).contains(&self.keys) {
+            return out_of_range(
+                "keys",
+                format!("must be between 1 and {MAX_KEYS}, got {}", self.keys),
             );
         }
         let limit = MAX_JOB_US.min(LEASE_US - 1);

@@ -19,16 +19,20 @@ pub enum SegmentKind {
     Work,
     /// Marking the job done, and committing where a transaction is open.
     Complete,
+    /// Per-key only: nothing claimable (every ready job waits behind an earlier job of its
+    /// key), waiting to be woken by a completion.
+    Idle,
 }
 
 impl SegmentKind {
-    /// Stable id: `claim`, `lock-wait`, `work`, `complete`.
+    /// Stable id: `claim`, `lock-wait`, `work`, `complete`, `idle`.
     pub fn as_str(self) -> &'static str {
         match self {
             SegmentKind::Claim => "claim",
             SegmentKind::LockWait => "lock-wait",
             SegmentKind::Work => "work",
             SegmentKind::Complete => "complete",
+            SegmentKind::Idle => "idle",
         }
     }
 }
@@ -268,6 +272,9 @@ pub struct Outcome {
     pub tx: TxStats,
     /// Adjacent pairs in completion order whose job ids are descending (0 = strict FIFO).
     pub inversions: u64,
+    /// The same within each key, summed: per key, adjacent pairs of that key's completions
+    /// whose ids descend (0 = every key completed in enqueue order). See the engine's notes.
+    pub key_inversions: u64,
     /// Completions recorded (the sequence `inversions` counts over).
     pub completions: u64,
     /// Per-worker segments in the order they ended, at most `params.timeline_limit`.

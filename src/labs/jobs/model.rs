@@ -30,6 +30,29 @@ pub const HEARTBEAT_SQL: &str = include_str!("../../sql/jobs/heartbeat.sql");
 pub const REQUEUE_SQL: &str = include_str!("../../sql/jobs/requeue.sql");
 pub const SNAPSHOT_SQL: &str = include_str!("../../sql/jobs/snapshot.sql");
 pub const RESCAN_SQL: &str = include_str!("../../sql/jobs/rescan.sql");
+/// The lab's own (not the article's): a job with an ordering key.
+pub const ENQUEUE_KEYED_SQL: &str = include_str!("../../sql/jobs/enqueue_keyed.sql");
+/// The lab's own: the claim that runs the jobs of one key one after the other.
+pub const CLAIM_PER_KEY_SQL: &str = include_str!("../../sql/jobs/claim_per_key.sql");
+/// The lab's own: how many ready jobs the per-key claim holds back.
+pub const HELD_BACK_SQL: &str = include_str!("../../sql/jobs/held_back.sql");
+/// Longest ordering key, in characters.
+pub const KEY_MAX_CHARS: usize = 20;
+
+/// An ordering key as typed: trimmed, 1 to 20 letters, digits, `-` or `_`.
+pub fn parse_key(text: &str) -> Result<String, Msg> {
+    let key = text.trim();
+    let ok = !key.is_empty()
+        && key.chars().count() <= KEY_MAX_CHARS
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        Ok(key.to_owned())
+    } else {
+        Err(Msg::new("jobs.err.key").arg("max", KEY_MAX_CHARS))
+    }
+}
 
 /// The channel the workers LISTEN on, as in the article (`NOTIFY jobs`).
 pub const CHANNEL: &str = "jobs";
@@ -209,6 +232,11 @@ pub enum Action {
     Reconnect,
     /// A NOTIFY with a payload of this many bytes (the limit is under 8000).
     NotifyBytes(usize),
+    /// The lab's own: enqueue a job with this ordering key (checked by [`parse_key`]).
+    EnqueueKeyed(String),
+    /// The lab's own: from now on, workers claim with the per-key claim (true) or the
+    /// article's claim (false).
+    PerKeyClaim(bool),
 }
 
 pub use crate::labs::session::Tone;
@@ -284,11 +312,19 @@ struct Id {
 }
 
 #[derive(Deserialize)]
+struct Count {
+    n: i64,
+}
+
+#[derive(Deserialize)]
 struct Claimed {
     id: i64,
     #[allow(dead_code)]
     payload: serde_json::Value,
     attempts: i32,
+    /// Only the per-key claim returns it.
+    #[serde(default)]
+    key: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -323,6 +359,8 @@ pub struct Lab {
     pub history: Vec<Action>,
     /// Jobs whose rows the last run of actions changed (the table highlights them).
     pub touched: Vec<i64>,
+    /// Whether workers claim with the per-key claim (the lab's own) instead of the article's.
+    pub per_key: bool,
     /// Lab time (seconds since the start) of the last safety-net poll.
     last_poll: i64,
     elapsed: i64,
@@ -353,6 +391,7 @@ impl Default for Lab {
             executions: BTreeMap::new(),
             history: Vec::new(),
             touched: Vec::new(),
+            per_key: false,
             last_poll: 0,
             elapsed: 0,
             inbox: Rc::default(),
@@ -455,7 +494,57 @@ impl Lab {
             Action::Disconnect => self.disconnect(db).await,
             Action::Reconnect => self.reconnect(db).await,
             Action::NotifyBytes(n) => self.notify_bytes(db, *n).await,
+            Action::EnqueueKeyed(key) => self.enqueue_keyed(db, key).await,
+            Action::PerKeyClaim(on) => {
+                self.per_key = *on;
+                let key = if *on {
+                    "jobs.out.per_key_on"
+                } else {
+                    "jobs.out.per_key_off"
+                };
+                Ok(Outcome::new(Msg::new(key), Tone::Info))
+            }
         }
+    }
+
+    /// The lab's own: a job with an ordering key, enqueued and notified in one transaction.
+    async fn enqueue_keyed(&mut self, db: &Db, key: &str) -> Result<Outcome, DbError> {
+        let key = match parse_key(key) {
+            Ok(k) => k,
+            Err(m) => return Ok(Outcome::new(m, Tone::Warn)),
+        };
+        let payload = serde_json::json!({"kind": "sync_customer", "customer": key});
+        let tx = db.begin().await?;
+        let inserted = async {
+            let id = tx
+                .query::<Id>(ENQUEUE_KEYED_SQL, &[payload.into(), key.clone().into()])
+                .await?
+                .first()
+                .map(|r| r.id)
+                .ok_or_else(|| DbError::other("INSERT returned no id"))?;
+            tx.query::<serde_json::Value>(NOTIFY_SQL, &[id.to_string().into()])
+                .await?;
+            Ok::<_, DbError>(id)
+        }
+        .await;
+        let id = match inserted {
+            Ok(id) => {
+                tx.commit().await?;
+                id
+            }
+            Err(e) => {
+                tx.rollback().await?;
+                return Err(e);
+            }
+        };
+        self.after_commit(db, &id.to_string()).await?;
+        Ok(Outcome::new(
+            Msg::new("jobs.out.enqueued_key")
+                .arg("id", id)
+                .arg("key", key),
+            Tone::Info,
+        )
+        .touching(id))
     }
 
     async fn enqueue(&mut self, db: &Db, input: &EnqueueInput) -> Result<Outcome, DbError> {
@@ -584,8 +673,28 @@ impl Lab {
         }
         // A lease that ran out on the last attempt is a dead letter, not another try.
         db.query::<serde_json::Value>(REAP_SQL, &[]).await?;
-        let claimed = db.query::<Claimed>(CLAIM_SQL, &[]).await?.first();
+        let sql = if self.per_key {
+            CLAIM_PER_KEY_SQL
+        } else {
+            CLAIM_SQL
+        };
+        let claimed = db.query::<Claimed>(sql, &[]).await?.first();
         let Some(c) = claimed else {
+            if self.per_key {
+                let held = db
+                    .query::<Count>(HELD_BACK_SQL, &[])
+                    .await?
+                    .first()
+                    .map_or(0, |c| c.n);
+                if held > 0 {
+                    return Ok(Outcome::new(
+                        Msg::new("jobs.out.held_back")
+                            .arg("w", w.letter())
+                            .arg("n", held),
+                        Tone::Info,
+                    ));
+                }
+            }
             return Ok(Outcome::new(
                 Msg::new("jobs.out.nothing").arg("w", w.letter()),
                 Tone::Info,
@@ -610,6 +719,12 @@ impl Lab {
                 .arg("job", c.id)
                 .arg("attempt", c.attempts)
                 .arg("prev", prev)
+        } else if let Some(key) = &c.key {
+            Msg::new("jobs.out.claimed_key")
+                .arg("w", w.letter())
+                .arg("job", c.id)
+                .arg("attempt", c.attempts)
+                .arg("key", key)
         } else {
             Msg::new("jobs.out.claimed")
                 .arg("w", w.letter())
@@ -910,6 +1025,8 @@ pub fn encode(actions: &[Action]) -> String {
             Action::Disconnect => "u".into(),
             Action::Reconnect => "l".into(),
             Action::NotifyBytes(n) => format!("n{n}"),
+            Action::EnqueueKeyed(k) => format!("k{}", encode_text(k)),
+            Action::PerKeyClaim(on) => format!("s{}", u8::from(*on)),
         })
         .collect::<Vec<_>>()
         .join(".")
@@ -948,6 +1065,13 @@ pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
                 Action::Advance(s)
             }
             'q' => Action::Requeue(rest.parse().map_err(|_| bad())?),
+            'k' => Action::EnqueueKeyed(
+                decode_text(&rest)
+                    .and_then(|k| parse_key(&k).ok())
+                    .ok_or_else(bad)?,
+            ),
+            's' if rest == "1" => Action::PerKeyClaim(true),
+            's' if rest == "0" => Action::PerKeyClaim(false),
             'n' => Action::NotifyBytes(
                 rest.parse::<usize>()
                     .ok()

@@ -131,6 +131,7 @@ pub fn JobsLab() -> impl IntoView {
                     <Notify lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
                 </div>
                 <Workers lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                <PerKey lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
                 <JobsTable snap=snap lab=lab touched=touched act=Callback::new(act) disabled=Signal::derive(disabled)/>
                 <AtLeastOnce lab=lab/>
                 <OrdersTable snap=snap/>
@@ -535,6 +536,47 @@ fn OrdersTable(snap: RwSignal<Snapshot>) -> impl IntoView {
             <Show when=move || snap.with(|s| s.orders.is_empty())>
                 <p class="muted">{ctx.t("jobs.no_orders")}</p>
             </Show>
+        </section>
+    }
+}
+
+/// The lab's own (not the article's): jobs with an ordering key, and the per-key claim.
+#[component]
+fn PerKey(
+    lab: RwSignal<Option<Lab>, LocalStorage>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let key = RwSignal::new("customer-42".to_string());
+    let problem = RwSignal::new(None::<Msg>);
+    let on = move || lab.with(|l| l.as_ref().is_some_and(|l| l.per_key));
+    let submit = move || match model::parse_key(&key.get_untracked()) {
+        Ok(k) => {
+            problem.set(None);
+            act.run(Action::EnqueueKeyed(k));
+        }
+        Err(m) => problem.set(Some(m)),
+    };
+    view! {
+        <section class="panel" aria-labelledby="per-key-title" id="per-key">
+            <h2 id="per-key-title">{ctx.t("jobs.per_key.title")}</h2>
+            <p class="note">{ctx.t("jobs.per_key.note")}</p>
+            <form class="row" on:submit=move |ev| { ev.prevent_default(); submit(); }>
+                <label for="per-key-key">{ctx.t("jobs.per_key.key")}</label>
+                <input id="per-key-key" type="text" prop:value=key on:input=move |ev| key.set(event_target_value(&ev))/>
+                <button type="submit" id="enqueue-key" disabled=disabled>{ctx.t("jobs.per_key.enqueue")}</button>
+                {move || problem.get().map(|m| view! { <span class="field-error" role="alert" id="err-key">{move || render(ctx.lang.get(), &m)}</span> })}
+            </form>
+            <label class="row">
+                <input type="checkbox" id="per-key-claim" prop:checked=on disabled=disabled
+                    on:change=move |ev| act.run(Action::PerKeyClaim(event_target_checked(&ev)))/>
+                {ctx.t("jobs.per_key.toggle")}
+            </label>
+            <details>
+                <summary>{ctx.t("jobs.per_key.sql")}</summary>
+                <pre class="sql">{model::CLAIM_PER_KEY_SQL.trim()}</pre>
+            </details>
         </section>
     }
 }

@@ -9,11 +9,24 @@
 use queue_lab_core::i18n::Msg;
 use queue_sim::{
     simulate, Durations, Outcome, Params, Segment, SegmentKind, Strategy, LEASE_US, MAX_JOBS,
-    MAX_LATENCY_US, MAX_WORKERS,
+    MAX_KEYS, MAX_LATENCY_US, MAX_WORKERS,
 };
 
-/// The article's count of adjacent swapped pairs in completion order at its simulator defaults.
+/// The article's own count (§3) of adjacent swapped pairs in completion order "at the
+/// simulator's defaults": the article's figure, quoted, not this simulator's (see
+/// [`inversions_at_defaults`]).
 pub const ARTICLE_INVERSIONS: u64 = 65;
+
+/// This simulator's count at the article's settings. The article names none beyond "the
+/// simulator's defaults" with several workers taking jobs by SKIP LOCKED, so these are this
+/// simulator's defaults with the lease claim (d): computed here, never typed.
+pub fn inversions_at_defaults() -> u64 {
+    simulate(&Params {
+        strategy: Strategy::SkipLockedLease,
+        ..Params::default()
+    })
+    .map_or(0, |o| o.inversions)
+}
 
 /// Most segments the timeline chart draws (the page stays fast however big the run).
 pub const CHART_SEGMENTS: usize = 1_500;
@@ -100,6 +113,8 @@ pub fn strategy_key(s: Strategy) -> &'static str {
         Strategy::ForUpdate => "workers.strategy.for_update",
         Strategy::SkipLockedTx => "workers.strategy.skip_locked_tx",
         Strategy::SkipLockedLease => "workers.strategy.skip_locked_lease",
+        Strategy::SplitQueues => "workers.strategy.split_queues",
+        Strategy::PerKey => "workers.strategy.per_key",
     }
 }
 
@@ -110,6 +125,7 @@ pub fn segment_key(k: SegmentKind) -> &'static str {
         SegmentKind::LockWait => "workers.seg.lock_wait",
         SegmentKind::Work => "workers.seg.work",
         SegmentKind::Complete => "workers.seg.complete",
+        SegmentKind::Idle => "workers.seg.idle",
     }
 }
 
@@ -122,6 +138,7 @@ pub enum Field {
     DurB,
     Latency,
     Seed,
+    Keys,
 }
 
 /// The inputs as the learner typed them. Strings, so a bad value stays on screen with its message.
@@ -138,6 +155,8 @@ pub struct Inputs {
     /// Query round trip, in ms (decimals allowed).
     pub latency: String,
     pub seed: String,
+    /// Distinct job keys (customers, say) for the ordering comparison.
+    pub keys: String,
 }
 
 impl Default for Inputs {
@@ -158,6 +177,7 @@ impl Default for Inputs {
             dur_b: ms_text(b),
             latency: ms_text(p.latency_us),
             seed: p.seed.to_string(),
+            keys: p.keys.to_string(),
         }
     }
 }
@@ -226,8 +246,11 @@ impl Inputs {
         let seed = whole(&self.seed, 0, u64::MAX)
             .map_err(|m| errors.push((Field::Seed, m)))
             .ok();
-        let (Some(workers), Some(jobs), Some(a), Some(b), Some(latency_us), Some(seed)) =
-            (workers, jobs, a, b, latency, seed)
+        let keys = whole(&self.keys, 1, u64::from(MAX_KEYS))
+            .map_err(|m| errors.push((Field::Keys, m)))
+            .ok();
+        let (Some(workers), Some(jobs), Some(a), Some(b), Some(latency_us), Some(seed), Some(keys)) =
+            (workers, jobs, a, b, latency, seed, keys)
         else {
             return Err(errors);
         };
@@ -251,6 +274,7 @@ impl Inputs {
             durations,
             latency_us,
             seed,
+            keys: keys as u32,
             timeline_limit: TIMELINE_KEEP,
             ..Params::default()
         };
@@ -270,6 +294,7 @@ impl Inputs {
                     "workers" => Field::Workers,
                     "jobs" => Field::Jobs,
                     "latency_us" => Field::Latency,
+                    "keys" => Field::Keys,
                     _ => Field::DurB,
                 };
                 return Err(vec![(
@@ -295,9 +320,10 @@ impl Inputs {
             q.push_str(&format!("&b={}", enc(&self.dur_b)));
         }
         q.push_str(&format!(
-            "&l={}&seed={}",
+            "&l={}&seed={}&k={}",
             enc(&self.latency),
-            enc(&self.seed)
+            enc(&self.seed),
+            enc(&self.keys)
         ));
         q
     }
@@ -326,6 +352,7 @@ impl Inputs {
                 "b" => inputs.dur_b = value,
                 "l" => inputs.latency = value,
                 "seed" => inputs.seed = value,
+                "k" => inputs.keys = value,
                 _ => {}
             }
         }
@@ -376,6 +403,50 @@ fn dec(s: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The ordering comparison's runs: SKIP LOCKED with a lease and the two remedies, on the
+/// same inputs (and so the same jobs and keys) as `base`.
+pub fn ordering_params(base: &Params) -> Vec<Params> {
+    Strategy::ORDERING
+        .map(|strategy| Params {
+            strategy,
+            ..base.clone()
+        })
+        .to_vec()
+}
+
+/// The reading of the ordering comparison: per-key inversions and throughput, computed.
+pub fn ordering_reading(ordering: &[Outcome]) -> Option<Msg> {
+    let find = |s| ordering.iter().find(|o| o.params.strategy == s);
+    let lease = find(Strategy::SkipLockedLease)?;
+    let split = find(Strategy::SplitQueues)?;
+    let per_key = find(Strategy::PerKey)?;
+    let tp = |o: &Outcome| format!("{:.0}", o.jobs_per_s);
+    let share = |o: &Outcome| {
+        if lease.jobs_per_s > 0.0 {
+            format!("{:.0}", 100.0 * o.jobs_per_s / lease.jobs_per_s)
+        } else {
+            "0".into()
+        }
+    };
+    let key = if lease.key_inversions > 0 {
+        "workers.read.ordering"
+    } else {
+        "workers.read.ordering_none"
+    };
+    Some(
+        Msg::new(key)
+            .arg("keys", fmt_int(u64::from(lease.params.keys)))
+            .arg("inv", fmt_int(lease.key_inversions))
+            .arg("inv_split", fmt_int(split.key_inversions))
+            .arg("inv_per_key", fmt_int(per_key.key_inversions))
+            .arg("tp", tp(lease))
+            .arg("tp_split", tp(split))
+            .arg("tp_per_key", tp(per_key))
+            .arg("share_split", share(split))
+            .arg("share_per_key", share(per_key)),
+    )
 }
 
 /// Runs each strategy. The params were validated, so an error here is a bug; it is returned.
@@ -472,11 +543,18 @@ pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
                     .arg("longest", fmt_us(out.tx.longest_tx_us)),
             }
         }
+        Strategy::SplitQueues => Msg::new("workers.read.split_queues")
+            .arg("tp", format!("{:.0}", out.jobs_per_s))
+            .arg("inv", fmt_int(out.key_inversions)),
+        Strategy::PerKey => Msg::new("workers.read.per_key")
+            .arg("tp", format!("{:.0}", out.jobs_per_s))
+            .arg("inv", fmt_int(out.key_inversions)),
     }
 }
 
-/// The reading of completion order across the runs (the article's 65 pairs).
-pub fn order_reading(all: &[Outcome]) -> Option<Msg> {
+/// The reading of completion order across the runs, beside the article's figure and this
+/// simulator's at the same (default) settings.
+pub fn order_reading(all: &[Outcome], ours_at_defaults: u64) -> Option<Msg> {
     let o = all
         .iter()
         .find(|o| o.params.strategy == Strategy::SkipLockedLease)
@@ -485,7 +563,8 @@ pub fn order_reading(all: &[Outcome]) -> Option<Msg> {
         Msg::new("workers.read.order")
             .arg("inv", fmt_int(o.inversions))
             .arg("n", fmt_int(o.completions))
-            .arg("article", ARTICLE_INVERSIONS),
+            .arg("article", ARTICLE_INVERSIONS)
+            .arg("ours", fmt_int(ours_at_defaults)),
     )
 }
 
@@ -651,10 +730,14 @@ mod tests {
             dur_b: "400".into(),
             latency: "0.3".into(),
             seed: "9001".into(),
+            keys: "12".into(),
         };
         let q = inputs.to_query();
         assert!(
-            q.contains("w=7") && q.contains("s=skip-locked-tx") && q.contains("j=1%2C500"),
+            q.contains("w=7")
+                && q.contains("s=skip-locked-tx")
+                && q.contains("j=1%2C500")
+                && q.contains("k=12"),
             "{q}"
         );
         let back = Inputs::from_query(&format!("?{q}"));
@@ -727,9 +810,30 @@ mod tests {
             "workers.err.min_gt_max",
             "workers.err.sim",
         ]);
-        if let Some(m) = order_reading(&outs) {
+        let ours = inversions_at_defaults();
+        if let Some(m) = order_reading(&outs, ours) {
             keys.push(m.key);
             assert!(m.args.contains(&("article", "65".to_string())));
+            assert!(m.args.contains(&("ours", ours.to_string())));
+        }
+        let ordering = run(&ordering_params(
+            &Inputs::default().to_params().expect("valid")[0],
+        ))
+        .expect("runs");
+        keys.extend(Strategy::ORDERING.map(strategy_key));
+        keys.push(segment_key(SegmentKind::Idle));
+        keys.push("workers.read.ordering_none");
+        for o in &ordering {
+            keys.push(reading(o, &ordering).key);
+        }
+        let m = ordering_reading(&ordering).expect("all three ran");
+        keys.push(m.key);
+        for lang in [
+            queue_lab_core::i18n::Lang::En,
+            queue_lab_core::i18n::Lang::Ko,
+        ] {
+            let text = cat.render(lang, &m);
+            assert!(!text.contains('{'), "unfilled placeholder: {text}");
         }
         for k in keys {
             assert!(cat.has(k), "missing {k}");
@@ -749,6 +853,43 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_article_figure_is_quoted_as_the_articles_and_ours_is_computed() {
+        let ours = simulate(&Params {
+            strategy: Strategy::SkipLockedLease,
+            ..Params::default()
+        })
+        .expect("defaults are valid")
+        .inversions;
+        assert_eq!(inversions_at_defaults(), ours);
+        assert!(ours > 0);
+        // The article's 65 is its own figure: this simulator does not claim it.
+        assert_ne!(ours, ARTICLE_INVERSIONS);
+    }
+
+    #[test]
+    fn the_ordering_section_runs_lease_and_both_remedies_with_per_key_order_kept() {
+        let base = &Inputs::default().to_params().expect("valid")[0];
+        let ordering = run(&ordering_params(base)).expect("runs");
+        let ids: Vec<Strategy> = ordering.iter().map(|o| o.params.strategy).collect();
+        assert_eq!(ids, Strategy::ORDERING);
+        assert!(ordering.iter().all(|o| o.params.keys == base.keys));
+        assert!(ordering[0].key_inversions > 0);
+        assert_eq!(ordering[1].key_inversions, 0);
+        assert_eq!(ordering[2].key_inversions, 0);
+        let m = ordering_reading(&ordering).expect("all three ran");
+        assert_eq!(m.key, "workers.read.ordering");
+        assert!(m
+            .args
+            .contains(&("inv", ordering[0].key_inversions.to_string())));
+        // A bad key count is refused with its field.
+        let bad = Inputs {
+            keys: "0".into(),
+            ..Inputs::default()
+        };
+        assert_eq!(bad.to_params().expect_err("0 keys")[0].0, Field::Keys);
     }
 
     #[test]

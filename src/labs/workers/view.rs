@@ -12,7 +12,12 @@ use queue_sim::{Outcome, SegmentKind, Strategy};
 #[derive(Clone, Debug, PartialEq)]
 struct RunResult {
     outs: Vec<Outcome>,
+    /// SKIP LOCKED (lease) and the two ordering remedies at the same inputs.
+    ordering: Vec<Outcome>,
+    /// This simulator's completion-order inversions at its defaults (beside the article's).
+    ours_at_defaults: u64,
     took_ms: f64,
+    ordering_ms: f64,
 }
 
 /// The part of the hash after `?`, if any.
@@ -41,6 +46,7 @@ fn kind_color(kind: SegmentKind) -> &'static str {
         SegmentKind::LockWait => "#d0453b",
         SegmentKind::Work => "#3c9a5f",
         SegmentKind::Complete => "#e3a32b",
+        SegmentKind::Idle => "#9aa3ad",
     }
 }
 
@@ -82,11 +88,19 @@ pub fn WorkersLab() -> impl IntoView {
                 leptos::task::spawn_local(async move {
                     // One yield so "Running…" is on screen before a long computation.
                     gloo_timers::future::TimeoutFuture::new(0).await;
+                    // Timed apart: the strategies chosen, then the ordering comparison.
                     let t0 = now_ms();
-                    let outcome = model::run(&params);
+                    let outs = model::run(&params);
                     let took_ms = now_ms() - t0;
+                    let ordering_params = model::ordering_params(&params[0]);
+                    let t1 = now_ms();
+                    let outcome = outs.and_then(|outs| {
+                        model::run(&ordering_params).map(|ordering| (outs, ordering))
+                    });
+                    let ordering_ms = now_ms() - t1;
+                    let ours_at_defaults = model::inversions_at_defaults();
                     match outcome {
-                        Ok(outs) => {
+                        Ok((outs, ordering)) => {
                             // The page may have been left meanwhile: then nothing to keep.
                             let keep = shown
                                 .try_get_untracked()
@@ -98,7 +112,13 @@ pub fn WorkersLab() -> impl IntoView {
                                 outs.first().map(|o| o.params.strategy)
                             };
                             shown.set(keep.or(default));
-                            result.set(Some(RunResult { outs, took_ms }));
+                            result.set(Some(RunResult {
+                                outs,
+                                ordering,
+                                ours_at_defaults,
+                                took_ms,
+                                ordering_ms,
+                            }));
                         }
                         Err(m) => {
                             result.set(None);
@@ -220,6 +240,7 @@ fn InputsPanel(
                 </Show>
                 {text_field(ctx, "w-latency", move || tr(ctx.lang.get(), "workers.f.latency"), Field::Latency, |i| i.latency.clone(), |i, v| i.latency = v, inputs, errors)}
                 {text_field(ctx, "w-seed", move || tr(ctx.lang.get(), "workers.f.seed"), Field::Seed, |i| i.seed.clone(), |i, v| i.seed = v, inputs, errors)}
+                {text_field(ctx, "w-keys", move || tr(ctx.lang.get(), "workers.f.keys"), Field::Keys, |i| i.keys.clone(), |i, v| i.keys = v, inputs, errors)}
             </div>
             <div class="row">
                 <button type="submit" class="primary" id="w-run" disabled=move || running.get() aria-busy=move || running.get().to_string()>
@@ -319,7 +340,13 @@ fn Results(
     shown: RwSignal<Option<Strategy>>,
     share: RwSignal<String>,
 ) -> impl IntoView {
-    let RunResult { outs, took_ms } = result;
+    let RunResult {
+        outs,
+        ordering,
+        ours_at_defaults,
+        took_ms,
+        ordering_ms,
+    } = result;
     let runs = outs.len();
     let heads = outs
         .iter()
@@ -370,7 +397,7 @@ fn Results(
             }
         })
         .collect_view();
-    let order = model::order_reading(&outs);
+    let order = model::order_reading(&outs, ours_at_defaults);
     let charts: Vec<(Strategy, Chart)> = outs
         .iter()
         .map(|o| (o.params.strategy, model::chart(o)))
@@ -401,7 +428,7 @@ fn Results(
             </div>
             <p class="muted" style="font-size:0.9rem">{ctx.t("workers.results_note")}</p>
             <p class="muted" style="font-size:0.9rem" id="w-inv-note">
-                {move || render(ctx.lang.get(), &Msg::new("workers.inv_note").arg("article", model::ARTICLE_INVERSIONS))}
+                {move || render(ctx.lang.get(), &Msg::new("workers.inv_note").arg("article", model::ARTICLE_INVERSIONS).arg("ours", model::fmt_int(ours_at_defaults)))}
             </p>
             <h3>{ctx.t("workers.reading")}</h3>
             <ul id="w-readings" style="list-style:none;padding:0;margin:0">
@@ -413,6 +440,7 @@ fn Results(
                 <a id="w-share" href=move || share.get()>{ctx.t("workers.share_link")}</a>
             </p>
         </div>
+        <OrderingPanel ctx ordering took_ms=ordering_ms/>
         <div class="panel" id="w-timeline-panel">
             <h2>{ctx.t("workers.timeline")}</h2>
             <Show when=move || many>
@@ -537,5 +565,76 @@ fn timeline_svg(ctx: Ctx, c: &Chart) -> impl IntoView {
             </svg>
         </div>
         <p class="muted" style="font-size:0.85rem;text-align:center;margin:0">{ctx.t("workers.axis")}</p>
+    }
+}
+
+/// SKIP LOCKED and the two remedies that keep each key's order: throughput and per-key
+/// inversions side by side.
+#[component]
+fn OrderingPanel(ctx: Ctx, ordering: Vec<Outcome>, took_ms: f64) -> impl IntoView {
+    use model::{fmt_int, fmt_us};
+    let keys = ordering.first().map_or(0, |o| o.params.keys);
+    let reading = model::ordering_reading(&ordering);
+    let took = Msg::new("workers.took")
+        .arg("ms", format!("{took_ms:.0}"))
+        .arg("runs", ordering.len());
+    let rows = ordering
+        .iter()
+        .map(|o| {
+            let s = o.params.strategy;
+            let bad = o.key_inversions > 0;
+            let m = model::reading(o, &ordering);
+            let cells: [(&'static str, String, bool); 4] = [
+                ("throughput", fmt_int(o.jobs_per_s.round() as u64), false),
+                ("key-inversions", fmt_int(o.key_inversions), bad),
+                ("inversions", fmt_int(o.inversions), false),
+                ("elapsed", fmt_us(o.elapsed_us), false),
+            ];
+            let cells = cells
+                .into_iter()
+                .map(|(id, text, bad)| {
+                    view! {
+                        <td class="mono" data-strategy=s.as_str() data-metric=id style={if bad { "color:var(--bad);font-weight:600" } else { "" }}>
+                            {text}
+                        </td>
+                    }
+                })
+                .collect_view();
+            let note = (s != Strategy::SkipLockedLease).then(|| {
+                view! { <div class="muted" style="font-size:0.85rem;font-weight:normal">{move || render(ctx.lang.get(), &m)}</div> }
+            });
+            view! {
+                <tr>
+                    <th scope="row" style="white-space:normal;min-width:12rem">
+                        {move || tr(ctx.lang.get(), model::strategy_key(s))}
+                        {note}
+                    </th>
+                    {cells}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="panel" id="w-ordering-panel">
+            <h2>{ctx.t("workers.ordering")}</h2>
+            <p class="muted" id="w-ordering-took" data-ms=format!("{took_ms:.1}")>{move || render(ctx.lang.get(), &took)}</p>
+            <p>{move || render(ctx.lang.get(), &Msg::new("workers.ordering_intro").arg("keys", fmt_int(u64::from(keys))))}</p>
+            <div class="table-wrap">
+                <table id="w-ordering">
+                    <thead>
+                        <tr>
+                            <th scope="col">{ctx.t("workers.f.strategy")}</th>
+                            <th scope="col">{ctx.t("workers.m.throughput")}</th>
+                            <th scope="col">{ctx.t("workers.m.key_inversions")}</th>
+                            <th scope="col">{ctx.t("workers.m.inversions")}</th>
+                            <th scope="col">{ctx.t("workers.m.elapsed")}</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            <p class="muted" style="font-size:0.9rem">{ctx.t("workers.key_inv_note")}</p>
+            {reading.map(|m| view! { <p class="note" id="w-ordering-reading">{move || render(ctx.lang.get(), &m)}</p> })}
+        </div>
     }
 }

@@ -20,3 +20,8 @@ create table orders (
   total    numeric(10, 2) not null,
   created  timestamptz not null default now()
 );
+
+-- The lab's own, not the article's: an ordering key (say, a customer id) beside the article's
+-- columns, for the per-key claim (claim_per_key.sql). Null: the job has no ordering key.
+alter table jobs add column key text;
+create index jobs_key on jobs (key, id) where status in ('ready', 'running');
