@@ -157,8 +157,10 @@ const ENTER_SQL: &str =
     "select set_config('search_path', $1, false), set_config('lab.clock', $2, false)";
 /// ENTER_SQL for the next scope, reading back first the clock of the lab the session was
 /// left in (the subquery runs before the settings change): one round trip instead of two.
+/// `$2` NULL keeps the session's clock (the next scope is that same lab's, e.g. its console);
+/// `$3` is the clock when the session has none.
 const SWITCH_SQL: &str = "select prev.clock, set_config('search_path', $1, false), \
-     set_config('lab.clock', $2, false) \
+     set_config('lab.clock', coalesce($2, prev.clock, $3), false) \
      from (select current_setting('lab.clock', true) as clock offset 0) as prev";
 const LEAVE_SQL: &str = "select current_setting('lab.clock', true) as clock";
 const CLOCK_CHECK_SQL: &str = "select to_regprocedure('lab.now()') is not null as clock";
@@ -261,6 +263,14 @@ impl Runner {
             out
         }
         .await;
+        // A piece that needed no set-up may have met a dead worker only in its lab's own
+        // statements, whose errors the lab shows and keeps to itself: ask the connection.
+        if !out.as_ref().is_err_and(|e| e.dead) {
+            if let Some(message) = self.inner.db.dead() {
+                self.inner.open_lab.set(None);
+                self.stop(&message);
+            }
+        }
         if let Err(e) = &out {
             if e.dead {
                 self.stop(&e.message);
@@ -468,15 +478,24 @@ impl Runner {
         let clock = lab
             .and_then(|l| self.inner.clocks.borrow().get(&l).cloned())
             .unwrap_or_else(|| clock::START.to_owned());
-        let params = [Param::from(search_path(lab)), Param::from(clock)];
         match open {
             None => self
                 .inner
                 .db
-                .quiet::<serde_json::Value>(ENTER_SQL, &params)
+                .quiet::<serde_json::Value>(
+                    ENTER_SQL,
+                    &[Param::from(search_path(lab)), Param::from(clock)],
+                )
                 .await
                 .map(|_| ()),
             Some(prev) => {
+                // The open lab's own clock is the session's, newer than the one kept.
+                let clock = (lab != Some(prev)).then_some(clock);
+                let params = [
+                    Param::from(search_path(lab)),
+                    Param::from(clock),
+                    Param::from(clock::START),
+                ];
                 let now = self.inner.db.quiet::<ClockNow>(SWITCH_SQL, &params).await?;
                 self.keep_clock(prev, now.first());
                 Ok(())

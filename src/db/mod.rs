@@ -359,6 +359,11 @@ impl Db {
         self.handle.close().await;
     }
 
+    /// The message the worker died with, once it has: every call fails from then on.
+    pub fn dead(&self) -> Option<String> {
+        self.handle.dead()
+    }
+
     /// Stops the worker at once, whatever it runs: every pending and later call fails with
     /// `message` (and `dead` set).
     pub fn terminate(&self, message: &str) {
