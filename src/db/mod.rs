@@ -480,9 +480,11 @@ fn finish<T: DeserializeOwned>(
             js_sys::Reflect::get(&raw, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
         };
         let js_rows = field("rows");
-        let count = js_sys::Array::is_array(&js_rows)
-            .then(|| js_sys::Array::from(&js_rows).length() as usize)
-            .unwrap_or(0);
+        let count = if js_sys::Array::is_array(&js_rows) {
+            js_sys::Array::from(&js_rows).length() as usize
+        } else {
+            0
+        };
         let rows: Vec<T> = if js_rows.is_undefined() || js_rows.is_null() {
             Vec::new()
         } else {
