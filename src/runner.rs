@@ -136,6 +136,10 @@ struct Inner {
     kept: RefCell<HashMap<LabId, Box<dyn Any>>>,
     dead: RefCell<Option<String>>,
     status: RwSignal<Status>,
+    /// The lab whose path and clock the session is in after its last piece of work, its
+    /// clock not yet read back: the read waits for the next piece of another scope (merged
+    /// with that piece's own set-up), and a next piece of the same lab needs neither.
+    open_lab: Cell<Option<LabId>>,
 }
 
 /// The owner of one open database. Cheap to clone.
@@ -151,6 +155,13 @@ struct ClockNow {
 
 const ENTER_SQL: &str =
     "select set_config('search_path', $1, false), set_config('lab.clock', $2, false)";
+/// ENTER_SQL for the next scope, reading back first the clock of the lab the session was
+/// left in (the subquery runs before the settings change): one round trip instead of two.
+/// `$2` NULL keeps the session's clock (the next scope is that same lab's, e.g. its console);
+/// `$3` is the clock when the session has none.
+const SWITCH_SQL: &str = "select prev.clock, set_config('search_path', $1, false), \
+     set_config('lab.clock', coalesce($2, prev.clock, $3), false) \
+     from (select current_setting('lab.clock', true) as clock offset 0) as prev";
 const LEAVE_SQL: &str = "select current_setting('lab.clock', true) as clock";
 const CLOCK_CHECK_SQL: &str = "select to_regprocedure('lab.now()') is not null as clock";
 const PREPARED_SQL: &str =
@@ -177,6 +188,7 @@ impl Runner {
                 kept: RefCell::default(),
                 dead: RefCell::default(),
                 status: RwSignal::new(Status::default()),
+                open_lab: Cell::new(None),
             }),
         }
     }
@@ -246,10 +258,19 @@ impl Runner {
             self.enter(scope).await?;
             let out = work(&w).await;
             // The clock is read back even after a failed action: lab time may have moved.
-            self.leave(scope).await?;
+            self.leave(scope, !out.as_ref().is_err_and(|e| e.dead))
+                .await?;
             out
         }
         .await;
+        // A piece that needed no set-up may have met a dead worker only in its lab's own
+        // statements, whose errors the lab shows and keeps to itself: ask the connection.
+        if !out.as_ref().is_err_and(|e| e.dead) {
+            if let Some(message) = self.inner.db.dead() {
+                self.inner.open_lab.set(None);
+                self.stop(&message);
+            }
+        }
         if let Err(e) = &out {
             if e.dead {
                 self.stop(&e.message);
@@ -425,35 +446,89 @@ impl Runner {
         });
     }
 
+    /// Labs whose work never changes the session's search path itself, so a piece that
+    /// follows a piece of the same lab finds the session as that piece left it. (L3 and L4
+    /// point the path at their strategy's or comparison's schema within a run.)
+    fn keeps_path(lab: LabId) -> bool {
+        matches!(lab, LabId::Jobs)
+    }
+
     async fn enter(&self, scope: Scope) -> Result<(), DbError> {
-        // Inside a failed console transaction every statement but ROLLBACK fails.
-        if scope == Scope::Admin || self.inner.tx.get() == TxState::Failed {
+        let open = self.inner.open_lab.take();
+        // Inside a failed console transaction every statement but ROLLBACK fails. (A lab's
+        // clock is never left unread then: lab work waits while the console holds a
+        // transaction, and the console's own piece reads its clock back at once.)
+        if self.inner.tx.get() == TxState::Failed {
+            return Ok(());
+        }
+        if let (Scope::Lab(lab), Some(prev)) = (scope, open) {
+            if lab == prev && Self::keeps_path(lab) {
+                // Same lab, nothing ran in between: its path and clock are still set.
+                return Ok(());
+            }
+        }
+        if scope == Scope::Admin {
+            // Admin work (Reset) may drop every setting: read the open lab's clock first.
+            if let Some(prev) = open {
+                self.read_clock(prev).await;
+            }
             return Ok(());
         }
         let lab = scope.lab();
         let clock = lab
             .and_then(|l| self.inner.clocks.borrow().get(&l).cloned())
             .unwrap_or_else(|| clock::START.to_owned());
-        self.inner
-            .db
-            .quiet::<serde_json::Value>(
-                ENTER_SQL,
-                &[Param::from(search_path(lab)), Param::from(clock)],
-            )
-            .await
-            .map(|_| ())
+        match open {
+            None => self
+                .inner
+                .db
+                .quiet::<serde_json::Value>(
+                    ENTER_SQL,
+                    &[Param::from(search_path(lab)), Param::from(clock)],
+                )
+                .await
+                .map(|_| ()),
+            Some(prev) => {
+                // The open lab's own clock is the session's, newer than the one kept.
+                let clock = (lab != Some(prev)).then_some(clock);
+                let params = [
+                    Param::from(search_path(lab)),
+                    Param::from(clock),
+                    Param::from(clock::START),
+                ];
+                let now = self.inner.db.quiet::<ClockNow>(SWITCH_SQL, &params).await?;
+                self.keep_clock(prev, now.first());
+                Ok(())
+            }
+        }
     }
 
-    async fn leave(&self, scope: Scope) -> Result<(), DbError> {
+    async fn leave(&self, scope: Scope, ok: bool) -> Result<(), DbError> {
         let Some(lab) = scope.lab() else {
             return Ok(());
         };
+        if ok && scope == Scope::Lab(lab) && self.inner.tx.get() == TxState::Idle {
+            // Read back later, with the next piece's set-up (or not at all).
+            self.inner.open_lab.set(Some(lab));
+            return Ok(());
+        }
+        // The console may have changed anything: read its lab's clock now.
+        self.read_clock(lab).await;
+        Ok(())
+    }
+
+    async fn read_clock(&self, lab: LabId) {
         // Inside a failed console transaction nothing can be read: keep the clock as it was.
         let now = self.inner.db.quiet::<ClockNow>(LEAVE_SQL, &[]).await;
-        if let Ok(Some(ClockNow { clock: Some(c) })) = now.map(|r| r.first()) {
+        if let Ok(now) = now {
+            self.keep_clock(lab, now.first());
+        }
+    }
+
+    fn keep_clock(&self, lab: LabId, now: Option<ClockNow>) {
+        if let Some(ClockNow { clock: Some(c) }) = now {
             self.inner.clocks.borrow_mut().insert(lab, c);
         }
-        Ok(())
     }
 
     /// Whether ticket `id` may start now: nothing runs, and it is the first ticket that may

@@ -478,3 +478,48 @@ async fn l1_actions_interleaved_with_other_labs_work_end_exactly_as_they_end_alo
     alone.db().close().await;
     mixed.db().close().await;
 }
+
+/// The runner reads a lab's clock back lazily (with the next piece of another scope), and
+/// sets nothing up for a next piece of the same lab: each piece still sees its own lab's
+/// path and the time its lab last left, whatever ran between.
+#[wasm_bindgen_test]
+async fn each_piece_sees_its_labs_clock_as_the_last_piece_left_it() {
+    let runner = open().await;
+    let now = async |runner: &Runner, lab: LabId| {
+        in_lab(runner, lab, async |w: &Work| {
+            queue_lab::clock::now(w.db()).await
+        })
+        .await
+    };
+    in_lab(&runner, LabId::Jobs, async |w: &Work| {
+        queue_lab::clock::advance(w.db(), 10).await
+    })
+    .await;
+    assert_eq!(now(&runner, LabId::Jobs).await, "2026-01-05 09:00:10+00");
+    // The console on L1's page, right after L1's piece: L1's time, not the one kept before.
+    let reply = runner
+        .console(Some(LabId::Jobs), "select now()::text as now")
+        .await;
+    let rows = reply.result.expect("console select").rows;
+    assert_eq!(rows[0][0], "2026-01-05 09:00:10+00");
+    // Another lab moves its own clock; L1's is where L1 left it, and back again.
+    in_lab(&runner, LabId::Pgq, async |w: &Work| {
+        queue_lab::clock::advance(w.db(), 500).await
+    })
+    .await;
+    assert_eq!(now(&runner, LabId::Jobs).await, "2026-01-05 09:00:10+00");
+    in_lab(&runner, LabId::Jobs, async |w: &Work| {
+        queue_lab::clock::advance(w.db(), 5).await
+    })
+    .await;
+    assert_eq!(now(&runner, LabId::Pgq).await, "2026-01-05 09:08:20+00");
+    assert_eq!(now(&runner, LabId::Jobs).await, "2026-01-05 09:00:15+00");
+    // Reset (admin work) after a piece of L1 whose clock was not read back yet.
+    in_lab(&runner, LabId::Jobs, async |w: &Work| {
+        queue_lab::clock::advance(w.db(), 5).await
+    })
+    .await;
+    runner.reset().await.expect("reset");
+    assert_eq!(now(&runner, LabId::Jobs).await, "2026-01-05 09:00:00+00");
+    runner.db().close().await;
+}

@@ -158,6 +158,19 @@ impl Handle {
             note: self.js.js_boot_note(),
         }
     }
+
+    /// The worker's end, if it died (bridge.js keeps it on the connection as `dead`).
+    pub fn dead(&self) -> Option<String> {
+        let conn = js_sys::Reflect::get(self.js.as_ref(), &JsValue::from_str("conn")).ok()?;
+        let dead = js_sys::Reflect::get(&conn, &JsValue::from_str("dead")).ok()?;
+        if dead.is_null() || dead.is_undefined() {
+            return None;
+        }
+        js_sys::Reflect::get(&dead, &JsValue::from_str("message"))
+            .ok()
+            .and_then(|m| m.as_string())
+            .or_else(|| Some("the database worker stopped".to_owned()))
+    }
 }
 
 /// A LISTEN callback registered with PGlite. Dropped without `unlisten`, it still stops

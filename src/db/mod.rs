@@ -14,7 +14,6 @@ pub use error::DbError;
 pub use log::{LogEntry, LogHold, SqlLog};
 
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -127,13 +126,6 @@ impl<T> Rows<T> {
     }
 }
 
-#[derive(Deserialize)]
-struct RawResult {
-    rows: serde_json::Value,
-    fields: Vec<String>,
-    affected: Option<f64>,
-}
-
 /// Where PGlite is served from. The app ships it in a versioned folder named by
 /// `pglite.json` (see `pglite-bridge/build.mjs`); headless tests load the same build from
 /// `pglite-bridge/build/` (wasm-bindgen-test-runner serves the crate root).
@@ -150,7 +142,7 @@ pub struct Location {
 
 /// What `pglite.json` says: PGlite's folder (resolved against the manifest's URL) and the
 /// bytes a start downloads.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, serde::Deserialize)]
 pub struct Manifest {
     pub base: String,
     pub download: f64,
@@ -411,6 +403,11 @@ impl Db {
         self.handle.close().await;
     }
 
+    /// The message the worker died with, once it has: every call fails from then on.
+    pub fn dead(&self) -> Option<String> {
+        self.handle.dead()
+    }
+
     /// Stops the worker at once, whatever it runs: every pending and later call fails with
     /// `message` (and `dead` set).
     pub fn terminate(&self, message: &str) {
@@ -521,17 +518,30 @@ fn finish<T: DeserializeOwned>(
     started: f64,
 ) -> Result<Rows<T>, DbError> {
     let ms = log::now_ms() - started;
+    // Rows decode once, from the worker's plain objects straight into `T`.
     let outcome = result.map_err(DbError::from_js).and_then(|raw| {
-        let raw: RawResult =
-            serde_wasm_bindgen::from_value(raw).map_err(|e| DbError::decode(&e.to_string()))?;
-        let count = raw.rows.as_array().map_or(0, Vec::len);
-        let rows: Vec<T> =
-            serde_json::from_value(raw.rows).map_err(|e| DbError::decode(&e.to_string()))?;
+        let field = |name: &str| {
+            js_sys::Reflect::get(&raw, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+        };
+        let js_rows = field("rows");
+        let count = if js_sys::Array::is_array(&js_rows) {
+            js_sys::Array::from(&js_rows).length() as usize
+        } else {
+            0
+        };
+        let rows: Vec<T> = if js_rows.is_undefined() || js_rows.is_null() {
+            Vec::new()
+        } else {
+            serde_wasm_bindgen::from_value(js_rows).map_err(|e| DbError::decode(&e.to_string()))?
+        };
+        let fields: Vec<String> = serde_wasm_bindgen::from_value(field("fields"))
+            .map_err(|e| DbError::decode(&e.to_string()))?;
+        let affected = field("affected").as_f64().unwrap_or(0.0) as u64;
         Ok((
             Rows {
                 rows,
-                fields: raw.fields,
-                affected: raw.affected.unwrap_or(0.0) as u64,
+                fields,
+                affected,
             },
             count,
         ))

@@ -96,9 +96,9 @@ pub fn JobsLab() -> impl IntoView {
     // address asks for one.
     let session = LabSession::<Lab>::new(ctx, move |session| guide.open(session));
     let (lab, snap, last) = (session.lab, session.snap, session.last);
-    let touched = Signal::derive(move || {
-        lab.with(|l| l.as_ref().map(|l| l.touched.clone()).unwrap_or_default())
-    });
+    // Memos: the jobs table's rows read these, and only rows whose answer changes redraw.
+    let touched =
+        Memo::new(move |_| lab.with(|l| l.as_ref().map(|l| l.touched.clone()).unwrap_or_default()));
     let act = move |a: Action| session.run(vec![a], false, None);
     let run_actions = move |actions: Vec<Action>, reset: bool| {
         let what =
@@ -379,27 +379,31 @@ fn Workers(
 fn JobsTable(
     snap: RwSignal<Snapshot>,
     lab: RwSignal<Option<Lab>, LocalStorage>,
-    touched: Signal<Vec<i64>>,
+    touched: Memo<Vec<i64>>,
     act: Callback<Action>,
     disabled: Signal<bool>,
 ) -> impl IntoView {
     let ctx = use_ctx();
-    let holder = move |id: i64, attempts: i32| {
+    // Which worker holds which claim (job, attempt): changes only on claim, finish or death.
+    let holdings = Memo::new(move |_| {
         lab.with(|l| {
             l.as_ref()
                 .map(|l| {
                     WorkerId::ALL
                         .into_iter()
-                        .filter(|w| {
-                            l.worker(*w)
-                                .holding
-                                .is_some_and(|c| c.job == id && c.attempt == attempts)
-                        })
-                        .map(|w| w.letter().to_string())
+                        .filter_map(|w| l.worker(w).holding.map(|c| (c.job, c.attempt, w)))
                         .collect::<Vec<_>>()
-                        .join(", ")
                 })
                 .unwrap_or_default()
+        })
+    });
+    let holder = move |id: i64, attempts: i32| {
+        holdings.with(|h| {
+            h.iter()
+                .filter(|(job, attempt, _)| *job == id && *attempt == attempts)
+                .map(|(_, _, w)| w.letter().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         })
     };
     let counts = move || {
@@ -440,13 +444,15 @@ fn JobsTable(
                         </tr>
                     </thead>
                     <tbody>
-                        <For each=move || snap.get().jobs key=|j| (j.id, j.status.clone(), j.attempts, j.run_at.clone(), j.locked_until.clone()) let:job>
+                        <For each=move || snap.with(|s| s.jobs.clone()) key=|j| (j.id, j.status.clone(), j.attempts, j.run_at.clone(), j.locked_until.clone()) let:job>
                             {
                                 let id = job.id;
                                 let status = job.status.clone();
                                 let dead = status == "dead";
-                                let changed = move || touched.with(|t| t.contains(&id));
+                                let changed = Memo::new(move |_| touched.with(|t| t.contains(&id)));
+                                let changed = move || changed.get();
                                 let attempts = job.attempts;
+                                let held = Memo::new(move |_| holder(id, attempts));
                                 view! {
                                     <tr class:changed=changed class:claimable=job.claimable data-job=id.to_string() data-status=status.clone()>
                                         <td class="mono">{id}</td>
@@ -455,7 +461,7 @@ fn JobsTable(
                                         <td class="mono">{format!("{}/{}", job.attempts, job.max_attempts)}</td>
                                         <td class="mono">{crate::clock::time_of_day(&job.run_at).to_owned()}</td>
                                         <td class="mono">{job.locked_until.as_deref().map(|t| crate::clock::time_of_day(t).to_owned()).unwrap_or_default()}</td>
-                                        <td>{move || holder(id, attempts)}</td>
+                                        <td>{move || held.get()}</td>
                                         <td class="payload" translate="no">{job.last_error.clone().unwrap_or_default()}</td>
                                         <td class="payload" translate="no">{job.payload.to_string()}</td>
                                         <td>
@@ -522,7 +528,7 @@ fn OrdersTable(snap: RwSignal<Snapshot>) -> impl IntoView {
                 <table id="orders-table">
                     <thead><tr><th scope="col" translate="no">"id"</th><th scope="col" translate="no">"customer"</th><th scope="col" translate="no">"total"</th><th scope="col" translate="no">"created"</th></tr></thead>
                     <tbody>
-                        <For each=move || snap.get().orders key=|o| o.id let:o>
+                        <For each=move || snap.with(|s| s.orders.clone()) key=|o| o.id let:o>
                             <tr data-order=o.id.to_string()>
                                 <td class="mono">{o.id}</td>
                                 <td translate="no">{o.customer.clone()}</td>

@@ -450,9 +450,17 @@ pub fn now_ms() -> f64 {
         .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
-/// Lets the page breathe between batches (PGlite is in a worker; this lets the UI paint).
+/// Lets the page breathe between batches, at most every `BREATHE_MS`. Each statement's reply
+/// from the worker is already a task of its own, so the page paints between two statements
+/// anyway; this only guards against a run of replies that come back too fast to let it.
 pub(crate) async fn breathe() {
-    gloo_timers::future::TimeoutFuture::new(0).await;
+    const BREATHE_MS: f64 = 40.0;
+    thread_local!(static LAST: Cell<f64> = const { Cell::new(0.0) });
+    let now = now_ms();
+    if now - LAST.with(Cell::get) >= BREATHE_MS {
+        gloo_timers::future::TimeoutFuture::new(0).await;
+        LAST.with(|l| l.set(now_ms()));
+    }
 }
 
 /// How one round ended.
@@ -659,6 +667,8 @@ pub async fn run(
                 round,
                 done: 0,
             });
+            // The SQL log takes this table's round in one go, not a render per statement.
+            let _log = db.log().hold();
             let on_done = |done| {
                 progress(Progress {
                     strategy,
