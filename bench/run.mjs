@@ -302,7 +302,7 @@ try {
     }
     host.close();
     if (how.some((h) => h !== 'datadir')) notes.push(`start-up: some starts fell back to initdb (${how.join(', ')})`);
-    report('bytes over the wire until the lab is usable (gzip, first visit)', bytes, 'KB');
+    report('bytes over the wire until the lab is usable (gzip, first visit)', bytes, 'KB', '≤ 6.5 MB', { limit: 6.5 * 1024 });
     report('shell first paint', paint, 'ms', '≤ 500 ms', { limit: 500 });
     report('Start Postgres → ready, first visit (cold cache)', app.first, 'ms');
     report('bare PGlite boot, first visit (cold cache)', bare.first, 'ms');
@@ -374,7 +374,7 @@ try {
     }
     const nativeL1 = (k) => nativeSql?.l1.map((run) => median(run[k]));
     const nativeL1All = (q) => nativeSql?.l1.map((run) => stats(Object.values(run).flat())[q]);
-    report('L1 action, 1,000 jobs: p50 of 50 actions', p50, 'ms', '', { native: nativeL1All('median') });
+    report('L1 action, 1,000 jobs: p50 of 50 actions', p50, 'ms', '≤ 25 ms', { limit: 25, native: nativeL1All('median') });
     report('L1 action, 1,000 jobs: p95 of 50 actions', p95, 'ms', '≤ 50 ms', { limit: 50, native: nativeL1All('p95') });
     for (const k of kinds) report(`L1 ${k} (median of 10 or 20)`, perKind[k], 'ms', '', { native: nativeL1(k) });
     report('after L1: JS heap of the page', l1Heap, 'MB');
