@@ -19,7 +19,7 @@ export const ARTIFACTS = path.join(here, 'artifacts');
  */
 export function serve(prefix = '/', options = {}) {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) {
-    throw new Error(`no release build in ${DIST}: run "trunk build --release" (./lab test does)`);
+    throw new Error(`no release build in ${DIST}: run "./lab test" (or "./lab serve") to build it`);
   }
   return listen({ root: DIST, prefix, gzip: false, cache: false, ...options });
 }
