@@ -170,9 +170,12 @@ L3_SQL.clock_install = fs.readFileSync(path.join(ROOT, 'src/sql/lab/clock_instal
 async function l3Floor(browser) {
   const page = await newPage(browser);
   await page.goto(server.url + 'bench-bare.html');
-  const ms = await page.evaluate(async (sql) => {
+  // PGlite's versioned folder, as the app finds it; the worker boots from the same prepared
+  // data directory the app uses.
+  const { dir } = JSON.parse(fs.readFileSync(path.join(DIST, 'pglite/pglite.json'), 'utf8'));
+  const ms = await page.evaluate(async ([sql, base]) => {
     const { open } = await import('./bare-bridge.js');
-    const db = await open('pglite/', 'worker.js', () => {});
+    const db = await open(base, 'worker.js', () => {});
     // The lab's session: its search path and clock (clock_install.sql) as the app sets them.
     await db.exec(sql.clock_install);
     const check = (await db.query(sql.setup_check, [])).rows[0];
@@ -230,7 +233,7 @@ async function l3Floor(browser) {
       }
     }
     return performance.now() - t0;
-  }, L3_SQL);
+  }, [L3_SQL, 'pglite/' + dir]);
   await page.close();
   return ms;
 }
@@ -238,6 +241,8 @@ async function l3Floor(browser) {
 // The bare page lives beside the build for the duration of the run.
 fs.copyFileSync(path.join(ROOT, 'bench/bare.html'), path.join(DIST, 'bench-bare.html'));
 fs.copyFileSync(path.join(ROOT, 'bench/bare-worker.js'), path.join(DIST, 'bench-bare-worker.js'));
+// L3's floor page imports the app's own bridge (the same worker, no app).
+fs.copyFileSync(path.join(ROOT, 'pglite-bridge/bridge.js'), path.join(DIST, 'bare-bridge.js'));
 
 const server = await serve('/');
 const browser = await launch();
@@ -516,6 +521,7 @@ try {
   server.close();
   fs.rmSync(path.join(DIST, 'bench-bare.html'), { force: true });
   fs.rmSync(path.join(DIST, 'bench-bare-worker.js'), { force: true });
+  fs.rmSync(path.join(DIST, 'bare-bridge.js'), { force: true });
 }
 
 // ---------------------------------------------------------------------------------------

@@ -514,30 +514,9 @@ impl Lab {
             Err(m) => return Ok(Outcome::new(m, Tone::Warn)),
         };
         let payload = serde_json::json!({"kind": "sync_customer", "customer": key});
-        let tx = db.begin().await?;
-        let inserted = async {
-            let id = tx
-                .query::<Id>(ENQUEUE_KEYED_SQL, &[payload.into(), key.clone().into()])
-                .await?
-                .first()
-                .map(|r| r.id)
-                .ok_or_else(|| DbError::other("INSERT returned no id"))?;
-            tx.query::<serde_json::Value>(NOTIFY_SQL, &[id.to_string().into()])
-                .await?;
-            Ok::<_, DbError>(id)
-        }
-        .await;
-        let id = match inserted {
-            Ok(id) => {
-                tx.commit().await?;
-                id
-            }
-            Err(e) => {
-                tx.rollback().await?;
-                return Err(e);
-            }
-        };
-        self.after_commit(db, &id.to_string()).await?;
+        let id = self
+            .enqueue_and_notify(db, ENQUEUE_KEYED_SQL, &[payload.into(), key.clone().into()])
+            .await?;
         Ok(Outcome::new(
             Msg::new("jobs.out.enqueued_key")
                 .arg("id", id)
@@ -548,19 +527,29 @@ impl Lab {
     }
 
     async fn enqueue(&mut self, db: &Db, input: &EnqueueInput) -> Result<Outcome, DbError> {
+        let params = [
+            input.queue.clone().into(),
+            input.payload.clone().into(),
+            input.priority.into(),
+            Param::Float(input.delay_seconds as f64),
+            input.max_attempts.into(),
+        ];
+        let id = self.enqueue_and_notify(db, ENQUEUE_SQL, &params).await?;
+        Ok(Outcome::new(Msg::new("jobs.out.enqueued").arg("id", id), Tone::Info).touching(id))
+    }
+
+    /// One transaction: `insert` (an INSERT … RETURNING id) and a NOTIFY carrying the id;
+    /// rolled back whole if either fails. Returns the new job's id.
+    async fn enqueue_and_notify(
+        &mut self,
+        db: &Db,
+        insert: &str,
+        params: &[Param],
+    ) -> Result<i64, DbError> {
         let tx = db.begin().await?;
         let inserted = async {
             let id = tx
-                .query::<Id>(
-                    ENQUEUE_SQL,
-                    &[
-                        input.queue.clone().into(),
-                        input.payload.clone().into(),
-                        input.priority.into(),
-                        Param::Float(input.delay_seconds as f64),
-                        input.max_attempts.into(),
-                    ],
-                )
+                .query::<Id>(insert, params)
                 .await?
                 .first()
                 .map(|r| r.id)
@@ -581,7 +570,7 @@ impl Lab {
             }
         };
         self.after_commit(db, &id.to_string()).await?;
-        Ok(Outcome::new(Msg::new("jobs.out.enqueued").arg("id", id), Tone::Info).touching(id))
+        Ok(id)
     }
 
     /// Records a NOTIFY this lab sent: delivered if connected, otherwise lost.
