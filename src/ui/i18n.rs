@@ -69,61 +69,34 @@ pub fn rich(text: &str) -> leptos::prelude::AnyView {
 }
 
 #[cfg(test)]
+#[path = "../../build/i18n_keys.rs"]
+#[allow(dead_code)]
+mod i18n_keys;
+
+#[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every catalog key is named somewhere in the sources (a misspelt or missing one
+    /// already fails the build, in `build.rs`): a key no code shows is dead text that
+    /// translators would keep up for nothing.
+    #[test]
+    fn every_catalog_key_is_used() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let unused = super::i18n_keys::unused(root);
+        assert!(
+            unused.is_empty(),
+            "{} catalog keys no source names (drop them, or name them where they are shown):\n{}",
+            unused.len(),
+            unused.join("\n")
+        );
+    }
 
     #[test]
     fn translation_files_parse() {
         if let Err(e) = Catalog::parse(FILES) {
             panic!("{}:{}: {}", e.file, e.line, e.problem);
         }
-    }
-
-    /// Scans the sources for `tr(..., "key")`, `t("key")` and `Msg::new("key")` and checks
-    /// each key is in the catalog, so no learner sees a raw key.
-    #[test]
-    fn every_key_used_in_src_has_both_languages() {
-        let catalog = Catalog::parse(FILES).expect("catalog parses");
-        let mut missing = Vec::new();
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
-        let mut stack = vec![std::path::PathBuf::from(root)];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).expect("src readable").flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    let text = std::fs::read_to_string(&path).expect("source readable");
-                    for key in keys_in(&text) {
-                        if !catalog.has(&key) {
-                            missing.push(format!("{}: {key}", path.display()));
-                        }
-                    }
-                }
-            }
-        }
-        assert!(
-            missing.is_empty(),
-            "keys without translations:\n{}",
-            missing.join("\n")
-        );
-    }
-
-    fn keys_in(text: &str) -> Vec<String> {
-        let mut keys = Vec::new();
-        for marker in ["t(\"", "rich(\"", "Msg::new(\"", "tr(lang, \"", "tr(l, \""] {
-            let mut rest = text;
-            while let Some(i) = rest.find(marker) {
-                rest = &rest[i + marker.len()..];
-                if let Some(end) = rest.find('"') {
-                    let key = &rest[..end];
-                    if key.contains('.') && !key.contains(' ') && !key.contains('{') {
-                        keys.push(key.to_owned());
-                    }
-                }
-            }
-        }
-        keys
     }
 
     /// Every number a text states, in either language, is listed in `figures.tsv` for its
