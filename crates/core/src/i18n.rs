@@ -112,16 +112,41 @@ impl Catalog {
     }
 
     /// The message in `lang` with its placeholders filled.
+    ///
+    /// Besides `{name}`, a template may choose a word by a count: `{name|job|jobs}` is
+    /// `job` when the value of `name` is 1 and `jobs` otherwise (English; Korean needs none).
     pub fn render(&self, lang: Lang, msg: &Msg) -> String {
         let mut text = self.get(lang, msg.key).to_owned();
         for (name, value) in &msg.args {
             text = text.replace(&format!("{{{name}}}"), value);
+            text = choose_plurals(&text, name, value);
         }
         for (name, inner) in &msg.nested {
             text = text.replace(&format!("{{{name}}}"), &self.render(lang, inner));
         }
         text
     }
+}
+
+/// Replaces each `{name|one|other}` with `one` when `value` is 1, else `other`.
+fn choose_plurals(text: &str, name: &str, value: &str) -> String {
+    let open = format!("{{{name}|");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(&open) {
+        let after = &rest[i + open.len()..];
+        let Some(close) = after.find('}') else {
+            break;
+        };
+        let Some((one, other)) = after[..close].split_once('|') else {
+            break;
+        };
+        out.push_str(&rest[..i]);
+        out.push_str(if value.trim() == "1" { one } else { other });
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A message to show: a catalog key and the values for its placeholders. Models return
@@ -171,6 +196,23 @@ mod tests {
         let nested = Msg::new("a.b").arg_msg("who", Msg::new("w"));
         assert_eq!(c.render(Lang::En, &nested), "Hello World");
         assert_eq!(c.render(Lang::Ko, &nested), "세계 안녕");
+    }
+
+    #[test]
+    fn counts_choose_the_singular_only_for_one() {
+        let c = Catalog::parse(&[(
+            "t.tsv",
+            "a\t{n} {n|row|rows}, {m} {m|step|steps}\t{n}행, {m}단계\n",
+        )])
+        .unwrap();
+        let m = |n: &str, m: &str| Msg::new("a").arg("n", n).arg("m", m);
+        assert_eq!(c.render(Lang::En, &m("1", "2")), "1 row, 2 steps");
+        assert_eq!(c.render(Lang::En, &m("0", "1")), "0 rows, 1 step");
+        assert_eq!(
+            c.render(Lang::En, &m("1,000", "11")),
+            "1,000 rows, 11 steps"
+        );
+        assert_eq!(c.render(Lang::Ko, &m("1", "1")), "1행, 1단계");
     }
 
     #[test]
