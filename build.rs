@@ -1,5 +1,7 @@
-//! Fails the build when the sources name a message key that no catalog defines, so a
-//! misspelt key is a compile error, not a raw key on the page. See `build/i18n_keys.rs`.
+//! Lists the message catalogs for the app (`assets/i18n/*.tsv`, compiled in by
+//! `ui::i18n`), and fails the build when the sources name a message key that no catalog
+//! defines, so a misspelt key is a compile error, not a raw key on the page. See
+//! `build/i18n_keys.rs`.
 
 #[path = "build/i18n_keys.rs"]
 #[allow(dead_code)] // `unused` is for the test in src/ui/i18n.rs
@@ -11,9 +13,22 @@ fn main() {
     for dir in i18n_keys::SOURCES {
         println!("cargo:rerun-if-changed={dir}");
     }
-    for file in i18n_keys::CATALOGS {
-        println!("cargo:rerun-if-changed={file}");
+    println!("cargo:rerun-if-changed={}", i18n_keys::CATALOG_DIR);
+    let names = i18n_keys::catalogs(&root);
+    let mut list = String::from(
+        "/// Every catalog: its file name and text.\npub const FILES: &[(&str, &str)] = &[\n",
+    );
+    for name in &names {
+        let path = root.join(i18n_keys::CATALOG_DIR).join(name);
+        println!("cargo:rerun-if-changed={}", path.display());
+        list.push_str(&format!(
+            "    ({name:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
     }
+    list.push_str("];\n");
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
+    std::fs::write(out.join("catalogs.rs"), list).expect("OUT_DIR is writable");
     println!("cargo:rerun-if-changed=build/i18n_keys.rs");
     let missing = i18n_keys::missing(&root);
     if !missing.is_empty() {

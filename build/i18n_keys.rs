@@ -1,5 +1,6 @@
 // Message keys: which the catalogs define and which the sources name. Shared by `build.rs`
-// (a key named in the sources that no catalog has fails the build) and the unused-key test
+// (it also lists the catalogs for the app; a key named in the sources that no catalog has
+// fails the build) and the unused-key test
 // in `src/ui/i18n.rs` (a catalog key that no source names fails the test).
 //
 // A key is a string literal such as `"jobs.out.claimed"`: words joined by dots,
@@ -11,16 +12,27 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// The catalogs, relative to the crate root.
-pub const CATALOGS: [&str; 7] = [
-    "assets/i18n/shell.tsv",
-    "assets/i18n/jobs.tsv",
-    "assets/i18n/workers.tsv",
-    "assets/i18n/vacuum.tsv",
-    "assets/i18n/pgq.tsv",
-    "assets/i18n/leave.tsv",
-    "assets/i18n/leave_ui.tsv",
-];
+/// The folder of the catalogs: every `.tsv` in it but [`FIGURES`] is one (a lab's texts are
+/// `<slug>.tsv`; the shell's are `shell.tsv`).
+pub const CATALOG_DIR: &str = "assets/i18n";
+
+/// The list of figures the texts state and their sources (not a catalog).
+pub const FIGURES: &str = "figures.tsv";
+
+/// The catalogs' file names, sorted.
+pub fn catalogs(root: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root.join(CATALOG_DIR))
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| n.ends_with(".tsv") && n != FIGURES)
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
 
 /// The sources that name keys, relative to the crate root.
 pub const SOURCES: [&str; 2] = ["src", "crates/core/src"];
@@ -28,8 +40,9 @@ pub const SOURCES: [&str; 2] = ["src", "crates/core/src"];
 /// Every key a catalog defines, with `file:line`.
 pub fn catalog_keys(root: &Path) -> Vec<(String, String)> {
     let mut keys = Vec::new();
-    for file in CATALOGS {
-        let text = std::fs::read_to_string(root.join(file)).unwrap_or_default();
+    for name in catalogs(root) {
+        let file = format!("{CATALOG_DIR}/{name}");
+        let text = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
         for (n, line) in text.lines().enumerate() {
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;

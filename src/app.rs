@@ -1,210 +1,18 @@
-//! The shell: routes, language, embed mode, and the one database every lab shares.
+//! The shell: routes, language, embed mode, the header and the home page.
 
-use crate::db::{Db, Location, Manifest, Progress};
-use crate::labs::{self, LabId};
-use crate::runner::Runner;
-use crate::ui::i18n::tr;
-use crate::ui::sql_log::LogEntries;
+use crate::ctx::{query_param, use_ctx, Ctx, DbState, Route};
+use crate::db::Location;
+use crate::labs;
 use crate::ui::start::StartPanel;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Lang;
 use wasm_bindgen::JsCast;
 
-/// Where the page is: the home page or one lab.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Route {
-    Home,
-    Lab(LabId),
-}
-
-impl Route {
-    /// Reads a hash route (`#/jobs`); anything unknown is the home page.
-    pub fn from_hash(hash: &str) -> Route {
-        let id = hash.trim_start_matches('#').trim_start_matches('/');
-        let id = id.split(['?', '/']).next().unwrap_or("");
-        LabId::parse(id).map_or(Route::Home, Route::Lab)
-    }
-
-    pub fn hash(self) -> String {
-        match self {
-            Route::Home => "#/".into(),
-            Route::Lab(id) => format!("#/{}", id.as_str()),
-        }
-    }
-}
-
-/// The database as the page sees it.
-#[derive(Clone)]
-pub enum DbState {
-    Idle,
-    Loading {
-        fraction: f64,
-        booting: bool,
-    },
-    /// `fallback`: why PostgreSQL was started by initdb instead of from the prepared data
-    /// directory (the page says the start was slower), `None` when it was not.
-    Ready {
-        runner: Runner,
-        version: String,
-        fallback: Option<String>,
-    },
-    Failed(String),
-}
-
-/// What every component may read: language, route, database, and a counter bumped when
-/// data changed outside a lab's own actions (the SQL console), so views reload.
-#[derive(Clone, Copy)]
-pub struct Ctx {
-    pub lang: RwSignal<Lang>,
-    pub route: RwSignal<Route>,
-    pub db: RwSignal<DbState, LocalStorage>,
-    pub data_changed: RwSignal<u64>,
-    /// The SQL log of the whole session, newest first.
-    pub log: LogEntries,
-    pub embed: bool,
-    /// PGlite's build manifest (where it is, how much a start downloads), once read.
-    pub pglite: RwSignal<Option<Manifest>, LocalStorage>,
-}
-
-impl Ctx {
-    pub fn t(self, key: &'static str) -> impl Fn() -> String + Copy + Send + Sync + 'static {
-        move || tr(self.lang.get(), key)
-    }
-
-    /// Like [`Ctx::t`], with the text's `quoted` SQL shown as code.
-    pub fn rich(self, key: &'static str) -> impl Fn() -> AnyView + Copy + Send + Sync + 'static {
-        move || crate::ui::i18n::rich(&tr(self.lang.get(), key))
-    }
-
-    /// The owner of the database session, once Postgres is ready (tracked).
-    pub fn runner(&self) -> Option<Runner> {
-        match self.db.get() {
-            DbState::Ready { runner, .. } => Some(runner),
-            _ => None,
-        }
-    }
-
-    /// The same, read without subscribing, and `None` once the page that asks is gone.
-    pub fn runner_untracked(&self) -> Option<Runner> {
-        match self.db.try_get_untracked()? {
-            DbState::Ready { runner, .. } => Some(runner),
-            _ => None,
-        }
-    }
-
-    /// Stops the worker, whatever it runs, and starts a fresh PostgreSQL: the way out of a
-    /// statement that does not end, or of a worker that died. The labs set themselves up again.
-    pub fn restart_postgres(self) {
-        if let Some(runner) = self.runner_untracked() {
-            runner.stop("PostgreSQL is restarting");
-        }
-        self.db.set(DbState::Idle);
-        self.start_postgres();
-    }
-
-    /// Downloads and boots PostgreSQL (once; again after a failure).
-    pub fn start_postgres(self) {
-        if matches!(
-            self.db.get_untracked(),
-            DbState::Loading { .. } | DbState::Ready { .. }
-        ) {
-            return;
-        }
-        self.db.set(DbState::Loading {
-            fraction: 0.0,
-            booting: false,
-        });
-        let files = std::rc::Rc::new(std::cell::RefCell::new(Vec::<Progress>::new()));
-        let db_signal = self.db;
-        let log = self.log;
-        let pglite = self.pglite;
-        leptos::task::spawn_local(async move {
-            let on_progress = move |p: Progress| {
-                let mut seen = files.borrow_mut();
-                let booting = p.file == "boot";
-                if !booting {
-                    match seen.iter_mut().find(|s| s.file == p.file) {
-                        Some(s) => *s = p,
-                        None => seen.push(p),
-                    }
-                }
-                let (loaded, total) = seen
-                    .iter()
-                    .fold((0.0, 0.0), |(l, t), s| (l + s.loaded, t + s.total));
-                let fraction = if total > 0.0 { loaded / total } else { 0.0 };
-                db_signal.set(DbState::Loading { fraction, booting });
-            };
-            let opened = async {
-                let manifest = match pglite.get_untracked() {
-                    Some(m) => m,
-                    None => Location::manifest(Location::APP_MANIFEST)
-                        .await
-                        .ok_or_else(|| {
-                            crate::db::DbError::other(
-                                "pglite.json (where PostgreSQL is) could not be read",
-                            )
-                        })?,
-                };
-                let db = Db::open(&Location::app(&manifest), on_progress).await?;
-                // Already in a prepared data directory; after an initdb start this creates it.
-                crate::clock::install(&db).await?;
-                #[derive(serde::Deserialize)]
-                struct V {
-                    version: String,
-                }
-                let v = db
-                    .query::<V>("select current_setting('server_version') as version", &[])
-                    .await?;
-                let version = v.first().map(|v| v.version).unwrap_or_default();
-                Ok::<_, crate::db::DbError>((db, version))
-            };
-            match opened.await {
-                Ok((db, version)) => {
-                    crate::ui::sql_log::collect(&db, log);
-                    let boot = db.boot();
-                    let fallback = (!boot.from_datadir).then(|| boot.note.unwrap_or_default());
-                    let runner = Runner::new(db);
-                    db_signal.set(DbState::Ready {
-                        runner,
-                        version,
-                        fallback,
-                    })
-                }
-                Err(e) => db_signal.set(DbState::Failed(e.message)),
-            }
-        });
-    }
-}
-
-pub fn use_ctx() -> Ctx {
-    expect_context::<Ctx>()
-}
-
-pub fn query_param(name: &str) -> Option<String> {
-    let search = window().location().search().ok()?;
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get(name)
-}
-
-/// This page's address for a share link: origin, path and query, without what only this
-/// view of it means (`embed`, which hides the header, and `step`, which opens a tour step).
-/// A link copied inside an embedded lab then opens the full lab.
-pub fn share_base() -> String {
-    let loc = window().location();
-    let mut base = format!(
-        "{}{}",
-        loc.origin().unwrap_or_default(),
-        loc.pathname().unwrap_or_default()
-    );
-    if let Ok(params) = web_sys::UrlSearchParams::new_with_str(&loc.search().unwrap_or_default()) {
-        params.delete("embed");
-        params.delete("step");
-        let rest = String::from(params.to_string());
-        if !rest.is_empty() {
-            base = format!("{base}?{rest}");
-        }
-    }
-    base
+/// Reads a hash route (`#/jobs`); anything unknown is the home page.
+pub fn route_from_hash(hash: &str) -> Route {
+    let id = hash.trim_start_matches('#').trim_start_matches('/');
+    let id = id.split(['?', '/']).next().unwrap_or("");
+    labs::find(id).map_or(Route::Home, Route::Lab)
 }
 
 fn initial_lang() -> Lang {
@@ -231,8 +39,8 @@ fn current_hash() -> String {
 pub fn App() -> impl IntoView {
     let embed = query_param("embed").is_some_and(|v| v == "1" || v == "true");
     let start_route = query_param("lab")
-        .and_then(|id| LabId::parse(&id))
-        .map_or_else(|| Route::from_hash(&current_hash()), Route::Lab);
+        .and_then(|id| labs::find(&id))
+        .map_or_else(|| route_from_hash(&current_hash()), Route::Lab);
     let ctx = Ctx {
         lang: RwSignal::new(initial_lang()),
         route: RwSignal::new(start_route),
@@ -253,7 +61,7 @@ pub fn App() -> impl IntoView {
     });
     let prefetched = std::cell::Cell::new(false);
     Effect::new(move |_| {
-        let on_lab = matches!(ctx.route.get(), Route::Lab(id) if id.needs_postgres());
+        let on_lab = matches!(ctx.route.get(), Route::Lab(id) if id.needs_postgres);
         let idle = matches!(ctx.db.get(), DbState::Idle);
         if let Some(m) = ctx.pglite.get() {
             if !embed && on_lab && idle && !prefetched.get() {
@@ -264,7 +72,7 @@ pub fn App() -> impl IntoView {
     });
 
     let _ = window_event_listener(leptos::ev::hashchange, move |_| {
-        ctx.route.set(Route::from_hash(&current_hash()));
+        ctx.route.set(route_from_hash(&current_hash()));
         if let Some(doc) = window().document() {
             if let Some(main) = doc.get_element_by_id("main") {
                 if let Ok(el) = main.dyn_into::<web_sys::HtmlElement>() {
@@ -291,7 +99,7 @@ pub fn App() -> impl IntoView {
 
     let page = move || match ctx.route.get() {
         Route::Home => view! { <Home/> }.into_any(),
-        Route::Lab(id) => labs::view(id),
+        Route::Lab(id) => (id.view)(),
     };
 
     view! {
@@ -317,7 +125,7 @@ fn Header() -> impl IntoView {
         <header class="site-header">
             <a class="brand" href="#/">{ctx.t("shell.title")}</a>
             <nav aria-label=ctx.t("shell.nav_label")>
-                {LabId::ALL
+                {labs::ALL
                     .iter()
                     .map(|&id| {
                         let current = move || ctx.route.get() == Route::Lab(id);
@@ -327,7 +135,7 @@ fn Header() -> impl IntoView {
                                 class:current=current
                                 aria-current=move || if current() { Some("page") } else { None }
                             >
-                                {ctx.t(id.short_key())}
+                                {ctx.t(id.short)}
                             </a>
                         }
                     })
@@ -370,19 +178,16 @@ fn Home() -> impl IntoView {
             <h1>{ctx.t("shell.title")}</h1>
             <p class="lead">{ctx.t("shell.lead")}</p>
             <ul class="cards">
-                {LabId::ALL
+                {labs::ALL
                     .iter()
                     .map(|&id| {
                         view! {
-                            <li class="card" class:soon=!id.built()>
+                            <li class="card">
                                 <a href=Route::Lab(id).hash()>
-                                    <span class="card-tag">{id.tag()}</span>
-                                    <h2>{ctx.t(id.title_key())}</h2>
+                                    <span class="card-tag">{id.tag}</span>
+                                    <h2>{ctx.t(id.title)}</h2>
                                 </a>
-                                <p>{ctx.t(id.summary_key())}</p>
-                                <Show when=move || !id.built()>
-                                    <p class="soon-note">{ctx.t("shell.not_built")}</p>
-                                </Show>
+                                <p>{ctx.t(id.summary)}</p>
                             </li>
                         }
                     })
@@ -398,12 +203,15 @@ mod tests {
 
     #[test]
     fn hash_routes_name_the_labs_and_fall_back_to_home() {
-        assert_eq!(Route::from_hash("#/jobs"), Route::Lab(LabId::Jobs));
-        assert_eq!(Route::from_hash("#/vacuum?x=1"), Route::Lab(LabId::Vacuum));
-        assert_eq!(Route::from_hash(""), Route::Home);
-        assert_eq!(Route::from_hash("#/nope"), Route::Home);
-        for id in LabId::ALL {
-            assert_eq!(Route::from_hash(&Route::Lab(id).hash()), Route::Lab(id));
+        assert_eq!(route_from_hash("#/jobs"), Route::Lab(labs::jobs::ID));
+        assert_eq!(
+            route_from_hash("#/vacuum?x=1"),
+            Route::Lab(labs::vacuum::ID)
+        );
+        assert_eq!(route_from_hash(""), Route::Home);
+        assert_eq!(route_from_hash("#/nope"), Route::Home);
+        for id in labs::ALL {
+            assert_eq!(route_from_hash(&Route::Lab(id).hash()), Route::Lab(id));
         }
     }
 }

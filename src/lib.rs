@@ -8,9 +8,12 @@
 
 pub mod app;
 pub mod clock;
+pub mod ctx;
 pub mod db;
+pub mod lab;
 pub mod labs;
 pub mod runner;
+pub mod testing;
 pub mod ui;
 
 pub use queue_lab_core::i18n::{Lang, Msg};

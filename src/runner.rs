@@ -12,7 +12,7 @@
 
 use crate::clock;
 use crate::db::{Db, DbError, Param, TxState};
-use crate::labs::LabId;
+use crate::lab::LabId;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
@@ -43,19 +43,9 @@ impl Scope {
     }
 }
 
-/// The search path a lab's statements run with: the lab's own schema first (so its
-/// unqualified `create table jobs` lands there), then `lab` for the virtual clock
-/// (`lab.now()` ahead of `pg_catalog.now()`).
+/// The search path `lab`'s statements run with (its descriptor's; see [`crate::lab::Lab`]).
 pub fn search_path(lab: Option<LabId>) -> &'static str {
-    match lab {
-        Some(LabId::Jobs) => "jobs_lab, lab, pg_catalog, public",
-        // L3's and L4's tables live in their own schemas (`vac_*`, `pgq`, `pgq_compare`),
-        // named in full or put on the path by the statement that needs them; these catch
-        // what the console creates on their pages.
-        Some(LabId::Vacuum) => "vacuum_lab, lab, pg_catalog, public",
-        Some(LabId::Pgq) => "pgq_lab, lab, pg_catalog, public",
-        Some(LabId::Workers) | Some(LabId::Leave) | None => "lab, pg_catalog, public",
-    }
+    lab.map_or(crate::lab::NO_LAB_SEARCH_PATH, |l| l.search_path)
 }
 
 /// Rows the console brings to the page at most; the worker cuts the rest.
@@ -383,7 +373,9 @@ impl Runner {
     /// open transaction and every prepared one, `RESET ALL`, installs the lab clock again,
     /// and forgets every lab's kept state so each lab sets itself up again.
     pub async fn reset(&self) -> Result<(), DbError> {
-        for lab in crate::labs::LabId::ALL {
+        // Every lab that ever queued work has a cancel flag.
+        let labs: Vec<LabId> = self.inner.cancels.borrow().keys().copied().collect();
+        for lab in labs {
             self.cancel(lab);
         }
         let out = self
@@ -450,7 +442,7 @@ impl Runner {
     /// follows a piece of the same lab finds the session as that piece left it. (L3 and L4
     /// point the path at their strategy's or comparison's schema within a run.)
     fn keeps_path(lab: LabId) -> bool {
-        matches!(lab, LabId::Jobs)
+        lab.keeps_path
     }
 
     async fn enter(&self, scope: Scope) -> Result<(), DbError> {

@@ -11,7 +11,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 async fn db() -> Db {
-    Db::open_for_tests().await.expect("PGlite opens")
+    queue_lab::testing::fresh_db().await.expect("PGlite opens")
 }
 
 /// Lets queued worker messages (notifications) arrive.

@@ -11,7 +11,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 use WorkerId::{A, B, C};
 
 async fn lab() -> (Db, Lab) {
-    let db = Db::open_for_tests().await.expect("PGlite opens");
+    let db = queue_lab::testing::fresh_db().await.expect("PGlite opens");
     let lab = Lab::setup(&db).await.expect("jobs lab sets up");
     (db, lab)
 }

@@ -247,7 +247,7 @@ fn generate(rng: &mut Rng, pending: &mut Vec<Plan>, lab: &Lab, before: &[Row]) -
 /// Seeded random action sequences, invariants checked after every step.
 #[wasm_bindgen_test]
 async fn random_sequences_keep_every_queue_invariant() {
-    let db = Db::open_for_tests().await.expect("PGlite opens");
+    let db = queue_lab::testing::fresh_db().await.expect("PGlite opens");
     let sequences: u64 = option_env!("QUEUE_LAB_SEQUENCES")
         .and_then(|n| n.parse().ok())
         .unwrap_or(500);

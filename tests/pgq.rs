@@ -17,7 +17,7 @@ const BILLING: &str = "billing";
 const EMAIL: &str = "email";
 
 async fn lab() -> (Db, Lab) {
-    let db = Db::open_for_tests().await.expect("PGlite opens");
+    let db = queue_lab::testing::fresh_db().await.expect("PGlite opens");
     let lab = Lab::setup(&db).await.expect("pgq lab sets up");
     (db, lab)
 }

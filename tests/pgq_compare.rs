@@ -65,7 +65,7 @@ async fn assert_lab_restored(db: &Db) {
 
 #[wasm_bindgen_test]
 async fn without_a_long_transaction_vacuum_keeps_up_and_the_rotation_queue_truncates() {
-    let db = Db::open_for_tests().await.expect("PGlite opens");
+    let db = queue_lab::testing::fresh_db().await.expect("PGlite opens");
     Lab::setup(&db).await.unwrap();
     let r = run(&db, false).await;
     assert_eq!(r.rounds.len(), 3);
@@ -105,7 +105,7 @@ async fn without_a_long_transaction_vacuum_keeps_up_and_the_rotation_queue_trunc
 
 #[wasm_bindgen_test]
 async fn a_pinned_xmin_piles_dead_tuples_on_the_skip_locked_queue_and_none_on_the_rotation_queue() {
-    let db = Db::open_for_tests().await.expect("PGlite opens");
+    let db = queue_lab::testing::fresh_db().await.expect("PGlite opens");
     Lab::setup(&db).await.unwrap();
     let r = run(&db, true).await;
     let mut last_dead = 0;
@@ -191,7 +191,7 @@ async fn a_pinned_xmin_piles_dead_tuples_on_the_skip_locked_queue_and_none_on_th
 
 #[wasm_bindgen_test]
 async fn cancel_stops_between_pages_and_still_ends_the_long_transaction() {
-    let db = Db::open_for_tests().await.expect("PGlite opens");
+    let db = queue_lab::testing::fresh_db().await.expect("PGlite opens");
     Lab::setup(&db).await.unwrap();
     let cancel = Cell::new(false);
     let s = Settings {

@@ -5,13 +5,17 @@
 //! interleaved with other labs' work end exactly as they end alone.
 
 use leptos::prelude::GetUntracked;
-use queue_lab::db::{Db, TxState};
+use queue_lab::db::TxState;
 use queue_lab::labs::jobs::model::{self as jobs, Action, EnqueueInput, WorkerId};
 use queue_lab::labs::pgq::compare::{self, Settings};
 use queue_lab::labs::pgq::model as pgq;
 use queue_lab::labs::vacuum::model::{self as vacuum, Record, RunEnd, Strategy};
 use queue_lab::labs::LabId;
 use queue_lab::runner::{Runner, Scope, Work};
+
+const JOBS_LAB: LabId = queue_lab::labs::jobs::ID;
+const PGQ_LAB: LabId = queue_lab::labs::pgq::ID;
+const VACUUM_LAB: LabId = queue_lab::labs::vacuum::ID;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen_test::*;
@@ -19,7 +23,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 async fn open() -> Runner {
-    Runner::new(Db::open_for_tests().await.expect("PGlite opens"))
+    Runner::new(queue_lab::testing::fresh_db().await.expect("PGlite opens"))
 }
 
 async fn sleep(ms: u32) {
@@ -39,7 +43,7 @@ async fn in_lab<T>(
 
 /// L3 at a size a test can afford: 2,000 jobs, 2 rounds, every strategy.
 async fn vacuum_run(runner: &Runner) -> Vec<Record> {
-    in_lab(runner, LabId::Vacuum, async |w: &Work| {
+    in_lab(runner, VACUUM_LAB, async |w: &Work| {
         vacuum::setup(w.db()).await?;
         let cfg = vacuum::parse_config("2000", "2", "500", Strategy::ALL.to_vec()).unwrap();
         let records = RefCell::new(Vec::new());
@@ -74,7 +78,7 @@ fn l1_actions() -> Vec<Action> {
 async fn the_labs_in_sequence_on_one_database_measure_what_a_fresh_database_measures() {
     let runner = open().await;
     // L1: a few actions, kept as the page keeps them.
-    let (lab, before) = in_lab(&runner, LabId::Jobs, async |w: &Work| {
+    let (lab, before) = in_lab(&runner, JOBS_LAB, async |w: &Work| {
         let mut lab = jobs::Lab::setup(w.db()).await?;
         for a in l1_actions() {
             lab.run(w.db(), a).await?;
@@ -87,7 +91,7 @@ async fn the_labs_in_sequence_on_one_database_measure_what_a_fresh_database_meas
 
     // L3's run, then L4's engine and its side by side, on the same session.
     let shared = vacuum_run(&runner).await;
-    in_lab(&runner, LabId::Pgq, async |w: &Work| {
+    in_lab(&runner, PGQ_LAB, async |w: &Work| {
         pgq::Lab::setup(w.db()).await?;
         let s = Settings {
             events: 1000,
@@ -102,7 +106,7 @@ async fn the_labs_in_sequence_on_one_database_measure_what_a_fresh_database_meas
 
     // Back on L1: the same rows, the same lab time, and it still works.
     let mut lab = lab;
-    let after = in_lab(&runner, LabId::Jobs, async |w: &Work| {
+    let after = in_lab(&runner, JOBS_LAB, async |w: &Work| {
         let snap = jobs::snapshot(w.db(), &lab.highlighted()).await?;
         lab.run(w.db(), Action::Complete(WorkerId::A)).await?;
         Ok(snap)
@@ -139,13 +143,7 @@ async fn work_runs_one_piece_at_a_time_in_the_order_it_was_asked_for() {
     let runner = open().await;
     let trace = Rc::new(RefCell::new(Vec::<String>::new()));
     let done = Rc::new(Cell::new(0));
-    let labs = [
-        LabId::Jobs,
-        LabId::Pgq,
-        LabId::Vacuum,
-        LabId::Jobs,
-        LabId::Pgq,
-    ];
+    let labs = [JOBS_LAB, PGQ_LAB, VACUUM_LAB, JOBS_LAB, PGQ_LAB];
     for (i, lab) in labs.into_iter().enumerate() {
         let (trace, done) = (trace.clone(), done.clone());
         runner.spawn(Scope::Lab(lab), None, async move |w: &Work| {
@@ -192,7 +190,7 @@ async fn leaving_a_lab_drops_its_queued_work_and_stops_its_running_work_at_the_n
         wasm_bindgen_futures::spawn_local(async move {
             let what = Some(queue_lab::Msg::new("runner.what.actions").arg("n", 1000));
             let out = r
-                .run(Scope::Lab(LabId::Jobs), what, async |w: &Work| {
+                .run(Scope::Lab(JOBS_LAB), what, async |w: &Work| {
                     for _ in 0..1000 {
                         w.check()?;
                         w.db()
@@ -210,7 +208,7 @@ async fn leaving_a_lab_drops_its_queued_work_and_stops_its_running_work_at_the_n
     let queued_ran = Rc::new(Cell::new(false));
     {
         let flag = queued_ran.clone();
-        runner.spawn(Scope::Lab(LabId::Jobs), None, async move |_: &Work| {
+        runner.spawn(Scope::Lab(JOBS_LAB), None, async move |_: &Work| {
             flag.set(true);
             Ok(())
         });
@@ -219,7 +217,7 @@ async fn leaving_a_lab_drops_its_queued_work_and_stops_its_running_work_at_the_n
     let other_ran = Rc::new(Cell::new(false));
     {
         let flag = other_ran.clone();
-        runner.spawn(Scope::Lab(LabId::Pgq), None, async move |_: &Work| {
+        runner.spawn(Scope::Lab(PGQ_LAB), None, async move |_: &Work| {
             flag.set(true);
             Ok(())
         });
@@ -227,7 +225,7 @@ async fn leaving_a_lab_drops_its_queued_work_and_stops_its_running_work_at_the_n
     while steps.get() < 5 {
         sleep(5).await;
     }
-    runner.cancel(LabId::Jobs);
+    runner.cancel(JOBS_LAB);
     while !other_ran.get() {
         sleep(5).await;
     }
@@ -248,11 +246,11 @@ async fn leaving_a_lab_drops_its_queued_work_and_stops_its_running_work_at_the_n
             .get_untracked()
             .cancelled
             .iter()
-            .any(|(l, _)| *l == LabId::Jobs),
+            .any(|(l, _)| *l == JOBS_LAB),
         "the lab will say what was cancelled"
     );
     // The lab's next work runs as usual.
-    in_lab(&runner, LabId::Jobs, async |_: &Work| Ok(())).await;
+    in_lab(&runner, JOBS_LAB, async |_: &Work| Ok(())).await;
     runner.db().close().await;
 }
 
@@ -260,15 +258,15 @@ async fn leaving_a_lab_drops_its_queued_work_and_stops_its_running_work_at_the_n
 async fn lab_work_waits_while_the_console_holds_a_transaction_and_its_rollback_undoes_only_the_console(
 ) {
     let runner = open().await;
-    let mut lab = in_lab(&runner, LabId::Jobs, async |w: &Work| {
+    let mut lab = in_lab(&runner, JOBS_LAB, async |w: &Work| {
         jobs::Lab::setup(w.db()).await
     })
     .await;
-    let reply = runner.console(Some(LabId::Jobs), "begin;").await;
+    let reply = runner.console(Some(JOBS_LAB), "begin;").await;
     assert_eq!(reply.tx, TxState::Open);
     runner
         .console(
-            Some(LabId::Jobs),
+            Some(JOBS_LAB),
             "insert into orders (customer, total) values ('console', 1);",
         )
         .await
@@ -281,7 +279,7 @@ async fn lab_work_waits_while_the_console_holds_a_transaction_and_its_rollback_u
         let r = runner.clone();
         let mut l = lab.clone();
         async move {
-            r.run(Scope::Lab(LabId::Jobs), None, async |w: &Work| {
+            r.run(Scope::Lab(JOBS_LAB), None, async |w: &Work| {
                 l.run(w.db(), Action::Enqueue(EnqueueInput::default()))
                     .await?;
                 ran.set(true);
@@ -302,8 +300,8 @@ async fn lab_work_waits_while_the_console_holds_a_transaction_and_its_rollback_u
         !ran.get(),
         "the lab's action waits for the console's transaction"
     );
-    assert!(runner.pending(LabId::Jobs));
-    let reply = runner.console(Some(LabId::Jobs), "rollback;").await;
+    assert!(runner.pending(JOBS_LAB));
+    let reply = runner.console(Some(JOBS_LAB), "rollback;").await;
     assert_eq!(reply.tx, TxState::Idle);
     while result.borrow().is_none() {
         sleep(10).await;
@@ -313,7 +311,7 @@ async fn lab_work_waits_while_the_console_holds_a_transaction_and_its_rollback_u
         .take()
         .unwrap()
         .expect("the action ran after ROLLBACK");
-    let snap = in_lab(&runner, LabId::Jobs, async |w: &Work| {
+    let snap = in_lab(&runner, JOBS_LAB, async |w: &Work| {
         jobs::snapshot(w.db(), &lab.held()).await
     })
     .await;
@@ -324,12 +322,12 @@ async fn lab_work_waits_while_the_console_holds_a_transaction_and_its_rollback_u
     );
 
     // A failed statement inside the transaction: named, and ROLLBACK still gets through.
-    runner.console(Some(LabId::Jobs), "begin;").await;
-    let failed = runner.console(Some(LabId::Jobs), "select 1/0;").await;
+    runner.console(Some(JOBS_LAB), "begin;").await;
+    let failed = runner.console(Some(JOBS_LAB), "select 1/0;").await;
     assert!(failed.result.is_err());
     assert_eq!(failed.tx, TxState::Failed);
     assert_eq!(
-        runner.console(Some(LabId::Jobs), "rollback;").await.tx,
+        runner.console(Some(JOBS_LAB), "rollback;").await.tx,
         TxState::Idle
     );
     runner.db().close().await;
@@ -338,16 +336,16 @@ async fn lab_work_waits_while_the_console_holds_a_transaction_and_its_rollback_u
 #[wasm_bindgen_test]
 async fn reset_brings_the_clock_and_the_labs_back_after_the_console_broke_the_session() {
     let runner = open().await;
-    in_lab(&runner, LabId::Jobs, async |w: &Work| {
+    in_lab(&runner, JOBS_LAB, async |w: &Work| {
         jobs::Lab::setup(w.db()).await.map(|_| ())
     })
     .await;
     runner
-        .console(Some(LabId::Jobs), "drop schema lab cascade;")
+        .console(Some(JOBS_LAB), "drop schema lab cascade;")
         .await;
     assert!(runner.status().get_untracked().clock_missing);
     runner
-        .console(Some(LabId::Jobs), "set search_path = public; begin;")
+        .console(Some(JOBS_LAB), "set search_path = public; begin;")
         .await;
     runner.reset().await.expect("reset");
     let status = runner.status().get_untracked();
@@ -356,8 +354,8 @@ async fn reset_brings_the_clock_and_the_labs_back_after_the_console_broke_the_se
         status.generation, 1,
         "labs built before it set themselves up again"
     );
-    assert!(runner.kept::<jobs::Lab>(LabId::Jobs).is_none());
-    let now = in_lab(&runner, LabId::Jobs, async |w: &Work| {
+    assert!(runner.kept::<jobs::Lab>(JOBS_LAB).is_none());
+    let now = in_lab(&runner, JOBS_LAB, async |w: &Work| {
         let mut lab = jobs::Lab::setup(w.db()).await?;
         lab.run(w.db(), Action::Advance(31)).await?;
         queue_lab::clock::now(w.db()).await
@@ -404,7 +402,7 @@ async fn l1_trace(
     actions: Vec<Action>,
     noise: bool,
 ) -> (Vec<String>, jobs::Snapshot) {
-    let mut lab = in_lab(runner, LabId::Jobs, async |w: &Work| {
+    let mut lab = in_lab(runner, JOBS_LAB, async |w: &Work| {
         jobs::Lab::setup(w.db()).await
     })
     .await;
@@ -417,11 +415,7 @@ async fn l1_trace(
         if noise {
             let p = pending.clone();
             p.set(p.get() + 1);
-            let lab = if i % 2 == 0 {
-                LabId::Pgq
-            } else {
-                LabId::Vacuum
-            };
+            let lab = if i % 2 == 0 { PGQ_LAB } else { VACUUM_LAB };
             let errors = noise_errors.clone();
             runner.spawn(Scope::Lab(lab), None, async move |w: &Work| {
                 // Statements that would hit L1's tables if they leaked into its schema.
@@ -435,7 +429,7 @@ async fn l1_trace(
         }
         let (o, l) = {
             let mut l = lab.clone();
-            let o = in_lab(runner, LabId::Jobs, async |w: &Work| {
+            let o = in_lab(runner, JOBS_LAB, async |w: &Work| {
                 let o = l.run(w.db(), a).await;
                 Ok(format!("{:?}", o.map(|o| o.msg)))
             })
@@ -453,7 +447,7 @@ async fn l1_trace(
         Vec::<String>::new(),
         "the other labs' work ran in their own schemas"
     );
-    let snap = in_lab(runner, LabId::Jobs, async |w: &Work| {
+    let snap = in_lab(runner, JOBS_LAB, async |w: &Work| {
         jobs::snapshot(w.db(), &lab.highlighted()).await
     })
     .await;
@@ -491,35 +485,35 @@ async fn each_piece_sees_its_labs_clock_as_the_last_piece_left_it() {
         })
         .await
     };
-    in_lab(&runner, LabId::Jobs, async |w: &Work| {
+    in_lab(&runner, JOBS_LAB, async |w: &Work| {
         queue_lab::clock::advance(w.db(), 10).await
     })
     .await;
-    assert_eq!(now(&runner, LabId::Jobs).await, "2026-01-05 09:00:10+00");
+    assert_eq!(now(&runner, JOBS_LAB).await, "2026-01-05 09:00:10+00");
     // The console on L1's page, right after L1's piece: L1's time, not the one kept before.
     let reply = runner
-        .console(Some(LabId::Jobs), "select now()::text as now")
+        .console(Some(JOBS_LAB), "select now()::text as now")
         .await;
     let rows = reply.result.expect("console select").rows;
     assert_eq!(rows[0][0], "2026-01-05 09:00:10+00");
     // Another lab moves its own clock; L1's is where L1 left it, and back again.
-    in_lab(&runner, LabId::Pgq, async |w: &Work| {
+    in_lab(&runner, PGQ_LAB, async |w: &Work| {
         queue_lab::clock::advance(w.db(), 500).await
     })
     .await;
-    assert_eq!(now(&runner, LabId::Jobs).await, "2026-01-05 09:00:10+00");
-    in_lab(&runner, LabId::Jobs, async |w: &Work| {
+    assert_eq!(now(&runner, JOBS_LAB).await, "2026-01-05 09:00:10+00");
+    in_lab(&runner, JOBS_LAB, async |w: &Work| {
         queue_lab::clock::advance(w.db(), 5).await
     })
     .await;
-    assert_eq!(now(&runner, LabId::Pgq).await, "2026-01-05 09:08:20+00");
-    assert_eq!(now(&runner, LabId::Jobs).await, "2026-01-05 09:00:15+00");
+    assert_eq!(now(&runner, PGQ_LAB).await, "2026-01-05 09:08:20+00");
+    assert_eq!(now(&runner, JOBS_LAB).await, "2026-01-05 09:00:15+00");
     // Reset (admin work) after a piece of L1 whose clock was not read back yet.
-    in_lab(&runner, LabId::Jobs, async |w: &Work| {
+    in_lab(&runner, JOBS_LAB, async |w: &Work| {
         queue_lab::clock::advance(w.db(), 5).await
     })
     .await;
     runner.reset().await.expect("reset");
-    assert_eq!(now(&runner, LabId::Jobs).await, "2026-01-05 09:00:00+00");
+    assert_eq!(now(&runner, JOBS_LAB).await, "2026-01-05 09:00:00+00");
     runner.db().close().await;
 }

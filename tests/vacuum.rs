@@ -13,7 +13,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 const JOBS: u32 = 1500;
 
 async fn lab() -> Db {
-    let db = Db::open_for_tests().await.expect("PGlite opens");
+    let db = queue_lab::testing::fresh_db().await.expect("PGlite opens");
     let page_map = model::setup(&db)
         .await
         .expect("the lab's tables are created");

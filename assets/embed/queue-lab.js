@@ -34,10 +34,10 @@
 
   var LABS = {
     jobs: { en: 'Job queue', ko: '작업 큐' },
-    workers: { en: 'Many workers', ko: '여러 워커' },
-    vacuum: { en: 'Bloat and VACUUM', ko: '테이블 팽창과 VACUUM' },
-    pgq: { en: 'PgQ-style rotation queue', ko: 'PgQ 방식 회전 큐' },
-    leave: { en: 'When to leave', ko: '언제 떠나야 하나' }
+    workers: { en: 'Many workers', ko: '워커 여러 개' },
+    vacuum: { en: 'Bloat & VACUUM', ko: '부풀음과 VACUUM' },
+    pgq: { en: 'Rotating queue', ko: '교체식 큐' },
+    leave: { en: 'When to leave', ko: '떠날 때' }
   };
   var MIN_HEIGHT = 100;
   var MAX_HEIGHT = 20000;

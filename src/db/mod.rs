@@ -263,7 +263,7 @@ impl Db {
         })
     }
 
-    /// Opens a fresh database for headless tests, with the lab schema (virtual clock) in place.
+    /// Opens a database for headless tests (without the lab clock: `crate::testing` adds it).
     /// A start that does not answer in time is tried again (up to three times): a test is
     /// about the behaviour after the start, and one stuck boot must not fail the suite.
     pub async fn open_for_tests() -> Result<Db, DbError> {
@@ -271,10 +271,7 @@ impl Db {
         let at = Location::tests().await?;
         for _ in 0..3 {
             match Db::open(&at, |_| {}).await {
-                Ok(db) => {
-                    crate::clock::install(&db).await?;
-                    return Ok(db);
-                }
+                Ok(db) => return Ok(db),
                 Err(e) => last = e,
             }
         }

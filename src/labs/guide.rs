@@ -6,11 +6,11 @@
 //!   and replays them, at most [`REPLAY_LIMIT`]; the lab says when it cut a link.
 //! - `?step=N` (the embedding kit's `step` attribute) opens the lab at tour step N.
 //!
-//! A link is built from [`crate::app::share_base`], so one copied inside an embed opens the
+//! A link is built from [`crate::ctx::share_base`], so one copied inside an embed opens the
 //! full lab.
 
 use super::session::{LabModel, LabSession, Last};
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use crate::ui::i18n::render;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
@@ -37,13 +37,13 @@ fn shared_steps() -> Option<String> {
 
 /// The address of this lab with `encoded` actions.
 pub fn share_url(route: &str, encoded: &str) -> String {
-    format!("{}#/{route}?s={encoded}", crate::app::share_base())
+    format!("{}#/{route}?s={encoded}", crate::ctx::share_base())
 }
 
 /// The tour step the page was opened at (`?step=N`), 0-based; `Err` names a step the tour
 /// does not have.
 fn opening_step(steps: usize) -> Option<Result<usize, Msg>> {
-    let raw = crate::app::query_param("step")?;
+    let raw = crate::ctx::query_param("step")?;
     Some(match raw.trim().parse::<usize>() {
         Ok(n) if (1..=steps).contains(&n) => Ok(n - 1),
         _ => Err(Msg::new("guide.err.step")

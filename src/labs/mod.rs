@@ -1,6 +1,9 @@
-//! The labs: ids (used in routes and embed URLs), titles, and which view shows each.
+//! The labs, in the order the site shows them.
 //!
-//! Each lab is `labs/<id>/model.rs` (state and actions, SQL calls, no UI) and `view.rs`.
+//! Each lab is a folder, `labs/<slug>/`: `mod.rs` with its descriptor (`LAB`, `ID`; see
+//! [`crate::lab::Lab`]), `model.rs` (state and actions, SQL calls, no UI) and `view.rs`; its
+//! texts are `assets/i18n/<slug>.tsv`. Adding a lab is that folder, its catalog, and one
+//! entry in [`ALL`] (with its `pub mod` line).
 
 pub mod guide;
 pub mod jobs;
@@ -10,119 +13,14 @@ pub mod session;
 pub mod vacuum;
 pub mod workers;
 
-use leptos::prelude::*;
+pub use crate::lab::{Lab, LabId};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LabId {
-    Jobs,
-    Workers,
-    Vacuum,
-    Pgq,
-    Leave,
-}
+/// Every lab, in order: routes, the header, the home page and embed validation read this.
+pub const ALL: [LabId; 5] = [jobs::ID, workers::ID, vacuum::ID, pgq::ID, leave::ID];
 
-impl LabId {
-    pub const ALL: [LabId; 5] = [
-        LabId::Jobs,
-        LabId::Workers,
-        LabId::Vacuum,
-        LabId::Pgq,
-        LabId::Leave,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LabId::Jobs => "jobs",
-            LabId::Workers => "workers",
-            LabId::Vacuum => "vacuum",
-            LabId::Pgq => "pgq",
-            LabId::Leave => "leave",
-        }
-    }
-
-    pub fn parse(id: &str) -> Option<LabId> {
-        LabId::ALL.into_iter().find(|l| l.as_str() == id)
-    }
-
-    /// L1…L5, as LABS.md numbers them.
-    pub fn tag(self) -> &'static str {
-        match self {
-            LabId::Jobs => "L1",
-            LabId::Workers => "L2",
-            LabId::Vacuum => "L3",
-            LabId::Pgq => "L4",
-            LabId::Leave => "L5",
-        }
-    }
-
-    pub fn built(self) -> bool {
-        match self {
-            LabId::Jobs => jobs::BUILT,
-            LabId::Workers => workers::BUILT,
-            LabId::Vacuum => vacuum::BUILT,
-            LabId::Pgq => pgq::BUILT,
-            LabId::Leave => leave::BUILT,
-        }
-    }
-
-    /// L2's simulator and L5's advisor are pure Rust: they need no database.
-    pub fn needs_postgres(self) -> bool {
-        !matches!(self, LabId::Workers | LabId::Leave)
-    }
-
-    pub fn title_key(self) -> &'static str {
-        match self {
-            LabId::Jobs => "lab.jobs.title",
-            LabId::Workers => "lab.workers.title",
-            LabId::Vacuum => "lab.vacuum.title",
-            LabId::Pgq => "lab.pgq.title",
-            LabId::Leave => "lab.leave.title",
-        }
-    }
-
-    pub fn short_key(self) -> &'static str {
-        match self {
-            LabId::Jobs => "lab.jobs.short",
-            LabId::Workers => "lab.workers.short",
-            LabId::Vacuum => "lab.vacuum.short",
-            LabId::Pgq => "lab.pgq.short",
-            LabId::Leave => "lab.leave.short",
-        }
-    }
-
-    pub fn summary_key(self) -> &'static str {
-        match self {
-            LabId::Jobs => "lab.jobs.summary",
-            LabId::Workers => "lab.workers.summary",
-            LabId::Vacuum => "lab.vacuum.summary",
-            LabId::Pgq => "lab.pgq.summary",
-            LabId::Leave => "lab.leave.summary",
-        }
-    }
-}
-
-/// The page for one lab.
-pub fn view(id: LabId) -> AnyView {
-    match id {
-        LabId::Jobs => view! { <jobs::view::JobsLab/> }.into_any(),
-        LabId::Workers => view! { <workers::view::WorkersLab/> }.into_any(),
-        LabId::Vacuum => view! { <vacuum::view::VacuumLab/> }.into_any(),
-        LabId::Pgq => view! { <pgq::view::PgqLab/> }.into_any(),
-        LabId::Leave => view! { <leave::view::LeaveLab/> }.into_any(),
-    }
-}
-
-/// The page of a lab that is not built yet.
-#[component]
-pub fn NotBuilt(id: LabId) -> impl IntoView {
-    let ctx = crate::app::use_ctx();
-    view! {
-        <section class="lab">
-            <h1>{ctx.t(id.title_key())}</h1>
-            <p>{ctx.t(id.summary_key())}</p>
-            <p class="soon-note">{ctx.t("shell.not_built")}</p>
-        </section>
-    }
+/// The lab with this slug (`jobs`), as routes and embed URLs name it.
+pub fn find(slug: &str) -> Option<LabId> {
+    ALL.into_iter().find(|l| l.slug == slug)
 }
 
 #[cfg(test)]
@@ -130,12 +28,65 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lab_ids_round_trip_and_match_labs_md() {
-        let ids: Vec<_> = LabId::ALL.iter().map(|l| l.as_str()).collect();
-        assert_eq!(ids, ["jobs", "workers", "vacuum", "pgq", "leave"]);
-        for l in LabId::ALL {
-            assert_eq!(LabId::parse(l.as_str()), Some(l));
+    fn slugs_are_unique_round_trip_and_tags_count_up() {
+        for (i, l) in ALL.iter().enumerate() {
+            assert_eq!(find(l.slug), Some(*l));
+            assert_eq!(l.tag, format!("L{}", i + 1));
+            assert!(ALL[..i].iter().all(|o| o.slug != l.slug));
+            assert_eq!(l.title, format!("lab.{}.title", l.slug));
         }
-        assert_eq!(LabId::parse("JOBS"), None);
+        assert_eq!(find("JOBS"), None);
+    }
+
+    /// The embedding kit (`assets/embed/queue-lab.js`) and its snippet page are plain
+    /// JavaScript with their own list of labs: they must list exactly these, with the names
+    /// the header shows.
+    #[test]
+    fn the_embedding_kit_lists_exactly_these_labs() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let kit = std::fs::read_to_string(format!("{root}/assets/embed/queue-lab.js")).unwrap();
+        let page = std::fs::read_to_string(format!("{root}/assets/embed/index.html")).unwrap();
+        let kit_labs = js_object_keys(&kit, "var LABS = {");
+        let page_labs = js_object_keys(&page, "var DESCRIPTIONS = {");
+        let slugs: Vec<&str> = ALL.iter().map(|l| l.slug).collect();
+        assert_eq!(kit_labs, slugs, "queue-lab.js LABS");
+        assert_eq!(page_labs, slugs, "embed/index.html DESCRIPTIONS");
+        for l in ALL {
+            for lang in [crate::Lang::En, crate::Lang::Ko] {
+                let name = crate::ui::i18n::tr(lang, l.short);
+                let entry = format!("{}: {{ en: ", l.slug);
+                let line = kit.lines().find(|x| x.trim_start().starts_with(&entry));
+                let quoted = format!("{}: '{}'", lang.code(), name);
+                assert!(
+                    line.is_some_and(|x| x.contains(&quoted)),
+                    "queue-lab.js names {} {quoted:?} as the header does",
+                    l.slug
+                );
+            }
+        }
+    }
+
+    /// The keys of the JavaScript object literal that starts at `start`, in order.
+    fn js_object_keys(text: &str, start: &str) -> Vec<String> {
+        let from = text.find(start).expect("the object is there") + start.len();
+        let mut keys = Vec::new();
+        let mut depth = 0;
+        for line in text[from..].lines() {
+            let t = line.trim_start();
+            if depth == 0 {
+                if t.starts_with('}') {
+                    break;
+                }
+                if let Some((key, _)) = t.split_once(':') {
+                    if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !key.is_empty()
+                    {
+                        keys.push(key.to_owned());
+                    }
+                }
+            }
+            depth += line.matches(['{', '[']).count() as i32;
+            depth -= line.matches(['}', ']']).count() as i32;
+        }
+        keys
     }
 }

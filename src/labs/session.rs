@@ -6,7 +6,7 @@
 //! finds it as it was left. The signals here mirror it for the view; they are only written
 //! from work, never read by it, so work that outlives its page touches nothing disposed.
 
-use crate::app::Ctx;
+use crate::ctx::Ctx;
 use crate::db::{Db, DbError};
 use crate::labs::LabId;
 use crate::runner::{Scope, Work};
@@ -209,7 +209,7 @@ pub fn LastOutcome<O: Told + Clone + 'static>(
 ) -> impl IntoView {
     use crate::ui::console::ErrorBox;
     use crate::ui::i18n::{render, tr};
-    let ctx = crate::app::use_ctx();
+    let ctx = crate::ctx::use_ctx();
     move || {
         last.get().map(|l| match l {
             Last::Done(o) => {

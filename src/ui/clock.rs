@@ -1,6 +1,6 @@
 //! The lab clock: shows lab time and moves it forward by +1 s, +10 s, +30 s or a typed step.
 
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use crate::ui::i18n::render;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;

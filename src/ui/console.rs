@@ -2,7 +2,7 @@
 //! lab's database, shows the result as a table or the error with a caret at its position,
 //! keeps a history (↑/↓), and tells the labs to reload after a statement.
 
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use crate::db::{DbError, Rows};
 use leptos::prelude::*;
 
@@ -40,8 +40,8 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
             return;
         };
         let lab = match ctx.route.get_untracked() {
-            crate::app::Route::Lab(id) => Some(id),
-            crate::app::Route::Home => None,
+            crate::ctx::Route::Lab(id) => Some(id),
+            crate::ctx::Route::Home => None,
         };
         history.update_value(|h| {
             if h.last() != Some(&sql) {
@@ -140,8 +140,8 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
                 {ctx.t("console.search_path")} " "
                 <code id="console-search-path">{move || {
                     let lab = match ctx.route.get() {
-                        crate::app::Route::Lab(id) => Some(id),
-                        crate::app::Route::Home => None,
+                        crate::ctx::Route::Lab(id) => Some(id),
+                        crate::ctx::Route::Home => None,
                     };
                     crate::runner::search_path(lab)
                 }}</code>

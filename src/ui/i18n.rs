@@ -3,19 +3,8 @@
 use queue_lab_core::i18n::{Catalog, Lang, Msg};
 use std::sync::OnceLock;
 
-/// Every translation file, one per lab plus the shell's.
-pub const FILES: &[(&str, &str)] = &[
-    ("shell.tsv", include_str!("../../assets/i18n/shell.tsv")),
-    ("jobs.tsv", include_str!("../../assets/i18n/jobs.tsv")),
-    ("workers.tsv", include_str!("../../assets/i18n/workers.tsv")),
-    ("vacuum.tsv", include_str!("../../assets/i18n/vacuum.tsv")),
-    ("pgq.tsv", include_str!("../../assets/i18n/pgq.tsv")),
-    ("leave.tsv", include_str!("../../assets/i18n/leave.tsv")),
-    (
-        "leave_ui.tsv",
-        include_str!("../../assets/i18n/leave_ui.tsv"),
-    ),
-];
+// `FILES`: every catalog in `assets/i18n/`, listed by `build.rs`.
+include!(concat!(env!("OUT_DIR"), "/catalogs.rs"));
 
 fn catalog() -> &'static Catalog {
     static CATALOG: OnceLock<Catalog> = OnceLock::new();

@@ -1,6 +1,6 @@
 //! The SQL log: each statement a lab ran, its parameters, rows and time, newest first.
 
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use crate::db::LogEntry;
 use leptos::prelude::*;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! "Start Postgres": downloads PGlite on click, shows progress, the server version once it
 //! answers, and on failure what failed with a Retry.
 
-use crate::app::{use_ctx, DbState, Route};
+use crate::ctx::{use_ctx, DbState, Route};
 use crate::db::TxState;
 use crate::runner::Runner;
 use leptos::prelude::*;
@@ -9,7 +9,7 @@ use leptos::prelude::*;
 /// How long one statement may run before the page offers a way out (seconds). A page URL
 /// can lower it (`?statement_limit=3`), which the end-to-end tests do.
 fn statement_limit_s() -> f64 {
-    crate::app::query_param("statement_limit")
+    crate::ctx::query_param("statement_limit")
         .and_then(|v| v.parse::<f64>().ok())
         .filter(|v| *v >= 1.0)
         .unwrap_or(30.0)
@@ -118,7 +118,7 @@ fn SessionNotes(runner: Runner) -> impl IntoView {
 pub fn StartPanel() -> impl IntoView {
     let ctx = use_ctx();
     // The panel appears on the pages of labs that run SQL.
-    let on_lab = move || matches!(ctx.route.get(), Route::Lab(id) if id.needs_postgres());
+    let on_lab = move || matches!(ctx.route.get(), Route::Lab(id) if id.needs_postgres);
     let body = move || {
         match ctx.db.get() {
         DbState::Idle => view! {

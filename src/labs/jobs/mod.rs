@@ -1,4 +1,21 @@
 //! L1 Job queue: the article's `jobs` table on real PGlite.
+//! model.rs: state and actions, no UI; view.rs: components.
 pub mod model;
 pub mod view;
-pub const BUILT: bool = true;
+
+use crate::lab::{Lab, LabId};
+use leptos::prelude::*;
+
+pub const LAB: Lab = Lab {
+    slug: "jobs",
+    tag: "L1",
+    title: "lab.jobs.title",
+    short: "lab.jobs.short",
+    summary: "lab.jobs.summary",
+    needs_postgres: true,
+    search_path: "jobs_lab, lab, pg_catalog, public",
+    keeps_path: true,
+    view: || view! { <view::JobsLab/> }.into_any(),
+};
+
+pub const ID: LabId = LabId(&LAB);

@@ -1122,7 +1122,7 @@ impl crate::labs::session::LabModel for Lab {
     type Action = Action;
     type Outcome = Outcome;
     type Snapshot = Snapshot;
-    const ID: crate::labs::LabId = crate::labs::LabId::Jobs;
+    const ID: crate::labs::LabId = super::ID;
 
     async fn setup(db: &Db) -> Result<Lab, DbError> {
         Lab::setup(db).await

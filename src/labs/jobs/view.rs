@@ -2,7 +2,7 @@
 //! guided tour of the article's scenarios, the SQL log and console.
 
 use super::model::{self, Action, EnqueueInput, Lab, Snapshot, WorkerId};
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour, TourStep};
 use crate::labs::session::{LabSession, LastOutcome};
 use crate::ui::clock::ClockBar;

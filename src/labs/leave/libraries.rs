@@ -4,7 +4,7 @@
 //! its own documentation; the page links nowhere, so it names each one's home.
 
 use super::text::ui;
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use leptos::prelude::*;
 
 /// (name, ecosystem, catalog key of what it does). In the article's order.

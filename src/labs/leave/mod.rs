@@ -1,9 +1,23 @@
-//! The leave lab (see LABS.md). model.rs: state and actions, no UI; view.rs: components;
-//! text.rs and ui.tsv: this page's own texts.
+//! L5 When to leave: the advisor (`crates/core`), no database.
+//! model.rs: state and actions, no UI; view.rs: components; text.rs and libraries.rs: its texts.
 pub mod libraries;
 pub mod model;
 pub mod text;
 pub mod view;
 
-/// Whether the home page lists this lab as ready.
-pub const BUILT: bool = true;
+use crate::lab::{Lab, LabId};
+use leptos::prelude::*;
+
+pub const LAB: Lab = Lab {
+    slug: "leave",
+    tag: "L5",
+    title: "lab.leave.title",
+    short: "lab.leave.short",
+    summary: "lab.leave.summary",
+    needs_postgres: false,
+    search_path: crate::lab::NO_LAB_SEARCH_PATH,
+    keeps_path: false,
+    view: || view! { <view::LeaveLab/> }.into_any(),
+};
+
+pub const ID: LabId = LabId(&LAB);

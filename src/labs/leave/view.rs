@@ -3,8 +3,7 @@
 
 use super::model::{error_for, hash_query, Case, Draft};
 use super::text::{app, render_advice, ui, ui_msg};
-use crate::app::{use_ctx, Ctx};
-use crate::labs::LabId;
+use crate::ctx::{use_ctx, Ctx};
 use crate::ui::i18n::rich;
 use leptos::prelude::*;
 use queue_lab_core::advisor::{
@@ -138,7 +137,7 @@ pub fn LeaveLab() -> impl IntoView {
 
     view! {
         <section class="lab leave">
-            <h1>{ctx.t(LabId::Leave.title_key())}</h1>
+            <h1>{ctx.t(super::LAB.title)}</h1>
             <p class="lead">{move || ui(lang.get(), "leave.ui.lead")}</p>
             <div class="lab-grid">
                 <div>
@@ -418,7 +417,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
         .lab_links
         .iter()
         .map(|l| {
-            let title_key = LabId::parse(l.lab).map_or("lab.leave.title", LabId::title_key);
+            let title_key = crate::labs::find(l.lab).map_or(super::LAB.title, |l| l.title);
             let query = l.query();
             view! {
                 <li style="margin:0.4rem 0">

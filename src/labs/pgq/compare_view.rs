@@ -2,10 +2,9 @@
 //! load, without and with a long transaction, round by round.
 
 use super::compare::{self, Report, Settings};
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use crate::db::DbError;
 use crate::labs::vacuum::model::group;
-use crate::labs::LabId;
 use crate::runner::{Scope, Work};
 use crate::ui::console::ErrorBox;
 use crate::ui::i18n::{render, tr};
@@ -103,7 +102,7 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
         let what = Msg::new("runner.what.compare")
             .arg("events", group(i64::from(s.events)))
             .arg("rounds", s.rounds);
-        runner.spawn(Scope::Lab(LabId::Pgq), Some(what), async move |w: &Work| {
+        runner.spawn(Scope::Lab(super::ID), Some(what), async move |w: &Work| {
             let progress = move |r: &Report| reports.update(|rs| rs[slot] = Some(r.clone()));
             let out = compare::run(w.db(), s, &w.cancel_flag(), &progress).await;
             // Written, never read: a page that is gone ignores it.
@@ -122,7 +121,7 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
     // Stopping the run cancels the lab's work, which the run checks between batches.
     let stop = move |_| {
         if let Some(runner) = ctx.runner_untracked() {
-            runner.cancel(LabId::Pgq);
+            runner.cancel(super::ID);
         }
     };
     let field = move |id: &'static str,

@@ -1,8 +1,23 @@
-//! The pgq lab (see LABS.md). model.rs: state and actions, no UI; view.rs: components.
+//! L4 PgQ-style rotation queue on real PGlite, and a side by side with a SKIP LOCKED queue.
+//! model.rs: state and actions, no UI; view.rs: components.
 pub mod compare;
 pub mod compare_view;
 pub mod model;
 pub mod view;
 
-/// Whether the home page lists this lab as ready.
-pub const BUILT: bool = true;
+use crate::lab::{Lab, LabId};
+use leptos::prelude::*;
+
+pub const LAB: Lab = Lab {
+    slug: "pgq",
+    tag: "L4",
+    title: "lab.pgq.title",
+    short: "lab.pgq.short",
+    summary: "lab.pgq.summary",
+    needs_postgres: true,
+    search_path: "pgq_lab, lab, pg_catalog, public",
+    keeps_path: false,
+    view: || view! { <view::PgqLab/> }.into_any(),
+};
+
+pub const ID: LabId = LabId(&LAB);

@@ -3,7 +3,7 @@
 
 use super::compare_view::Compare;
 use super::model::{self, Action, Lab, Snapshot};
-use crate::app::use_ctx;
+use crate::ctx::use_ctx;
 use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour, TourStep};
 use crate::labs::session::{LabSession, LastOutcome};
 use crate::labs::vacuum::model::group;

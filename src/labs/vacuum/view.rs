@@ -6,9 +6,8 @@ use super::model::{
     self, bytes, group, AutovacuumSettings, LockRow, LongTx, Metric, PageCell, PlanComparison,
     PlanSide, Progress, Record, RelationFile, RunEnd, Strategy,
 };
-use crate::app::{use_ctx, Ctx};
+use crate::ctx::{use_ctx, Ctx};
 use crate::db::{Db, DbError};
-use crate::labs::LabId;
 use crate::runner::{Scope, Work};
 use crate::ui::console::{ErrorBox, SqlConsole};
 use crate::ui::i18n::{render, tr};
@@ -75,11 +74,11 @@ impl Lab {
         let Some(runner) = self.ctx.runner_untracked() else {
             return;
         };
-        if runner.pending(LabId::Vacuum) {
+        if runner.pending(super::ID) {
             return;
         }
         self.error.set(None);
-        runner.spawn(Scope::Lab(LabId::Vacuum), what, async move |w: &Work| {
+        runner.spawn(Scope::Lab(super::ID), what, async move |w: &Work| {
             let db = w.db().clone();
             let mut out = f(db.clone(), w.cancel_flag()).await;
             if out.is_ok() && w.check().is_ok() {
@@ -165,7 +164,7 @@ pub fn VacuumLab() -> impl IntoView {
     });
     let setup = RwSignal::new(Setup::Waiting);
     let busy = Signal::derive(move || match ctx.runner() {
-        Some(runner) => runner.pending(LabId::Vacuum) || setup.get() == Setup::Running,
+        Some(runner) => runner.pending(super::ID) || setup.get() == Setup::Running,
         None => true,
     });
     let lab = Lab {
@@ -191,7 +190,7 @@ pub fn VacuumLab() -> impl IntoView {
         if seen.flatten() == Some(key) {
             return Some(key);
         }
-        if let Some(page_map) = runner.kept::<bool>(LabId::Vacuum) {
+        if let Some(page_map) = runner.kept::<bool>(super::ID) {
             lab.setup.set(Setup::Ready { page_map });
             lab.act("run", None, |_, _| async { Ok(()) });
             return Some(key);
@@ -200,11 +199,11 @@ pub fn VacuumLab() -> impl IntoView {
         lab.records.set(Vec::new());
         lab.setup.set(Setup::Running);
         let keeper = runner.clone();
-        runner.spawn(Scope::Lab(LabId::Vacuum), None, async move |w: &Work| {
+        runner.spawn(Scope::Lab(super::ID), None, async move |w: &Work| {
             let db = w.db();
             match model::setup(db).await {
                 Ok(page_map) => {
-                    keeper.keep(LabId::Vacuum, page_map);
+                    keeper.keep(super::ID, page_map);
                     lab.setup.set(Setup::Ready { page_map });
                     if let Err(e) = lab.refresh(db).await {
                         lab.error.set(Some(("run", e)));
@@ -222,7 +221,7 @@ pub fn VacuumLab() -> impl IntoView {
     // Leaving the page cancels the lab's run at its next batch.
     on_cleanup(move || {
         if let Some(runner) = ctx.runner_untracked() {
-            runner.cancel(LabId::Vacuum);
+            runner.cancel(super::ID);
         }
     });
 
@@ -350,7 +349,7 @@ fn RunPanel(lab: Lab) -> impl IntoView {
     };
     let cancel = move || {
         if let Some(runner) = ctx.runner_untracked() {
-            runner.cancel(LabId::Vacuum);
+            runner.cancel(super::ID);
         }
     };
     let vacuum_all = move || {

@@ -1,6 +1,21 @@
-//! The workers lab (see LABS.md). model.rs: state and actions, no UI; view.rs: components.
+//! L2 Many workers: a deterministic simulator of claim strategies (`crates/sim`), no database.
+//! model.rs: state and actions, no UI; view.rs: components.
 pub mod model;
 pub mod view;
 
-/// Whether the home page lists this lab as ready.
-pub const BUILT: bool = true;
+use crate::lab::{Lab, LabId};
+use leptos::prelude::*;
+
+pub const LAB: Lab = Lab {
+    slug: "workers",
+    tag: "L2",
+    title: "lab.workers.title",
+    short: "lab.workers.short",
+    summary: "lab.workers.summary",
+    needs_postgres: false,
+    search_path: crate::lab::NO_LAB_SEARCH_PATH,
+    keeps_path: false,
+    view: || view! { <view::WorkersLab/> }.into_any(),
+};
+
+pub const ID: LabId = LabId(&LAB);

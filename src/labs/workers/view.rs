@@ -3,7 +3,7 @@
 //! router ignores that part), so a link reproduces the run.
 
 use super::model::{self, Chart, Field, Inputs, Pick, Shape};
-use crate::app::{use_ctx, Ctx};
+use crate::ctx::{use_ctx, Ctx};
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;

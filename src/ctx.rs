@@ -1,0 +1,200 @@
+//! What every component may read: the learner's language, the route, the database and its
+//! session's owner, the SQL log. It imports no lab (labs import it).
+
+use crate::db::{Db, Location, Manifest, Progress};
+use crate::lab::LabId;
+use crate::runner::Runner;
+use crate::ui::i18n::tr;
+use crate::ui::sql_log::LogEntries;
+use leptos::prelude::*;
+use queue_lab_core::i18n::Lang;
+
+/// Where the page is: the home page or one lab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    Home,
+    Lab(LabId),
+}
+
+impl Route {
+    pub fn hash(self) -> String {
+        match self {
+            Route::Home => "#/".into(),
+            Route::Lab(id) => format!("#/{}", id.as_str()),
+        }
+    }
+}
+
+/// The database as the page sees it.
+#[derive(Clone)]
+pub enum DbState {
+    Idle,
+    Loading {
+        fraction: f64,
+        booting: bool,
+    },
+    /// `fallback`: why PostgreSQL was started by initdb instead of from the prepared data
+    /// directory (the page says the start was slower), `None` when it was not.
+    Ready {
+        runner: Runner,
+        version: String,
+        fallback: Option<String>,
+    },
+    Failed(String),
+}
+
+/// What every component may read: language, route, database, and a counter bumped when
+/// data changed outside a lab's own actions (the SQL console), so views reload.
+#[derive(Clone, Copy)]
+pub struct Ctx {
+    pub lang: RwSignal<Lang>,
+    pub route: RwSignal<Route>,
+    pub db: RwSignal<DbState, LocalStorage>,
+    pub data_changed: RwSignal<u64>,
+    /// The SQL log of the whole session, newest first.
+    pub log: LogEntries,
+    pub embed: bool,
+    /// PGlite's build manifest (where it is, how much a start downloads), once read.
+    pub pglite: RwSignal<Option<Manifest>, LocalStorage>,
+}
+
+impl Ctx {
+    pub fn t(self, key: &'static str) -> impl Fn() -> String + Copy + Send + Sync + 'static {
+        move || tr(self.lang.get(), key)
+    }
+
+    /// Like [`Ctx::t`], with the text's `quoted` SQL shown as code.
+    pub fn rich(self, key: &'static str) -> impl Fn() -> AnyView + Copy + Send + Sync + 'static {
+        move || crate::ui::i18n::rich(&tr(self.lang.get(), key))
+    }
+
+    /// The owner of the database session, once Postgres is ready (tracked).
+    pub fn runner(&self) -> Option<Runner> {
+        match self.db.get() {
+            DbState::Ready { runner, .. } => Some(runner),
+            _ => None,
+        }
+    }
+
+    /// The same, read without subscribing, and `None` once the page that asks is gone.
+    pub fn runner_untracked(&self) -> Option<Runner> {
+        match self.db.try_get_untracked()? {
+            DbState::Ready { runner, .. } => Some(runner),
+            _ => None,
+        }
+    }
+
+    /// Stops the worker, whatever it runs, and starts a fresh PostgreSQL: the way out of a
+    /// statement that does not end, or of a worker that died. The labs set themselves up again.
+    pub fn restart_postgres(self) {
+        if let Some(runner) = self.runner_untracked() {
+            runner.stop("PostgreSQL is restarting");
+        }
+        self.db.set(DbState::Idle);
+        self.start_postgres();
+    }
+
+    /// Downloads and boots PostgreSQL (once; again after a failure).
+    pub fn start_postgres(self) {
+        if matches!(
+            self.db.get_untracked(),
+            DbState::Loading { .. } | DbState::Ready { .. }
+        ) {
+            return;
+        }
+        self.db.set(DbState::Loading {
+            fraction: 0.0,
+            booting: false,
+        });
+        let files = std::rc::Rc::new(std::cell::RefCell::new(Vec::<Progress>::new()));
+        let db_signal = self.db;
+        let log = self.log;
+        let pglite = self.pglite;
+        leptos::task::spawn_local(async move {
+            let on_progress = move |p: Progress| {
+                let mut seen = files.borrow_mut();
+                let booting = p.file == "boot";
+                if !booting {
+                    match seen.iter_mut().find(|s| s.file == p.file) {
+                        Some(s) => *s = p,
+                        None => seen.push(p),
+                    }
+                }
+                let (loaded, total) = seen
+                    .iter()
+                    .fold((0.0, 0.0), |(l, t), s| (l + s.loaded, t + s.total));
+                let fraction = if total > 0.0 { loaded / total } else { 0.0 };
+                db_signal.set(DbState::Loading { fraction, booting });
+            };
+            let opened = async {
+                let manifest = match pglite.get_untracked() {
+                    Some(m) => m,
+                    None => Location::manifest(Location::APP_MANIFEST)
+                        .await
+                        .ok_or_else(|| {
+                            crate::db::DbError::other(
+                                "pglite.json (where PostgreSQL is) could not be read",
+                            )
+                        })?,
+                };
+                let db = Db::open(&Location::app(&manifest), on_progress).await?;
+                // Already in a prepared data directory; after an initdb start this creates it.
+                crate::clock::install(&db).await?;
+                #[derive(serde::Deserialize)]
+                struct V {
+                    version: String,
+                }
+                let v = db
+                    .query::<V>("select current_setting('server_version') as version", &[])
+                    .await?;
+                let version = v.first().map(|v| v.version).unwrap_or_default();
+                Ok::<_, crate::db::DbError>((db, version))
+            };
+            match opened.await {
+                Ok((db, version)) => {
+                    crate::ui::sql_log::collect(&db, log);
+                    let boot = db.boot();
+                    let fallback = (!boot.from_datadir).then(|| boot.note.unwrap_or_default());
+                    let runner = Runner::new(db);
+                    db_signal.set(DbState::Ready {
+                        runner,
+                        version,
+                        fallback,
+                    })
+                }
+                Err(e) => db_signal.set(DbState::Failed(e.message)),
+            }
+        });
+    }
+}
+
+pub fn use_ctx() -> Ctx {
+    expect_context::<Ctx>()
+}
+
+pub fn query_param(name: &str) -> Option<String> {
+    let search = window().location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    params.get(name)
+}
+
+/// This page's address for a share link: origin, path and query, without what only this
+/// view of it means (`embed`, which hides the header, and `step`, which opens a tour step).
+/// A link copied inside an embedded lab then opens the full lab.
+pub fn share_base() -> String {
+    let loc = window().location();
+    let mut base = format!(
+        "{}{}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default()
+    );
+    if let Ok(params) = web_sys::UrlSearchParams::new_with_str(&loc.search().unwrap_or_default()) {
+        params.delete("embed");
+        params.delete("step");
+        let rest = String::from(params.to_string());
+        if !rest.is_empty() {
+            base = format!("{base}?{rest}");
+        }
+    }
+    base
+}

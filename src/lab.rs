@@ -1,0 +1,71 @@
+//! What the shell and the session know of a lab: its descriptor, [`Lab`], and its id.
+//!
+//! Each lab declares its descriptor in its own folder (`labs/<slug>/mod.rs`, `pub const
+//! LAB` and `pub const ID`); `labs::ALL` lists them in the order the site shows them. The
+//! routes, the header, the home page, embed validation and the tests all read that list.
+//! This module imports no lab, so the session (`runner`) and the shared context can name
+//! labs without depending on them.
+
+use leptos::prelude::AnyView;
+
+/// One lab, as everything outside it sees it.
+pub struct Lab {
+    /// The id in routes (`#/jobs`), embed URLs (`?lab=jobs`) and the embedding kit.
+    pub slug: &'static str,
+    /// Its place in the sequence: `L1` … `L5`.
+    pub tag: &'static str,
+    /// Catalog keys of its full title, its name in the header, and its home-page summary.
+    pub title: &'static str,
+    pub short: &'static str,
+    pub summary: &'static str,
+    /// Whether it runs SQL (a lab page that does starts PostgreSQL's download when idle).
+    pub needs_postgres: bool,
+    /// The search path its statements run with: its own schema first (so an unqualified
+    /// `create table` lands there), then `lab` for the virtual clock (`lab.now()` ahead of
+    /// `pg_catalog.now()`).
+    pub search_path: &'static str,
+    /// Whether its work never changes the session's search path itself, so a piece that
+    /// follows a piece of the same lab finds the session as that piece left it.
+    pub keeps_path: bool,
+    /// Its page.
+    pub view: fn() -> AnyView,
+}
+
+/// A lab, by its descriptor: equal, hashed and printed by its slug.
+#[derive(Clone, Copy)]
+pub struct LabId(pub &'static Lab);
+
+impl LabId {
+    pub fn as_str(self) -> &'static str {
+        self.0.slug
+    }
+}
+
+impl std::ops::Deref for LabId {
+    type Target = Lab;
+    fn deref(&self) -> &Lab {
+        self.0
+    }
+}
+
+impl PartialEq for LabId {
+    fn eq(&self, other: &LabId) -> bool {
+        self.0.slug == other.0.slug
+    }
+}
+impl Eq for LabId {}
+
+impl std::hash::Hash for LabId {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.slug.hash(state);
+    }
+}
+
+impl std::fmt::Debug for LabId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.slug)
+    }
+}
+
+/// The search path of work that belongs to no lab (the console on the home page, Reset).
+pub const NO_LAB_SEARCH_PATH: &str = "lab, pg_catalog, public";
