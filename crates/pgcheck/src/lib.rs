@@ -30,6 +30,11 @@ use std::time::{Duration, Instant};
 use postgres::{Client, NoTls};
 use queue_sim::{job_keys, Durations, Params, Strategy, Summary, TxStats};
 
+pub mod jobs;
+pub mod pgq;
+pub mod target;
+pub mod vacuum;
+
 /// The table every run creates, fills and finally drops.
 pub const TABLE: &str = "queue_lab_pgcheck_jobs";
 const APP_NAME: &str = "queue-lab-pgcheck";
@@ -87,7 +92,10 @@ impl std::error::Error for CheckError {}
 
 /// Wraps an error with what was being done, keeping its causes (a `postgres::Error` alone
 /// says only "db error"; the server's message is its source).
-fn context<T, E: std::error::Error>(r: Result<T, E>, doing: &str) -> Result<T, CheckError> {
+pub(crate) fn context<T, E: std::error::Error>(
+    r: Result<T, E>,
+    doing: &str,
+) -> Result<T, CheckError> {
     r.map_err(|e| {
         let mut message = format!("{doing}: {e}");
         let mut cause = e.source();
