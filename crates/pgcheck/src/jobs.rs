@@ -331,7 +331,16 @@ impl Lab {
             self.b.batch_execute("set lock_timeout = '20s'"),
             "lock_timeout",
         )?;
-        let b = b?;
+        let b = match b {
+            Ok(b) => b,
+            // Without SKIP LOCKED, B waits for A's row lock until lock_timeout.
+            Err(e) => {
+                return Ok((
+                    false,
+                    format!("A took {a:?} in an open transaction; B's claim: {e}"),
+                ))
+            }
+        };
         let running = Self::count(
             &mut self.b,
             "select count(*) from jobs where status = 'running'",

@@ -35,8 +35,9 @@ const MARK: &str = "created by queue-lab pgcheck; dropped when its run ends";
 /// Application name of every subcommand connection.
 const APP_NAME: &str = "queue-lab-pgcheck";
 
-/// An advisory lock key: one subcommand at a time per database (they share `lab`).
-const RUN_LOCK: i64 = 0x5155_4555_4c41_4231; // "QUEUELAB1"
+/// An advisory lock key: one subcommand at a time per database (they share `lab`); a second
+/// run waits for the first.
+const RUN_LOCK: i64 = 0x5155_4555_4c41_4231; // "QUEULAB1" in ASCII
 
 /// Opens one connection; `statement_timeout`-free, with a lock timeout so that a run that
 /// would wait on someone else's lock fails with a message instead of hanging.
@@ -98,13 +99,25 @@ pub fn run_in_schemas<T>(
     )?
     .get(0);
     if !locked {
-        return Err(CheckError(format!(
-            "pgcheck {command}: another pgcheck subcommand is running on this database \
-             (it holds advisory lock {RUN_LOCK}); they share the schema `lab`, so wait for it"
-        )));
+        // Another run of a subcommand on this database: they share the schema `lab`.
+        eprintln!(
+            "pgcheck {command}: waiting for another pgcheck subcommand on this database to end …"
+        );
+        context(
+            admin.batch_execute("set lock_timeout = '10min'"),
+            "setting lock_timeout",
+        )?;
+        context(
+            admin.execute("select pg_advisory_lock($1)", &[&RUN_LOCK]),
+            "waiting for the other pgcheck run (advisory lock)",
+        )?;
+        context(
+            admin.batch_execute("set lock_timeout = '20s'"),
+            "setting lock_timeout",
+        )?;
     }
     let all: Vec<&str> = schemas.iter().chain(made_by_sql).copied().collect();
-    let existed = check_empty(&mut admin, command, &all)?;
+    let existed = check_empty(&mut admin, &all)?;
     if let Some(s) = made_by_sql.iter().find(|s| existed.iter().any(|e| e == *s)) {
         return Err(CheckError(format!(
             "refuses to run: schema {s} exists (empty); the lab's SQL \
@@ -136,11 +149,7 @@ pub fn run_in_schemas<T>(
 }
 
 /// Fails when one of `schemas` holds anything; returns those that exist (empty).
-fn check_empty(
-    admin: &mut Client,
-    command: &str,
-    schemas: &[&str],
-) -> Result<Vec<String>, CheckError> {
+fn check_empty(admin: &mut Client, schemas: &[&str]) -> Result<Vec<String>, CheckError> {
     let names: Vec<String> = schemas.iter().map(|s| s.to_string()).collect();
     // Every object in a schema depends on it (that is how DROP SCHEMA ... CASCADE finds them).
     let rows = context(
