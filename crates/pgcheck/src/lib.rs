@@ -7,6 +7,9 @@
 //! stand in for job work and the numbers depend on the machine — nor for touching any table
 //! but its own (`queue_lab_pgcheck_jobs`, dropped at the end).
 //!
+//! The SQL labs' subcommands live in [`jobs`] (L1), [`vacuum`] (L3) and [`pgq`] (L4), over
+//! [`target`] (the lab's SQL files, its clock, and the schemas a run reserves and drops).
+//!
 //! How a run measures what the simulator reports:
 //! - executions, distinct jobs, jobs run more than once: every worker records the ids it ran.
 //! - transactions: each worker notes when it sent its first statement of a transaction

@@ -1,5 +1,7 @@
 //! `pgcheck`: run Queue Lab's L2 experiment on a real PostgreSQL server and print the
-//! simulator's results table for it, then the simulator's own table at matching inputs.
+//! simulator's results table for it, then the simulator's own table at matching inputs
+//! (`pgcheck [workers] …`); or, with `jobs`, `vacuum` or `pgq`, run an SQL lab's own SQL
+//! there and print the lab's table (see `subcommand.rs`).
 //!
 //! For: someone who outgrew the browser lab and wants the identical experiment on their own
 //! server. Not for: load testing.

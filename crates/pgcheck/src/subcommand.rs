@@ -41,12 +41,11 @@ fn usage(cmd: &str) -> &'static str {
     }
 }
 
+/// The database URL and each allowed flag's value, if given; `None` for `--help`.
+type Parsed = Option<(String, Vec<Option<u32>>)>;
+
 /// `--flag value` pairs; `allowed` names each flag with its bounds.
-fn parse(
-    cmd: &str,
-    args: Vec<String>,
-    allowed: &[(&str, u32, u32)],
-) -> Result<Option<(String, Vec<Option<u32>>)>, String> {
+fn parse(cmd: &str, args: Vec<String>, allowed: &[(&str, u32, u32)]) -> Result<Parsed, String> {
     let mut url = None;
     let mut values = vec![None; allowed.len()];
     let mut it = args.into_iter();
@@ -151,5 +150,49 @@ pub fn main(cmd: &str, args: Vec<String>) -> ExitCode {
             eprintln!("pgcheck {cmd}: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VACUUM: &[(&str, u32, u32)] = &[("--jobs", 100, 50_000), ("--rounds", 1, 5)];
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn reads_the_url_and_bounded_flags_and_refuses_the_rest_with_a_reason() {
+        let Ok(Some((url, v))) = parse(
+            "vacuum",
+            args(&["--database-url", "postgres://u@h/db", "--rounds", "2"]),
+            VACUUM,
+        ) else {
+            panic!("valid arguments refused");
+        };
+        assert_eq!(
+            (url.as_str(), v),
+            ("postgres://u@h/db", vec![None, Some(2)])
+        );
+        let no_url = parse("vacuum", args(&["--rounds", "2"]), VACUUM).unwrap_err();
+        assert!(
+            no_url.contains("--database-url") && no_url.contains("pg-local.sh"),
+            "{no_url}"
+        );
+        let big = parse(
+            "vacuum",
+            args(&["--database-url", "x", "--jobs", "60000"]),
+            VACUUM,
+        );
+        assert!(big.unwrap_err().contains("100 to 50000"));
+        let unknown = parse(
+            "vacuum",
+            args(&["--database-url", "x", "--page", "5"]),
+            VACUUM,
+        );
+        assert!(unknown.unwrap_err().contains("unknown argument"));
+        assert!(matches!(parse("jobs", args(&["--help"]), &[]), Ok(None)));
     }
 }
