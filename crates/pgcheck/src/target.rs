@@ -93,28 +93,24 @@ pub fn run_in_schemas<T>(
 ) -> Result<T, CheckError> {
     let mut admin = connect(url)?;
     println!("server: {}", server_version(&mut admin)?);
-    let locked: bool = context(
-        admin.query_one("select pg_try_advisory_lock($1)", &[&RUN_LOCK]),
-        "taking pgcheck's advisory lock",
-    )?
-    .get(0);
-    if !locked {
-        // Another run of a subcommand on this database: they share the schema `lab`.
-        eprintln!(
-            "pgcheck {command}: waiting for another pgcheck subcommand on this database to end …"
-        );
-        context(
-            admin.batch_execute("set lock_timeout = '10min'"),
-            "setting lock_timeout",
-        )?;
-        context(
-            admin.execute("select pg_advisory_lock($1)", &[&RUN_LOCK]),
-            "waiting for the other pgcheck run (advisory lock)",
-        )?;
-        context(
-            admin.batch_execute("set lock_timeout = '20s'"),
-            "setting lock_timeout",
-        )?;
+    // Another run of a subcommand on this database: they share the schema `lab`, so wait.
+    // By polling, not by a blocking pg_advisory_lock: a statement that waits holds a
+    // snapshot, and that would pin the xmin horizon under the other run's VACUUM.
+    let mut said = false;
+    loop {
+        let locked: bool = context(
+            admin.query_one("select pg_try_advisory_lock($1)", &[&RUN_LOCK]),
+            "taking pgcheck's advisory lock",
+        )?
+        .get(0);
+        if locked {
+            break;
+        }
+        if !said {
+            eprintln!("pgcheck {command}: waiting for another pgcheck subcommand on this database to end …");
+            said = true;
+        }
+        std::thread::sleep(Duration::from_millis(500));
     }
     let all: Vec<&str> = schemas.iter().chain(made_by_sql).copied().collect();
     let existed = check_empty(&mut admin, &all)?;
