@@ -150,3 +150,28 @@ fn a_subcommand_refuses_a_schema_that_holds_data_and_leaves_it_as_it_was() {
     assert_eq!(kept.ok(), Some(42));
     assert_eq!(others, vec!["lab".to_string()], "the run created schemas");
 }
+
+#[test]
+fn a_schema_that_existed_empty_is_used_and_left_existing_and_empty() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let url = url();
+    let mut c = target::connect(&url).expect("connect");
+    c.batch_execute("create schema jobs_lab")
+        .expect("an empty schema");
+    let ran = jobs::run(&url);
+    let objects: Result<i64, _> = c
+        .query_one(
+            "select count(*) from pg_depend where refobjid = 'jobs_lab'::regnamespace",
+            &[],
+        )
+        .map(|r| r.get(0));
+    let others = leftovers(&url);
+    c.batch_execute("drop schema if exists jobs_lab cascade")
+        .expect("drop the test's schema");
+    let report = ran.expect("pgcheck jobs in an empty jobs_lab");
+    assert!(report.passed(), "{}", report.table());
+    // L1's tables went into jobs_lab (the lab's schema for L1) and were dropped again; the
+    // schema itself stays, as it was there before.
+    assert_eq!(objects.ok(), Some(0));
+    assert_eq!(others, vec!["jobs_lab".to_string()]);
+}
