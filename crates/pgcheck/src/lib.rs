@@ -7,6 +7,9 @@
 //! stand in for job work and the numbers depend on the machine — nor for touching any table
 //! but its own (`queue_lab_pgcheck_jobs`, dropped at the end).
 //!
+//! The SQL labs' subcommands live in [`jobs`] (L1), [`vacuum`] (L3) and [`pgq`] (L4), over
+//! [`target`] (the lab's SQL files, its clock, and the schemas a run reserves and drops).
+//!
 //! How a run measures what the simulator reports:
 //! - executions, distinct jobs, jobs run more than once: every worker records the ids it ran.
 //! - transactions: each worker notes when it sent its first statement of a transaction
@@ -29,6 +32,11 @@ use std::time::{Duration, Instant};
 
 use postgres::{Client, NoTls};
 use queue_sim::{job_keys, Durations, Params, Strategy, Summary, TxStats};
+
+pub mod jobs;
+pub mod pgq;
+pub mod target;
+pub mod vacuum;
 
 /// The table every run creates, fills and finally drops.
 pub const TABLE: &str = "queue_lab_pgcheck_jobs";
@@ -87,7 +95,10 @@ impl std::error::Error for CheckError {}
 
 /// Wraps an error with what was being done, keeping its causes (a `postgres::Error` alone
 /// says only "db error"; the server's message is its source).
-fn context<T, E: std::error::Error>(r: Result<T, E>, doing: &str) -> Result<T, CheckError> {
+pub(crate) fn context<T, E: std::error::Error>(
+    r: Result<T, E>,
+    doing: &str,
+) -> Result<T, CheckError> {
     r.map_err(|e| {
         let mut message = format!("{doing}: {e}");
         let mut cause = e.source();

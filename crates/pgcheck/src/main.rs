@@ -1,16 +1,30 @@
 //! `pgcheck`: run Queue Lab's L2 experiment on a real PostgreSQL server and print the
-//! simulator's results table for it, then the simulator's own table at matching inputs.
+//! simulator's results table for it, then the simulator's own table at matching inputs
+//! (`pgcheck [workers] …`); or, with `jobs`, `vacuum` or `pgq`, run an SQL lab's own SQL
+//! there and print the lab's table (see `subcommand.rs`).
 //!
 //! For: someone who outgrew the browser lab and wants the identical experiment on their own
 //! server. Not for: load testing.
 
 use std::process::ExitCode;
 
+mod subcommand;
+
 use pgcheck::{matching_params, measure_round_trip, redact, run_strategy, Config, TABLE};
 use queue_sim::{format_table, simulate, Strategy, MAX_JOBS, MAX_KEYS, MAX_WORKERS};
 
 const USAGE: &str = "\
-usage: pgcheck --database-url postgres://USER@HOST:PORT/DB [options]
+usage: pgcheck [workers] --database-url postgres://USER@HOST:PORT/DB [options]
+       pgcheck jobs    --database-url URL
+       pgcheck vacuum  --database-url URL [--jobs N] [--rounds R] [--batch B]
+       pgcheck pgq     --database-url URL [--events N] [--rounds R] [--page P]
+
+jobs, vacuum and pgq run L1's must-show scenarios, L3's rounds and L4's side by side with
+the lab's own SQL files; each prints the server's version, works only in the lab's schemas
+(lab, jobs_lab, vacuum_lab, pgq_lab, and vac_* or pgq, pgq_compare), refuses to run when
+one of them holds anything, and drops them at the end. `pgcheck SUBCOMMAND --help` for more.
+
+workers (the default):
 
 Runs the four claim strategies of Queue Lab's many-workers lab with real concurrent
 connections, on a table of its own (queue_lab_pgcheck_jobs, dropped at the end), and
@@ -111,7 +125,18 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Parsed, String> {
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args(std::env::args().skip(1)) {
+    let mut argv: Vec<String> = std::env::args().skip(1).collect();
+    match argv.first().map(String::as_str) {
+        Some(cmd @ ("jobs" | "vacuum" | "pgq")) => {
+            let cmd = cmd.to_string();
+            return subcommand::main(&cmd, argv.split_off(1));
+        }
+        Some("workers") => {
+            argv.remove(0);
+        }
+        _ => {}
+    }
+    let args = match parse_args(argv.into_iter()) {
         Ok(Parsed::Run(args)) => args,
         Ok(Parsed::Help) => {
             println!("{USAGE}");

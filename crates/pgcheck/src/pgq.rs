@@ -1,0 +1,514 @@
+//! `pgcheck pgq`: L4's side by side on a real server, with L4's own SQL: the rotation queue
+//! (the lab's PL/pgSQL engine, `src/sql/pgq/*.sql`, its statements `src/sql/pgq/lab/` and
+//! `src/sql/pgq/compare/`) beside L1's table as a SKIP LOCKED queue (L3's enqueue, claim and
+//! DELETE), round after round, without and then with a long transaction. The same steps as
+//! the lab's `compare::run` (src/labs/pgq/compare.rs).
+//!
+//! One difference from the lab: the long transaction is a second connection holding a
+//! transaction that took an id (`begin; select txid_current()`), not the lab's prepared
+//! transaction (`pin.sql` needs `max_prepared_transactions` > 0; servers default to 0).
+//! Both pin the xmin horizon the same way, for VACUUM and for maint()'s rotation rule.
+
+use std::time::Instant;
+
+use postgres::types::Type;
+use postgres::Client;
+
+use crate::target::{self, en, group, lab_sql, table, CLOCK_ADVANCE, CLOCK_SCHEMAS};
+use crate::{context, CheckError};
+
+/// The engine, in install order (each file one script).
+const ENGINE: [(&str, &str); 8] = [
+    ("00_schema.sql", lab_sql!("pgq/00_schema.sql")),
+    ("10_queue.sql", lab_sql!("pgq/10_queue.sql")),
+    ("20_send.sql", lab_sql!("pgq/20_send.sql")),
+    ("30_ticker.sql", lab_sql!("pgq/30_ticker.sql")),
+    ("40_receive.sql", lab_sql!("pgq/40_receive.sql")),
+    ("50_retry_dlq.sql", lab_sql!("pgq/50_retry_dlq.sql")),
+    ("60_info.sql", lab_sql!("pgq/60_info.sql")),
+    ("70_maint.sql", lab_sql!("pgq/70_maint.sql")),
+];
+const SEND_BURST: &str = lab_sql!("pgq/lab/send_burst.sql");
+const TICK: &str = lab_sql!("pgq/lab/tick.sql");
+const RECEIVE: &str = lab_sql!("pgq/lab/receive.sql");
+const ACK: &str = lab_sql!("pgq/lab/ack.sql");
+const FLUSH_STATS: &str = lab_sql!("pgq/lab/flush_stats.sql");
+const SETUP: &str = lab_sql!("pgq/compare/setup.sql");
+const MAINT: &str = lab_sql!("pgq/compare/maint.sql");
+const EVENT_STATS: &str = lab_sql!("pgq/compare/event_stats.sql");
+const JOBS_STATS: &str = lab_sql!("pgq/compare/jobs_stats.sql");
+/// L1's table, created in `pgq_compare` (setup.sql puts it first on the search path).
+const JOBS_TABLE: &str = lab_sql!("jobs/schema.sql");
+const ENQUEUE: &str = lab_sql!("vacuum/enqueue.sql");
+const CLAIM_BATCH: &str = lab_sql!("vacuum/claim_batch.sql");
+const COMPLETE_DELETE: &str = lab_sql!("vacuum/complete_delete.sql");
+const VACUUM: &str = lab_sql!("vacuum/vacuum.sql");
+const EXPLAIN_ARTICLE: &str = lab_sql!("vacuum/explain_claim_article.sql");
+const PLAN_SUMMARY: &str = lab_sql!("vacuum/plan_summary.sql");
+const RESET_SEARCH_PATH: &str = lab_sql!("vacuum/reset_search_path.sql");
+const CATALOG: &str = include_str!("../../../assets/i18n/pgq.tsv");
+
+/// As in the lab (src/labs/pgq/compare.rs and model.rs).
+const QUEUE: &str = "compare";
+const CONSUMERS: [&str; 2] = ["billing", "email"];
+const EVENT_TYPE: &str = "order.created";
+const ROTATION_SECONDS: f64 = 30.0;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    pub events: u32,
+    pub rounds: u32,
+    pub page: u32,
+}
+
+impl Default for Settings {
+    /// The lab's defaults: the article's 20,000 jobs × 3 rounds, pages of 500.
+    fn default() -> Self {
+        Settings {
+            events: 20_000,
+            rounds: 3,
+            page: 500,
+        }
+    }
+}
+
+/// One round of both queues.
+#[derive(Clone, Debug, Default)]
+pub struct Round {
+    pub round: u32,
+    // The rotation queue.
+    pub receives: u32,
+    pub delivered: u64,
+    pub receive_ms: f64,
+    pub pgq_dead: i64,
+    pub pgq_bytes: i64,
+    /// Events TRUNCATEd by this round's maint(), if it rotated.
+    pub truncated: Option<i64>,
+    /// maint()'s reason for waiting (its code), if it did not rotate.
+    pub waiting: Option<String>,
+    // The SKIP LOCKED queue.
+    pub claims: u32,
+    pub done: u64,
+    pub claim_ms: f64,
+    pub claim_pages: i64,
+    pub claim_plan_ms: f64,
+    pub dead_before_vacuum: i64,
+    pub jobs_dead: i64,
+    pub jobs_bytes: i64,
+}
+
+/// After the long transaction ended (pinned run only).
+#[derive(Clone, Debug, Default)]
+pub struct Released {
+    pub jobs_dead: i64,
+    pub jobs_bytes: i64,
+    pub truncated: i64,
+    pub pgq_bytes: i64,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Run {
+    pub pinned: bool,
+    pub rounds: Vec<Round>,
+    pub released: Option<Released>,
+}
+
+fn kb(bytes: i64) -> String {
+    if bytes >= 10 << 20 {
+        format!("{:.1} MB", bytes as f64 / f64::from(1 << 20))
+    } else {
+        format!("{} kB", group(bytes / 1024))
+    }
+}
+
+fn ms(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0} ms")
+    } else {
+        format!("{x:.1} ms")
+    }
+}
+
+impl Run {
+    /// The lab's table: round; rotation queue (dead tuples, size, time per receive,
+    /// rotation); SKIP LOCKED + DELETE (dead tuples → after VACUUM, size, time per claim,
+    /// pages one claim reads).
+    pub fn table(&self, s: Settings) -> String {
+        let t = |k| en(CATALOG, k).to_string();
+        let caption = t(if self.pinned {
+            "pgq.cmp.caption_pinned"
+        } else {
+            "pgq.cmp.caption"
+        })
+        .replace("{events}", &group(i64::from(s.events)))
+        .replace("{rounds}", &s.rounds.to_string())
+        .replace("{page}", &s.page.to_string());
+        let (p, j) = (t("pgq.cmp.side_pgq"), t("pgq.cmp.side_jobs"));
+        let header = vec![
+            t("pgq.cmp.round"),
+            format!("{p}: {}", t("pgq.cmp.dead_tuples")),
+            t("pgq.cmp.size"),
+            t("pgq.cmp.per_receive"),
+            t("pgq.cmp.rotation"),
+            format!("{j}: {}", t("pgq.cmp.dead_vacuum")),
+            t("pgq.cmp.size"),
+            t("pgq.cmp.per_claim"),
+            t("pgq.cmp.claim_pages"),
+        ];
+        let rows: Vec<Vec<String>> = self
+            .rounds
+            .iter()
+            .map(|r| {
+                let rotation = match (&r.truncated, &r.waiting) {
+                    (Some(n), _) => t("pgq.cmp.truncated").replace("{count}", &group(*n)),
+                    (None, Some(why)) => format!("{} ({why})", t("pgq.cmp.held")),
+                    (None, None) => t("pgq.cmp.no_rotation"),
+                };
+                vec![
+                    r.round.to_string(),
+                    group(r.pgq_dead),
+                    kb(r.pgq_bytes),
+                    ms(r.receive_ms / f64::from(r.receives.max(1))),
+                    rotation,
+                    format!("{} → {}", group(r.dead_before_vacuum), group(r.jobs_dead)),
+                    kb(r.jobs_bytes),
+                    ms(r.claim_ms / f64::from(r.claims.max(1))),
+                    format!("{} ({})", group(r.claim_pages), ms(r.claim_plan_ms)),
+                ]
+            })
+            .collect();
+        let mut out = format!("{caption}\n{}", table(&header, &rows, 1));
+        if let Some(r) = &self.released {
+            out.push_str(&format!(
+                "\nAfter the long transaction ended: VACUUM left {} dead tuples in the SKIP \
+                 LOCKED table ({}); the held-back rotations truncated {} events (event tables {}).",
+                group(r.jobs_dead),
+                kb(r.jobs_bytes),
+                group(r.truncated),
+                kb(r.pgq_bytes)
+            ));
+        }
+        out
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub settings: Settings,
+    pub free: Run,
+    pub pinned: Run,
+}
+
+impl Report {
+    /// Invariants the lab shows that do not hold here; empty when all hold.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let fan_out = 2 * u64::from(self.settings.events);
+        for run in [&self.free, &self.pinned] {
+            let h = if run.pinned { "pinned" } else { "free" };
+            for r in &run.rounds {
+                if r.pgq_dead != 0 {
+                    out.push(format!(
+                        "{h}: the rotation queue has {} dead tuples after round {}",
+                        r.pgq_dead, r.round
+                    ));
+                }
+                if r.delivered != fan_out {
+                    out.push(format!(
+                        "{h}: round {}: {} deliveries, not {fan_out} (2 consumers)",
+                        r.round, r.delivered
+                    ));
+                }
+                if r.done != u64::from(self.settings.events) {
+                    out.push(format!(
+                        "{h}: round {}: SKIP LOCKED ran {} jobs, not {}",
+                        r.round, r.done, self.settings.events
+                    ));
+                }
+                if r.dead_before_vacuum <= 0 {
+                    out.push(format!(
+                        "{h}: round {}: no dead tuples after the SKIP LOCKED queue's DELETEs",
+                        r.round
+                    ));
+                }
+                if run.pinned {
+                    // The pin opens after the queue is made, so the first switch (onto an
+                    // empty table) may go through; no table holding events may be truncated,
+                    // and from round 2 on maint() waits.
+                    if r.truncated.unwrap_or(0) > 0 {
+                        out.push(format!("{h}: round {}: maint() truncated events although a transaction pinned the horizon", r.round));
+                    }
+                    if r.round > 1 && r.waiting.is_none() {
+                        out.push(format!(
+                            "{h}: round {}: maint() did not wait for the long transaction",
+                            r.round
+                        ));
+                    }
+                    if r.jobs_dead <= 0 {
+                        out.push(format!("{h}: round {}: VACUUM removed every dead tuple although the horizon was pinned", r.round));
+                    }
+                } else if r.jobs_dead != 0 {
+                    out.push(format!(
+                        "{h}: round {}: VACUUM left {} dead tuples with the horizon free",
+                        r.round, r.jobs_dead
+                    ));
+                }
+            }
+            if !run.pinned && run.rounds.iter().all(|r| r.truncated.is_none()) {
+                out.push("free: maint() never rotated".into());
+            }
+            if run.pinned && run.rounds.len() > 1 {
+                let (first, last) = (&run.rounds[0], &run.rounds[run.rounds.len() - 1]);
+                if last.claim_pages <= first.claim_pages {
+                    out.push(format!(
+                        "pinned: the article's claim read {} pages in round 1 and {} in round {}: no growth",
+                        first.claim_pages, last.claim_pages, last.round
+                    ));
+                }
+            }
+            if run.pinned {
+                match &run.released {
+                    Some(r) if r.jobs_dead == 0 => {}
+                    Some(r) => out.push(format!(
+                        "pinned: after the transaction ended VACUUM still left {} dead tuples",
+                        r.jobs_dead
+                    )),
+                    None => out.push("pinned: no release step".into()),
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Runs both runs in their own schemas; `print` gets each table as it is ready.
+pub fn run(
+    url: &str,
+    settings: Settings,
+    print: &mut dyn FnMut(String),
+) -> Result<Report, CheckError> {
+    target::run_in_schemas(url, "pgq", &CLOCK_SCHEMAS, &["pgq", "pgq_compare"], || {
+        let mut c = target::lab_session(url, "pgq_lab")?;
+        for (name, sql) in ENGINE {
+            context(c.batch_execute(sql), name)?;
+        }
+        let mut runs = Vec::new();
+        for pinned in [false, true] {
+            let run = one_run(url, &mut c, settings, pinned)?;
+            print(format!("\n{}", run.table(settings)));
+            runs.push(run);
+        }
+        context(c.query(RESET_SEARCH_PATH, &[]), "reset_search_path.sql")?;
+        let pinned = runs.pop().expect("two runs");
+        let free = runs.pop().expect("two runs");
+        Ok(Report {
+            settings,
+            free,
+            pinned,
+        })
+    })
+}
+
+fn one_run(url: &str, c: &mut Client, s: Settings, pinned: bool) -> Result<Run, CheckError> {
+    context(c.batch_execute(SETUP), "compare/setup.sql")?;
+    context(c.batch_execute(JOBS_TABLE), "jobs/schema.sql")?;
+    // As in L3's lab: PGlite runs no autovacuum, so neither does the SKIP LOCKED table here
+    // (VACUUM runs after each round, standing in for it, as in the lab).
+    context(
+        c.batch_execute("alter table pgq_compare.jobs set (autovacuum_enabled = off)"),
+        "turning autovacuum off on the SKIP LOCKED table",
+    )?;
+    let mut pin = if pinned {
+        let mut p = target::connect(url)?;
+        context(
+            p.batch_execute("begin; select txid_current();"),
+            "opening the long transaction",
+        )?;
+        Some(p)
+    } else {
+        None
+    };
+    let mut run = Run {
+        pinned,
+        ..Run::default()
+    };
+    let out = (|| {
+        for round in 1..=s.rounds {
+            let mut r = Round {
+                round,
+                ..Round::default()
+            };
+            pgq_round(c, s, &mut r)?;
+            jobs_round(c, s, &mut r)?;
+            run.rounds.push(r);
+        }
+        Ok(())
+    })();
+    if let Some(mut p) = pin.take() {
+        let ended = context(p.batch_execute("rollback"), "ending the long transaction");
+        out?;
+        ended?;
+        let mut released = Released::default();
+        // The held-back rotations now go through: one per period, as maint() allows.
+        for _ in 0..3 {
+            advance(c, ROTATION_SECONDS)?;
+            released.truncated += housekeeping(c, s.page)?.0.unwrap_or(0);
+        }
+        released.pgq_bytes = event_stats(c)?.1;
+        context(c.batch_execute(VACUUM), "vacuum.sql")?;
+        (released.jobs_dead, released.jobs_bytes) = jobs_stats(c)?;
+        run.released = Some(released);
+    } else {
+        out?;
+    }
+    Ok(run)
+}
+
+fn advance(c: &mut Client, secs: f64) -> Result<(), CheckError> {
+    let stmt = context(
+        c.prepare_typed(CLOCK_ADVANCE, &[Type::FLOAT8]),
+        "clock_advance.sql",
+    )?;
+    context(c.query(&stmt, &[&secs]), "clock_advance.sql")?;
+    Ok(())
+}
+
+/// receive.sql for one consumer: (batch id of the page, events in it).
+fn receive(c: &mut Client, consumer: &str, page: u32) -> Result<(Option<i64>, usize), CheckError> {
+    let stmt = context(
+        c.prepare_typed(RECEIVE, &[Type::TEXT, Type::TEXT, Type::INT4]),
+        "receive.sql",
+    )?;
+    let rows = context(
+        c.query(&stmt, &[&QUEUE, &consumer, &(page as i32)]),
+        "receive.sql",
+    )?;
+    Ok((rows.first().map(|r| r.get("batch_id")), rows.len()))
+}
+
+fn tick(c: &mut Client) -> Result<(), CheckError> {
+    let stmt = context(c.prepare_typed(TICK, &[Type::TEXT]), "tick.sql")?;
+    context(c.query(&stmt, &[&QUEUE]), "tick.sql")?;
+    Ok(())
+}
+
+/// A tick, each consumer steps onto it, maint(): what a ticker daemon does between rounds.
+/// Returns (events truncated, maint's reason to wait with its detail).
+fn housekeeping(c: &mut Client, page: u32) -> Result<(Option<i64>, Option<String>), CheckError> {
+    tick(c)?;
+    for consumer in CONSUMERS {
+        receive(c, consumer, page)?;
+    }
+    let stmt = context(c.prepare_typed(MAINT, &[Type::TEXT]), "compare/maint.sql")?;
+    let rows = context(c.query(&stmt, &[&QUEUE]), "compare/maint.sql")?;
+    let mut truncated = None;
+    let mut waiting = None;
+    for r in rows {
+        let action: String = r.get("action");
+        let args: Option<Vec<Option<String>>> = r.get("args");
+        if action == "rotate" {
+            // rotate's args: (from table, to table, events truncated)
+            let n = args
+                .as_ref()
+                .and_then(|a| a.get(2).cloned().flatten())
+                .and_then(|n| n.parse::<i64>().ok())
+                .unwrap_or(0);
+            truncated = Some(truncated.unwrap_or(0) + n);
+        } else if action == "wait" {
+            let reason: Option<String> = r.get("reason");
+            waiting = Some(reason.unwrap_or_default());
+        }
+    }
+    Ok((truncated, waiting))
+}
+
+/// (dead tuples, bytes, events) of the queue's event tables.
+fn event_stats(c: &mut Client) -> Result<(i64, i64, i64), CheckError> {
+    context(c.batch_execute(FLUSH_STATS), "flush_stats.sql")?;
+    let stmt = context(
+        c.prepare_typed(EVENT_STATS, &[Type::TEXT]),
+        "event_stats.sql",
+    )?;
+    let r = context(c.query_one(&stmt, &[&QUEUE]), "event_stats.sql")?;
+    Ok((r.get("dead"), r.get("bytes"), r.get("events")))
+}
+
+/// (dead tuples, bytes) of the SKIP LOCKED table.
+fn jobs_stats(c: &mut Client) -> Result<(i64, i64), CheckError> {
+    context(c.batch_execute(FLUSH_STATS), "flush_stats.sql")?;
+    let r = context(c.query_one(JOBS_STATS, &[]), "jobs_stats.sql")?;
+    Ok((r.get("dead"), r.get("bytes")))
+}
+
+fn pgq_round(c: &mut Client, s: Settings, r: &mut Round) -> Result<(), CheckError> {
+    let send = context(
+        c.prepare_typed(SEND_BURST, &[Type::TEXT, Type::TEXT, Type::INT4]),
+        "send_burst.sql",
+    )?;
+    context(
+        c.query(&send, &[&QUEUE, &EVENT_TYPE, &(s.events as i32)]),
+        "send_burst.sql",
+    )?;
+    tick(c)?;
+    let ack = context(c.prepare_typed(ACK, &[Type::INT8, Type::TEXT]), "ack.sql")?;
+    let started = Instant::now();
+    for consumer in CONSUMERS {
+        loop {
+            let (batch, n) = receive(c, consumer, s.page)?;
+            r.receives += 1;
+            let Some(batch) = batch else { break };
+            r.delivered += n as u64;
+            context(c.query(&ack, &[&batch, &consumer]), "ack.sql")?;
+        }
+    }
+    r.receive_ms = started.elapsed().as_secs_f64() * 1000.0;
+    advance(c, ROTATION_SECONDS)?;
+    (r.truncated, r.waiting) = housekeeping(c, s.page)?;
+    (r.pgq_dead, r.pgq_bytes, _) = event_stats(c)?;
+    Ok(())
+}
+
+fn jobs_round(c: &mut Client, s: Settings, r: &mut Round) -> Result<(), CheckError> {
+    let enqueue = context(c.prepare_typed(ENQUEUE, &[Type::INT4]), "enqueue.sql")?;
+    context(c.execute(&enqueue, &[&(s.events as i32)]), "enqueue.sql")?;
+    // The article's one-job claim, EXPLAIN (ANALYZE, BUFFERS), rolled back.
+    let mut tx = context(c.transaction(), "BEGIN")?;
+    let mut plan = String::new();
+    for m in context(
+        tx.simple_query(EXPLAIN_ARTICLE),
+        "explain_claim_article.sql",
+    )? {
+        if let postgres::SimpleQueryMessage::Row(row) = m {
+            plan = row.get(0).unwrap_or_default().to_owned();
+        }
+    }
+    context(tx.rollback(), "ROLLBACK")?;
+    let read = context(
+        c.prepare_typed(PLAN_SUMMARY, &[Type::TEXT]),
+        "plan_summary.sql",
+    )?;
+    let summary = context(c.query_one(&read, &[&plan]), "plan_summary.sql")?;
+    r.claim_pages = summary.get("pages");
+    r.claim_plan_ms = summary.get("execution_ms");
+    let claim = context(
+        c.prepare_typed(CLAIM_BATCH, &[Type::INT8]),
+        "claim_batch.sql",
+    )?;
+    let delete = context(c.prepare(COMPLETE_DELETE), "complete_delete.sql")?;
+    let started = Instant::now();
+    loop {
+        let rows = context(c.query(&claim, &[&i64::from(s.page)]), "claim_batch.sql")?;
+        r.claims += 1;
+        if rows.is_empty() {
+            break;
+        }
+        let ids: Vec<i64> = rows.iter().map(|x| x.get("id")).collect();
+        context(c.execute(&delete, &[&ids]), "complete_delete.sql")?;
+        r.done += ids.len() as u64;
+    }
+    r.claim_ms = started.elapsed().as_secs_f64() * 1000.0;
+    r.dead_before_vacuum = jobs_stats(c)?.0;
+    context(c.batch_execute(VACUUM), "vacuum.sql")?;
+    (r.jobs_dead, r.jobs_bytes) = jobs_stats(c)?;
+    Ok(())
+}

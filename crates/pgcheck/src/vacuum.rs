@@ -1,0 +1,499 @@
+//! `pgcheck vacuum`: L3's rounds on a real server with L3's own SQL files
+//! (`src/sql/vacuum/*.sql`), the same steps as the lab's `run` (src/labs/vacuum/model.rs):
+//! per round, per strategy table, a round (enqueue, claim a batch, complete it the strategy's
+//! way, until none is left), measured; then DELETE + VACUUM's VACUUM and rotation's TRUNCATE,
+//! each measured again. Twice: without, then with the xmin horizon pinned.
+//!
+//! Two differences from the lab, both because this is a server and not PGlite in one tab:
+//! - the pinned horizon is a second connection holding a transaction that took an id
+//!   (`begin; select txid_current()`), not the lab's prepared transaction
+//!   (`long_tx_begin.sql` needs `max_prepared_transactions` > 0, which servers default to 0);
+//! - autovacuum is off on the four tables (`autovacuum_enabled = off`): PGlite runs none, so
+//!   the lab's rounds run without it, and a background VACUUM in the middle would change
+//!   what "without VACUUM" shows.
+
+use std::time::Instant;
+
+use postgres::types::Type;
+use postgres::Client;
+
+use crate::target::{self, en, group, lab_sql, table, CLOCK_SCHEMAS};
+use crate::{context, CheckError};
+
+const SETUP_TABLES: &str = lab_sql!("vacuum/setup_tables.sql");
+const SETUP_HELPERS: &str = lab_sql!("vacuum/setup_helpers.sql");
+const TEARDOWN: &str = lab_sql!("vacuum/teardown.sql");
+const USE_STRATEGY: &str = lab_sql!("vacuum/use_strategy.sql");
+const RESET_SEARCH_PATH: &str = lab_sql!("vacuum/reset_search_path.sql");
+const ENQUEUE: &str = lab_sql!("vacuum/enqueue.sql");
+const CLAIM_BATCH: &str = lab_sql!("vacuum/claim_batch.sql");
+const COMPLETE_DONE: &str = lab_sql!("vacuum/complete_done.sql");
+const COMPLETE_DELETE: &str = lab_sql!("vacuum/complete_delete.sql");
+const ROTATE_TRUNCATE: &str = lab_sql!("vacuum/rotate_truncate.sql");
+const FLUSH_STATS: &str = lab_sql!("vacuum/flush_stats.sql");
+const VACUUM: &str = lab_sql!("vacuum/vacuum.sql");
+const MEASURE_TABLE: &str = lab_sql!("vacuum/measure_table.sql");
+const MEASURE_INDEXES: &str = lab_sql!("vacuum/measure_indexes.sql");
+const EXPLAIN_ARTICLE: &str = lab_sql!("vacuum/explain_claim_article.sql");
+const PLAN_SUMMARY: &str = lab_sql!("vacuum/plan_summary.sql");
+/// The lab's English texts (column names, strategy and step names).
+const CATALOG: &str = include_str!("../../../assets/i18n/vacuum.tsv");
+
+/// The schemas `setup_tables.sql` creates.
+const VAC_SCHEMAS: [&str; 5] = [
+    "vac_keep",
+    "vac_delete",
+    "vac_delete_vacuum",
+    "vac_rotate",
+    "vac_plan",
+];
+
+/// How finished jobs leave the queue; each strategy has its own copy of the article's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    Keep,
+    Delete,
+    DeleteVacuum,
+    Rotate,
+}
+
+impl Strategy {
+    pub const ALL: [Strategy; 4] = [
+        Strategy::Keep,
+        Strategy::Delete,
+        Strategy::DeleteVacuum,
+        Strategy::Rotate,
+    ];
+
+    pub fn schema(self) -> &'static str {
+        match self {
+            Strategy::Keep => "vac_keep",
+            Strategy::Delete => "vac_delete",
+            Strategy::DeleteVacuum => "vac_delete_vacuum",
+            Strategy::Rotate => "vac_rotate",
+        }
+    }
+
+    fn name(self) -> &'static str {
+        en(
+            CATALOG,
+            match self {
+                Strategy::Keep => "vacuum.strategy.keep",
+                Strategy::Delete => "vacuum.strategy.delete",
+                Strategy::DeleteVacuum => "vacuum.strategy.delete_vacuum",
+                Strategy::Rotate => "vacuum.strategy.rotate",
+            },
+        )
+    }
+
+    fn complete_sql(self) -> &'static str {
+        match self {
+            Strategy::Keep | Strategy::Rotate => COMPLETE_DONE,
+            Strategy::Delete | Strategy::DeleteVacuum => COMPLETE_DELETE,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    AfterRound,
+    AfterVacuum,
+    AfterTruncate,
+}
+
+impl Step {
+    fn name(self) -> &'static str {
+        en(
+            CATALOG,
+            match self {
+                Step::AfterRound => "vacuum.step.after_round",
+                Step::AfterVacuum => "vacuum.step.after_vacuum",
+                Step::AfterTruncate => "vacuum.step.after_truncate",
+            },
+        )
+    }
+}
+
+/// One line of the lab's results table.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub strategy: Strategy,
+    pub round: u32,
+    pub step: Step,
+    pub heap_bytes: i64,
+    pub heap_pages: i64,
+    /// (index, bytes), by name.
+    pub indexes: Vec<(String, i64)>,
+    pub live: i64,
+    pub dead: i64,
+    /// Pages the article's one-job claim read (EXPLAIN ANALYZE, BUFFERS; rolled back).
+    pub claim_pages: i64,
+    pub claim_ms: f64,
+    /// The round's time (enqueue, claims, completions), after a round only.
+    pub round_ms: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    pub jobs: u32,
+    pub rounds: u32,
+    pub batch: u32,
+}
+
+impl Default for Settings {
+    /// The lab's defaults (the article's 20,000 jobs, three rounds).
+    fn default() -> Self {
+        Settings {
+            jobs: 20_000,
+            rounds: 3,
+            batch: 2_000,
+        }
+    }
+}
+
+/// One run of every round, without or with the horizon pinned.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub pinned: bool,
+    pub records: Vec<Record>,
+}
+
+impl Run {
+    pub fn find(&self, s: Strategy, round: u32, step: Step) -> Option<&Record> {
+        self.records
+            .iter()
+            .find(|r| r.strategy == s && r.round == round && r.step == step)
+    }
+
+    pub fn table(&self) -> String {
+        let header: Vec<String> = [
+            "vacuum.col.strategy",
+            "vacuum.col.round",
+            "vacuum.col.step",
+            "vacuum.col.heap",
+            "vacuum.col.heap_pages",
+            "vacuum.col.indexes",
+            "vacuum.col.live",
+            "vacuum.col.dead",
+            "vacuum.col.claim_pages",
+            "vacuum.col.claim_ms",
+            "vacuum.col.time",
+        ]
+        .iter()
+        .map(|k| en(CATALOG, k).to_string())
+        .collect();
+        let rows: Vec<Vec<String>> = self
+            .records
+            .iter()
+            .map(|r| {
+                vec![
+                    r.strategy.name().to_string(),
+                    r.round.to_string(),
+                    r.step.name().to_string(),
+                    bytes(r.heap_bytes),
+                    group(r.heap_pages),
+                    r.indexes
+                        .iter()
+                        .map(|(n, b)| format!("{n} {}", bytes(*b)))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    group(r.live),
+                    group(r.dead),
+                    group(r.claim_pages),
+                    format!("{:.2} ms", r.claim_ms),
+                    r.round_ms
+                        .map(|t| format!("{:.2} s", t / 1000.0))
+                        .unwrap_or_default(),
+                ]
+            })
+            .collect();
+        table(&header, &rows, 1)
+    }
+}
+
+/// Both runs.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub settings: Settings,
+    pub free: Run,
+    pub pinned: Run,
+}
+
+impl Report {
+    /// What does not hold that the lab shows, e.g. "DELETE: no dead tuples after round 1";
+    /// empty when the server behaved as the lab. Only invariants: figures differ from PGlite's.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut check = |ok: bool, what: String| {
+            if !ok {
+                out.push(what);
+            }
+        };
+        for run in [&self.free, &self.pinned] {
+            let horizon = if run.pinned { "pinned" } else { "free" };
+            for round in 1..=self.settings.rounds {
+                let rec = |s, step| run.find(s, round, step);
+                for s in [Strategy::Keep, Strategy::Delete, Strategy::DeleteVacuum] {
+                    let dead = rec(s, Step::AfterRound).map_or(0, |r| r.dead);
+                    check(
+                        dead > 0,
+                        format!(
+                            "{horizon}: {} has no dead tuples after round {round} (no VACUUM yet)",
+                            s.name()
+                        ),
+                    );
+                }
+                let after_vacuum = rec(Strategy::DeleteVacuum, Step::AfterVacuum);
+                if run.pinned {
+                    check(
+                        after_vacuum.is_some_and(|r| r.dead > 0),
+                        format!("pinned: VACUUM removed every dead tuple in round {round} although the horizon was pinned"),
+                    );
+                } else {
+                    check(
+                        after_vacuum.is_some_and(|r| r.dead == 0),
+                        format!("free: VACUUM left dead tuples in round {round}"),
+                    );
+                }
+                let truncated = rec(Strategy::Rotate, Step::AfterTruncate);
+                check(
+                    truncated.is_some_and(|r| r.heap_pages == 0 && r.dead == 0),
+                    format!("{horizon}: the rotation table is not empty after TRUNCATE in round {round}"),
+                );
+                let rotate = rec(Strategy::Rotate, Step::AfterRound);
+                let first = run.find(Strategy::Rotate, 1, Step::AfterRound);
+                check(
+                    matches!((rotate, first), (Some(r), Some(f)) if r.heap_pages <= f.heap_pages),
+                    format!(
+                        "{horizon}: the rotation table grew past round 1's size in round {round}"
+                    ),
+                );
+            }
+            if self.settings.rounds > 1 {
+                let pages = |round| {
+                    run.find(Strategy::Keep, round, Step::AfterRound)
+                        .map_or(0, |r| r.heap_pages)
+                };
+                check(
+                    pages(self.settings.rounds) > pages(1),
+                    format!("{horizon}: the keep-rows table did not grow from round 1 to the last"),
+                );
+            }
+        }
+        out
+    }
+}
+
+fn bytes(n: i64) -> String {
+    let n = n as f64;
+    if n >= 1024.0 * 1024.0 {
+        format!("{:.1} MB", n / 1024.0 / 1024.0)
+    } else if n > 0.0 {
+        format!("{:.0} KB", n / 1024.0)
+    } else {
+        "0".into()
+    }
+}
+
+/// Runs both runs in their own schemas; `print` gets each part as it is ready.
+pub fn run(
+    url: &str,
+    settings: Settings,
+    print: &mut dyn FnMut(String),
+) -> Result<Report, CheckError> {
+    let schemas: Vec<&str> = CLOCK_SCHEMAS
+        .iter()
+        .chain(VAC_SCHEMAS.iter())
+        .copied()
+        .collect();
+    target::run_in_schemas(url, "vacuum", &schemas, &[], || {
+        let mut c = target::lab_session(url, "vacuum_lab")?;
+        let mut runs = Vec::new();
+        for pinned in [false, true] {
+            let run = one_run(url, &mut c, settings, pinned)?;
+            print(format!(
+                "\n{} ({} jobs × {} rounds, batch {}):\n{}",
+                if pinned {
+                    "L3 with the xmin horizon pinned (a second connection holds a transaction open)"
+                } else {
+                    "L3, horizon free"
+                },
+                group(i64::from(settings.jobs)),
+                settings.rounds,
+                settings.batch,
+                run.table()
+            ));
+            runs.push(run);
+        }
+        context(c.batch_execute(TEARDOWN), "teardown.sql")?;
+        let pinned = runs.pop().expect("two runs");
+        let free = runs.pop().expect("two runs");
+        Ok(Report {
+            settings,
+            free,
+            pinned,
+        })
+    })
+}
+
+fn one_run(url: &str, c: &mut Client, s: Settings, pinned: bool) -> Result<Run, CheckError> {
+    context(c.batch_execute(TEARDOWN), "teardown.sql")?;
+    context(c.batch_execute(SETUP_TABLES), "setup_tables.sql")?;
+    context(c.batch_execute(SETUP_HELPERS), "setup_helpers.sql")?;
+    for st in Strategy::ALL {
+        context(
+            c.batch_execute(&format!(
+                "alter table {}.jobs set (autovacuum_enabled = off)",
+                st.schema()
+            )),
+            "turning autovacuum off on the lab's tables",
+        )?;
+    }
+    // The pin: a transaction that took an id, open for the whole run.
+    let mut pin = if pinned {
+        let mut p = target::connect(url)?;
+        context(
+            p.batch_execute("begin; select txid_current();"),
+            "opening the pinning transaction",
+        )?;
+        Some(p)
+    } else {
+        None
+    };
+    let out = rounds(c, s, pinned);
+    if let Some(p) = pin.as_mut() {
+        context(
+            p.batch_execute("rollback"),
+            "ending the pinning transaction",
+        )?;
+    }
+    out
+}
+
+fn rounds(c: &mut Client, s: Settings, pinned: bool) -> Result<Run, CheckError> {
+    let mut records = Vec::new();
+    for round in 1..=s.rounds {
+        for st in Strategy::ALL {
+            let t = Instant::now();
+            with_schema(c, st, |c| {
+                let enqueue = context(c.prepare_typed(ENQUEUE, &[Type::INT4]), "enqueue.sql")?;
+                let claim = context(
+                    c.prepare_typed(CLAIM_BATCH, &[Type::INT8]),
+                    "claim_batch.sql",
+                )?;
+                let complete = context(c.prepare(st.complete_sql()), "complete")?;
+                context(c.execute(&enqueue, &[&(s.jobs as i32)]), "enqueue.sql")?;
+                loop {
+                    let rows = context(c.query(&claim, &[&i64::from(s.batch)]), "claim_batch.sql")?;
+                    if rows.is_empty() {
+                        break;
+                    }
+                    let ids: Vec<i64> = rows.iter().map(|r| r.get("id")).collect();
+                    context(c.execute(&complete, &[&ids]), "complete")?;
+                }
+                Ok(())
+            })?;
+            let ms = t.elapsed().as_secs_f64() * 1000.0;
+            records.push(measure(c, st, round, Step::AfterRound, Some(ms))?);
+            let cleanup = match st {
+                Strategy::DeleteVacuum => {
+                    with_schema(c, st, |c| {
+                        context(c.batch_execute(FLUSH_STATS), "flush_stats.sql")?;
+                        context(c.batch_execute(VACUUM), "vacuum.sql")
+                    })?;
+                    Some(Step::AfterVacuum)
+                }
+                Strategy::Rotate => {
+                    with_schema(c, st, |c| {
+                        context(c.batch_execute(ROTATE_TRUNCATE), "rotate_truncate.sql")
+                    })?;
+                    Some(Step::AfterTruncate)
+                }
+                Strategy::Keep | Strategy::Delete => None,
+            };
+            if let Some(step) = cleanup {
+                records.push(measure(c, st, round, step, None)?);
+            }
+        }
+    }
+    Ok(Run { pinned, records })
+}
+
+/// Runs `body` with `jobs` meaning the strategy's table (use_strategy.sql), then puts the
+/// search path back (reset_search_path.sql), whatever happened.
+fn with_schema<T>(
+    c: &mut Client,
+    s: Strategy,
+    body: impl FnOnce(&mut Client) -> Result<T, CheckError>,
+) -> Result<T, CheckError> {
+    let set = context(c.query(USE_STRATEGY, &[&s.schema()]), "use_strategy.sql")?;
+    if set.is_empty() {
+        return Err(CheckError(format!(
+            "use_strategy.sql refused {}",
+            s.schema()
+        )));
+    }
+    let out = body(c);
+    let reset = context(c.query(RESET_SEARCH_PATH, &[]), "reset_search_path.sql");
+    let out = out?;
+    reset?;
+    Ok(out)
+}
+
+/// The claim's pages and time first (EXPLAIN ANALYZE of the article's claim, rolled back),
+/// then the statistics, flushed, then the indexes: as the lab's `measure`.
+fn measure(
+    c: &mut Client,
+    s: Strategy,
+    round: u32,
+    step: Step,
+    round_ms: Option<f64>,
+) -> Result<Record, CheckError> {
+    let plan = with_schema(c, s, |c| {
+        let mut tx = context(c.transaction(), "BEGIN")?;
+        let mut plan = String::new();
+        for m in context(
+            tx.simple_query(EXPLAIN_ARTICLE),
+            "explain_claim_article.sql",
+        )? {
+            if let postgres::SimpleQueryMessage::Row(r) = m {
+                plan = r.get(0).unwrap_or_default().to_owned();
+            }
+        }
+        context(tx.rollback(), "ROLLBACK")?;
+        Ok(plan)
+    })?;
+    let read = context(
+        c.prepare_typed(PLAN_SUMMARY, &[Type::TEXT]),
+        "plan_summary.sql",
+    )?;
+    let summary = context(c.query_one(&read, &[&plan]), "plan_summary.sql")?;
+    let table = format!("{}.jobs", s.schema());
+    context(c.batch_execute(FLUSH_STATS), "flush_stats.sql")?;
+    let measure = context(
+        c.prepare_typed(MEASURE_TABLE, &[Type::TEXT]),
+        "measure_table.sql",
+    )?;
+    let st = context(c.query_one(&measure, &[&table]), "measure_table.sql")?;
+    let list = context(
+        c.prepare_typed(MEASURE_INDEXES, &[Type::TEXT]),
+        "measure_indexes.sql",
+    )?;
+    let indexes = context(c.query(&list, &[&table]), "measure_indexes.sql")?
+        .iter()
+        .map(|r| (r.get::<_, String>("index_name"), r.get::<_, i64>("bytes")))
+        .collect();
+    Ok(Record {
+        strategy: s,
+        round,
+        step,
+        heap_bytes: st.get("heap_bytes"),
+        heap_pages: st.get("heap_pages"),
+        indexes,
+        live: st.get("n_live_tup"),
+        dead: st.get("n_dead_tup"),
+        claim_pages: summary.get("pages"),
+        claim_ms: summary.get("execution_ms"),
+        round_ms,
+    })
+}

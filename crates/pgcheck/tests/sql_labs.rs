@@ -1,0 +1,177 @@
+//! The SQL labs' subcommands held to a real PostgreSQL server: `pgcheck jobs` (L1's
+//! must-show scenarios), `pgcheck vacuum` (L3's rounds) and `pgcheck pgq` (L4's side by side)
+//! must show on the server what the lab shows in PGlite, clean up after themselves, and refuse
+//! a schema that holds someone's data. Figures differ from PGlite's: only invariants are
+//! asserted.
+//!
+//! Needs `QUEUE_LAB_PG_URL`, like `real_server.rs` (start a local server with
+//! `scripts/pg-local.sh start`); without it every test here fails with that reason, on
+//! purpose, rather than passing without checking. The tests take turns (they share the
+//! schema `lab`; the subcommands also wait for each other through an advisory lock).
+
+use std::sync::Mutex;
+
+use pgcheck::{jobs, pgq, target, vacuum};
+
+static TURN: Mutex<()> = Mutex::new(());
+
+fn url() -> String {
+    std::env::var("QUEUE_LAB_PG_URL").unwrap_or_else(|_| {
+        panic!(
+            "QUEUE_LAB_PG_URL is not set, so the SQL labs cannot be checked against a real \
+             server. Start one with `scripts/pg-local.sh start` and run again with \
+             QUEUE_LAB_PG_URL set to the URL it prints, e.g. \
+             QUEUE_LAB_PG_URL=$(scripts/pg-local.sh start) cargo test -p pgcheck"
+        )
+    })
+}
+
+/// The schemas a subcommand may touch that are left on the server.
+fn leftovers(url: &str) -> Vec<String> {
+    let mut c = target::connect(url).expect("connect");
+    c.query(
+        "select nspname::text from pg_namespace
+          where nspname = any(array['lab', 'jobs_lab', 'vacuum_lab', 'pgq_lab', 'pgq',
+                                    'pgq_compare', 'vac_keep', 'vac_delete',
+                                    'vac_delete_vacuum', 'vac_rotate', 'vac_plan'])
+          order by 1",
+        &[],
+    )
+    .expect("list schemas")
+    .iter()
+    .map(|r| r.get(0))
+    .collect()
+}
+
+#[test]
+fn jobs_subcommand_shows_every_l1_scenario_on_the_server_and_leaves_nothing() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let url = url();
+    let report = jobs::run(&url).expect("pgcheck jobs");
+    println!("{}", report.table());
+    for name in [
+        jobs::TRANSACTIONAL,
+        jobs::SKIP_LOCKED,
+        jobs::LEASE,
+        jobs::RETRIES,
+        jobs::NOTIFY_NAME,
+        jobs::PER_KEY,
+    ] {
+        let s = report
+            .get(name)
+            .unwrap_or_else(|| panic!("scenario {name:?} did not run"));
+        assert!(s.passed, "{name}: {}", s.observed);
+    }
+    assert_eq!(leftovers(&url), Vec::<String>::new());
+}
+
+#[test]
+fn vacuum_subcommand_bloats_without_vacuum_and_a_pinned_horizon_keeps_dead_tuples() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let url = url();
+    let s = vacuum::Settings {
+        jobs: 2_000,
+        rounds: 2,
+        batch: 500,
+    };
+    let report = vacuum::run(&url, s, &mut |t| println!("{t}")).expect("pgcheck vacuum");
+    use vacuum::{Step, Strategy};
+    let (free, pinned) = (&report.free, &report.pinned);
+    let dead = |run: &vacuum::Run, st, round, step| {
+        run.find(st, round, step)
+            .unwrap_or_else(|| panic!("no record {st:?} {round} {step:?}"))
+            .dead
+    };
+    // Without VACUUM, completed jobs leave dead tuples; VACUUM removes them only when no
+    // transaction still needs them.
+    assert!(dead(free, Strategy::Delete, 2, Step::AfterRound) > 0);
+    assert_eq!(dead(free, Strategy::DeleteVacuum, 1, Step::AfterVacuum), 0);
+    assert!(dead(pinned, Strategy::DeleteVacuum, 1, Step::AfterVacuum) > 0);
+    // Rotation never bloats: TRUNCATE leaves an empty file, pinned horizon or not.
+    for run in [free, pinned] {
+        let t = run
+            .find(Strategy::Rotate, 2, Step::AfterTruncate)
+            .expect("rotation record");
+        assert_eq!((t.heap_pages, t.dead), (0, 0));
+    }
+    // Every other invariant the lab shows (see vacuum::Report::problems).
+    assert_eq!(report.problems(), Vec::<String>::new());
+    assert_eq!(leftovers(&url), Vec::<String>::new());
+}
+
+#[test]
+fn pgq_subcommand_rotation_queue_never_bloats_while_skip_locked_piles_up_dead_tuples() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let url = url();
+    let s = pgq::Settings {
+        events: 1_000,
+        // Three rounds: the third rotation truncates the first round's events (the first
+        // two switch onto empty tables).
+        rounds: 3,
+        page: 200,
+    };
+    let report = pgq::run(&url, s, &mut |t| println!("{t}")).expect("pgcheck pgq");
+    for r in report.free.rounds.iter().chain(&report.pinned.rounds) {
+        assert_eq!(r.pgq_dead, 0, "rotation queue, round {}", r.round);
+    }
+    let truncated: i64 = report.free.rounds.iter().filter_map(|r| r.truncated).sum();
+    assert!(truncated > 0, "free: no event was ever truncated");
+    let last = report.pinned.rounds.last().expect("pinned rounds");
+    assert!(last.jobs_dead > 0, "pinned: VACUUM removed everything");
+    assert!(last.waiting.is_some(), "pinned: maint() rotated");
+    assert_eq!(report.problems(), Vec::<String>::new());
+    assert_eq!(leftovers(&url), Vec::<String>::new());
+}
+
+#[test]
+fn a_subcommand_refuses_a_schema_that_holds_data_and_leaves_it_as_it_was() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let url = url();
+    let mut c = target::connect(&url).expect("connect");
+    c.batch_execute(
+        "create schema lab; create table lab.someone_elses (n int); \
+         insert into lab.someone_elses values (42);",
+    )
+    .expect("someone's schema");
+    let refused = jobs::run(&url);
+    let kept: Result<i32, _> = c
+        .query_one("select n from lab.someone_elses", &[])
+        .map(|r| r.get(0));
+    let others = leftovers(&url);
+    c.batch_execute("drop schema lab cascade")
+        .expect("drop the test's schema");
+    let message = refused
+        .expect_err("pgcheck jobs ran in a schema that holds data")
+        .0;
+    assert!(
+        message.contains("refuses") && message.contains("lab.someone_elses"),
+        "{message}"
+    );
+    assert_eq!(kept.ok(), Some(42));
+    assert_eq!(others, vec!["lab".to_string()], "the run created schemas");
+}
+
+#[test]
+fn a_schema_that_existed_empty_is_used_and_left_existing_and_empty() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let url = url();
+    let mut c = target::connect(&url).expect("connect");
+    c.batch_execute("create schema jobs_lab")
+        .expect("an empty schema");
+    let ran = jobs::run(&url);
+    let objects: Result<i64, _> = c
+        .query_one(
+            "select count(*) from pg_depend where refobjid = 'jobs_lab'::regnamespace",
+            &[],
+        )
+        .map(|r| r.get(0));
+    let others = leftovers(&url);
+    c.batch_execute("drop schema if exists jobs_lab cascade")
+        .expect("drop the test's schema");
+    let report = ran.expect("pgcheck jobs in an empty jobs_lab");
+    assert!(report.passed(), "{}", report.table());
+    // L1's tables went into jobs_lab (the lab's schema for L1) and were dropped again; the
+    // schema itself stays, as it was there before.
+    assert_eq!(objects.ok(), Some(0));
+    assert_eq!(others, vec!["jobs_lab".to_string()]);
+}
