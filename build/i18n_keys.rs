@@ -34,8 +34,9 @@ pub fn catalogs(root: &Path) -> Vec<String> {
     names
 }
 
-/// The sources that name keys, relative to the crate root.
-pub const SOURCES: [&str; 2] = ["src", "crates/core/src"];
+/// The sources that name keys, relative to the crate root (`pgcheck` prints the labs'
+/// tables with the labs' column names).
+pub const SOURCES: [&str; 3] = ["src", "crates/core/src", "crates/pgcheck/src"];
 
 /// Every key a catalog defines, with `file:line`.
 pub fn catalog_keys(root: &Path) -> Vec<(String, String)> {

@@ -2,3 +2,4 @@
 
 pub mod advisor;
 pub mod i18n;
+pub mod url;

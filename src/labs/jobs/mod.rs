@@ -1,6 +1,9 @@
 //! L1 Job queue: the article's `jobs` table on real PGlite.
 //! model.rs: state and actions, no UI; view.rs: components.
+pub mod codec;
+pub mod input;
 pub mod model;
+pub mod rows;
 pub mod view;
 
 use crate::lab::{Lab, LabId};

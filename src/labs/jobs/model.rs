@@ -14,6 +14,14 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+mod notify;
+
+pub use super::codec::{decode, encode};
+pub use super::input::{
+    parse_key, EnqueueInput, DELAY_RANGE, KEY_MAX_CHARS, MAX_ATTEMPTS_RANGE, PRIORITY_RANGE,
+};
+pub use super::rows::{snapshot, Counts, Job, Order, Snapshot};
+
 pub const SCHEMA_SQL: &str = include_str!("../../sql/jobs/schema.sql");
 pub const RESET_SQL: &str = include_str!("../../sql/jobs/reset.sql");
 pub const ENQUEUE_SQL: &str = include_str!("../../sql/jobs/enqueue.sql");
@@ -36,24 +44,6 @@ pub const ENQUEUE_KEYED_SQL: &str = include_str!("../../sql/jobs/enqueue_keyed.s
 pub const CLAIM_PER_KEY_SQL: &str = include_str!("../../sql/jobs/claim_per_key.sql");
 /// The lab's own: how many ready jobs the per-key claim holds back.
 pub const HELD_BACK_SQL: &str = include_str!("../../sql/jobs/held_back.sql");
-/// Longest ordering key, in characters.
-pub const KEY_MAX_CHARS: usize = 20;
-
-/// An ordering key as typed: trimmed, 1 to 20 letters, digits, `-` or `_`.
-pub fn parse_key(text: &str) -> Result<String, Msg> {
-    let key = text.trim();
-    let ok = !key.is_empty()
-        && key.chars().count() <= KEY_MAX_CHARS
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if ok {
-        Ok(key.to_owned())
-    } else {
-        Err(Msg::new("jobs.err.key").arg("max", KEY_MAX_CHARS))
-    }
-}
-
 /// The channel the workers LISTEN on, as in the article (`NOTIFY jobs`).
 pub const CHANNEL: &str = "jobs";
 /// A safety-net poll runs every this many seconds of lab time (§5: "about 30 s").
@@ -63,10 +53,6 @@ pub const NOTIFY_LIMIT: usize = 8000;
 /// How many jobs the table view shows, newest first (the page stays quick to redraw; the
 /// SQL console reads them all).
 pub const LIST_LIMIT: i64 = 50;
-
-pub const PRIORITY_RANGE: (i32, i32) = (-100, 100);
-pub const DELAY_RANGE: (i64, i64) = (0, 86_400);
-pub const MAX_ATTEMPTS_RANGE: (i32, i32) = (1, 20);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum WorkerId {
@@ -90,7 +76,7 @@ impl WorkerId {
         self as usize
     }
 
-    fn parse(c: char) -> Option<WorkerId> {
+    pub(super) fn parse(c: char) -> Option<WorkerId> {
         WorkerId::ALL.into_iter().find(|w| w.letter() == c)
     }
 }
@@ -110,107 +96,6 @@ pub struct Worker {
     pub holding: Option<Claim>,
     /// The payload of the last notification that woke this worker while it was idle.
     pub woken_by: Option<String>,
-}
-
-/// What a learner typed to enqueue a job, checked before anything runs.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EnqueueInput {
-    pub queue: String,
-    pub payload: serde_json::Value,
-    pub priority: i32,
-    pub delay_seconds: i64,
-    pub max_attempts: i32,
-}
-
-impl EnqueueInput {
-    /// Parses the enqueue form. Each problem names its field; nothing runs on any problem.
-    pub fn parse(
-        queue: &str,
-        payload: &str,
-        priority: &str,
-        delay: &str,
-        max_attempts: &str,
-    ) -> Result<EnqueueInput, Vec<(&'static str, Msg)>> {
-        let mut problems = Vec::new();
-        let queue = queue.trim();
-        if queue.is_empty() || queue.chars().count() > 40 {
-            problems.push(("queue", Msg::new("jobs.err.queue")));
-        }
-        let payload = match serde_json::from_str::<serde_json::Value>(payload) {
-            Ok(v) => Some(v),
-            Err(e) => {
-                problems.push(("payload", Msg::new("jobs.err.payload").arg("why", e)));
-                None
-            }
-        };
-        let priority = int_in(
-            priority,
-            PRIORITY_RANGE.0.into(),
-            PRIORITY_RANGE.1.into(),
-            "priority",
-            &mut problems,
-        );
-        let delay = int_in(delay, DELAY_RANGE.0, DELAY_RANGE.1, "delay", &mut problems);
-        let max_attempts = int_in(
-            max_attempts,
-            MAX_ATTEMPTS_RANGE.0.into(),
-            MAX_ATTEMPTS_RANGE.1.into(),
-            "max_attempts",
-            &mut problems,
-        );
-        match (payload, priority, delay, max_attempts) {
-            (Some(payload), Some(priority), Some(delay_seconds), Some(max_attempts))
-                if problems.is_empty() =>
-            {
-                Ok(EnqueueInput {
-                    queue: queue.to_owned(),
-                    payload,
-                    priority: priority as i32,
-                    delay_seconds,
-                    max_attempts: max_attempts as i32,
-                })
-            }
-            _ => Err(problems),
-        }
-    }
-}
-
-impl Default for EnqueueInput {
-    fn default() -> Self {
-        EnqueueInput {
-            queue: "default".into(),
-            payload: serde_json::json!({"kind": "receipt_email"}),
-            priority: 0,
-            delay_seconds: 0,
-            max_attempts: 5,
-        }
-    }
-}
-
-fn int_in(
-    text: &str,
-    min: i64,
-    max: i64,
-    field: &'static str,
-    problems: &mut Vec<(&'static str, Msg)>,
-) -> Option<i64> {
-    match text.trim().parse::<i64>() {
-        Ok(n) if (min..=max).contains(&n) => Some(n),
-        Ok(n) => {
-            problems.push((
-                field,
-                Msg::new("jobs.err.range")
-                    .arg("min", min)
-                    .arg("max", max)
-                    .arg("n", n),
-            ));
-            None
-        }
-        Err(_) => {
-            problems.push((field, Msg::new("jobs.err.number").arg("text", text.trim())));
-            None
-        }
-    }
 }
 
 /// Everything a learner can do in this lab.
@@ -262,48 +147,6 @@ impl Outcome {
         self.touched.push(id);
         self
     }
-}
-
-/// A row of the `jobs` table as the lab shows it.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Job {
-    pub id: i64,
-    pub queue: String,
-    pub payload: serde_json::Value,
-    pub status: String,
-    pub priority: i32,
-    pub run_at: String,
-    pub attempts: i32,
-    pub max_attempts: i32,
-    pub locked_until: Option<String>,
-    pub last_error: Option<String>,
-    pub claimable: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Order {
-    pub id: i64,
-    pub customer: String,
-    pub total: String,
-    pub created: String,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-pub struct Counts {
-    pub total: i64,
-    pub ready: i64,
-    pub running: i64,
-    pub done: i64,
-    pub dead: i64,
-}
-
-/// What the tables hold now, read after each action.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Snapshot {
-    pub now: String,
-    pub jobs: Vec<Job>,
-    pub orders: Vec<Order>,
-    pub counts: Counts,
 }
 
 #[derive(Deserialize)]
@@ -448,21 +291,6 @@ impl Lab {
             .collect()
     }
 
-    /// Moves arrived notifications into the lab: idle, live workers are woken by them.
-    /// Returns how many arrived.
-    pub fn take_notifications(&mut self, now: &str) -> usize {
-        let arrived: Vec<String> = self.inbox.borrow_mut().drain(..).collect();
-        for payload in &arrived {
-            self.delivered.push((now.to_owned(), payload.clone()));
-            for w in self.workers.iter_mut() {
-                if w.alive && w.holding.is_none() {
-                    w.woken_by = Some(payload.clone());
-                }
-            }
-        }
-        arrived.len()
-    }
-
     /// Runs one action against the database and updates the lab. On a database error the
     /// lab state is unchanged (the error is returned to be shown).
     pub async fn run(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
@@ -571,20 +399,6 @@ impl Lab {
         };
         self.after_commit(db, &id.to_string()).await?;
         Ok(id)
-    }
-
-    /// Records a NOTIFY this lab sent: delivered if connected, otherwise lost.
-    async fn after_commit(&mut self, db: &Db, payload: &str) -> Result<(), DbError> {
-        if self.connected {
-            // No wait needed: PGlite hands a notification to its listeners while it reads
-            // the COMMIT's reply, and the worker posts both in that order, so the listener
-            // has filled the inbox by the time commit() returns (tests/db.rs checks this).
-            let now = clock::now(db).await?;
-            self.take_notifications(&now);
-        } else {
-            self.lost.push(payload.to_owned());
-        }
-        Ok(())
     }
 
     async fn order_with_job(&mut self, db: &Db, fails: bool) -> Result<Outcome, DbError> {
@@ -894,228 +708,6 @@ impl Lab {
         )
         .touching(id))
     }
-
-    async fn disconnect(&mut self, db: &Db) -> Result<Outcome, DbError> {
-        if !self.connected {
-            return Ok(Outcome::new(
-                Msg::new("jobs.out.already_disconnected"),
-                Tone::Info,
-            ));
-        }
-        let listener = self.listener.borrow_mut().take();
-        if let Some(l) = listener {
-            l.unlisten().await?;
-        }
-        // Anything that arrived before the drop was delivered; after it, nothing is.
-        let now = clock::now(db).await?;
-        self.take_notifications(&now);
-        self.connected = false;
-        Ok(Outcome::new(Msg::new("jobs.out.disconnected"), Tone::Warn))
-    }
-
-    async fn reconnect(&mut self, db: &Db) -> Result<Outcome, DbError> {
-        if self.connected {
-            return Ok(Outcome::new(
-                Msg::new("jobs.out.already_connected"),
-                Tone::Info,
-            ));
-        }
-        self.connect(db).await?;
-        self.connected = true;
-        // Notifications sent meanwhile are gone: the worker rescans the table instead.
-        let found = db
-            .query::<Claimable>(RESCAN_SQL, &[])
-            .await?
-            .first()
-            .map_or(0, |c| c.claimable);
-        let lost = self.lost.len();
-        Ok(Outcome::new(
-            Msg::new("jobs.out.reconnected")
-                .arg("lost", lost)
-                .arg("n", found),
-            Tone::Good,
-        ))
-    }
-
-    async fn notify_bytes(&mut self, db: &Db, bytes: usize) -> Result<Outcome, DbError> {
-        let payload = "x".repeat(bytes);
-        let tx = db.begin().await?;
-        let sent = tx
-            .query::<serde_json::Value>(NOTIFY_SQL, &[payload.clone().into()])
-            .await;
-        match sent {
-            Ok(_) => {
-                tx.commit().await?;
-                let listening = self.connected;
-                self.after_commit(db, &payload).await?;
-                Ok(if listening {
-                    Outcome::new(Msg::new("jobs.out.notify_ok").arg("n", bytes), Tone::Good)
-                } else {
-                    Outcome::new(Msg::new("jobs.out.notify_lost").arg("n", bytes), Tone::Warn)
-                })
-            }
-            Err(e) => {
-                tx.rollback().await?;
-                Err(e)
-            }
-        }
-    }
-}
-
-/// Reads the tables for the view, in one statement (snapshot.sql): the newest jobs, and
-/// `also` (jobs held or just changed) wherever they are.
-pub async fn snapshot(db: &Db, also: &[i64]) -> Result<Snapshot, DbError> {
-    /// One row; each part is JSON text, decoded here.
-    #[derive(Deserialize)]
-    struct Row {
-        now: String,
-        jobs: String,
-        orders: String,
-        counts: String,
-    }
-    fn decode<T: serde::de::DeserializeOwned>(part: &str, json: &str) -> Result<T, DbError> {
-        serde_json::from_str(json)
-            .map_err(|e| DbError::other(&format!("snapshot.sql returned unreadable {part}: {e}")))
-    }
-    let row = db
-        .query::<Row>(SNAPSHOT_SQL, &[LIST_LIMIT.into(), Param::ids(also)])
-        .await?
-        .first()
-        .ok_or_else(|| DbError::other("snapshot.sql returned no row"))?;
-    Ok(Snapshot {
-        now: row.now,
-        jobs: decode("jobs", &row.jobs)?,
-        orders: decode("orders", &row.orders)?,
-        counts: decode("counts", &row.counts)?,
-    })
-}
-
-/// Actions as a compact text for the share URL, e.g. `o.r.c.A.x.A.t31`.
-pub fn encode(actions: &[Action]) -> String {
-    actions
-        .iter()
-        .map(|a| match a {
-            Action::Enqueue(i) => format!(
-                "e{},{},{},{}",
-                i.priority,
-                i.delay_seconds,
-                i.max_attempts,
-                encode_text(&serde_json::json!([i.queue, i.payload]).to_string())
-            ),
-            Action::OrderWithJob => "o".into(),
-            Action::OrderWithJobFails => "r".into(),
-            Action::Claim(w) => format!("c{}", w.letter()),
-            Action::Complete(w) => format!("d{}", w.letter()),
-            Action::Fail(w) => format!("f{}", w.letter()),
-            Action::Die(w) => format!("x{}", w.letter()),
-            Action::Heartbeat(w) => format!("h{}", w.letter()),
-            Action::Advance(s) => format!("t{s}"),
-            Action::Requeue(id) => format!("q{id}"),
-            Action::Disconnect => "u".into(),
-            Action::Reconnect => "l".into(),
-            Action::NotifyBytes(n) => format!("n{n}"),
-            Action::EnqueueKeyed(k) => format!("k{}", encode_text(k)),
-            Action::PerKeyClaim(on) => format!("s{}", u8::from(*on)),
-        })
-        .collect::<Vec<_>>()
-        .join(".")
-}
-
-/// The inverse of `encode`; an unreadable step is refused with its position.
-pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
-    let mut actions = Vec::new();
-    for (i, step) in text.split('.').filter(|s| !s.is_empty()).enumerate() {
-        let bad = || Msg::new("jobs.err.share").arg("n", i + 1).arg("step", step);
-        let mut chars = step.chars();
-        let kind = chars.next().ok_or_else(bad)?;
-        let rest: String = chars.collect();
-        let worker = || {
-            rest.chars()
-                .next()
-                .and_then(WorkerId::parse)
-                .filter(|_| rest.len() == 1)
-                .ok_or_else(bad)
-        };
-        let action = match kind {
-            'o' if rest.is_empty() => Action::OrderWithJob,
-            'r' if rest.is_empty() => Action::OrderWithJobFails,
-            'u' if rest.is_empty() => Action::Disconnect,
-            'l' if rest.is_empty() => Action::Reconnect,
-            'c' => Action::Claim(worker()?),
-            'd' => Action::Complete(worker()?),
-            'f' => Action::Fail(worker()?),
-            'x' => Action::Die(worker()?),
-            'h' => Action::Heartbeat(worker()?),
-            't' => {
-                let s: i64 = rest.parse().map_err(|_| bad())?;
-                if !(1..=clock::MAX_STEP_SECONDS).contains(&s) {
-                    return Err(bad());
-                }
-                Action::Advance(s)
-            }
-            'q' => Action::Requeue(rest.parse().map_err(|_| bad())?),
-            'k' => Action::EnqueueKeyed(
-                decode_text(&rest)
-                    .and_then(|k| parse_key(&k).ok())
-                    .ok_or_else(bad)?,
-            ),
-            's' if rest == "1" => Action::PerKeyClaim(true),
-            's' if rest == "0" => Action::PerKeyClaim(false),
-            'n' => Action::NotifyBytes(
-                rest.parse::<usize>()
-                    .ok()
-                    .filter(|n| *n <= 100_000)
-                    .ok_or_else(bad)?,
-            ),
-            'e' => {
-                let mut parts = rest.splitn(4, ',');
-                let (Some(p), Some(d), Some(m), Some(t)) =
-                    (parts.next(), parts.next(), parts.next(), parts.next())
-                else {
-                    return Err(bad());
-                };
-                let text = decode_text(t).ok_or_else(bad)?;
-                let pair: (String, serde_json::Value) =
-                    serde_json::from_str(&text).map_err(|_| bad())?;
-                let input = EnqueueInput::parse(&pair.0, &pair.1.to_string(), p, d, m)
-                    .map_err(|_| bad())?;
-                Action::Enqueue(input)
-            }
-            _ => return Err(bad()),
-        };
-        actions.push(action);
-    }
-    Ok(actions)
-}
-
-/// Percent-encoding of everything but letters and digits, so the text survives a URL.
-fn encode_text(s: &str) -> String {
-    s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() {
-                (b as char).to_string()
-            } else {
-                format!("~{b:02X}")
-            }
-        })
-        .collect()
-}
-
-fn decode_text(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'~' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 impl crate::labs::session::LabModel for Lab {
@@ -1144,72 +736,5 @@ impl crate::labs::session::Told for Outcome {
     }
     fn tone(&self) -> Tone {
         self.tone
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn enqueue_input_refuses_each_bad_field_with_a_reason() {
-        let err = EnqueueInput::parse("default", "{not json", "0", "0", "5").unwrap_err();
-        assert_eq!(
-            err.iter().map(|(f, m)| (*f, m.key)).collect::<Vec<_>>(),
-            [("payload", "jobs.err.payload")]
-        );
-        let err = EnqueueInput::parse("default", "{}", "-101", "-1", "ten").unwrap_err();
-        let fields: Vec<_> = err.iter().map(|(f, _)| *f).collect();
-        assert_eq!(fields, ["priority", "delay", "max_attempts"]);
-        assert!(EnqueueInput::parse("", "{}", "0", "0", "5").is_err());
-        let ok = EnqueueInput::parse(" mail ", r#"{"to":"a@b"}"#, "10", "30", "3").unwrap();
-        assert_eq!(
-            (
-                ok.queue.as_str(),
-                ok.priority,
-                ok.delay_seconds,
-                ok.max_attempts
-            ),
-            ("mail", 10, 30, 3)
-        );
-    }
-
-    #[test]
-    fn share_text_round_trips_every_action() {
-        let actions = vec![
-            Action::Enqueue(
-                EnqueueInput::parse("q 1", r#"{"a":"é ~.,"}"#, "-3", "5", "2").unwrap(),
-            ),
-            Action::OrderWithJob,
-            Action::OrderWithJobFails,
-            Action::Claim(WorkerId::A),
-            Action::Complete(WorkerId::B),
-            Action::Fail(WorkerId::C),
-            Action::Die(WorkerId::A),
-            Action::Heartbeat(WorkerId::B),
-            Action::Advance(31),
-            Action::Requeue(7),
-            Action::Disconnect,
-            Action::Reconnect,
-            Action::NotifyBytes(8000),
-        ];
-        let text = encode(&actions);
-        assert!(
-            text.chars()
-                .all(|c| c.is_ascii_alphanumeric() || ".,~-".contains(c)),
-            "{text}"
-        );
-        assert_eq!(decode(&text), Ok(actions));
-    }
-
-    #[test]
-    fn share_text_refuses_garbage_with_the_step_number() {
-        assert_eq!(
-            decode("o.cZ").map_err(|m| m.args[0].1.clone()),
-            Err("2".to_string())
-        );
-        assert!(decode("t0").is_err());
-        assert!(decode("e1,2").is_err());
-        assert!(decode("w").is_err());
     }
 }

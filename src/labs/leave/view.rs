@@ -10,13 +10,7 @@ use queue_lab_core::advisor::{
     self, advise, Field, FieldError, LoadBand, Recommendation, VacuumEstimate, Verdict, Workload,
 };
 use queue_lab_core::i18n::{Lang, Msg};
-
-fn decode(text: &str) -> String {
-    js_sys::decode_uri_component(&text.replace('+', " "))
-        .ok()
-        .and_then(|v| v.as_string())
-        .unwrap_or_else(|| text.to_owned())
-}
+use queue_lab_core::url;
 
 /// The inputs from the page URL: the search (`?lab=leave&embed=1&sustained=…`), then the
 /// hash route (`#/leave?sustained=…`), which wins.
@@ -25,8 +19,8 @@ fn draft_from_url() -> Draft {
     let search = location.search().unwrap_or_default();
     let hash = location.hash().unwrap_or_default();
     Draft::from_workload(&Workload::default())
-        .with_query(search.trim_start_matches('?'), decode)
-        .with_query(hash_query(&hash), decode)
+        .with_query(search.trim_start_matches('?'), url::decode)
+        .with_query(hash_query(&hash), url::decode)
 }
 
 /// Keeps the inputs in the hash route without a history entry or a `hashchange`.

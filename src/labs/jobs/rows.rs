@@ -1,0 +1,75 @@
+//! L1's tables as the view shows them, read in one statement after each action.
+
+use super::model::{LIST_LIMIT, SNAPSHOT_SQL};
+use crate::db::{Db, DbError, Param};
+use serde::Deserialize;
+
+/// A row of the `jobs` table as the lab shows it.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Job {
+    pub id: i64,
+    pub queue: String,
+    pub payload: serde_json::Value,
+    pub status: String,
+    pub priority: i32,
+    pub run_at: String,
+    pub attempts: i32,
+    pub max_attempts: i32,
+    pub locked_until: Option<String>,
+    pub last_error: Option<String>,
+    pub claimable: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Order {
+    pub id: i64,
+    pub customer: String,
+    pub total: String,
+    pub created: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct Counts {
+    pub total: i64,
+    pub ready: i64,
+    pub running: i64,
+    pub done: i64,
+    pub dead: i64,
+}
+
+/// What the tables hold now, read after each action.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Snapshot {
+    pub now: String,
+    pub jobs: Vec<Job>,
+    pub orders: Vec<Order>,
+    pub counts: Counts,
+}
+
+/// Reads the tables for the view, in one statement (snapshot.sql): the newest jobs, and
+/// `also` (jobs held or just changed) wherever they are.
+pub async fn snapshot(db: &Db, also: &[i64]) -> Result<Snapshot, DbError> {
+    /// One row; each part is JSON text, decoded here.
+    #[derive(Deserialize)]
+    struct Row {
+        now: String,
+        jobs: String,
+        orders: String,
+        counts: String,
+    }
+    fn decode<T: serde::de::DeserializeOwned>(part: &str, json: &str) -> Result<T, DbError> {
+        serde_json::from_str(json)
+            .map_err(|e| DbError::other(&format!("snapshot.sql returned unreadable {part}: {e}")))
+    }
+    let row = db
+        .query::<Row>(SNAPSHOT_SQL, &[LIST_LIMIT.into(), Param::ids(also)])
+        .await?
+        .first()
+        .ok_or_else(|| DbError::other("snapshot.sql returned no row"))?;
+    Ok(Snapshot {
+        now: row.now,
+        jobs: decode("jobs", &row.jobs)?,
+        orders: decode("orders", &row.orders)?,
+        counts: decode("counts", &row.counts)?,
+    })
+}
