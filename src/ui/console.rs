@@ -5,6 +5,7 @@
 use crate::ctx::use_ctx;
 use crate::db::{DbError, Rows};
 use leptos::prelude::*;
+use queue_lab_core::i18n::Msg;
 
 #[derive(Clone)]
 enum Outcome {
@@ -99,9 +100,9 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
                 let summary = move || {
                     let lang = ctx.lang.get();
                     if no_result_set {
-                        format!("{affected} {}", crate::ui::i18n::tr(lang, "log.rows_affected"))
+                        crate::ui::i18n::render(lang, &Msg::new("log.rows_affected").arg("n", affected))
                     } else {
-                        format!("{count} {}", crate::ui::i18n::tr(lang, "log.rows"))
+                        crate::ui::i18n::render(lang, &Msg::new("log.rows").arg("n", count))
                     }
                 };
                 let fields = rows.fields.clone();

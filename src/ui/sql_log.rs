@@ -2,7 +2,9 @@
 
 use crate::ctx::use_ctx;
 use crate::db::LogEntry;
+use crate::ui::i18n::render;
 use leptos::prelude::*;
+use queue_lab_core::i18n::Msg;
 use std::sync::Arc;
 
 /// The newest entries first, each numbered; shared, so a new entry copies pointers, not SQL.
@@ -47,19 +49,72 @@ pub fn SqlLog(entries: LogEntries) -> impl IntoView {
     }
 }
 
+/// The statements of the lab's last action, in the order they ran: what the learner just
+/// pressed, beside what it changed. An action begins when the lab turns busy.
 #[component]
-fn LogLine(entry: Arc<LogEntry>) -> impl IntoView {
+pub fn LastActionSql(entries: LogEntries, busy: Signal<bool>) -> impl IntoView {
+    let ctx = use_ctx();
+    // The newest log entry before the action began; `None` until the first action.
+    let since = RwSignal::new(None::<u64>);
+    Effect::new(move |was_busy: Option<bool>| {
+        let now_busy = busy.get();
+        if now_busy && was_busy != Some(true) {
+            let newest = entries.with_untracked(|v| v.first().map_or(0, |(n, _)| *n));
+            since.set(Some(newest));
+        }
+        now_busy
+    });
+    let action = move || -> Vec<(u64, Arc<LogEntry>)> {
+        let Some(since) = since.get() else {
+            return Vec::new();
+        };
+        entries.with(|v| {
+            v.iter()
+                .take_while(|(n, _)| *n > since)
+                .cloned()
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect()
+        })
+    };
+    let shown = move || action().into_iter().take(LAST_SHOWN).collect::<Vec<_>>();
+    let more = move || action().len().saturating_sub(LAST_SHOWN);
+    view! {
+        <section class="sql-log last-sql" aria-labelledby="last-sql-title">
+            <h2 id="last-sql-title">{ctx.t("log.last_title")}</h2>
+            <Show when=move || since.with(Option::is_none)>
+                <p class="muted">{ctx.t("log.last_empty")}</p>
+            </Show>
+            <ol class="log-entries" id="last-sql" tabindex="0" aria-labelledby="last-sql-title">
+                <For each=shown key=|(n, _)| *n let:item>
+                    <LogLine entry=item.1 compact=true/>
+                </For>
+            </ol>
+            <Show when=move || { more() > 0 }>
+                <p class="muted">{move || render(ctx.lang.get(), &Msg::new("log.last_more").arg("n", more()))}</p>
+            </Show>
+        </section>
+    }
+}
+
+/// The last action's panel shows at most this many statements (a replay runs hundreds).
+const LAST_SHOWN: usize = 12;
+
+/// `compact`: without the statement's leading comment lines (what it runs, in short; the
+/// SQL log keeps the whole text).
+#[component]
+fn LogLine(entry: Arc<LogEntry>, #[prop(optional)] compact: bool) -> impl IntoView {
     let ctx = use_ctx();
     let failed = entry.error.is_some();
     let (error, rows, affected) = (entry.error.clone(), entry.rows, entry.affected);
     let outcome = move || {
         let lang = ctx.lang.get();
-        let tr = crate::ui::i18n::tr;
         match (&error, rows, affected) {
             (Some(e), _, _) => e.clone(),
-            (None, _, Some(a)) if a > 0 => format!("{a} {}", tr(lang, "log.rows_affected")),
-            (None, Some(r), _) => format!("{r} {}", tr(lang, "log.rows")),
-            _ => tr(lang, "log.ok"),
+            (None, _, Some(a)) if a > 0 => render(lang, &Msg::new("log.rows_affected").arg("n", a)),
+            (None, Some(r), _) => render(lang, &Msg::new("log.rows").arg("n", r)),
+            _ => crate::ui::i18n::tr(lang, "log.ok"),
         }
     };
     let params = (!entry.params.is_empty()).then(|| {
@@ -73,12 +128,26 @@ fn LogLine(entry: Arc<LogEntry>) -> impl IntoView {
     });
     view! {
         <li class="log-entry" class:failed=failed>
-            <pre class="sql">{entry.sql.trim().to_owned()}</pre>
+            <pre class="sql">{if compact { without_leading_comments(&entry.sql) } else { entry.sql.trim().to_owned() }}</pre>
             {params.map(|p| view! { <p class="params">{p}</p> })}
             <p class="outcome">
                 <span>{outcome}</span>
                 <span class="ms">{format!("{:.1} ms", entry.ms)}</span>
             </p>
         </li>
+    }
+}
+
+/// The statement without the comment lines it starts with.
+fn without_leading_comments(sql: &str) -> String {
+    let code: Vec<&str> = sql
+        .trim()
+        .lines()
+        .skip_while(|l| l.trim_start().starts_with("--") || l.trim().is_empty())
+        .collect();
+    if code.is_empty() {
+        sql.trim().to_owned()
+    } else {
+        code.join("\n")
     }
 }

@@ -8,7 +8,7 @@ use crate::labs::session::{LabSession, LastOutcome};
 use crate::ui::clock::ClockBar;
 use crate::ui::console::SqlConsole;
 use crate::ui::i18n::{render, tr};
-use crate::ui::sql_log::SqlLog;
+use crate::ui::sql_log::{LastActionSql, SqlLog};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
@@ -118,21 +118,30 @@ pub fn JobsLab() -> impl IntoView {
             <ReplayCut cut=guide.cut/>
             <Show when=ready fallback=move || view! { <p class="muted">{ctx.t("jobs.needs_postgres")}</p> }>
                 <Tour guide=guide session=session title="jobs.tour.title" busy=busy/>
-                <div class="panel sticky-clock">
-                    <ClockBar
-                        now=Signal::derive(move || snap.with(|s| s.now.clone()))
-                        on_advance=Callback::new(move |s| act(Action::Advance(s)))
-                        busy=Signal::derive(disabled)
-                    />
-                    <LastOutcome last=last/>
+                // On a wide screen two columns: what you press on the left, and, kept in
+                // view beside it, the table the action changed and the SQL it ran.
+                <div class="lab-split">
+                    <div class="lab-controls">
+                        <div class="panel sticky-clock">
+                            <ClockBar
+                                now=Signal::derive(move || snap.with(|s| s.now.clone()))
+                                on_advance=Callback::new(move |s| act(Action::Advance(s)))
+                                busy=Signal::derive(disabled)
+                            />
+                            <LastOutcome last=last/>
+                        </div>
+                        <div class="lab-grid">
+                            <Producers act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                            <Notify lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                        </div>
+                        <Workers lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                        <PerKey lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                    </div>
+                    <div class="lab-watch">
+                        <LastActionSql entries=log busy=busy/>
+                        <JobsTable snap=snap lab=lab touched=touched act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                    </div>
                 </div>
-                <div class="lab-grid">
-                    <Producers act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                    <Notify lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                </div>
-                <Workers lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                <PerKey lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                <JobsTable snap=snap lab=lab touched=touched act=Callback::new(act) disabled=Signal::derive(disabled)/>
                 <AtLeastOnce lab=lab/>
                 <OrdersTable snap=snap/>
                 <ClaimQuery/>
@@ -375,6 +384,36 @@ fn Workers(
     }
 }
 
+/// Scrolls `wrap` (when it scrolls at all) so that its first changed row is in view below
+/// the table's sticky header.
+fn reveal_changed_row(wrap: &web_sys::HtmlElement) {
+    use wasm_bindgen::JsCast;
+    if wrap.scroll_height() <= wrap.client_height() {
+        return;
+    }
+    let Some(row) = wrap
+        .query_selector("tr.changed")
+        .ok()
+        .flatten()
+        .and_then(|r| r.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    let head = wrap
+        .query_selector("thead")
+        .ok()
+        .flatten()
+        .and_then(|h| h.dyn_into::<web_sys::HtmlElement>().ok())
+        .map_or(0, |h| h.offset_height());
+    let (top, height) = (row.offset_top(), row.offset_height());
+    let (scroll, view) = (wrap.scroll_top(), wrap.client_height());
+    if top - head < scroll {
+        wrap.set_scroll_top(top - head);
+    } else if top + height > scroll + view {
+        wrap.set_scroll_top(top + height - view);
+    }
+}
+
 #[component]
 fn JobsTable(
     snap: RwSignal<Snapshot>,
@@ -418,6 +457,18 @@ fn JobsTable(
                 .arg("dead", c.dead),
         )
     };
+    // After each action, the changed row is scrolled into the table's own view (the table
+    // scrolls by itself where the page is laid out in two columns; the page never moves).
+    let wrap = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        touched.track();
+        snap.track();
+        request_animation_frame(move || {
+            if let Some(wrap) = wrap.get_untracked() {
+                reveal_changed_row(&wrap);
+            }
+        });
+    });
     view! {
         <section class="panel" aria-labelledby="jobs-title">
             <h2 id="jobs-title">{ctx.t("jobs.table")}</h2>
@@ -427,7 +478,7 @@ fn JobsTable(
                     {move || render(ctx.lang.get(), &Msg::new("jobs.shown").arg("shown", model::LIST_LIMIT).arg("total", snap.with(|s| s.counts.total)))}
                 </p>
             </Show>
-            <div class="table-wrap" tabindex="0">
+            <div class="table-wrap jobs-wrap" tabindex="0" node_ref=wrap>
                 <table class="jobs" id="jobs-table">
                     <thead>
                         <tr>

@@ -1,0 +1,97 @@
+// A lab you can watch: at 1280 × 800, after an action, what it said, the row it changed and
+// the statement it ran are all on screen together, without scrolling; at 360 px the page is
+// one column.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, newPage, shot, startPostgres } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serve('/');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const VIEW = { width: 1280, height: 800 };
+
+/**
+ * What is wrong with how much of `locator`'s element shows: its rectangle cut by every
+ * ancestor that clips (scrolling regions) and by the viewport must hold the whole element,
+ * or, for a long one (a statement), at least its first `minPx` pixels from the top.
+ */
+async function hidden(locator, name, minPx = Infinity) {
+  const r = await locator.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    let top = Math.max(box.top, 0);
+    let bottom = Math.min(box.bottom, window.innerHeight);
+    let left = Math.max(box.left, 0);
+    let right = Math.min(box.right, window.innerWidth);
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const c = a.getBoundingClientRect();
+      top = Math.max(top, c.top);
+      bottom = Math.min(bottom, c.bottom);
+      left = Math.max(left, c.left);
+      right = Math.min(right, c.right);
+    }
+    return { top: box.top, height: box.height, seenTop: top, seenBottom: bottom, seenWidth: right - left };
+  });
+  const need = Math.min(r.height, minPx);
+  const seen = r.seenBottom - r.seenTop;
+  if (r.seenWidth <= 0 || r.seenTop > r.top + 1 || seen + 1 < need) {
+    return [`${name}: ${Math.max(0, Math.round(seen))} of ${Math.round(need)} px in view (top ${Math.round(r.top)})`];
+  }
+  return [];
+}
+
+async function idle(page, button) {
+  await page.waitForFunction((sel) => !document.querySelector(sel)?.disabled, button, { timeout: 60_000 });
+}
+
+test('L1 at 1280 × 800: after a Claim, the outcome, the claimed row and the claim statement are in view', async () => {
+  const page = await newPage(browser, VIEW);
+  await page.goto(`${server.url}?lang=en#/jobs`);
+  await startPostgres(page);
+  await page.waitForSelector('#jobs-table');
+  // Enough jobs that the table is taller than the screen; the oldest is the one claimed.
+  for (let i = 0; i < 14; i++) {
+    await idle(page, '#enqueue');
+    await page.click('#enqueue');
+  }
+  await idle(page, '#enqueue');
+  await page.click('#worker-B button[data-act="claim"]');
+  await page.waitForFunction(() => /claimed/.test(document.querySelector('#last-outcome')?.textContent ?? ''));
+  await idle(page, '#enqueue');
+  await page.waitForTimeout(300);
+  const claimSql = page.locator('#last-sql .log-entry', { hasText: 'skip locked' }).first();
+  const problems = [
+    ...(await hidden(page.locator('#last-outcome'), 'outcome')),
+    ...(await hidden(page.locator('#jobs-table tr.changed td').first(), 'claimed row')),
+    ...(await hidden(claimSql.locator('.sql'), 'claim statement', 80)),
+    ...(await hidden(page.locator('#worker-B button[data-act="claim"]'), 'Claim button')),
+  ];
+  await page.screenshot({ path: 'tests/e2e/artifacts/layout-jobs-1280.png' });
+  assert.deepEqual(problems, []);
+  assert.match(await page.locator('#jobs-table tr.changed').first().textContent(), /running/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('L1 at 360 px is one column', async () => {
+  const page = await newPage(browser, { width: 360, height: 740 });
+  await page.goto(`${server.url}?lang=ko#/jobs`);
+  await startPostgres(page);
+  await page.waitForSelector('#jobs-table');
+  const controls = await page.locator('.lab-controls').boundingBox();
+  const watch = await page.locator('.lab-watch').boundingBox();
+  assert.ok(Math.abs(controls.x - watch.x) < 2, 'the table sits below the controls, not beside them');
+  assert.ok(watch.y >= controls.y + controls.height - 1);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 360, `no sideways scrolling of the page (${width} px)`);
+  await shot(page, 'layout-jobs-360-ko');
+  assert.deepEqual(page.errors, []);
+});
