@@ -3,6 +3,7 @@
 //! share.rs the share link); view.rs and consumers_view.rs: components.
 pub mod compare;
 pub mod compare_view;
+pub mod consumers;
 pub mod model;
 pub mod rows;
 pub mod share;

@@ -9,7 +9,9 @@
 use crate::clock;
 use crate::db::{Db, DbError, Param};
 use queue_lab_core::i18n::Msg;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+pub use super::consumers::{PartEvent, SubInfo, SubKey};
 
 pub use super::rows::*;
 pub use super::share::{decode, encode};
@@ -50,6 +52,35 @@ pub enum Action {
     Advance(i64),
     SetAutoTick(bool),
     SetAutoMaint(bool),
+    /// `pgq.subscribe`: a new consumer with its own cursor from the newest tick.
+    Subscribe(String),
+    /// `pgq.unsubscribe`: the consumer, its cursor and its batch are gone.
+    Unsubscribe(String),
+    /// `pgq.register_subconsumer`: the consumer becomes a cooperative group.
+    AddSub {
+        consumer: String,
+        sub: String,
+    },
+    RemoveSub {
+        consumer: String,
+        sub: String,
+    },
+    /// `pgq.receive_part`: the subconsumer's part of the group's batch.
+    ReceivePart {
+        consumer: String,
+        sub: String,
+        max: i64,
+    },
+    /// `pgq.ack_part` for the part the subconsumer holds.
+    AckPart {
+        consumer: String,
+        sub: String,
+    },
+    /// The subconsumer's process dies: no statement; its part stays un-acked.
+    Kill {
+        consumer: String,
+        sub: String,
+    },
 }
 
 pub use crate::labs::session::Tone;
@@ -62,7 +93,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn new(msg: Msg, tone: Tone) -> Outcome {
+    pub(super) fn new(msg: Msg, tone: Tone) -> Outcome {
         Outcome { msg, tone }
     }
 }
@@ -84,6 +115,10 @@ pub struct Lab {
     /// Events sent so far by "send one" (numbers the payloads).
     pub sent: i64,
     pub history: Vec<Action>,
+    /// The part each subconsumer last received and has not acked yet.
+    pub parts: BTreeMap<SubKey, Vec<PartEvent>>,
+    /// Subconsumers the learner killed (their process stopped).
+    pub killed: BTreeSet<SubKey>,
 }
 
 async fn inflight_open(db: &Db) -> Result<bool, DbError> {
@@ -123,7 +158,7 @@ impl Lab {
         )
         .await?;
         for c in CONSUMERS {
-            db.query::<serde_json::Value>(REGISTER_SQL, &[QUEUE.into(), c.into()])
+            db.query::<serde_json::Value>(SUBSCRIBE_SQL, &[QUEUE.into(), c.into()])
                 .await?;
         }
         Ok(Lab::default())
@@ -183,6 +218,15 @@ impl Lab {
                     Tone::Info,
                 ))
             }
+            Action::Subscribe(c) => self.subscribe(db, &c).await,
+            Action::Unsubscribe(c) => self.unsubscribe(db, &c).await,
+            Action::AddSub { consumer, sub } => self.add_sub(db, &consumer, &sub).await,
+            Action::RemoveSub { consumer, sub } => self.remove_sub(db, &consumer, &sub).await,
+            Action::ReceivePart { consumer, sub, max } => {
+                self.receive_part(db, &consumer, &sub, max).await
+            }
+            Action::AckPart { consumer, sub } => self.ack_part(db, &consumer, &sub).await,
+            Action::Kill { consumer, sub } => Ok(self.kill(&consumer, &sub)),
         }?;
         self.history.push(action);
         Ok(out)
@@ -563,6 +607,7 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
     let q: [Param; 1] = [QUEUE.into()];
     let queue = db.query::<QueueInfo>(QUEUE_INFO_SQL, &q).await?.first();
     let consumers = db.query::<ConsumerInfo>(CONSUMER_INFO_SQL, &q).await?.rows;
+    let subs = db.query::<SubInfo>(SUBCONSUMER_INFO_SQL, &q).await?.rows;
     let tables = db.query::<TableInfo>(TABLE_INFO_SQL, &q).await?.rows;
     let retries = db.query::<Retry>(RETRY_LIST_SQL, &q).await?.rows;
     let dead = db
@@ -574,6 +619,7 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
         now,
         queue,
         consumers,
+        subs,
         tables,
         retries,
         dead,

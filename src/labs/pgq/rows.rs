@@ -82,6 +82,9 @@ pub struct ConsumerInfo {
     pub retries_pending: i32,
     pub dead_letters: i32,
     pub holds_rotation: bool,
+    /// Subconsumers sharing this cursor (0: a plain consumer).
+    #[serde(default)]
+    pub subconsumers: i32,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
@@ -163,6 +166,8 @@ pub struct Snapshot {
     pub now: String,
     pub queue: Option<QueueInfo>,
     pub consumers: Vec<ConsumerInfo>,
+    /// Every subconsumer of every group (`pgq.get_subconsumer_info`).
+    pub subs: Vec<super::consumers::SubInfo>,
     pub tables: Vec<TableInfo>,
     pub retries: Vec<Retry>,
     pub dead: Vec<DeadLetter>,

@@ -1,7 +1,7 @@
 //! L4's share link: the lab's actions as text and back.
 
 use super::model::Action;
-use super::sql::{CONSUMERS, MAX_BURST, MAX_DELAY, MAX_RECEIVE};
+use super::sql::{MAX_BURST, MAX_DELAY, MAX_RECEIVE, NAMES, SUBS};
 use queue_lab_core::i18n::Msg;
 
 /// The actions as a share link's text: one letter per action, values after it, actions
@@ -33,6 +33,13 @@ pub fn encode(actions: &[Action]) -> String {
             Action::Advance(s) => format!("t{s}"),
             Action::SetAutoTick(on) => format!("T{}", flag(on)),
             Action::SetAutoMaint(on) => format!("M{}", flag(on)),
+            Action::Subscribe(c) => format!("u{c}"),
+            Action::Unsubscribe(c) => format!("U{c}"),
+            Action::AddSub { consumer, sub } => format!("g{consumer},{sub}"),
+            Action::RemoveSub { consumer, sub } => format!("G{consumer},{sub}"),
+            Action::ReceivePart { consumer, sub, max } => format!("w{consumer},{sub},{max}"),
+            Action::AckPart { consumer, sub } => format!("x{consumer},{sub}"),
+            Action::Kill { consumer, sub } => format!("K{consumer},{sub}"),
         })
         .collect::<Vec<_>>()
         .join(".")
@@ -54,8 +61,14 @@ pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
                 .filter(|v| (lo..=hi).contains(v))
                 .ok_or_else(bad)
         };
+        let sub = |p: &str| {
+            SUBS.iter()
+                .find(|c| **c == p)
+                .map(|c| (*c).to_owned())
+                .ok_or_else(bad)
+        };
         let consumer = |p: &str| {
-            CONSUMERS
+            NAMES
                 .iter()
                 .find(|c| **c == p)
                 .map(|c| (*c).to_owned())
@@ -91,6 +104,29 @@ pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
             ('t', [s]) => Action::Advance(int(s, 1, crate::clock::MAX_STEP_SECONDS)?),
             ('T', [f]) => Action::SetAutoTick(int(f, 0, 1)? == 1),
             ('M', [f]) => Action::SetAutoMaint(int(f, 0, 1)? == 1),
+            ('u', [c]) => Action::Subscribe(consumer(c)?),
+            ('U', [c]) => Action::Unsubscribe(consumer(c)?),
+            ('g', [c, s]) => Action::AddSub {
+                consumer: consumer(c)?,
+                sub: sub(s)?,
+            },
+            ('G', [c, s]) => Action::RemoveSub {
+                consumer: consumer(c)?,
+                sub: sub(s)?,
+            },
+            ('w', [c, s, max]) => Action::ReceivePart {
+                consumer: consumer(c)?,
+                sub: sub(s)?,
+                max: int(max, 1, MAX_RECEIVE)?,
+            },
+            ('x', [c, s]) => Action::AckPart {
+                consumer: consumer(c)?,
+                sub: sub(s)?,
+            },
+            ('K', [c, s]) => Action::Kill {
+                consumer: consumer(c)?,
+                sub: sub(s)?,
+            },
             _ => return Err(bad()),
         };
         actions.push(action);
@@ -133,6 +169,29 @@ mod tests {
             Action::Advance(31),
             Action::SetAutoTick(true),
             Action::SetAutoMaint(false),
+            Action::Subscribe("audit".into()),
+            Action::AddSub {
+                consumer: "audit".into(),
+                sub: "w1".into(),
+            },
+            Action::ReceivePart {
+                consumer: "audit".into(),
+                sub: "w1".into(),
+                max: 10,
+            },
+            Action::AckPart {
+                consumer: "audit".into(),
+                sub: "w1".into(),
+            },
+            Action::Kill {
+                consumer: "audit".into(),
+                sub: "w2".into(),
+            },
+            Action::RemoveSub {
+                consumer: "audit".into(),
+                sub: "w2".into(),
+            },
+            Action::Unsubscribe("audit".into()),
         ];
         assert_eq!(super::decode(&super::encode(&all)), Ok(all));
         for bad in [
@@ -144,6 +203,10 @@ mod tests {
             "t0",
             "T2",
             "n,1,1,1",
+            "unobody",
+            "gaudit,w9",
+            "waudit,w1,0",
+            "Kaudit",
         ] {
             let err = super::decode(bad).expect_err(bad);
             assert_eq!(err.key, "pgq.err.share");

@@ -5,7 +5,7 @@
 use crate::db::DbError;
 
 /// The engine, installed in this order (each file is one `db.exec`).
-pub const ENGINE: [(&str, &str); 8] = [
+pub const ENGINE: [(&str, &str); 9] = [
     ("00_schema.sql", include_str!("../../sql/pgq/00_schema.sql")),
     ("10_queue.sql", include_str!("../../sql/pgq/10_queue.sql")),
     ("20_send.sql", include_str!("../../sql/pgq/20_send.sql")),
@@ -14,6 +14,7 @@ pub const ENGINE: [(&str, &str); 8] = [
         "40_receive.sql",
         include_str!("../../sql/pgq/40_receive.sql"),
     ),
+    ("45_coop.sql", include_str!("../../sql/pgq/45_coop.sql")),
     (
         "50_retry_dlq.sql",
         include_str!("../../sql/pgq/50_retry_dlq.sql"),
@@ -29,7 +30,13 @@ macro_rules! lab_sql {
 }
 lab_sql!(DROP_SQL, "drop.sql");
 lab_sql!(CREATE_QUEUE_SQL, "create_queue.sql");
-lab_sql!(REGISTER_SQL, "register.sql");
+lab_sql!(SUBSCRIBE_SQL, "subscribe.sql");
+lab_sql!(UNSUBSCRIBE_SQL, "unsubscribe.sql");
+lab_sql!(SUB_ADD_SQL, "sub_add.sql");
+lab_sql!(SUB_REMOVE_SQL, "sub_remove.sql");
+lab_sql!(RECEIVE_PART_SQL, "receive_part.sql");
+lab_sql!(ACK_PART_SQL, "ack_part.sql");
+lab_sql!(SUBCONSUMER_INFO_SQL, "subconsumer_info.sql");
 lab_sql!(SEND_SQL, "send.sql");
 lab_sql!(SEND_BURST_SQL, "send_burst.sql");
 lab_sql!(TICK_SQL, "tick.sql");
@@ -53,7 +60,14 @@ lab_sql!(COMMIT_PREPARED_SQL, "commit_prepared.sql");
 lab_sql!(ROLLBACK_PREPARED_SQL, "rollback_prepared.sql");
 
 pub const QUEUE: &str = "orders";
+/// The consumers subscribed at set-up.
 pub const CONSUMERS: [&str; 2] = ["billing", "email"];
+/// Every consumer name the page offers to subscribe (a share link accepts only these).
+pub const NAMES: [&str; 4] = ["billing", "email", "audit", "search"];
+/// Subconsumer names the page offers, per consumer.
+pub const SUBS: [&str; 3] = ["w1", "w2", "w3"];
+/// A part handed out longer ago than this (lab seconds) and not acked is taken over.
+pub const DEAD_SECONDS: i64 = 30;
 pub const EVENT_TYPE: &str = "order.created";
 pub const NTABLES: i32 = 3;
 pub const ROTATION_SECONDS: i64 = 30;
@@ -78,6 +92,9 @@ pub fn error_key(e: &DbError) -> Option<&'static str> {
         "PQ006" => "pgq.error.PQ006",
         "PQ007" => "pgq.error.PQ007",
         "PQ008" => "pgq.error.PQ008",
+        "PQ009" => "pgq.error.PQ009",
+        "PQ010" => "pgq.error.PQ010",
+        "PQ011" => "pgq.error.PQ011",
         "22023" => "pgq.error.22023",
         "55P03" => "pgq.error.55P03",
         _ => return None,
