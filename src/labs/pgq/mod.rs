@@ -4,6 +4,7 @@
 pub mod compare;
 pub mod compare_view;
 pub mod consumers;
+pub mod consumers_view;
 pub mod model;
 pub mod rows;
 pub mod share;
