@@ -877,7 +877,14 @@ async fn each_tour_step_runs_and_shows_what_it_says() {
                     .collect();
                 assert_eq!(got.len(), 1, "{got:?}");
             }
-            _ => unreachable!("the tour has five steps"),
+            // w2 takes over the part w1 was killed holding; the group's cursor waited.
+            5 => {
+                assert_eq!(last.msg.key, "pgq.out.part_taken_over", "{:?}", last.msg);
+                assert_eq!(lab.part(GROUP, "w2").len(), 3);
+                let audit = snap.consumers.iter().find(|c| c.consumer_name == GROUP);
+                assert_eq!(audit.map(|c| c.lag_events), Some(6), "{audit:?}");
+            }
+            _ => unreachable!("the tour has six steps"),
         }
         db.close().await;
     }

@@ -50,7 +50,7 @@ fn ack(consumer: &str) -> Action {
 }
 
 /// The guided tour: each step from a fresh queue, in the order the ideas build on each other.
-pub const TOUR: [TourStep<Action>; 5] = [
+pub const TOUR: [TourStep<Action>; 6] = [
     TourStep {
         title: "pgq.tour.1.title",
         body: "pgq.tour.1.body",
@@ -128,6 +128,48 @@ pub const TOUR: [TourStep<Action>; 5] = [
                 Action::CommitPrepared,
                 Action::Tick,
                 receive("billing"),
+            ]
+        },
+    },
+    TourStep {
+        title: "pgq.tour.6.title",
+        body: "pgq.tour.6.body",
+        actions: || {
+            let sub = |s: &str| ("audit".to_string(), s.to_string());
+            let part = |s: &str| {
+                let (consumer, sub) = sub(s);
+                Action::ReceivePart {
+                    consumer,
+                    sub,
+                    max: 100,
+                }
+            };
+            let (c1, w1) = sub("w1");
+            let (c2, w2) = sub("w2");
+            vec![
+                Action::Subscribe("audit".into()),
+                Action::AddSub {
+                    consumer: c1.clone(),
+                    sub: w1.clone(),
+                },
+                Action::AddSub {
+                    consumer: c2.clone(),
+                    sub: w2.clone(),
+                },
+                Action::Burst(6),
+                Action::Tick,
+                part("w1"),
+                part("w2"),
+                Action::Kill {
+                    consumer: c1,
+                    sub: w1,
+                },
+                Action::AckPart {
+                    consumer: c2,
+                    sub: w2,
+                },
+                Action::Advance(model::DEAD_SECONDS + 1),
+                part("w2"),
             ]
         },
     },
