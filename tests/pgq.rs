@@ -877,8 +877,209 @@ async fn each_tour_step_runs_and_shows_what_it_says() {
                     .collect();
                 assert_eq!(got.len(), 1, "{got:?}");
             }
-            _ => unreachable!("the tour has five steps"),
+            // w2 takes over the part w1 was killed holding; the group's cursor waited.
+            5 => {
+                assert_eq!(last.msg.key, "pgq.out.part_taken_over", "{:?}", last.msg);
+                assert_eq!(lab.part(GROUP, "w2").len(), 3);
+                let audit = snap.consumers.iter().find(|c| c.consumer_name == GROUP);
+                assert_eq!(audit.map(|c| c.lag_events), Some(6), "{audit:?}");
+            }
+            _ => unreachable!("the tour has six steps"),
         }
         db.close().await;
     }
+}
+
+// Cooperative consumers and subscribe / unsubscribe (src/sql/pgq/45_coop.sql).
+
+const GROUP: &str = "audit";
+
+fn sub(a: fn(String, String) -> Action, s: &str) -> Action {
+    a(GROUP.into(), s.into())
+}
+fn add(s: &str) -> Action {
+    sub(|consumer, sub| Action::AddSub { consumer, sub }, s)
+}
+fn take(s: &str) -> Action {
+    sub(
+        |consumer, sub| Action::ReceivePart {
+            consumer,
+            sub,
+            max: 100,
+        },
+        s,
+    )
+}
+fn ack_part(s: &str) -> Action {
+    sub(|consumer, sub| Action::AckPart { consumer, sub }, s)
+}
+fn ids_of(lab: &Lab, s: &str) -> Vec<i64> {
+    lab.part(GROUP, s).iter().map(|e| e.msg_id).collect()
+}
+async fn group_cursor(db: &Db) -> i64 {
+    model::snapshot(db)
+        .await
+        .expect("snapshot")
+        .consumers
+        .iter()
+        .find(|c| c.consumer_name == GROUP)
+        .expect("the group is subscribed")
+        .last_tick
+}
+
+/// A group `audit` with subconsumers w1 and w2, and one ticked batch of six events; returns
+/// the batch's events as billing (a plain consumer over the same ticks) received them.
+async fn group_with_a_batch(lab: &mut Lab, db: &Db) -> Vec<i64> {
+    run(lab, db, Action::Subscribe(GROUP.into())).await;
+    run(lab, db, add("w1")).await;
+    run(lab, db, add("w2")).await;
+    run(lab, db, Action::Burst(6)).await;
+    run(lab, db, Action::Tick).await;
+    run(lab, db, receive(BILLING, 100)).await;
+    let batch: Vec<i64> = lab.batch(BILLING).iter().map(|e| e.msg_id).collect();
+    assert_eq!(batch.len(), 6, "{batch:?}");
+    batch
+}
+
+#[wasm_bindgen_test]
+async fn a_group_of_two_subconsumers_receives_one_batch_as_two_disjoint_parts_whose_union_is_the_batch(
+) {
+    let (db, mut lab) = lab().await;
+    let batch = group_with_a_batch(&mut lab, &db).await;
+    let start = group_cursor(&db).await;
+    run(&mut lab, &db, take("w1")).await;
+    run(&mut lab, &db, take("w2")).await;
+    let (a, b) = (ids_of(&lab, "w1"), ids_of(&lab, "w2"));
+    assert!(!a.is_empty() && !b.is_empty(), "w1 {a:?}, w2 {b:?}");
+    assert!(a.iter().all(|id| !b.contains(id)), "overlap: {a:?} {b:?}");
+    let mut union = [a.clone(), b.clone()].concat();
+    union.sort_unstable();
+    assert_eq!(union, batch, "the parts together are the batch");
+    let batch_ids: Vec<i64> = ["w1", "w2"]
+        .iter()
+        .map(|s| lab.part(GROUP, s)[0].batch_id)
+        .collect();
+    assert_eq!(batch_ids[0], batch_ids[1], "one batch, two parts");
+    // Receiving again hands each the same part, nothing new.
+    run(&mut lab, &db, take("w1")).await;
+    assert_eq!(ids_of(&lab, "w1"), a);
+    // Per-subconsumer info: each one's part, and the group's shared lag.
+    let subs = model::snapshot(&db).await.expect("snapshot").subs;
+    let held: Vec<(String, Option<i32>, i64)> = subs
+        .iter()
+        .map(|s| (s.subconsumer_name.clone(), s.part_events, s.lag_events))
+        .collect();
+    assert_eq!(
+        held,
+        [
+            ("w1".to_string(), Some(a.len() as i32), 6),
+            ("w2".to_string(), Some(b.len() as i32), 6)
+        ]
+    );
+    // The shared cursor moves only when both parts are acked.
+    let first = run(&mut lab, &db, ack_part("w1")).await;
+    assert_eq!(first.msg.key, "pgq.out.part_acked");
+    assert_eq!(group_cursor(&db).await, start, "w2's part is not acked yet");
+    let last = run(&mut lab, &db, ack_part("w2")).await;
+    assert_eq!(last.msg.key, "pgq.out.part_acked_batch_done");
+    assert!(group_cursor(&db).await > start);
+    // A plain receive on the group is refused: its subconsumers consume for it.
+    let e = lab
+        .run(&db, receive(GROUP, 100))
+        .await
+        .expect_err("a group refuses plain receive");
+    assert_eq!(code(&e), "PQ009");
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_dead_subconsumers_part_holds_the_cursor_until_another_takes_it_over_after_the_dead_interval(
+) {
+    let (db, mut lab) = lab().await;
+    group_with_a_batch(&mut lab, &db).await;
+    let start = group_cursor(&db).await;
+    run(&mut lab, &db, take("w1")).await;
+    run(&mut lab, &db, take("w2")).await;
+    let dead_part = ids_of(&lab, "w1");
+    run(
+        &mut lab,
+        &db,
+        sub(|consumer, sub| Action::Kill { consumer, sub }, "w1"),
+    )
+    .await;
+    run(&mut lab, &db, ack_part("w2")).await;
+    assert_eq!(group_cursor(&db).await, start, "w1's part is not acked");
+    // Not dead yet: w2 gets nothing; the cursor still waits.
+    let o = run(&mut lab, &db, take("w2")).await;
+    assert_eq!(o.msg.key, "pgq.out.part_nothing", "{o:?}");
+    run(&mut lab, &db, Action::Advance(model::DEAD_SECONDS + 1)).await;
+    let o = run(&mut lab, &db, take("w2")).await;
+    assert_eq!(o.msg.key, "pgq.out.part_taken_over", "{o:?}");
+    assert_eq!(ids_of(&lab, "w2"), dead_part, "the same events again");
+    assert_eq!(group_cursor(&db).await, start);
+    let o = run(&mut lab, &db, ack_part("w2")).await;
+    assert_eq!(o.msg.key, "pgq.out.part_acked_batch_done");
+    assert!(group_cursor(&db).await > start);
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_removed_subconsumers_part_goes_to_the_next_receive_at_once() {
+    let (db, mut lab) = lab().await;
+    group_with_a_batch(&mut lab, &db).await;
+    run(&mut lab, &db, take("w1")).await;
+    run(&mut lab, &db, take("w2")).await;
+    let orphan = ids_of(&lab, "w1");
+    run(
+        &mut lab,
+        &db,
+        sub(|consumer, sub| Action::RemoveSub { consumer, sub }, "w1"),
+    )
+    .await;
+    run(&mut lab, &db, ack_part("w2")).await;
+    let o = run(&mut lab, &db, take("w2")).await;
+    assert_eq!(o.msg.key, "pgq.out.part_taken_over", "{o:?}");
+    assert_eq!(ids_of(&lab, "w2"), orphan);
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn an_unsubscribed_consumer_stops_lagging_the_queue_and_maint_rotates_past_it() {
+    let (db, mut lab) = lab().await;
+    round(&mut lab, &db).await; // events 1-4 into table 0
+    drain(&mut lab, &db, BILLING, 100).await;
+    run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
+    run(&mut lab, &db, Action::Maint).await;
+    assert!(
+        !maint_did(&lab, "rotate"),
+        "email lags and holds rotation back: {:?}",
+        lab.last_maint
+    );
+    let snap = model::snapshot(&db).await.expect("snapshot");
+    let queue = snap.queue.expect("queue");
+    assert_eq!(queue.rotation_reason.as_deref(), Some("consumer"));
+    assert_eq!(
+        queue
+            .rotation_args
+            .unwrap_or_default()
+            .first()
+            .map(String::as_str),
+        Some(EMAIL)
+    );
+    run(&mut lab, &db, Action::Unsubscribe(EMAIL.into())).await;
+    let names: Vec<String> = model::snapshot(&db)
+        .await
+        .expect("snapshot")
+        .consumers
+        .into_iter()
+        .map(|c| c.consumer_name)
+        .collect();
+    assert_eq!(names, [BILLING]);
+    run(&mut lab, &db, Action::Maint).await;
+    assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
+    assert_eq!(cur_table(&db).await, 1);
+    // Subscribing again starts from the newest tick: nothing old is delivered.
+    run(&mut lab, &db, Action::Subscribe(EMAIL.into())).await;
+    assert!(drain(&mut lab, &db, EMAIL, 100).await.is_empty());
+    db.close().await;
 }

@@ -73,6 +73,51 @@ test('send, wait for the tick, tick, receive for billing, see the event, ack (En
   assert.deepEqual(page.errors, []);
 });
 
+test('subscribe a consumer from the page, see it receive; make it a group of two, each gets a part; unsubscribe', async () => {
+  const page = await newPage(browser);
+  await openLab(page, 'en');
+  await page.selectOption('#new-consumer', 'audit');
+  await page.click('#subscribe-consumer');
+  await idle(page);
+  assert.match(await page.textContent('#last-outcome'), /audit subscribed/);
+  await page.click('#send-one');
+  await idle(page);
+  await page.click('#tick');
+  await idle(page);
+  await page.click('#consumer-audit [data-act="receive"]');
+  await idle(page);
+  assert.equal(await page.locator('#consumer-audit tr[data-msg="1"]').count(), 1, 'audit receives event 1');
+  await page.click('#consumer-audit [data-act="ack"]');
+  await idle(page);
+
+  // Two subconsumers share audit's cursor; a batch of four splits into two parts.
+  for (const sub of ['w1', 'w2']) {
+    await page.click('#consumer-audit [data-act="add-sub"]');
+    await idle(page);
+    await page.waitForSelector(`#sub-audit-${sub}`);
+  }
+  await page.fill('#burst-n', '4');
+  await page.click('#send-burst');
+  await idle(page);
+  await page.click('#tick');
+  await idle(page);
+  const parts = [];
+  for (const sub of ['w1', 'w2']) {
+    await page.click(`#sub-audit-${sub} [data-act="receive-part"]`);
+    await idle(page);
+    assert.match(await page.textContent('#last-outcome'), new RegExp(`${sub} received part \\d+ of batch \\d+: 2 events`));
+    parts.push(await page.textContent(`#sub-audit-${sub} [data-field="part-events"]`));
+  }
+  assert.deepEqual(parts, ['2, 3', '4, 5']);
+  assert.match(await page.textContent('#sub-audit-w1 [data-field="part"]'), /Part 1 of batch/);
+  await page.locator('#consumer-audit').screenshot({ path: path.join(ARTIFACTS, 'pgq-coop-en.png') });
+
+  await page.click('#consumer-audit [data-act="unsubscribe"]');
+  await idle(page);
+  assert.equal(await page.locator('#consumer-audit').count(), 0);
+  assert.deepEqual(page.errors, []);
+});
+
 test('a tour step runs and says what to look at; its share link rebuilds the same queue after a reload', async () => {
   const page = await newPage(browser);
   await openLab(page, 'en');

@@ -9,88 +9,13 @@
 use crate::clock;
 use crate::db::{Db, DbError, Param};
 use queue_lab_core::i18n::Msg;
-use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// The engine, installed in this order (each file is one `db.exec`).
-pub const ENGINE: [(&str, &str); 8] = [
-    ("00_schema.sql", include_str!("../../sql/pgq/00_schema.sql")),
-    ("10_queue.sql", include_str!("../../sql/pgq/10_queue.sql")),
-    ("20_send.sql", include_str!("../../sql/pgq/20_send.sql")),
-    ("30_ticker.sql", include_str!("../../sql/pgq/30_ticker.sql")),
-    (
-        "40_receive.sql",
-        include_str!("../../sql/pgq/40_receive.sql"),
-    ),
-    (
-        "50_retry_dlq.sql",
-        include_str!("../../sql/pgq/50_retry_dlq.sql"),
-    ),
-    ("60_info.sql", include_str!("../../sql/pgq/60_info.sql")),
-    ("70_maint.sql", include_str!("../../sql/pgq/70_maint.sql")),
-];
+pub use super::consumers::{PartEvent, SubInfo, SubKey};
 
-macro_rules! lab_sql {
-    ($name:ident, $file:literal) => {
-        pub const $name: &str = include_str!(concat!("../../sql/pgq/lab/", $file));
-    };
-}
-lab_sql!(DROP_SQL, "drop.sql");
-lab_sql!(CREATE_QUEUE_SQL, "create_queue.sql");
-lab_sql!(REGISTER_SQL, "register.sql");
-lab_sql!(SEND_SQL, "send.sql");
-lab_sql!(SEND_BURST_SQL, "send_burst.sql");
-lab_sql!(TICK_SQL, "tick.sql");
-lab_sql!(TICK_SNAPSHOT_SQL, "tick_snapshot.sql");
-lab_sql!(RECEIVE_SQL, "receive.sql");
-lab_sql!(ACK_SQL, "ack.sql");
-lab_sql!(NACK_SQL, "nack.sql");
-lab_sql!(MAINT_SQL, "maint.sql");
-lab_sql!(RETRY_EVENTS_SQL, "retry_events.sql");
-lab_sql!(DLQ_INSPECT_SQL, "dlq_inspect.sql");
-lab_sql!(DLQ_REPLAY_SQL, "dlq_replay.sql");
-lab_sql!(FLUSH_STATS_SQL, "flush_stats.sql");
-lab_sql!(QUEUE_INFO_SQL, "queue_info.sql");
-lab_sql!(CONSUMER_INFO_SQL, "consumer_info.sql");
-lab_sql!(TABLE_INFO_SQL, "table_info.sql");
-lab_sql!(RETRY_LIST_SQL, "retry_list.sql");
-lab_sql!(INFLIGHT_FIND_SQL, "inflight_find.sql");
-lab_sql!(INFLIGHT_PREPARE_SQL, "inflight_prepare.sql");
-lab_sql!(INFLIGHT_ABORT_SQL, "inflight_abort.sql");
-lab_sql!(COMMIT_PREPARED_SQL, "commit_prepared.sql");
-lab_sql!(ROLLBACK_PREPARED_SQL, "rollback_prepared.sql");
-
-pub const QUEUE: &str = "orders";
-pub const CONSUMERS: [&str; 2] = ["billing", "email"];
-pub const EVENT_TYPE: &str = "order.created";
-pub const NTABLES: i32 = 3;
-pub const ROTATION_SECONDS: i64 = 30;
-pub const MAX_RETRIES: i32 = 3;
-/// The largest burst one click sends.
-pub const MAX_BURST: i64 = 5_000;
-/// The most events one receive asks for.
-pub const MAX_RECEIVE: i64 = 1_000;
-/// The longest nack delay the lab accepts: a day, like the clock's step.
-pub const MAX_DELAY: i64 = 86_400;
-/// Dead letters the view lists.
-pub const DLQ_LIMIT: i64 = 50;
-
-/// SQLSTATEs the engine raises, each with a translated explanation.
-pub fn error_key(e: &DbError) -> Option<&'static str> {
-    Some(match e.code.as_deref()? {
-        "PQ001" => "pgq.error.PQ001",
-        "PQ002" => "pgq.error.PQ002",
-        "PQ003" => "pgq.error.PQ003",
-        "PQ004" => "pgq.error.PQ004",
-        "PQ005" => "pgq.error.PQ005",
-        "PQ006" => "pgq.error.PQ006",
-        "PQ007" => "pgq.error.PQ007",
-        "PQ008" => "pgq.error.PQ008",
-        "22023" => "pgq.error.22023",
-        "55P03" => "pgq.error.55P03",
-        _ => return None,
-    })
-}
+pub use super::rows::*;
+pub use super::share::{decode, encode};
+pub use super::sql::*;
 
 /// Everything a learner can do in this lab.
 #[derive(Clone, Debug, PartialEq)]
@@ -127,6 +52,35 @@ pub enum Action {
     Advance(i64),
     SetAutoTick(bool),
     SetAutoMaint(bool),
+    /// `pgq.subscribe`: a new consumer with its own cursor from the newest tick.
+    Subscribe(String),
+    /// `pgq.unsubscribe`: the consumer, its cursor and its batch are gone.
+    Unsubscribe(String),
+    /// `pgq.register_subconsumer`: the consumer becomes a cooperative group.
+    AddSub {
+        consumer: String,
+        sub: String,
+    },
+    RemoveSub {
+        consumer: String,
+        sub: String,
+    },
+    /// `pgq.receive_part`: the subconsumer's part of the group's batch.
+    ReceivePart {
+        consumer: String,
+        sub: String,
+        max: i64,
+    },
+    /// `pgq.ack_part` for the part the subconsumer holds.
+    AckPart {
+        consumer: String,
+        sub: String,
+    },
+    /// The subconsumer's process dies: no statement; its part stays un-acked.
+    Kill {
+        consumer: String,
+        sub: String,
+    },
 }
 
 pub use crate::labs::session::Tone;
@@ -139,213 +93,9 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn new(msg: Msg, tone: Tone) -> Outcome {
+    pub(super) fn new(msg: Msg, tone: Tone) -> Outcome {
         Outcome { msg, tone }
     }
-}
-
-/// One event as `pgq.receive` hands it out.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Event {
-    pub batch_id: i64,
-    pub msg_id: i64,
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub payload: String,
-    pub retry_count: i32,
-    pub created_at: String,
-    pub txid: serde_json::Value,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-pub struct QueueInfo {
-    pub queue_name: String,
-    pub ntables: i32,
-    pub cur_table: i32,
-    pub cur_table_name: String,
-    pub rotation_period: String,
-    pub switch_time: String,
-    pub max_retries: i32,
-    pub last_tick: i64,
-    pub last_tick_time: Option<String>,
-    pub ticks_kept: i32,
-    pub events_since_tick: Option<i64>,
-    pub consumers: i32,
-    pub retries_pending: i32,
-    pub dead_letters: i32,
-    pub rotation_ready: Option<bool>,
-    pub rotation_note: Option<String>,
-    pub rotation_reason: Option<String>,
-    pub rotation_args: Option<Vec<String>>,
-}
-
-impl QueueInfo {
-    /// What the next maint() would do, in the learner's language.
-    pub fn rotation_msg(&self) -> Msg {
-        reason_msg(
-            self.rotation_reason.as_deref(),
-            self.rotation_args.as_deref().unwrap_or_default(),
-        )
-    }
-}
-
-/// The engine's reason (`pgq.rotation_status` / `pgq.maint`: a code and its values) as a
-/// message; the engine's own English note stays in the SQL log.
-pub fn reason_msg(reason: Option<&str>, args: &[String]) -> Msg {
-    let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
-    match reason.unwrap_or_default() {
-        "step2_pending" => Msg::new("pgq.reason.step2_pending"),
-        "period" => Msg::new("pgq.reason.period").arg("time", arg(0)),
-        "step2_now" => Msg::new("pgq.reason.step2_now"),
-        "long_tx" => Msg::new("pgq.reason.long_tx").arg("txid", arg(0)),
-        "consumer" => Msg::new("pgq.reason.consumer")
-            .arg("consumer", arg(0))
-            .arg("tick", arg(1)),
-        "ready" => Msg::new("pgq.reason.ready").arg("table", arg(0)),
-        "locked" => Msg::new("pgq.reason.locked").arg("table", arg(0)),
-        _ => Msg::new("pgq.reason.unknown"),
-    }
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-pub struct ConsumerInfo {
-    pub consumer_name: String,
-    pub last_tick: i64,
-    pub last_tick_time: Option<String>,
-    pub lag_ticks: i32,
-    pub lag_events: i64,
-    pub lag_time: Option<String>,
-    pub batch_id: Option<i64>,
-    pub batch_end_tick: Option<i64>,
-    pub batch_acked_upto: Option<i64>,
-    pub last_ack_time: Option<String>,
-    pub retries_pending: i32,
-    pub dead_letters: i32,
-    pub holds_rotation: bool,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-pub struct TableInfo {
-    pub table_no: i32,
-    pub table_name: String,
-    pub is_current: bool,
-    pub is_next: bool,
-    pub events: i64,
-    pub dead_tuples: i64,
-    pub tup_upd: i64,
-    pub tup_del: i64,
-    pub size_bytes: i64,
-    pub min_msg_id: Option<i64>,
-    pub max_msg_id: Option<i64>,
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct MaintRow {
-    pub queue_name: Option<String>,
-    pub action: String,
-    pub detail: Option<String>,
-    pub reason: Option<String>,
-    pub args: Option<Vec<String>>,
-}
-
-impl MaintRow {
-    /// maint()'s answer in the learner's words, from its reason code and values (its English
-    /// detail is what the SQL log shows).
-    pub fn msg(&self) -> Msg {
-        let args = self.args.as_deref().unwrap_or_default();
-        let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
-        match self.action.as_str() {
-            "retry" => Msg::new("pgq.maint.retry")
-                .arg("count", arg(0))
-                .arg("table", arg(1)),
-            "step2" => Msg::new("pgq.maint.step2"),
-            "rotate" => Msg::new("pgq.maint.rotate")
-                .arg("from", arg(0))
-                .arg("to", arg(1))
-                .arg("count", arg(2)),
-            "ticks" => Msg::new("pgq.maint.ticks").arg("count", arg(0)),
-            _ => Msg::new("pgq.maint.wait")
-                .arg_msg("reason", reason_msg(self.reason.as_deref(), args)),
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct DeadLetter {
-    pub dl_id: i64,
-    pub consumer: String,
-    pub msg_id: i64,
-    pub batch_id: i64,
-    #[serde(rename = "type")]
-    pub kind: Option<String>,
-    pub payload: Option<String>,
-    pub retry_count: i32,
-    pub reason: Option<String>,
-    pub created_at: String,
-    pub died_at: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Retry {
-    pub rq_id: i64,
-    pub consumer: String,
-    pub msg_id: i64,
-    pub batch_id: i64,
-    pub retry_count: i32,
-    pub retry_after: String,
-    pub reason: Option<String>,
-    pub due: bool,
-}
-
-/// What the tables hold now, read after each action.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Snapshot {
-    pub now: String,
-    pub queue: Option<QueueInfo>,
-    pub consumers: Vec<ConsumerInfo>,
-    pub tables: Vec<TableInfo>,
-    pub retries: Vec<Retry>,
-    pub dead: Vec<DeadLetter>,
-    pub inflight_open: bool,
-}
-
-#[derive(Deserialize)]
-struct MsgId {
-    msg_id: i64,
-}
-#[derive(Deserialize)]
-struct Sent {
-    msg_id: i64,
-    txid: String,
-}
-#[derive(Deserialize)]
-struct Count {
-    sent: i64,
-}
-#[derive(Deserialize)]
-struct TickId {
-    tick_id: i64,
-}
-#[derive(Deserialize)]
-struct TickSnap {
-    snapshot: String,
-}
-#[derive(Deserialize)]
-struct Finished {
-    finished: i32,
-}
-#[derive(Deserialize)]
-struct NackOutcome {
-    outcome: String,
-}
-#[derive(Deserialize)]
-struct Released {
-    released: i32,
-}
-#[derive(Deserialize)]
-struct Gid {
-    #[allow(dead_code)]
-    gid: String,
 }
 
 /// The lab's state beside the database.
@@ -365,6 +115,10 @@ pub struct Lab {
     /// Events sent so far by "send one" (numbers the payloads).
     pub sent: i64,
     pub history: Vec<Action>,
+    /// The part each subconsumer last received and has not acked yet.
+    pub parts: BTreeMap<SubKey, Vec<PartEvent>>,
+    /// Subconsumers the learner killed (their process stopped).
+    pub killed: BTreeSet<SubKey>,
 }
 
 async fn inflight_open(db: &Db) -> Result<bool, DbError> {
@@ -404,7 +158,7 @@ impl Lab {
         )
         .await?;
         for c in CONSUMERS {
-            db.query::<serde_json::Value>(REGISTER_SQL, &[QUEUE.into(), c.into()])
+            db.query::<serde_json::Value>(SUBSCRIBE_SQL, &[QUEUE.into(), c.into()])
                 .await?;
         }
         Ok(Lab::default())
@@ -464,6 +218,15 @@ impl Lab {
                     Tone::Info,
                 ))
             }
+            Action::Subscribe(c) => self.subscribe(db, &c).await,
+            Action::Unsubscribe(c) => self.unsubscribe(db, &c).await,
+            Action::AddSub { consumer, sub } => self.add_sub(db, &consumer, &sub).await,
+            Action::RemoveSub { consumer, sub } => self.remove_sub(db, &consumer, &sub).await,
+            Action::ReceivePart { consumer, sub, max } => {
+                self.receive_part(db, &consumer, &sub, max).await
+            }
+            Action::AckPart { consumer, sub } => self.ack_part(db, &consumer, &sub).await,
+            Action::Kill { consumer, sub } => Ok(self.kill(&consumer, &sub)),
         }?;
         self.history.push(action);
         Ok(out)
@@ -844,6 +607,7 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
     let q: [Param; 1] = [QUEUE.into()];
     let queue = db.query::<QueueInfo>(QUEUE_INFO_SQL, &q).await?.first();
     let consumers = db.query::<ConsumerInfo>(CONSUMER_INFO_SQL, &q).await?.rows;
+    let subs = db.query::<SubInfo>(SUBCONSUMER_INFO_SQL, &q).await?.rows;
     let tables = db.query::<TableInfo>(TABLE_INFO_SQL, &q).await?.rows;
     let retries = db.query::<Retry>(RETRY_LIST_SQL, &q).await?.rows;
     let dead = db
@@ -855,105 +619,12 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
         now,
         queue,
         consumers,
+        subs,
         tables,
         retries,
         dead,
         inflight_open,
     })
-}
-
-/// The actions as a share link's text: one letter per action, values after it, actions
-/// joined by `.` (`s.s.k.vbilling,100.abilling`). Consumer names are the lab's own.
-pub fn encode(actions: &[Action]) -> String {
-    let flag = |on: &bool| if *on { 1 } else { 0 };
-    actions
-        .iter()
-        .map(|a| match a {
-            Action::SendOne => "s".to_owned(),
-            Action::Burst(n) => format!("b{n}"),
-            Action::SendRollback => "r".into(),
-            Action::Prepare => "p".into(),
-            Action::CommitPrepared => "P".into(),
-            Action::RollbackPrepared => "R".into(),
-            Action::Tick => "k".into(),
-            Action::Receive { consumer, max } => format!("v{consumer},{max}"),
-            Action::Ack { consumer, batch } => format!("a{consumer},{batch}"),
-            Action::AckHeld(consumer) => format!("h{consumer}"),
-            Action::Nack {
-                consumer,
-                batch,
-                msg,
-                delay,
-            } => format!("n{consumer},{batch},{msg},{delay}"),
-            Action::Maint => "m".into(),
-            Action::RetryEvents => "y".into(),
-            Action::Replay(id) => format!("d{id}"),
-            Action::Advance(s) => format!("t{s}"),
-            Action::SetAutoTick(on) => format!("T{}", flag(on)),
-            Action::SetAutoMaint(on) => format!("M{}", flag(on)),
-        })
-        .collect::<Vec<_>>()
-        .join(".")
-}
-
-/// Reads [`encode`]'s text back; every value is checked against the lab's limits, so a
-/// hand-edited link is refused with the step it could not read.
-pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
-    let mut actions = Vec::new();
-    for (i, step) in text.split('.').filter(|s| !s.is_empty()).enumerate() {
-        let bad = || Msg::new("pgq.err.share").arg("n", i + 1).arg("step", step);
-        let mut chars = step.chars();
-        let kind = chars.next().ok_or_else(bad)?;
-        let rest: String = chars.collect();
-        let parts: Vec<&str> = rest.split(',').collect();
-        let int = |p: &str, lo: i64, hi: i64| {
-            p.parse::<i64>()
-                .ok()
-                .filter(|v| (lo..=hi).contains(v))
-                .ok_or_else(bad)
-        };
-        let consumer = |p: &str| {
-            CONSUMERS
-                .iter()
-                .find(|c| **c == p)
-                .map(|c| (*c).to_owned())
-                .ok_or_else(bad)
-        };
-        let none = || if rest.is_empty() { Ok(()) } else { Err(bad()) };
-        let action = match (kind, parts.as_slice()) {
-            ('s', _) => none().map(|()| Action::SendOne)?,
-            ('r', _) => none().map(|()| Action::SendRollback)?,
-            ('p', _) => none().map(|()| Action::Prepare)?,
-            ('P', _) => none().map(|()| Action::CommitPrepared)?,
-            ('R', _) => none().map(|()| Action::RollbackPrepared)?,
-            ('k', _) => none().map(|()| Action::Tick)?,
-            ('m', _) => none().map(|()| Action::Maint)?,
-            ('y', _) => none().map(|()| Action::RetryEvents)?,
-            ('b', [n]) => Action::Burst(int(n, 1, MAX_BURST)?),
-            ('v', [c, max]) => Action::Receive {
-                consumer: consumer(c)?,
-                max: int(max, 1, MAX_RECEIVE)?,
-            },
-            ('a', [c, batch]) => Action::Ack {
-                consumer: consumer(c)?,
-                batch: int(batch, 1, i64::MAX)?,
-            },
-            ('h', [c]) => Action::AckHeld(consumer(c)?),
-            ('n', [c, batch, msg, delay]) => Action::Nack {
-                consumer: consumer(c)?,
-                batch: int(batch, 1, i64::MAX)?,
-                msg: int(msg, 1, i64::MAX)?,
-                delay: int(delay, 0, MAX_DELAY)?,
-            },
-            ('d', [id]) => Action::Replay(int(id, 1, i64::MAX)?),
-            ('t', [s]) => Action::Advance(int(s, 1, crate::clock::MAX_STEP_SECONDS)?),
-            ('T', [f]) => Action::SetAutoTick(int(f, 0, 1)? == 1),
-            ('M', [f]) => Action::SetAutoMaint(int(f, 0, 1)? == 1),
-            _ => return Err(bad()),
-        };
-        actions.push(action);
-    }
-    Ok(actions)
 }
 
 impl crate::labs::session::LabModel for Lab {
@@ -984,54 +655,6 @@ impl crate::labs::session::Told for Outcome {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn a_share_link_round_trips_and_refuses_what_the_lab_would_refuse() {
-        let all = vec![
-            Action::SendOne,
-            Action::Burst(5),
-            Action::SendRollback,
-            Action::Prepare,
-            Action::CommitPrepared,
-            Action::RollbackPrepared,
-            Action::Tick,
-            Action::Receive {
-                consumer: "billing".into(),
-                max: 100,
-            },
-            Action::Ack {
-                consumer: "email".into(),
-                batch: 3,
-            },
-            Action::AckHeld("billing".into()),
-            Action::Nack {
-                consumer: "billing".into(),
-                batch: 4,
-                msg: 2,
-                delay: 0,
-            },
-            Action::Maint,
-            Action::RetryEvents,
-            Action::Replay(1),
-            Action::Advance(31),
-            Action::SetAutoTick(true),
-            Action::SetAutoMaint(false),
-        ];
-        assert_eq!(super::decode(&super::encode(&all)), Ok(all));
-        for bad in [
-            "x",
-            "s1",
-            "b0",
-            "vnobody,10",
-            "vbilling,100000",
-            "t0",
-            "T2",
-            "n,1,1,1",
-        ] {
-            let err = super::decode(bad).expect_err(bad);
-            assert_eq!(err.key, "pgq.err.share");
-        }
-    }
-
     use super::*;
 
     #[test]

@@ -1,7 +1,8 @@
-//! L4's page: producers, the ticker, one card per consumer (cursor, lag, batch with ack /
-//! nack), table rotation, retries and dead letters, the SQL log and console.
+//! L4's page: producers, the ticker, the consumers (consumers_view.rs), table rotation,
+//! retries and dead letters, the SQL log and console.
 
 use super::compare_view::Compare;
+use super::consumers_view::Consumers;
 use super::model::{self, Action, Lab, Snapshot};
 use crate::ctx::use_ctx;
 use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour, TourStep};
@@ -49,7 +50,7 @@ fn ack(consumer: &str) -> Action {
 }
 
 /// The guided tour: each step from a fresh queue, in the order the ideas build on each other.
-pub const TOUR: [TourStep<Action>; 5] = [
+pub const TOUR: [TourStep<Action>; 6] = [
     TourStep {
         title: "pgq.tour.1.title",
         body: "pgq.tour.1.body",
@@ -127,6 +128,48 @@ pub const TOUR: [TourStep<Action>; 5] = [
                 Action::CommitPrepared,
                 Action::Tick,
                 receive("billing"),
+            ]
+        },
+    },
+    TourStep {
+        title: "pgq.tour.6.title",
+        body: "pgq.tour.6.body",
+        actions: || {
+            let sub = |s: &str| ("audit".to_string(), s.to_string());
+            let part = |s: &str| {
+                let (consumer, sub) = sub(s);
+                Action::ReceivePart {
+                    consumer,
+                    sub,
+                    max: 100,
+                }
+            };
+            let (c1, w1) = sub("w1");
+            let (c2, w2) = sub("w2");
+            vec![
+                Action::Subscribe("audit".into()),
+                Action::AddSub {
+                    consumer: c1.clone(),
+                    sub: w1.clone(),
+                },
+                Action::AddSub {
+                    consumer: c2.clone(),
+                    sub: w2.clone(),
+                },
+                Action::Burst(6),
+                Action::Tick,
+                part("w1"),
+                part("w2"),
+                Action::Kill {
+                    consumer: c1,
+                    sub: w1,
+                },
+                Action::AckPart {
+                    consumer: c2,
+                    sub: w2,
+                },
+                Action::Advance(model::DEAD_SECONDS + 1),
+                part("w2"),
             ]
         },
     },
@@ -294,164 +337,6 @@ fn Ticker(
             </p>
             <p class="muted">{ctx.t("pgq.explain.latency")}</p>
             <p class="muted">{ctx.t("pgq.explain.fanout")}</p>
-        </section>
-    }
-}
-
-#[component]
-fn Consumers(
-    lab: LabSig,
-    snap: RwSignal<Snapshot>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
-    let ctx = use_ctx();
-    let limit = RwSignal::new("100".to_string());
-    let delay = RwSignal::new("30".to_string());
-    let problem = RwSignal::new(None::<Msg>);
-    let card = move |name: &'static str| {
-        let info = move || {
-            snap.with(|s| {
-                s.consumers
-                    .iter()
-                    .find(|c| c.consumer_name == name)
-                    .cloned()
-                    .unwrap_or_default()
-            })
-        };
-        let events = move || {
-            lab.with(|l| {
-                l.as_ref()
-                    .map(|l| l.batch(name).to_vec())
-                    .unwrap_or_default()
-            })
-        };
-        let nacked = move |msg: i64| {
-            lab.with(|l| {
-                l.as_ref()
-                    .and_then(|l| l.nacked.get(name))
-                    .and_then(|n| n.iter().find(|(m, _)| *m == msg).map(|(_, o)| o.clone()))
-            })
-        };
-        let batch_id = move || events().first().map(|e| e.batch_id);
-        let receive = move || match parse_in(&limit.get_untracked(), 1, model::MAX_RECEIVE) {
-            Ok(max) => {
-                problem.set(None);
-                act.run(Action::Receive {
-                    consumer: name.into(),
-                    max,
-                });
-            }
-            Err(m) => problem.set(Some(m)),
-        };
-        let nack =
-            move |batch: i64, msg: i64| match parse_in(&delay.get_untracked(), 0, model::MAX_DELAY)
-            {
-                Ok(d) => {
-                    problem.set(None);
-                    act.run(Action::Nack {
-                        consumer: name.into(),
-                        batch,
-                        msg,
-                        delay: d,
-                    });
-                }
-                Err(m) => problem.set(Some(m)),
-            };
-        let lag_max = move || {
-            snap.with(|s| {
-                s.consumers
-                    .iter()
-                    .map(|c| c.lag_events)
-                    .max()
-                    .unwrap_or(0)
-                    .max(1)
-            })
-        };
-        view! {
-            <article class="worker" id=format!("consumer-{name}") aria-label=move || format!("{} {name}", tr(ctx.lang.get(), "pgq.label.consumer"))>
-                <h3><span>{name}</span></h3>
-                <p class="state mono" data-field="cursor">{move || render(ctx.lang.get(), &Msg::new("pgq.label.cursor").arg("tick", info().last_tick))}</p>
-                <p class="muted">
-                    {move || render(ctx.lang.get(), &Msg::new("pgq.label.lag_ticks").arg("count", info().lag_ticks))} " · "
-                    {move || render(ctx.lang.get(), &Msg::new("pgq.label.lag_events").arg("count", info().lag_events))} " · "
-                    {move || render(ctx.lang.get(), &Msg::new("pgq.label.lag_time").arg("duration", info().lag_time.unwrap_or_default()))}
-                </p>
-                <meter min="0" max=move || lag_max().to_string() value=move || info().lag_events.to_string() style="width:100%"
-                    aria-label=move || tr(ctx.lang.get(), "pgq.lag_bar")></meter>
-                <Show when=move || info().holds_rotation>
-                    <p class="note bad" data-field="holds">{ctx.t("pgq.label.holds_rotation")}</p>
-                </Show>
-                <div class="row">
-                    <button type="button" class="small" data-act="receive" disabled=disabled on:click=move |_| receive()>{ctx.t("pgq.action.receive")}</button>
-                    <button type="button" class="small" data-act="ack" disabled=move || disabled.get() || batch_id().is_none()
-                        on:click=move |_| { if let Some(b) = batch_id() { act.run(Action::Ack { consumer: name.into(), batch: b }) } }>
-                        {ctx.t("pgq.action.ack")}
-                    </button>
-                </div>
-                <p class="muted" data-field="batch">
-                    {move || match (batch_id(), info().batch_end_tick) {
-                        (Some(b), end) => render(ctx.lang.get(), &Msg::new("pgq.label.batch").arg("id", b).arg("from", info().last_tick).arg("to", end.map_or("?".into(), |t| t.to_string()))),
-                        (None, _) => tr(ctx.lang.get(), "pgq.label.no_batch"),
-                    }}
-                </p>
-                <Show when=move || !events().is_empty()>
-                    <div class="table-wrap" tabindex="0" style="position:relative">
-                        <table class="batch">
-                            <thead>
-                                <tr>
-                                    <th scope="col">{ctx.t("pgq.label.msg_id")}</th>
-                                    <th scope="col">{ctx.t("pgq.field.payload")}</th>
-                                    <th scope="col">{ctx.t("pgq.label.retry_count")}</th>
-                                    <th scope="col">{ctx.t("pgq.label.txid")}</th>
-                                    <th scope="col">{ctx.t("pgq.label.created_at")}</th>
-                                    <th scope="col"><span class="visually-hidden">{ctx.t("pgq.action.nack")}</span></th>
-                                </tr>
-                            </thead>
-                            <tbody>
-                                <For each=events key=|e| (e.batch_id, e.msg_id) let:e>
-                                    {
-                                        let (batch, msg) = (e.batch_id, e.msg_id);
-                                        view! {
-                                            <tr data-msg=msg.to_string()>
-                                                <td class="mono">{msg}</td>
-                                                <td class="payload">{e.payload.clone()}</td>
-                                                <td class="mono">{e.retry_count}</td>
-                                                <td class="mono">{crate::ui::console::cell_text(&e.txid)}</td>
-                                                <td class="mono">{crate::clock::time_of_day(&e.created_at).to_owned()}</td>
-                                                <td>
-                                                    {move || match nacked(msg) {
-                                                        Some(o) => view! { <span class="status">{o}</span> }.into_any(),
-                                                        None => view! {
-                                                            <button type="button" class="small" data-act="nack" disabled=disabled
-                                                                aria-label=move || format!("{} {msg}", tr(ctx.lang.get(), "pgq.action.nack"))
-                                                                on:click=move |_| nack(batch, msg)>{ctx.t("pgq.action.nack")}</button>
-                                                        }.into_any(),
-                                                    }}
-                                                </td>
-                                            </tr>
-                                        }
-                                    }
-                                </For>
-                            </tbody>
-                        </table>
-                    </div>
-                </Show>
-            </article>
-        }
-    };
-    view! {
-        <section class="panel" aria-labelledby="consumers-title">
-            <h2 id="consumers-title">{ctx.t("pgq.section.consumers")}</h2>
-            <div class="row">
-                <label for="receive-limit">{ctx.t("pgq.field.limit")}</label>
-                <input id="receive-limit" type="text" inputmode="numeric" size="5" prop:value=limit on:input=move |ev| limit.set(event_target_value(&ev))/>
-                <label for="nack-delay">{ctx.t("pgq.nack_delay")}</label>
-                <input id="nack-delay" type="text" inputmode="numeric" size="5" prop:value=delay on:input=move |ev| delay.set(event_target_value(&ev))/>
-            </div>
-            {move || problem.get().map(|m| view! { <p class="field-error" role="alert">{render(ctx.lang.get(), &m)}</p> })}
-            <div class="workers">{model::CONSUMERS.into_iter().map(card).collect_view()}</div>
-            <p class="muted">{ctx.t("pgq.explain.nack")}</p>
         </section>
     }
 }

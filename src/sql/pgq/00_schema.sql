@@ -25,11 +25,15 @@
 --   PQ006 nothing delivered to ack (call receive first)
 --   PQ007 event not delivered in that batch
 --   PQ008 unknown dead letter
+--   PQ009 wrong kind of consumer: a plain call on a cooperative group, or a
+--         subconsumer added while the consumer has a plain batch open
+--   PQ010 unknown subconsumer
+--   PQ011 the subconsumer holds no part of that batch (taken over?)
 --   22023 invalid argument (bad limit, delay, table count, retry count)
 -- A function that raises changes nothing: the whole statement is undone.
 --
 -- Install order: 00_schema, 10_queue, 20_send, 30_ticker, 40_receive,
--- 50_retry_dlq, 60_info, 70_maint.
+-- 45_coop, 50_retry_dlq, 60_info, 70_maint.
 
 create schema pgq;
 
@@ -92,6 +96,41 @@ create table pgq.subscription (
 );
 
 create sequence pgq.batch_id_seq;
+
+-- Cooperative consumers (45_coop.sql): a consumer with subconsumers is a
+-- group. The subconsumers share the group's subscription row, so its one
+-- cursor; each holds at most one part of the group's open batch at a time.
+create table pgq.subconsumer (
+    sc_id            int generated always as identity primary key,
+    sc_sub           int not null references pgq.subscription on delete cascade,
+    sc_name          text not null,
+    sc_registered_at timestamptz not null,
+    -- the last receive or ack it made
+    sc_last_seen     timestamptz not null,
+    unique (sc_sub, sc_name)
+);
+
+-- A part of a group's open batch: the events from (first key) to (last key)
+-- in (ev_txid, ev_id) order. Parts of one batch never overlap; together
+-- they cover it once every event was cut into one. Deleted with the batch
+-- when the group's cursor moves on.
+create table pgq.coop_part (
+    part_sub        int not null references pgq.subscription on delete cascade,
+    part_batch      bigint not null,
+    part_no         int not null,
+    -- the holder; null when its subconsumer was removed (any may take it)
+    part_sc         int references pgq.subconsumer on delete set null,
+    part_first_txid xid8 not null,
+    part_first_id   bigint not null,
+    part_last_txid  xid8 not null,
+    part_last_id    bigint not null,
+    part_events     int not null,
+    -- when it was last handed out, and how many times
+    part_given_at   timestamptz not null,
+    part_deliveries int not null default 1,
+    part_acked_at   timestamptz,
+    primary key (part_sub, part_batch, part_no)
+);
 
 -- Events a consumer nacked, waiting for their retry time. maint_retry_events()
 -- moves a due one back into the queue's current event table, addressed to

@@ -1,5 +1,6 @@
--- Queues and consumers: create_queue, drop_queue, register_consumer,
--- unregister_consumer, and the two lookups every other function uses.
+-- Queues and consumers: create_queue, drop_queue, subscribe / unsubscribe
+-- (PgQue's names) = register_consumer / unregister_consumer (PgQ's), and the
+-- two lookups every other function uses.
 
 -- pgq.find_queue(i_queue text) returns pgq.queue
 --   i_queue  queue name
@@ -185,7 +186,8 @@ $$;
 --   i_queue, i_consumer  names
 -- Returns 1.
 -- Guarantee: the consumer's cursor, open batch and pending retries are gone
--- (its dead letters stay, for inspection); it no longer holds rotation back.
+-- (its dead letters stay, for inspection), and with a group its
+-- subconsumers and their parts; it no longer holds rotation back.
 -- Raises PQ001 / PQ002 for an unknown queue / consumer.
 create function pgq.unregister_consumer(i_queue text, i_consumer text)
 returns integer
@@ -197,3 +199,15 @@ begin
     return 1;
 end;
 $$;
+
+-- pgq.subscribe(i_queue text, i_consumer text) returns integer
+-- pgq.unsubscribe(i_queue text, i_consumer text) returns integer
+-- PgQue's names for register_consumer / unregister_consumer: the same
+-- functions, the same results and errors.
+create function pgq.subscribe(i_queue text, i_consumer text)
+returns integer
+language sql as $$ select pgq.register_consumer(i_queue, i_consumer) $$;
+
+create function pgq.unsubscribe(i_queue text, i_consumer text)
+returns integer
+language sql as $$ select pgq.unregister_consumer(i_queue, i_consumer) $$;

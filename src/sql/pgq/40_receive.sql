@@ -44,12 +44,28 @@ begin
 end;
 $$;
 
+-- pgq.refuse_group(s pgq.subscription) returns void
+-- Raises PQ009 when the consumer is a cooperative group (has subconsumers):
+-- plain receive / ack / nack would bypass its parts. Reads only.
+create function pgq.refuse_group(s pgq.subscription)
+returns void
+language plpgsql stable as $$
+begin
+    if exists (select 1 from pgq.subconsumer where sc_sub = s.sub_id) then
+        raise exception 'pgq: consumer "%" is a cooperative group: its subconsumers receive and ack parts', s.sub_consumer
+            using errcode = 'PQ009',
+                  hint = 'call pgq.receive_part(queue, consumer, subconsumer) and pgq.ack_part(batch, consumer, subconsumer)';
+    end if;
+end;
+$$;
+
 -- pgq.open_batch(i_batch_id bigint, i_consumer text) returns pgq.subscription
 --   i_batch_id  a batch id from receive
 --   i_consumer  optional: the consumer the caller believes owns it
 -- Returns the owning subscription row, locked.
 -- Guarantee: raises PQ004 if the batch was already acked, PQ003 if no
--- consumer has it open, PQ005 if it belongs to another consumer.
+-- consumer has it open, PQ005 if it belongs to another consumer, PQ009 if
+-- it is a cooperative group's (its parts are acked with ack_part).
 create function pgq.open_batch(i_batch_id bigint, i_consumer text default null)
 returns pgq.subscription
 language plpgsql as $$
@@ -72,6 +88,7 @@ begin
         raise exception 'pgq: batch % belongs to consumer "%", not "%"', i_batch_id, s.sub_consumer, i_consumer
             using errcode = 'PQ005';
     end if;
+    perform pgq.refuse_group(s);
     return s;
 end;
 $$;
@@ -91,7 +108,8 @@ $$;
 -- batch bigger than i_max is handed out in pages under one batch_id: ack
 -- each page; the next receive continues the same batch. Events wait for a
 -- tick: one sent after the newest tick is not received until the next tick.
--- Raises PQ001 / PQ002 for an unknown queue / consumer, 22023 for i_max < 1.
+-- Raises PQ001 / PQ002 for an unknown queue / consumer, 22023 for i_max < 1,
+-- PQ009 for a cooperative group (its subconsumers call receive_part).
 create function pgq.receive(i_queue text, i_consumer text, i_max int default 100)
 returns table (batch_id bigint, msg_id bigint, type text, payload text,
                retry_count int, created_at timestamptz, txid bigint)
@@ -113,6 +131,7 @@ begin
             using errcode = '22023';
     end if;
     s := pgq.find_subscription(i_queue, i_consumer, true);
+    perform pgq.refuse_group(s);
 
     if s.sub_batch is null then
         select max(t.tick_id) into s.sub_next_tick

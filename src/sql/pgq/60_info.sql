@@ -55,7 +55,8 @@ $$;
 --          last_tick_time timestamptz, lag_ticks int, lag_events bigint,
 --          lag_time interval, batch_id bigint, batch_end_tick bigint,
 --          batch_acked_upto bigint, last_ack_time timestamptz,
---          retries_pending int, dead_letters int, holds_rotation boolean).
+--          retries_pending int, dead_letters int, holds_rotation boolean,
+--          subconsumers int).
 --   last_tick       the cursor: tick of the last acked batch
 --   lag_ticks       ticks taken after the cursor
 --   lag_events      committed events for this consumer after the cursor
@@ -68,6 +69,8 @@ $$;
 --                   a position, not a bound on ids
 --   holds_rotation  this consumer's cursor is what keeps maint() from
 --                   switching tables (rule 3 in 70_maint.sql)
+--   subconsumers    how many subconsumers share this cursor (0: a plain
+--                   consumer; see 45_coop.sql and get_subconsumer_info)
 -- Guarantee: reads only. Raises PQ001 / PQ002 for an unknown queue /
 -- consumer name.
 create function pgq.get_consumer_info(i_queue text default null, i_consumer text default null)
@@ -75,7 +78,8 @@ returns table (queue_name text, consumer_name text, last_tick bigint,
                last_tick_time timestamptz, lag_ticks int, lag_events bigint,
                lag_time interval, batch_id bigint, batch_end_tick bigint,
                batch_acked_upto bigint, last_ack_time timestamptz,
-               retries_pending int, dead_letters int, holds_rotation boolean)
+               retries_pending int, dead_letters int, holds_rotation boolean,
+               subconsumers int)
 language plpgsql stable as $$
 #variable_conflict use_column
 declare
@@ -117,6 +121,7 @@ begin
          where d.dl_queue = r.queue_id and d.dl_consumer = r.sub_consumer;
         holds_rotation := r.queue_switch_step2 is not null
                           and pg_snapshot_xmin(r.tick_snapshot) <= r.queue_switch_step2;
+        select count(*)::int into subconsumers from pgq.subconsumer k where k.sc_sub = r.sub_id;
         return next;
     end loop;
 end;

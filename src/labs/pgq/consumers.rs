@@ -1,0 +1,283 @@
+//! L4's consumers as the learner changes them: subscribe and unsubscribe (PgQue's names),
+//! and cooperative consumers (a group whose subconsumers share one cursor and each take a
+//! part of its batch; see `src/sql/pgq/45_coop.sql`).
+//!
+//! A subconsumer "killed" here is a process that stopped: nothing reaches the database, its
+//! part stays un-acked, and the engine only finds out by the part's age (another
+//! subconsumer's receive takes it over after [`DEAD_SECONDS`]).
+
+use super::model::{Lab, Outcome, Tone};
+use super::sql::{
+    ACK_PART_SQL, DEAD_SECONDS, MAX_RECEIVE, QUEUE, RECEIVE_PART_SQL, SUBSCRIBE_SQL, SUB_ADD_SQL,
+    SUB_REMOVE_SQL, UNSUBSCRIBE_SQL,
+};
+use crate::db::{Db, DbError};
+use queue_lab_core::i18n::Msg;
+use serde::Deserialize;
+
+/// One event of a part, as `pgq.receive_part` hands it out.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct PartEvent {
+    pub batch_id: i64,
+    pub part_no: i32,
+    pub msg_id: i64,
+    pub payload: String,
+    pub retry_count: i32,
+    pub txid: serde_json::Value,
+    pub taken_over: bool,
+}
+
+/// One subconsumer, as `pgq.get_subconsumer_info` reports it.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct SubInfo {
+    pub consumer_name: String,
+    pub subconsumer_name: String,
+    /// The group's lag: the cursor is shared.
+    pub lag_events: i64,
+    pub batch_id: Option<i64>,
+    pub part_no: Option<i32>,
+    pub part_events: Option<i32>,
+    pub part_first_id: Option<i64>,
+    pub part_last_id: Option<i64>,
+    pub part_age: Option<String>,
+    pub part_deliveries: Option<i32>,
+    pub idle: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Done {
+    done: i32,
+}
+#[derive(Deserialize)]
+struct Finished {
+    finished: i32,
+}
+
+/// A consumer and one of its subconsumers.
+pub type SubKey = (String, String);
+
+fn key(consumer: &str, sub: &str) -> SubKey {
+    (consumer.to_owned(), sub.to_owned())
+}
+
+impl Lab {
+    /// The part a subconsumer holds (received, not acked), if any.
+    pub fn part(&self, consumer: &str, sub: &str) -> &[PartEvent] {
+        self.parts
+            .get(&key(consumer, sub))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether the learner killed this subconsumer.
+    pub fn is_killed(&self, consumer: &str, sub: &str) -> bool {
+        self.killed.contains(&key(consumer, sub))
+    }
+
+    async fn one(db: &Db, sql: &str, args: &[&str]) -> Result<i32, DbError> {
+        let params: Vec<crate::db::Param> = args.iter().map(|a| (*a).into()).collect();
+        Ok(db
+            .query::<Done>(sql, &params)
+            .await?
+            .first()
+            .map_or(0, |d| d.done))
+    }
+
+    pub(super) async fn subscribe(&mut self, db: &Db, consumer: &str) -> Result<Outcome, DbError> {
+        let n = Self::one(db, SUBSCRIBE_SQL, &[QUEUE, consumer]).await?;
+        let key = if n == 1 {
+            "pgq.out.subscribed"
+        } else {
+            "pgq.out.already_subscribed"
+        };
+        Ok(Outcome::new(
+            Msg::new(key).arg("consumer", consumer),
+            if n == 1 { Tone::Good } else { Tone::Info },
+        ))
+    }
+
+    pub(super) async fn unsubscribe(
+        &mut self,
+        db: &Db,
+        consumer: &str,
+    ) -> Result<Outcome, DbError> {
+        Self::one(db, UNSUBSCRIBE_SQL, &[QUEUE, consumer]).await?;
+        self.batches.remove(consumer);
+        self.nacked.remove(consumer);
+        self.parts.retain(|(c, _), _| c != consumer);
+        self.killed.retain(|(c, _)| c != consumer);
+        Ok(Outcome::new(
+            Msg::new("pgq.out.unsubscribed").arg("consumer", consumer),
+            Tone::Warn,
+        ))
+    }
+
+    pub(super) async fn add_sub(
+        &mut self,
+        db: &Db,
+        consumer: &str,
+        sub: &str,
+    ) -> Result<Outcome, DbError> {
+        let n = Self::one(db, SUB_ADD_SQL, &[QUEUE, consumer, sub]).await?;
+        self.killed.remove(&key(consumer, sub));
+        Ok(Outcome::new(
+            Msg::new(if n == 1 {
+                "pgq.out.sub_added"
+            } else {
+                "pgq.out.sub_already"
+            })
+            .arg("consumer", consumer)
+            .arg("sub", sub),
+            Tone::Good,
+        ))
+    }
+
+    pub(super) async fn remove_sub(
+        &mut self,
+        db: &Db,
+        consumer: &str,
+        sub: &str,
+    ) -> Result<Outcome, DbError> {
+        Self::one(db, SUB_REMOVE_SQL, &[QUEUE, consumer, sub]).await?;
+        let held = self
+            .parts
+            .remove(&key(consumer, sub))
+            .map_or(0, |p| p.len());
+        self.killed.remove(&key(consumer, sub));
+        if !self.parts.keys().any(|(c, _)| c == consumer) {
+            // the group may have become a plain consumer: its batch went back to its cursor
+            self.batches.remove(consumer);
+        }
+        Ok(Outcome::new(
+            Msg::new("pgq.out.sub_removed")
+                .arg("consumer", consumer)
+                .arg("sub", sub)
+                .arg("count", held),
+            Tone::Warn,
+        ))
+    }
+
+    pub(super) async fn receive_part(
+        &mut self,
+        db: &Db,
+        consumer: &str,
+        sub: &str,
+        max: i64,
+    ) -> Result<Outcome, DbError> {
+        if !(1..=MAX_RECEIVE).contains(&max) {
+            return Ok(Outcome::new(
+                Msg::new("pgq.err.range")
+                    .arg("min", 1)
+                    .arg("max", MAX_RECEIVE)
+                    .arg("n", max),
+                Tone::Warn,
+            ));
+        }
+        if self.is_killed(consumer, sub) {
+            return Ok(self.stopped(sub));
+        }
+        let rows = db
+            .query::<PartEvent>(
+                RECEIVE_PART_SQL,
+                &[
+                    QUEUE.into(),
+                    consumer.into(),
+                    sub.into(),
+                    max.into(),
+                    DEAD_SECONDS.into(),
+                ],
+            )
+            .await?
+            .rows;
+        let Some(first) = rows.first().cloned() else {
+            self.parts.remove(&key(consumer, sub));
+            return Ok(Outcome::new(
+                Msg::new("pgq.out.part_nothing").arg("sub", sub),
+                Tone::Info,
+            ));
+        };
+        let (lo, hi) = rows.iter().fold((i64::MAX, i64::MIN), |(lo, hi), e| {
+            (lo.min(e.msg_id), hi.max(e.msg_id))
+        });
+        let msg = if first.taken_over {
+            "pgq.out.part_taken_over"
+        } else {
+            "pgq.out.part_received"
+        };
+        let count = rows.len();
+        self.parts.insert(key(consumer, sub), rows);
+        Ok(Outcome::new(
+            Msg::new(msg)
+                .arg("sub", sub)
+                .arg("part", first.part_no)
+                .arg("batch", first.batch_id)
+                .arg("count", count)
+                .arg("from", lo)
+                .arg("to", hi),
+            if first.taken_over {
+                Tone::Warn
+            } else {
+                Tone::Good
+            },
+        ))
+    }
+
+    pub(super) async fn ack_part(
+        &mut self,
+        db: &Db,
+        consumer: &str,
+        sub: &str,
+    ) -> Result<Outcome, DbError> {
+        if self.is_killed(consumer, sub) {
+            return Ok(self.stopped(sub));
+        }
+        let Some(first) = self.part(consumer, sub).first().cloned() else {
+            return Ok(Outcome::new(
+                Msg::new("pgq.out.nothing_held").arg("consumer", sub),
+                Tone::Info,
+            ));
+        };
+        let finished = db
+            .query::<Finished>(
+                ACK_PART_SQL,
+                &[first.batch_id.into(), consumer.into(), sub.into()],
+            )
+            .await;
+        // Acked, or refused because another subconsumer took the part over: either way
+        // this one no longer holds it.
+        self.parts.remove(&key(consumer, sub));
+        let finished = finished?.first().map_or(0, |f| f.finished);
+        Ok(Outcome::new(
+            Msg::new(if finished == 1 {
+                "pgq.out.part_acked_batch_done"
+            } else {
+                "pgq.out.part_acked"
+            })
+            .arg("sub", sub)
+            .arg("part", first.part_no)
+            .arg("batch", first.batch_id)
+            .arg("consumer", consumer),
+            if finished == 1 {
+                Tone::Good
+            } else {
+                Tone::Info
+            },
+        ))
+    }
+
+    /// The learner's "kill": the process stops; no statement runs.
+    pub(super) fn kill(&mut self, consumer: &str, sub: &str) -> Outcome {
+        let held = self.part(consumer, sub).len();
+        self.killed.insert(key(consumer, sub));
+        Outcome::new(
+            Msg::new("pgq.out.killed")
+                .arg("sub", sub)
+                .arg("count", held)
+                .arg("secs", DEAD_SECONDS),
+            Tone::Warn,
+        )
+    }
+
+    fn stopped(&self, sub: &str) -> Outcome {
+        Outcome::new(Msg::new("pgq.out.stopped").arg("sub", sub), Tone::Info)
+    }
+}

@@ -1,0 +1,410 @@
+//! L4's consumers: subscribe and unsubscribe, one card per subscribed consumer (cursor,
+//! lag, batch with ack / nack), and a cooperative group's subconsumers with their parts.
+
+use super::model::{self, Action, Event, Lab, Snapshot, SubInfo};
+use super::view::parse_in;
+use crate::ctx::use_ctx;
+use crate::ui::i18n::{render, tr};
+use leptos::prelude::*;
+use queue_lab_core::i18n::Msg;
+
+type LabSig = RwSignal<Option<Lab>, LocalStorage>;
+
+/// A name from one of the lab's fixed lists, as the `'static` str components capture.
+fn known(list: &'static [&'static str], name: &str) -> Option<&'static str> {
+    list.iter().copied().find(|n| *n == name)
+}
+
+/// The fields every card reads: receive limit, nack delay, and a refused value's message.
+#[derive(Clone, Copy)]
+struct Fields {
+    limit: RwSignal<String>,
+    delay: RwSignal<String>,
+    problem: RwSignal<Option<Msg>>,
+}
+
+impl Fields {
+    fn limit(&self) -> Option<i64> {
+        self.checked(&self.limit, model::MAX_RECEIVE, 1)
+    }
+    fn delay(&self) -> Option<i64> {
+        self.checked(&self.delay, model::MAX_DELAY, 0)
+    }
+    fn checked(&self, field: &RwSignal<String>, max: i64, min: i64) -> Option<i64> {
+        let got = parse_in(&field.get_untracked(), min, max);
+        self.problem.set(got.as_ref().err().cloned());
+        got.ok()
+    }
+}
+
+#[component]
+pub fn Consumers(
+    lab: LabSig,
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let f = Fields {
+        limit: RwSignal::new("100".to_string()),
+        delay: RwSignal::new("30".to_string()),
+        problem: RwSignal::new(None),
+    };
+    let names = move || {
+        snap.with(|s| {
+            s.consumers
+                .iter()
+                .filter_map(|c| known(&model::NAMES, &c.consumer_name))
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <section class="panel" aria-labelledby="consumers-title">
+            <h2 id="consumers-title">{ctx.t("pgq.section.consumers")}</h2>
+            <div class="row">
+                <label for="receive-limit">{ctx.t("pgq.field.limit")}</label>
+                <input id="receive-limit" type="text" inputmode="numeric" size="5" prop:value=f.limit on:input=move |ev| f.limit.set(event_target_value(&ev))/>
+                <label for="nack-delay">{ctx.t("pgq.nack_delay")}</label>
+                <input id="nack-delay" type="text" inputmode="numeric" size="5" prop:value=f.delay on:input=move |ev| f.delay.set(event_target_value(&ev))/>
+            </div>
+            {move || f.problem.get().map(|m| view! { <p class="field-error" role="alert">{render(ctx.lang.get(), &m)}</p> })}
+            <Subscribe snap=snap act=act disabled=disabled/>
+            <div class="workers">
+                <For each=names key=|n| *n let:name>
+                    <ConsumerCard name=name lab=lab snap=snap act=act disabled=disabled f=f/>
+                </For>
+            </div>
+            <p class="muted">{ctx.t("pgq.explain.nack")}</p>
+            <p class="muted">{move || render(ctx.lang.get(), &Msg::new("pgq.explain.coop").arg("secs", model::DEAD_SECONDS))}</p>
+        </section>
+    }
+}
+
+/// Picks a name not subscribed yet and subscribes it.
+#[component]
+fn Subscribe(
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let pick = RwSignal::new(String::new());
+    let free = move || {
+        snap.with(|s| {
+            model::NAMES
+                .into_iter()
+                .filter(|n| !s.consumers.iter().any(|c| c.consumer_name == *n))
+                .collect::<Vec<_>>()
+        })
+    };
+    let chosen = move || {
+        let free = free();
+        let p = pick.get();
+        free.iter().find(|n| **n == p).or(free.first()).copied()
+    };
+    view! {
+        <div class="row" id="subscribe">
+            <strong>{ctx.t("pgq.subscribe.title")}</strong>
+            <Show when=move || chosen().is_some() fallback=move || view! { <span class="muted">{ctx.t("pgq.all_subscribed")}</span> }>
+                <label for="new-consumer">{ctx.t("pgq.field.new_consumer")}</label>
+                <select id="new-consumer" on:change=move |ev| pick.set(event_target_value(&ev))>
+                    {move || free().into_iter().map(|n| view! { <option value=n selected=move || chosen() == Some(n)>{n}</option> }).collect_view()}
+                </select>
+                <button type="button" id="subscribe-consumer" disabled=disabled
+                    on:click=move |_| { if let Some(n) = chosen() { act.run(Action::Subscribe(n.into())) } }>
+                    {ctx.t("pgq.action.subscribe")}
+                </button>
+            </Show>
+        </div>
+    }
+}
+
+#[component]
+fn ConsumerCard(
+    name: &'static str,
+    lab: LabSig,
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+    f: Fields,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let info = move || {
+        snap.with(|s| {
+            s.consumers
+                .iter()
+                .find(|c| c.consumer_name == name)
+                .cloned()
+                .unwrap_or_default()
+        })
+    };
+    let group = move || info().subconsumers > 0;
+    let events = move || {
+        lab.with(|l| {
+            l.as_ref()
+                .map(|l| l.batch(name).to_vec())
+                .unwrap_or_default()
+        })
+    };
+    let batch_id = move || events().first().map(|e| e.batch_id);
+    let receive = move || {
+        if let Some(max) = f.limit() {
+            act.run(Action::Receive {
+                consumer: name.into(),
+                max,
+            });
+        }
+    };
+    let lag_max = move || {
+        snap.with(|s| {
+            s.consumers
+                .iter()
+                .map(|c| c.lag_events)
+                .max()
+                .unwrap_or(0)
+                .max(1)
+        })
+    };
+    let next_sub = move || {
+        snap.with(|s| {
+            model::SUBS.into_iter().find(|n| {
+                !s.subs
+                    .iter()
+                    .any(|x| x.consumer_name == name && x.subconsumer_name == *n)
+            })
+        })
+    };
+    view! {
+        <article class="worker" id=format!("consumer-{name}") aria-label=move || format!("{} {name}", tr(ctx.lang.get(), "pgq.label.consumer"))>
+            <h3><span>{name}</span></h3>
+            <p class="state mono" data-field="cursor">{move || render(ctx.lang.get(), &Msg::new("pgq.label.cursor").arg("tick", info().last_tick))}</p>
+            <p class="muted">
+                {move || render(ctx.lang.get(), &Msg::new("pgq.label.lag_ticks").arg("count", info().lag_ticks))} " · "
+                {move || render(ctx.lang.get(), &Msg::new("pgq.label.lag_events").arg("count", info().lag_events))} " · "
+                {move || render(ctx.lang.get(), &Msg::new("pgq.label.lag_time").arg("duration", info().lag_time.unwrap_or_default()))}
+            </p>
+            <meter min="0" max=move || lag_max().to_string() value=move || info().lag_events.to_string() style="width:100%"
+                aria-label=move || tr(ctx.lang.get(), "pgq.lag_bar")></meter>
+            <Show when=move || info().holds_rotation>
+                <p class="note bad" data-field="holds">{ctx.t("pgq.label.holds_rotation")}</p>
+            </Show>
+            <div class="row">
+                <Show when=move || !group()>
+                    <button type="button" class="small" data-act="receive" disabled=disabled on:click=move |_| receive()>{ctx.t("pgq.action.receive")}</button>
+                    <button type="button" class="small" data-act="ack" disabled=move || disabled.get() || batch_id().is_none()
+                        on:click=move |_| { if let Some(b) = batch_id() { act.run(Action::Ack { consumer: name.into(), batch: b }) } }>
+                        {ctx.t("pgq.action.ack")}
+                    </button>
+                </Show>
+                {move || next_sub().map(|sub| view! {
+                    <button type="button" class="small" data-act="add-sub" disabled=disabled
+                        on:click=move |_| act.run(Action::AddSub { consumer: name.into(), sub: sub.into() })>
+                        {move || render(ctx.lang.get(), &Msg::new("pgq.action.add_sub").arg("sub", sub))}
+                    </button>
+                })}
+                <button type="button" class="small" data-act="unsubscribe" disabled=disabled
+                    on:click=move |_| act.run(Action::Unsubscribe(name.into()))>{ctx.t("pgq.action.unsubscribe")}</button>
+            </div>
+            <Show when=group fallback=move || view! { <PlainBatch name=name info=Signal::derive(info) events=Signal::derive(events) lab=lab act=act disabled=disabled f=f/> }>
+                <Group name=name lab=lab snap=snap act=act disabled=disabled f=f/>
+            </Show>
+        </article>
+    }
+}
+
+/// A plain consumer's open page: its events, each with a nack button.
+#[component]
+fn PlainBatch(
+    name: &'static str,
+    info: Signal<model::ConsumerInfo>,
+    events: Signal<Vec<Event>>,
+    lab: LabSig,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+    f: Fields,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let batch_id = move || events.with(|e| e.first().map(|e| e.batch_id));
+    let nacked = move |msg: i64| {
+        lab.with(|l| {
+            l.as_ref()
+                .and_then(|l| l.nacked.get(name))
+                .and_then(|n| n.iter().find(|(m, _)| *m == msg).map(|(_, o)| o.clone()))
+        })
+    };
+    let nack = move |batch: i64, msg: i64| {
+        if let Some(delay) = f.delay() {
+            act.run(Action::Nack {
+                consumer: name.into(),
+                batch,
+                msg,
+                delay,
+            });
+        }
+    };
+    view! {
+        <p class="muted" data-field="batch">
+            {move || match (batch_id(), info.get().batch_end_tick) {
+                (Some(b), end) => render(ctx.lang.get(), &Msg::new("pgq.label.batch").arg("id", b).arg("from", info.get().last_tick).arg("to", end.map_or("?".into(), |t| t.to_string()))),
+                (None, _) => tr(ctx.lang.get(), "pgq.label.no_batch"),
+            }}
+        </p>
+        <Show when=move || events.with(|e| !e.is_empty())>
+            <div class="table-wrap" tabindex="0" style="position:relative">
+                <table class="batch">
+                    <thead>
+                        <tr>
+                            <th scope="col">{ctx.t("pgq.label.msg_id")}</th>
+                            <th scope="col">{ctx.t("pgq.field.payload")}</th>
+                            <th scope="col">{ctx.t("pgq.label.retry_count")}</th>
+                            <th scope="col">{ctx.t("pgq.label.txid")}</th>
+                            <th scope="col">{ctx.t("pgq.label.created_at")}</th>
+                            <th scope="col"><span class="visually-hidden">{ctx.t("pgq.action.nack")}</span></th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        <For each=move || events.get() key=|e| (e.batch_id, e.msg_id) let:e>
+                            {
+                                let (batch, msg) = (e.batch_id, e.msg_id);
+                                view! {
+                                    <tr data-msg=msg.to_string()>
+                                        <td class="mono">{msg}</td>
+                                        <td class="payload">{e.payload.clone()}</td>
+                                        <td class="mono">{e.retry_count}</td>
+                                        <td class="mono">{crate::ui::console::cell_text(&e.txid)}</td>
+                                        <td class="mono">{crate::clock::time_of_day(&e.created_at).to_owned()}</td>
+                                        <td>
+                                            {move || match nacked(msg) {
+                                                Some(o) => view! { <span class="status">{o}</span> }.into_any(),
+                                                None => view! {
+                                                    <button type="button" class="small" data-act="nack" disabled=disabled
+                                                        aria-label=move || format!("{} {msg}", tr(ctx.lang.get(), "pgq.action.nack"))
+                                                        on:click=move |_| nack(batch, msg)>{ctx.t("pgq.action.nack")}</button>
+                                                }.into_any(),
+                                            }}
+                                        </td>
+                                    </tr>
+                                }
+                            }
+                        </For>
+                    </tbody>
+                </table>
+            </div>
+        </Show>
+    }
+}
+
+/// A cooperative group: one row per subconsumer, with its part, the shared lag, and its
+/// buttons.
+#[component]
+fn Group(
+    name: &'static str,
+    lab: LabSig,
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+    f: Fields,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let subs = move || {
+        snap.with(|s| {
+            s.subs
+                .iter()
+                .filter(|x| x.consumer_name == name)
+                .filter_map(|x| known(&model::SUBS, &x.subconsumer_name))
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <p class="note" data-field="group">
+            {move || render(ctx.lang.get(), &Msg::new("pgq.label.group").arg("count", subs().len()))}
+        </p>
+        <ul class="subs">
+            <For each=subs key=|s| *s let:sub>
+                <SubRow name=name sub=sub lab=lab snap=snap act=act disabled=disabled f=f/>
+            </For>
+        </ul>
+    }
+}
+
+#[component]
+fn SubRow(
+    name: &'static str,
+    sub: &'static str,
+    lab: LabSig,
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+    f: Fields,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let info = move || {
+        snap.with(|s| {
+            s.subs
+                .iter()
+                .find(|x| x.consumer_name == name && x.subconsumer_name == sub)
+                .cloned()
+                .unwrap_or_default()
+        })
+    };
+    let held = move || {
+        lab.with(|l| {
+            l.as_ref()
+                .map(|l| l.part(name, sub).to_vec())
+                .unwrap_or_default()
+        })
+    };
+    let killed = move || lab.with(|l| l.as_ref().is_some_and(|l| l.is_killed(name, sub)));
+    let part = move |i: SubInfo| match (i.part_no, i.batch_id) {
+        (Some(p), Some(b)) => Msg::new("pgq.label.part")
+            .arg("part", p)
+            .arg("batch", b)
+            .arg("from", i.part_first_id.unwrap_or(0))
+            .arg("to", i.part_last_id.unwrap_or(0))
+            .arg("count", i.part_events.unwrap_or(0))
+            .arg("age", i.part_age.unwrap_or_default())
+            .arg("times", i.part_deliveries.unwrap_or(1)),
+        _ => Msg::new("pgq.label.no_part"),
+    };
+    let receive = move || {
+        if let Some(max) = f.limit() {
+            act.run(Action::ReceivePart {
+                consumer: name.into(),
+                sub: sub.into(),
+                max,
+            });
+        }
+    };
+    view! {
+        <li class="sub" id=format!("sub-{name}-{sub}") class:stopped=killed>
+            <strong>{sub}</strong> " "
+            <span data-field="part">{move || render(ctx.lang.get(), &part(info()))}</span>
+            <br/>
+            <span class="muted" data-field="sub-lag">
+                {move || render(ctx.lang.get(), &Msg::new("pgq.label.sub_lag").arg("count", info().lag_events).arg("idle", info().idle.unwrap_or_default()))}
+            </span>
+            <Show when=killed>
+                <p class="note bad" data-field="killed">{ctx.t("pgq.label.killed")}</p>
+            </Show>
+            <div class="row">
+                <button type="button" class="small" data-act="receive-part" disabled=move || disabled.get() || killed() on:click=move |_| receive()>{ctx.t("pgq.action.receive_part")}</button>
+                <button type="button" class="small" data-act="ack-part" disabled=move || disabled.get() || killed() || held().is_empty()
+                    on:click=move |_| act.run(Action::AckPart { consumer: name.into(), sub: sub.into() })>{ctx.t("pgq.action.ack_part")}</button>
+                <Show when=killed fallback=move || view! {
+                    <button type="button" class="small" data-act="kill" disabled=disabled
+                        on:click=move |_| act.run(Action::Kill { consumer: name.into(), sub: sub.into() })>{ctx.t("pgq.action.kill")}</button>
+                }>
+                    <button type="button" class="small" data-act="restart" disabled=disabled
+                        on:click=move |_| act.run(Action::AddSub { consumer: name.into(), sub: sub.into() })>{ctx.t("pgq.action.restart")}</button>
+                </Show>
+                <button type="button" class="small" data-act="remove-sub" disabled=disabled
+                    on:click=move |_| act.run(Action::RemoveSub { consumer: name.into(), sub: sub.into() })>{ctx.t("pgq.action.remove_sub")}</button>
+            </div>
+            <Show when=move || !held().is_empty()>
+                <p class="mono" data-field="part-events">
+                    {move || held().iter().map(|e| e.msg_id.to_string()).collect::<Vec<_>>().join(", ")}
+                </p>
+            </Show>
+        </li>
+    }
+}

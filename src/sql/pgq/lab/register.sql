@@ -1,1 +1,0 @@
-select pgq.register_consumer($1, $2) as sub_id

@@ -1,0 +1,1 @@
+select pgq.unregister_subconsumer($1, $2, $3) as done

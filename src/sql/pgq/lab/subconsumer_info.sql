@@ -1,0 +1,1 @@
+select * from pgq.get_subconsumer_info($1)

@@ -1,0 +1,1 @@
+select pgq.subscribe($1, $2) as done

@@ -1,0 +1,1 @@
+select pgq.unsubscribe($1, $2) as done
