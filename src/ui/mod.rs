@@ -5,5 +5,6 @@ pub mod clock;
 pub mod console;
 pub mod embed;
 pub mod i18n;
+pub mod reveal;
 pub mod sql_log;
 pub mod start;

@@ -95,3 +95,30 @@ test('L1 at 360 px is one column', async () => {
   await shot(page, 'layout-jobs-360-ko');
   assert.deepEqual(page.errors, []);
 });
+
+test('L4 at 1280 × 800: after a receive, the outcome, the received events and the receive statement are in view', async () => {
+  const page = await newPage(browser, VIEW);
+  await page.goto(`${server.url}?lang=en#/pgq`);
+  await startPostgres(page);
+  await page.waitForSelector('#consumer-billing');
+  for (const button of ['#send-one', '#send-one', '#tick']) {
+    await idle(page, '#send-one');
+    await page.click(button);
+  }
+  await idle(page, '#send-one');
+  const receive = page.locator('#consumer-billing [data-act="receive"]');
+  await receive.click();
+  await page.waitForFunction(() => /received batch/.test(document.querySelector('#last-outcome')?.textContent ?? ''));
+  await idle(page, '#send-one');
+  await page.waitForTimeout(300);
+  const statement = page.locator('#last-sql .log-entry', { hasText: 'pgq.receive(' }).first();
+  const problems = [
+    ...(await hidden(page.locator('#last-outcome'), 'outcome')),
+    ...(await hidden(page.locator('#consumer-billing tr[data-msg] td').first(), 'received event')),
+    ...(await hidden(statement.locator('.sql'), 'receive statement', 40)),
+    ...(await hidden(receive, 'Receive button')),
+  ];
+  await page.screenshot({ path: 'tests/e2e/artifacts/layout-pgq-1280.png' });
+  assert.deepEqual(problems, []);
+  assert.deepEqual(page.errors, []);
+});

@@ -58,7 +58,7 @@ test('send, wait for the tick, tick, receive for billing, see the event, ack (En
   assert.match(await page.textContent('#last-outcome'), /Batch \d+ acked/);
   assert.equal(await page.locator('#consumer-billing tr[data-msg]').count(), 0);
   // email has not read it yet: it holds rotation and lags by one event
-  assert.match(await page.textContent('#consumer-email'), /1 events not yet acked/);
+  assert.match(await page.textContent('#consumer-email'), /1 event not yet acked/);
 
   await page.click('#maint');
   await idle(page);

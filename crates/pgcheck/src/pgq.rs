@@ -14,8 +14,9 @@ use std::time::Instant;
 use postgres::types::Type;
 use postgres::Client;
 
-use crate::target::{self, en, group, lab_sql, table, CLOCK_ADVANCE, CLOCK_SCHEMAS};
+use crate::target::{self, en, group, lab_sql, render, table, CLOCK_ADVANCE, CLOCK_SCHEMAS};
 use crate::{context, CheckError};
+use queue_lab_core::i18n::Msg;
 
 /// The engine, in install order (each file one script).
 const ENGINE: [(&str, &str); 8] = [
@@ -135,14 +136,17 @@ impl Run {
     /// pages one claim reads).
     pub fn table(&self, s: Settings) -> String {
         let t = |k| en(CATALOG, k).to_string();
-        let caption = t(if self.pinned {
-            "pgq.cmp.caption_pinned"
-        } else {
-            "pgq.cmp.caption"
-        })
-        .replace("{events}", &group(i64::from(s.events)))
-        .replace("{rounds}", &s.rounds.to_string())
-        .replace("{page}", &s.page.to_string());
+        let caption = render(
+            CATALOG,
+            &Msg::new(if self.pinned {
+                "pgq.cmp.caption_pinned"
+            } else {
+                "pgq.cmp.caption"
+            })
+            .arg("events", group(i64::from(s.events)))
+            .arg("rounds", s.rounds)
+            .arg("page", s.page),
+        );
         let (p, j) = (t("pgq.cmp.side_pgq"), t("pgq.cmp.side_jobs"));
         let header = vec![
             t("pgq.cmp.round"),
@@ -160,7 +164,10 @@ impl Run {
             .iter()
             .map(|r| {
                 let rotation = match (&r.truncated, &r.waiting) {
-                    (Some(n), _) => t("pgq.cmp.truncated").replace("{count}", &group(*n)),
+                    (Some(n), _) => render(
+                        CATALOG,
+                        &Msg::new("pgq.cmp.truncated").arg("count", group(*n)),
+                    ),
                     (None, Some(why)) => format!("{} ({why})", t("pgq.cmp.held")),
                     (None, None) => t("pgq.cmp.no_rotation"),
                 };

@@ -255,6 +255,14 @@ fn clean_up(url: &str, created: &[String], existed: &[String]) -> Result<(), Che
     Ok(())
 }
 
+/// A message of the lab's i18n catalog in English, its placeholders filled as the lab fills
+/// them (plural forms included).
+pub fn render(catalog: &str, msg: &queue_lab_core::i18n::Msg) -> String {
+    queue_lab_core::i18n::Catalog::parse(&[("catalog", catalog)])
+        .map(|c| c.render(queue_lab_core::i18n::Lang::En, msg))
+        .unwrap_or_else(|_| msg.key.to_owned())
+}
+
 /// An English text of the lab's i18n catalog (`key \t English \t Korean`), so the tables
 /// printed here carry the lab's own column names; the key itself if it is missing.
 pub fn en<'a>(catalog: &'a str, key: &'a str) -> &'a str {

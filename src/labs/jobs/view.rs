@@ -8,6 +8,7 @@ use crate::labs::session::{LabSession, LastOutcome};
 use crate::ui::clock::ClockBar;
 use crate::ui::console::SqlConsole;
 use crate::ui::i18n::{render, tr};
+use crate::ui::reveal::{head_height, reveal_within};
 use crate::ui::sql_log::{LastActionSql, SqlLog};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
@@ -384,36 +385,6 @@ fn Workers(
     }
 }
 
-/// Scrolls `wrap` (when it scrolls at all) so that its first changed row is in view below
-/// the table's sticky header.
-fn reveal_changed_row(wrap: &web_sys::HtmlElement) {
-    use wasm_bindgen::JsCast;
-    if wrap.scroll_height() <= wrap.client_height() {
-        return;
-    }
-    let Some(row) = wrap
-        .query_selector("tr.changed")
-        .ok()
-        .flatten()
-        .and_then(|r| r.dyn_into::<web_sys::HtmlElement>().ok())
-    else {
-        return;
-    };
-    let head = wrap
-        .query_selector("thead")
-        .ok()
-        .flatten()
-        .and_then(|h| h.dyn_into::<web_sys::HtmlElement>().ok())
-        .map_or(0, |h| h.offset_height());
-    let (top, height) = (row.offset_top(), row.offset_height());
-    let (scroll, view) = (wrap.scroll_top(), wrap.client_height());
-    if top - head < scroll {
-        wrap.set_scroll_top(top - head);
-    } else if top + height > scroll + view {
-        wrap.set_scroll_top(top + height - view);
-    }
-}
-
 #[component]
 fn JobsTable(
     snap: RwSignal<Snapshot>,
@@ -464,8 +435,11 @@ fn JobsTable(
         touched.track();
         snap.track();
         request_animation_frame(move || {
-            if let Some(wrap) = wrap.get_untracked() {
-                reveal_changed_row(&wrap);
+            let Some(wrap) = wrap.get_untracked() else {
+                return;
+            };
+            if let Ok(Some(row)) = wrap.query_selector("tr.changed") {
+                reveal_within(&wrap, &row, head_height(&wrap));
             }
         });
     });

@@ -59,7 +59,7 @@ pub fn Consumers(
         })
     };
     view! {
-        <section class="panel" aria-labelledby="consumers-title">
+        <section class="panel consumers-panel" aria-labelledby="consumers-title">
             <h2 id="consumers-title">{ctx.t("pgq.section.consumers")}</h2>
             <div class="row">
                 <label for="receive-limit">{ctx.t("pgq.field.limit")}</label>

@@ -11,7 +11,8 @@ use crate::labs::vacuum::model::group;
 use crate::ui::clock::ClockBar;
 use crate::ui::console::SqlConsole;
 use crate::ui::i18n::{render, tr};
-use crate::ui::sql_log::SqlLog;
+use crate::ui::reveal::reveal_later;
+use crate::ui::sql_log::{LastActionSql, SqlLog};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
@@ -184,7 +185,23 @@ pub fn PgqLab() -> impl IntoView {
     let (lab, snap, last) = (session.lab, session.snap, session.last);
     let run_actions = move |actions: Vec<Action>, reset: bool| session.run(actions, reset, None);
     let refresh = move || session.refresh();
-    let act = Callback::new(move |a: Action| run_actions(vec![a], false));
+    // What a receive changed (the consumer's events, a subconsumer's part) is scrolled into
+    // the consumers' view once the action is done.
+    let reveal = StoredValue::new(None::<String>);
+    let act = Callback::new(move |a: Action| {
+        reveal.set_value(match &a {
+            Action::Receive { consumer, .. } => Some(format!("#consumer-{consumer} table.batch")),
+            Action::ReceivePart { consumer, sub, .. } => Some(format!("#sub-{consumer}-{sub}")),
+            _ => None,
+        });
+        run_actions(vec![a], false)
+    });
+    Effect::new(move |_| {
+        snap.track();
+        if let Some(target) = reveal.get_value() {
+            reveal_later(".lab-watch .consumers-panel", target);
+        }
+    });
 
     let ready = move || lab.with(Option::is_some) && ctx.runner().is_some();
     let disabled = Signal::derive(move || session.busy());
@@ -199,33 +216,43 @@ pub fn PgqLab() -> impl IntoView {
             <ReplayCut cut=guide.cut/>
             <Show when=ready fallback=move || view! { <p class="muted">{ctx.t("pgq.needs_postgres")}</p> }>
                 <Tour guide=guide session=session title="pgq.tour.title" busy=disabled/>
-                <div class="panel sticky-clock">
-                    <ClockBar
-                        now=Signal::derive(move || snap.with(|s| s.now.clone()))
-                        on_advance=Callback::new(move |s| act.run(Action::Advance(s)))
-                        busy=disabled
-                    />
-                    <div class="row">
-                        <label>
-                            <input type="checkbox" id="auto-tick" prop:checked=auto_tick disabled=disabled
-                                on:change=move |ev| act.run(Action::SetAutoTick(event_target_checked(&ev)))/>
-                            " " {ctx.t("pgq.auto_tick")}
-                        </label>
-                        <label>
-                            <input type="checkbox" id="auto-maint" prop:checked=auto_maint disabled=disabled
-                                on:change=move |ev| act.run(Action::SetAutoMaint(event_target_checked(&ev)))/>
-                            " " {ctx.t("pgq.auto_maint")}
-                        </label>
+                // On a wide screen two columns: the producer, ticker and housekeeping on the
+                // left; the consumers, where a receive shows its events, beside the SQL that
+                // the last action ran, kept in view on the right.
+                <div class="lab-split">
+                    <div class="lab-controls">
+                        <div class="panel sticky-clock">
+                            <ClockBar
+                                now=Signal::derive(move || snap.with(|s| s.now.clone()))
+                                on_advance=Callback::new(move |s| act.run(Action::Advance(s)))
+                                busy=disabled
+                            />
+                            <div class="row">
+                                <label>
+                                    <input type="checkbox" id="auto-tick" prop:checked=auto_tick disabled=disabled
+                                        on:change=move |ev| act.run(Action::SetAutoTick(event_target_checked(&ev)))/>
+                                    " " {ctx.t("pgq.auto_tick")}
+                                </label>
+                                <label>
+                                    <input type="checkbox" id="auto-maint" prop:checked=auto_maint disabled=disabled
+                                        on:change=move |ev| act.run(Action::SetAutoMaint(event_target_checked(&ev)))/>
+                                    " " {ctx.t("pgq.auto_maint")}
+                                </label>
+                            </div>
+                            <LastOutcome last=last explain=model::error_key/>
+                        </div>
+                        <div class="lab-grid">
+                            <Producers act=act disabled=disabled snap=snap/>
+                            <Ticker act=act disabled=disabled snap=snap/>
+                        </div>
+                        <Rotation lab=lab snap=snap act=act disabled=disabled/>
+                        <RetriesAndDead snap=snap act=act disabled=disabled/>
                     </div>
-                    <LastOutcome last=last explain=model::error_key/>
+                    <div class="lab-watch">
+                        <LastActionSql entries=log busy=disabled/>
+                        <Consumers lab=lab snap=snap act=act disabled=disabled/>
+                    </div>
                 </div>
-                <div class="lab-grid">
-                    <Producers act=act disabled=disabled snap=snap/>
-                    <Ticker act=act disabled=disabled snap=snap/>
-                </div>
-                <Consumers lab=lab snap=snap act=act disabled=disabled/>
-                <Rotation lab=lab snap=snap act=act disabled=disabled/>
-                <RetriesAndDead snap=snap act=act disabled=disabled/>
                 <Compare disabled=disabled on_done=Callback::new(move |()| refresh())/>
                 <div class="panel row">
                     <button type="button" class="small" id="pgq-reset" disabled=disabled on:click=move |_| {
