@@ -4,6 +4,7 @@
 
 use crate::ctx::use_ctx;
 use crate::db::{DbError, Rows};
+use crate::ui::i18n::render;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
@@ -92,42 +93,7 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
     let result_view = move || {
         outcome.get().map(|o| match o {
             Outcome::Table(rows, total) => {
-                let count = total.max(rows.rows.len());
-                let cut = count > rows.rows.len();
-                let shown = rows.rows.len();
-                let no_result_set = rows.fields.is_empty();
-                let affected = rows.affected;
-                let summary = move || {
-                    let lang = ctx.lang.get();
-                    if no_result_set {
-                        crate::ui::i18n::render(lang, &Msg::new("log.rows_affected").arg("n", affected))
-                    } else {
-                        crate::ui::i18n::render(lang, &Msg::new("log.rows").arg("n", count))
-                    }
-                };
-                let fields = rows.fields.clone();
-                let body = rows.rows.clone();
-                view! {
-                    <p class="console-summary" id="console-summary">{summary}</p>
-                    {cut.then(|| view! {
-                        <p class="muted" id="console-cut">{move || crate::ui::i18n::render(ctx.lang.get(),
-                            &queue_lab_core::i18n::Msg::new("console.cut").arg("shown", shown).arg("total", count))}</p>
-                    })}
-                    <div class="table-wrap" tabindex="0">
-                        <table class="result">
-                            <thead><tr>{fields.into_iter().map(|f| view! { <th scope="col">{f}</th> }).collect_view()}</tr></thead>
-                            <tbody>
-                                {body.into_iter().map(|row| view! {
-                                    <tr>{row.iter().map(|v| {
-                                        let null = v.is_null();
-                                        view! { <td class:null=null>{cell_text(v)}</td> }
-                                    }).collect_view()}</tr>
-                                }).collect_view()}
-                            </tbody>
-                        </table>
-                    </div>
-                }
-                .into_any()
+                view! { <ResultTable rows=rows total=total/> }.into_any()
             }
             Outcome::Failed(e) => view! { <ErrorBox error=e/> }.into_any(),
         })
@@ -172,6 +138,48 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
             <div class="console-result" aria-live="polite">{result_view}</div>
             <crate::ui::start::ConsoleTx id="console-tx-here"/>
         </section>
+    }
+}
+
+/// A statement's rows: how many it returned (and how many came, when cut), and the table.
+#[component]
+fn ResultTable(rows: Rows<Vec<serde_json::Value>>, total: usize) -> impl IntoView {
+    let ctx = use_ctx();
+    let count = total.max(rows.rows.len());
+    let cut = count > rows.rows.len();
+    let shown = rows.rows.len();
+    let no_result_set = rows.fields.is_empty();
+    let affected = rows.affected;
+    let summary = move || {
+        let msg = if no_result_set {
+            Msg::new("log.rows_affected").arg("n", affected)
+        } else {
+            Msg::new("log.rows").arg("n", count)
+        };
+        render(ctx.lang.get(), &msg)
+    };
+    let cut_note = move || {
+        let msg = Msg::new("console.cut")
+            .arg("shown", shown)
+            .arg("total", count);
+        render(ctx.lang.get(), &msg)
+    };
+    view! {
+        <p class="console-summary" id="console-summary">{summary}</p>
+        {cut.then(|| view! { <p class="muted" id="console-cut">{cut_note}</p> })}
+        <div class="table-wrap" tabindex="0">
+            <table class="result">
+                <thead><tr>{rows.fields.into_iter().map(|f| view! { <th scope="col">{f}</th> }).collect_view()}</tr></thead>
+                <tbody>
+                    {rows.rows.into_iter().map(|row| view! {
+                        <tr>{row.iter().map(|v| {
+                            let null = v.is_null();
+                            view! { <td class:null=null>{cell_text(v)}</td> }
+                        }).collect_view()}</tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
     }
 }
 

@@ -402,8 +402,6 @@ fn Results(
         .iter()
         .map(|o| (o.params.strategy, model::chart(o)))
         .collect();
-    let strategies: Vec<Strategy> = charts.iter().map(|(s, _)| *s).collect();
-    let many = strategies.len() > 1;
     let took = if runs == 1 {
         Msg::new("workers.took_one").arg("ms", format!("{took_ms:.0}"))
     } else {
@@ -441,6 +439,20 @@ fn Results(
             </p>
         </div>
         <OrderingPanel ctx ordering took_ms=ordering_ms/>
+        <TimelinePanel ctx charts shown/>
+    }
+}
+
+/// The timeline of one strategy's run (a choice when several ran), with its legend.
+#[component]
+fn TimelinePanel(
+    ctx: Ctx,
+    charts: Vec<(Strategy, Chart)>,
+    shown: RwSignal<Option<Strategy>>,
+) -> impl IntoView {
+    let strategies: Vec<Strategy> = charts.iter().map(|(s, _)| *s).collect();
+    let many = strategies.len() > 1;
+    view! {
         <div class="panel" id="w-timeline-panel">
             <h2>{ctx.t("workers.timeline")}</h2>
             <Show when=move || many>
