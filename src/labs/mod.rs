@@ -2,6 +2,7 @@
 //!
 //! Each lab is `labs/<id>/model.rs` (state and actions, SQL calls, no UI) and `view.rs`.
 
+pub mod common;
 pub mod guide;
 pub mod jobs;
 pub mod leave;
