@@ -2,7 +2,7 @@
 //! of the selected table (read during its rounds too) and its autovacuum figures.
 
 use super::{strategy_name, Ui};
-use crate::labs::vacuum::model::{self, Action, PageCell, Strategy};
+use crate::labs::vacuum::model::{self, Action, AutovacuumSettings, PageCell, Strategy};
 use crate::ui::format::group;
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
@@ -151,64 +151,8 @@ pub(super) fn AutovacuumPanel(ui: Ui) -> impl IntoView {
     let figures = move || {
         let (s, a) = autovac.get()?;
         let lang = ctx.lang.get();
-        let source = |from_table: bool| {
-            tr(
-                lang,
-                if from_table {
-                    "vacuum.autovacuum.from_table"
-                } else {
-                    "vacuum.autovacuum.from_server"
-                },
-            )
-        };
-        let current = render(
-            lang,
-            &Msg::new("vacuum.autovacuum.current")
-                .arg("threshold", group(a.dead_threshold.round() as i64))
-                .arg(
-                    "base",
-                    format!(
-                        "{} ({})",
-                        group(a.vacuum_threshold),
-                        source(a.threshold_from_table)
-                    ),
-                )
-                .arg(
-                    "scale",
-                    format!("{} ({})", a.scale_factor, source(a.scale_factor_from_table)),
-                )
-                .arg("rows", group(a.reltuples.round() as i64))
-                .arg(
-                    "max",
-                    format!(
-                        "{} ({})",
-                        group(a.max_threshold),
-                        source(a.max_threshold_from_table)
-                    ),
-                )
-                .arg("dead", group(a.n_dead_tup)),
-        );
         let when = records.with(|r| model::would_start(r, s, a.dead_threshold));
-        let when = render(
-            lang,
-            &match when {
-                Some((round, job)) => Msg::new("vacuum.autovacuum.would_start")
-                    .arg("round", round)
-                    .arg("job", group(i64::from(job))),
-                None => Msg::new("vacuum.autovacuum.not_reached"),
-            },
-        );
-        let counted = render(
-            lang,
-            &Msg::new("vacuum.autovacuum.counted")
-                .arg("on", if a.autovacuum_on { "on" } else { "off" })
-                .arg("count", a.autovacuum_count),
-        );
-        Some(view! {
-            <p id="vacuum-autovacuum-current">{current}</p>
-            <p class="note" id="vacuum-autovacuum-when">{when}</p>
-            <p class="muted">{counted}</p>
-        })
+        Some(autovacuum_figures(lang, &a, when))
     };
     view! {
         <section class="panel" aria-labelledby="vacuum-autovacuum-title">
@@ -335,4 +279,70 @@ fn page_map(lang: queue_lab_core::i18n::Lang, s: Strategy, pages: Vec<PageCell>)
         </svg>
     }
     .into_any()
+}
+
+/// The table's autovacuum threshold and where each setting comes from; when a server's
+/// autovacuum would have started (`when`: round and job); how often it ran here.
+fn autovacuum_figures(
+    lang: queue_lab_core::i18n::Lang,
+    a: &AutovacuumSettings,
+    when: Option<(u32, u32)>,
+) -> impl IntoView {
+    let source = |from_table: bool| {
+        tr(
+            lang,
+            if from_table {
+                "vacuum.autovacuum.from_table"
+            } else {
+                "vacuum.autovacuum.from_server"
+            },
+        )
+    };
+    let current = render(
+        lang,
+        &Msg::new("vacuum.autovacuum.current")
+            .arg("threshold", group(a.dead_threshold.round() as i64))
+            .arg(
+                "base",
+                format!(
+                    "{} ({})",
+                    group(a.vacuum_threshold),
+                    source(a.threshold_from_table)
+                ),
+            )
+            .arg(
+                "scale",
+                format!("{} ({})", a.scale_factor, source(a.scale_factor_from_table)),
+            )
+            .arg("rows", group(a.reltuples.round() as i64))
+            .arg(
+                "max",
+                format!(
+                    "{} ({})",
+                    group(a.max_threshold),
+                    source(a.max_threshold_from_table)
+                ),
+            )
+            .arg("dead", group(a.n_dead_tup)),
+    );
+    let when = render(
+        lang,
+        &match when {
+            Some((round, job)) => Msg::new("vacuum.autovacuum.would_start")
+                .arg("round", round)
+                .arg("job", group(i64::from(job))),
+            None => Msg::new("vacuum.autovacuum.not_reached"),
+        },
+    );
+    let counted = render(
+        lang,
+        &Msg::new("vacuum.autovacuum.counted")
+            .arg("on", if a.autovacuum_on { "on" } else { "off" })
+            .arg("count", a.autovacuum_count),
+    );
+    view! {
+        <p id="vacuum-autovacuum-current">{current}</p>
+        <p class="note" id="vacuum-autovacuum-when">{when}</p>
+        <p class="muted">{counted}</p>
+    }
 }
