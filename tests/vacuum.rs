@@ -526,6 +526,7 @@ async fn the_page_map_is_read_between_batches_of_the_watched_tables_round_and_ch
         map: Some(MapWatch {
             strategy: Strategy::Delete,
             every_ms: 0.0,
+            spacing: 0.0,
             read: &read,
         }),
     };

@@ -1,4 +1,4 @@
-//! The harness a lab with a model type shares (L1, L4): its state kept across visits, its
+//! The harness a lab with a model type shares (L1, L3, L4): its state kept across visits, its
 //! actions run through the session's runner, the outcome of the last one, busy while its
 //! work is queued or running, and its work cancelled when the learner leaves the page.
 //!

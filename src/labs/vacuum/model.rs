@@ -492,6 +492,7 @@ impl Lab {
             map: self.page_map.then_some(MapWatch {
                 strategy: selected,
                 every_ms: MAP_EVERY_MS,
+                spacing: MAP_SPACING,
                 read: &read,
             }),
         };

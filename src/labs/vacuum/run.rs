@@ -84,17 +84,24 @@ pub struct Hooks<'a> {
 /// The page map read during a round (see [`Hooks::map`]).
 pub struct MapWatch<'a> {
     pub strategy: Strategy,
+    /// At least this long from the round's start, and between two reads.
     pub every_ms: f64,
+    /// And after a read, at least this many times as long as it took: on a large table a
+    /// read costs a few hundred milliseconds, and the round's own work comes first.
+    pub spacing: f64,
     pub read: &'a dyn Fn(Vec<PageCell>),
 }
 
-/// How often the lab reads the selected table's page map during a round.
+/// How often the lab reads the selected table's page map during a round, at most.
 pub const MAP_EVERY_MS: f64 = 500.0;
+/// After a read the lab waits at least 4× as long as it took (the reads take at most about
+/// a fifth of the watched table's round).
+pub const MAP_SPACING: f64 = 4.0;
 
 /// One round on one strategy's table: enqueue `jobs`, then claim in batches of `batch`
 /// and complete each batch the strategy's way, until no job is left. `cancel` is checked
 /// between batches; `progress` gets the jobs done so far; `map`, when it watches this
-/// table, gets its page map between batches, at most every `every_ms`.
+/// table, gets its page map between batches, spaced as [`MapWatch`] says.
 pub async fn run_round(
     db: &Db,
     strategy: Strategy,
@@ -110,7 +117,7 @@ pub async fn run_round(
     }
     let map = map.filter(|m| m.strategy == strategy);
     let started = now_ms();
-    let mut mapped = started;
+    let mut next_map = started + map.map_or(0.0, |m| m.every_ms);
     with_schema(db, strategy.schema(), async {
         db.query::<serde_json::Value>(sql::ENQUEUE, &[jobs.into()])
             .await?;
@@ -134,9 +141,11 @@ pub async fn run_round(
             claimed += ids.len() as u64;
             batches += 1;
             progress(claimed);
-            if let Some(m) = map.filter(|m| now_ms() - mapped >= m.every_ms) {
+            if let Some(m) = map.filter(|_| now_ms() >= next_map) {
+                let t = now_ms();
                 (m.read)(page_map(db, strategy).await?);
-                mapped = now_ms();
+                let took = now_ms() - t;
+                next_map = now_ms() + m.every_ms.max(m.spacing * took);
             }
             breathe().await;
         }
