@@ -583,7 +583,7 @@ async fn during_a_run_the_lab_shows_the_selected_tables_page_map_while_the_round
         "the page map refreshed while the round ran (at most every {} ms): {seen:?}",
         model::MAP_EVERY_MS
     );
-    assert!(!shown.borrow().running.is_some(), "the run's end clears it");
+    assert!(shown.borrow().running.is_none(), "the run's end clears it");
     db.close().await;
 }
 
