@@ -554,7 +554,7 @@ async fn the_page_map_is_read_between_batches_of_the_watched_tables_round_and_ch
 async fn during_a_run_the_lab_shows_the_selected_tables_page_map_while_the_round_goes_on() {
     let db = Db::open_for_tests().await.expect("PGlite opens");
     let mut lab = Lab::setup(&db).await.unwrap();
-    assert!(lab.page_map && lab.selected == Strategy::Delete);
+    assert!(lab.state.page_map && lab.state.selected == Strategy::Delete);
     // Each change the run shows: (still running, the page map's pages if it changed).
     let seen = RefCell::new(Vec::<(bool, Option<usize>)>::new());
     let shown = RefCell::new(Snapshot::default());
@@ -600,7 +600,7 @@ async fn tour_step(db: &Db, i: usize) -> (Lab, Snapshot) {
 async fn each_tour_step_runs_and_shows_what_its_text_says() {
     let db = Db::open_for_tests().await.expect("PGlite opens");
     let jobs = i64::from(model::JOBS_DEFAULT);
-    let after_round = |l: &Lab, s| of(&l.records, s, Step::AfterRound);
+    let after_round = |l: &Lab, s| of(&l.state.records, s, Step::AfterRound);
 
     // 1: one round: two dead versions per job; the claim reads every page; DELETE's map
     // shows dead rows.
@@ -620,18 +620,20 @@ async fn each_tour_step_runs_and_shows_what_its_text_says() {
     // 2: VACUUM removes every dead tuple of DELETE; the claim then reads a handful of pages.
     let (l, _) = tour_step(&db, 1).await;
     let d = l
+        .state
         .removed
         .iter()
         .find(|r| r.strategy == Strategy::Delete)
         .unwrap();
     assert_eq!((d.removed, d.dead_before), (2 * jobs, 2 * jobs));
-    let after = of(&l.records, Strategy::Delete, Step::AfterVacuum);
+    let after = of(&l.state.records, Strategy::Delete, Step::AfterVacuum);
     assert!(after.last().unwrap().measure.claim.pages <= 5);
 
     // 3: the long transaction pins the horizon: VACUUM removes nothing.
     let (l, snap) = tour_step(&db, 2).await;
     assert!(snap.long_tx.is_some(), "the long transaction is on");
     let d = l
+        .state
         .removed
         .iter()
         .find(|r| r.strategy == Strategy::Delete)
@@ -640,7 +642,7 @@ async fn each_tour_step_runs_and_shows_what_its_text_says() {
 
     // 4: three rounds: rotation's table is empty after each TRUNCATE, DELETE's grows.
     let (l, _) = tour_step(&db, 3).await;
-    let truncated = of(&l.records, Strategy::Rotate, Step::AfterTruncate);
+    let truncated = of(&l.state.records, Strategy::Rotate, Step::AfterTruncate);
     assert_eq!(truncated.len(), 3);
     assert!(truncated
         .iter()
@@ -660,6 +662,7 @@ async fn each_tour_step_runs_and_shows_what_its_text_says() {
 /// What a learner sees of a snapshot, without the timings and the transaction id.
 fn facts(s: &Snapshot) -> String {
     let records: Vec<_> = s
+        .state
         .records
         .iter()
         .map(|r| {
@@ -689,10 +692,10 @@ fn facts(s: &Snapshot) -> String {
         .map(|(t, a)| (*t, a.dead_threshold, a.n_dead_tup, a.scale_factor));
     format!(
         "{:?}\n{records:?}\n{:?}\n{}\n{pages:?}\n{autovac:?}\n{:?}",
-        s.selected,
-        s.removed,
+        s.state.selected,
+        s.state.removed,
         s.long_tx.is_some(),
-        s.autovacuum_ran
+        s.state.autovacuum_ran
     )
 }
 

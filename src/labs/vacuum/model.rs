@@ -278,9 +278,9 @@ pub struct Running {
     pub jobs: u32,
 }
 
-/// The lab's state: what its actions left, and the actions themselves (the share link).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Lab {
+/// What the lab's actions left, as the view shows it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct State {
     /// Whether pageinspect and pg_visibility loaded (without them only the page map is lost).
     pub page_map: bool,
     pub selected: Strategy,
@@ -292,21 +292,20 @@ pub struct Lab {
     pub rewrite: Option<(RelationFile, RelationFile)>,
     /// The ALTER TABLE the autovacuum settings ran last.
     pub autovacuum_ran: Option<String>,
-    /// The actions done since the set-up; a cancelled run is left out.
+}
+
+/// The lab: its state, and the actions done since the set-up (the share link); a cancelled
+/// run is left out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lab {
+    pub state: State,
     pub history: Vec<Action>,
 }
 
 /// Everything the view shows: the lab's state, and what the tables say now.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Snapshot {
-    pub page_map: bool,
-    pub selected: Strategy,
-    pub records: Vec<Record>,
-    pub removed: Vec<Removed>,
-    pub plans: Option<PlanComparison>,
-    pub locks: Option<Vec<LockRow>>,
-    pub rewrite: Option<(RelationFile, RelationFile)>,
-    pub autovacuum_ran: Option<String>,
+    pub state: State,
     /// Set while a run goes on.
     pub running: Option<Running>,
     /// The selected table's pages (read during its rounds too, see `MAP_EVERY_MS`).
@@ -337,36 +336,23 @@ impl Lab {
         long_tx_release(db).await?;
         let page_map = reset(db).await?;
         Ok(Lab {
-            page_map,
-            selected: Strategy::default(),
-            records: Vec::new(),
-            removed: Vec::new(),
-            plans: None,
-            locks: None,
-            rewrite: None,
-            autovacuum_ran: None,
+            state: State {
+                page_map,
+                ..State::default()
+            },
             history: Vec::new(),
         })
     }
 
-    /// The state part of the snapshot (what no statement needs to read).
-    fn shown(&self) -> Snapshot {
-        Snapshot {
-            page_map: self.page_map,
-            selected: self.selected,
-            records: self.records.clone(),
-            removed: self.removed.clone(),
-            plans: self.plans.clone(),
-            locks: self.locks.clone(),
-            rewrite: self.rewrite.clone(),
-            autovacuum_ran: self.autovacuum_ran.clone(),
-            ..Snapshot::default()
-        }
-    }
-
     /// The round the next run starts at: a second run continues the tables.
     pub fn next_round(&self) -> u32 {
-        self.records.iter().map(|r| r.round).max().unwrap_or(0) + 1
+        self.state
+            .records
+            .iter()
+            .map(|r| r.round)
+            .max()
+            .unwrap_or(0)
+            + 1
     }
 
     /// Runs `action`; `cancel` stops a run between two batches, `live` shows its progress,
@@ -388,17 +374,18 @@ impl Lab {
                 out
             }
             Action::Vacuum => {
-                self.removed.clear();
+                self.state.removed.clear();
                 for s in Strategy::ALL {
                     let v = vacuum_and_measure(db, s).await?;
                     let round = self
+                        .state
                         .records
                         .iter()
                         .filter(|r| r.strategy == s)
                         .map(|r| r.round)
                         .max();
                     if let Some(round) = round {
-                        self.records.push(Record {
+                        self.state.records.push(Record {
                             strategy: s,
                             round,
                             step: Step::AfterVacuum,
@@ -408,7 +395,7 @@ impl Lab {
                             auto: false,
                         });
                     }
-                    self.removed.push(Removed {
+                    self.state.removed.push(Removed {
                         strategy: s,
                         removed: v.removed(),
                         dead_before: v.dead_before,
@@ -425,24 +412,24 @@ impl Lab {
                 Outcome::quiet()
             }
             Action::Select(s) => {
-                self.selected = *s;
+                self.state.selected = *s;
                 Outcome::quiet()
             }
             Action::Autovacuum(s, input) => {
-                self.autovacuum_ran = Some(set_autovacuum(db, *s, *input).await?);
+                self.state.autovacuum_ran = Some(set_autovacuum(db, *s, *input).await?);
                 Outcome::quiet()
             }
             Action::Plans(jobs) => {
-                self.plans = Some(compare_plans(db, *jobs).await?);
+                self.state.plans = Some(compare_plans(db, *jobs).await?);
                 Outcome::quiet()
             }
             Action::FullLock => {
-                self.rewrite = None;
-                self.locks = Some(vacuum_full_lock(db).await?);
+                self.state.rewrite = None;
+                self.state.locks = Some(vacuum_full_lock(db).await?);
                 Outcome::quiet()
             }
             Action::FullRun => {
-                self.rewrite = Some(vacuum_full(db).await?);
+                self.state.rewrite = Some(vacuum_full(db).await?);
                 Outcome::quiet()
             }
         };
@@ -459,16 +446,16 @@ impl Lab {
         cancel: &Cell<bool>,
         live: Live<'_, Snapshot>,
     ) -> Result<Outcome, DbError> {
-        self.removed.clear();
+        self.state.removed.clear();
         let first_round = self.next_round();
         let last_round = first_round + cfg.rounds - 1;
         let jobs = cfg.jobs;
         let started = now_ms();
-        let records = RefCell::new(std::mem::take(&mut self.records));
+        let records = RefCell::new(std::mem::take(&mut self.state.records));
         let before = records.borrow().clone();
         live(&|s| {
-            s.records.clone_from(&before);
-            s.removed.clear();
+            s.state.records.clone_from(&before);
+            s.state.removed.clear();
         });
         let progress = |at: Progress| {
             live(&|s| {
@@ -480,16 +467,16 @@ impl Lab {
             })
         };
         let record = |r: Record| {
-            live(&|s| s.records.push(r.clone()));
+            live(&|s| s.state.records.push(r.clone()));
             records.borrow_mut().push(r);
         };
-        let selected = self.selected;
+        let selected = self.state.selected;
         let read = |pages: Vec<PageCell>| live(&|s| s.pages = Some((selected, pages.clone())));
         let hooks = Hooks {
             cancel,
             progress: &progress,
             record: &record,
-            map: self.page_map.then_some(MapWatch {
+            map: self.state.page_map.then_some(MapWatch {
                 strategy: selected,
                 every_ms: MAP_EVERY_MS,
                 spacing: MAP_SPACING,
@@ -497,7 +484,7 @@ impl Lab {
             }),
         };
         let end = run(db, cfg, first_round, &hooks).await;
-        self.records = records.into_inner();
+        self.state.records = records.into_inner();
         live(&|s| s.running = None);
         Ok(match end? {
             RunEnd::Cancelled => Outcome {
@@ -540,16 +527,17 @@ impl LabModel for Lab {
     }
     /// The long transaction, the selected table's autovacuum figures and page map.
     async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
-        let s = self.selected;
+        let s = self.state.selected;
         Ok(Snapshot {
             long_tx: long_tx_status(db).await?,
             autovac: Some((s, autovacuum_settings(db, s).await?)),
-            pages: if self.page_map {
+            pages: if self.state.page_map {
                 Some((s, page_map(db, s).await?))
             } else {
                 None
             },
-            ..self.shown()
+            state: self.state.clone(),
+            running: None,
         })
     }
 }

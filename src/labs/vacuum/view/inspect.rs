@@ -51,7 +51,7 @@ pub(super) fn LongTxPanel(ui: Ui) -> impl IntoView {
 
 fn strategy_select(ui: Ui, id: &'static str) -> impl IntoView {
     let ctx = ui.ctx;
-    let selected = ui.part(|s| s.selected);
+    let selected = ui.part(|s| s.state.selected);
     view! {
         <label style="max-width:100%">
             {ctx.t("vacuum.inspect.table")}
@@ -82,7 +82,7 @@ fn strategy_select(ui: Ui, id: &'static str) -> impl IntoView {
 pub(super) fn PageMapPanel(ui: Ui) -> impl IntoView {
     let ctx = ui.ctx;
     let pages = ui.part(|s| s.pages.clone());
-    let available = ui.part(|s| s.page_map);
+    let available = ui.part(|s| s.state.page_map);
     let map = move || {
         let lang = ctx.lang.get();
         match pages.get() {
@@ -133,8 +133,8 @@ pub(super) fn AutovacuumPanel(ui: Ui) -> impl IntoView {
     let scale = RwSignal::new(String::from("0.01"));
     let max = RwSignal::new(String::new());
     let problem = RwSignal::new(None::<Msg>);
-    let ran = ui.part(|s| s.autovacuum_ran.clone());
-    let records = ui.part(|s| s.records.clone());
+    let ran = ui.part(|s| s.state.autovacuum_ran.clone());
+    let records = ui.part(|s| s.state.records.clone());
     let autovac = ui.part(|s| s.autovac.clone());
     let apply = move || match model::parse_autovacuum(
         &threshold.get_untracked(),
@@ -144,7 +144,7 @@ pub(super) fn AutovacuumPanel(ui: Ui) -> impl IntoView {
         Err(m) => problem.set(Some(m)),
         Ok(input) => {
             problem.set(None);
-            let s = ui.snap.with_untracked(|s| s.selected);
+            let s = ui.snap.with_untracked(|s| s.state.selected);
             ui.act("autovacuum", Action::Autovacuum(s, input), None);
         }
     };

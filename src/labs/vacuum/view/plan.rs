@@ -11,7 +11,7 @@ use queue_lab_core::i18n::Msg;
 #[component]
 pub(super) fn PlanPanel(ui: Ui) -> impl IntoView {
     let ctx = ui.ctx;
-    let result = ui.part(|s| s.plans.clone());
+    let result = ui.part(|s| s.state.plans.clone());
     let problem = RwSignal::new(None::<Msg>);
     let compare = move || match model::parse_jobs(&ui.jobs.get_untracked()) {
         Err(m) => problem.set(Some(m)),
@@ -112,8 +112,8 @@ pub(super) fn PlanPanel(ui: Ui) -> impl IntoView {
 #[component]
 pub(super) fn FullPanel(ui: Ui) -> impl IntoView {
     let ctx = ui.ctx;
-    let locks = ui.part(|s| s.locks.clone());
-    let rewrite = ui.part(|s| s.rewrite.clone());
+    let locks = ui.part(|s| s.state.locks.clone());
+    let rewrite = ui.part(|s| s.state.rewrite.clone());
     let show_lock = move || ui.act("full", Action::FullLock, None);
     let run_full = move || ui.act("full", Action::FullRun, None);
     let yes_no = move |lang, b: bool| tr(lang, if b { "vacuum.yes" } else { "vacuum.no" });

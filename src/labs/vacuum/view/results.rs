@@ -11,7 +11,7 @@ use queue_lab_core::i18n::Msg;
 #[component]
 pub(super) fn Results(ui: Ui) -> impl IntoView {
     let ctx = ui.ctx;
-    let records = ui.part(|s| s.records.clone());
+    let records = ui.part(|s| s.state.records.clone());
     let article = move || {
         records
             .with(|r| model::article_pair(r))

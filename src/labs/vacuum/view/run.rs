@@ -144,7 +144,7 @@ fn RunForm(ui: Ui) -> impl IntoView {
 fn RunButtons(ui: Ui) -> impl IntoView {
     let ctx = ui.ctx;
     let running = ui.part(|s| s.running.is_some());
-    let no_records = ui.part(|s| s.records.is_empty());
+    let no_records = ui.part(|s| s.state.records.is_empty());
     let cancel = move || {
         if let Some(runner) = ctx.runner_untracked() {
             runner.cancel(LabId::Vacuum);
@@ -173,7 +173,7 @@ fn RunButtons(ui: Ui) -> impl IntoView {
 fn RunStatus(ui: Ui) -> impl IntoView {
     let ctx = ui.ctx;
     let running = ui.part(|s| s.running);
-    let removed = ui.part(|s| s.removed.clone());
+    let removed = ui.part(|s| s.state.removed.clone());
     let progress = move || {
         running.get().map(|r| {
             let text = move || {
