@@ -192,6 +192,13 @@ impl<M: LabModel> LabSession<M> {
                         }
                     }
                 }
+                // A long action (L3's run) that stopped early because its page was left:
+                // the runner notes it, and the lab says so when the learner comes back.
+                // (Its own Cancel button leaves the page in place: the lab says it there.)
+                let page_left = self.snap.try_with_untracked(|_| ()).is_none();
+                if stopped.is_ok() && page_left {
+                    stopped = w.check();
+                }
                 keeper.keep(M::ID, l.clone());
                 self.show(db, l).await;
             }
