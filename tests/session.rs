@@ -47,10 +47,14 @@ async fn vacuum_run(runner: &Runner) -> Vec<Record> {
         vacuum::setup(w.db()).await?;
         let cfg = vacuum::parse_config("2000", "2", "500", Strategy::ALL.to_vec()).unwrap();
         let records = RefCell::new(Vec::new());
-        let end = vacuum::run(w.db(), &cfg, 1, &Cell::new(false), &|_| {}, &|r| {
-            records.borrow_mut().push(r)
-        })
-        .await?;
+        let record = |r| records.borrow_mut().push(r);
+        let hooks = vacuum::Hooks {
+            cancel: &Cell::new(false),
+            progress: &|_| {},
+            record: &record,
+            map: None,
+        };
+        let end = vacuum::run(w.db(), &cfg, 1, &hooks).await?;
         assert!(matches!(end, RunEnd::Finished));
         Ok(records.into_inner())
     })

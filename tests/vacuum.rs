@@ -3,7 +3,7 @@
 //! Sizes are small (1,000–2,000 jobs a round) for speed.
 
 use queue_lab::db::Db;
-use queue_lab::labs::vacuum::model::{self, Record, RunConfig, RunEnd, Step, Strategy};
+use queue_lab::labs::vacuum::model::{self, Hooks, Record, RunConfig, RunEnd, Step, Strategy};
 use serde::Deserialize;
 use std::cell::{Cell, RefCell};
 use wasm_bindgen_test::*;
@@ -32,11 +32,16 @@ fn cfg(jobs: u32, rounds: u32, strategies: &[Strategy]) -> RunConfig {
 
 async fn run(db: &Db, cfg: &RunConfig) -> Vec<Record> {
     let records = RefCell::new(Vec::new());
-    let end = model::run(db, cfg, 1, &Cell::new(false), &|_| {}, &|r| {
-        records.borrow_mut().push(r)
-    })
-    .await
-    .expect("the workload runs");
+    let record = |r| records.borrow_mut().push(r);
+    let hooks = Hooks {
+        cancel: &Cell::new(false),
+        progress: &|_| {},
+        record: &record,
+        map: None,
+    };
+    let end = model::run(db, cfg, 1, &hooks)
+        .await
+        .expect("the workload runs");
     assert_eq!(end, RunEnd::Finished);
     records.into_inner()
 }
@@ -392,20 +397,19 @@ async fn a_cancelled_run_stops_between_batches_and_leaves_the_lab_usable() {
     let cancel = Cell::new(false);
     let records = RefCell::new(Vec::new());
     let config = cfg(2000, 3, &[Strategy::Keep, Strategy::Delete]);
-    let end = model::run(
-        &db,
-        &config,
-        1,
-        &cancel,
-        &|p| {
-            if p.done >= 500 {
-                cancel.set(true);
-            }
-        },
-        &|r| records.borrow_mut().push(r),
-    )
-    .await
-    .unwrap();
+    let progress = |p: model::Progress| {
+        if p.done >= 500 {
+            cancel.set(true);
+        }
+    };
+    let record = |r| records.borrow_mut().push(r);
+    let hooks = Hooks {
+        cancel: &cancel,
+        progress: &progress,
+        record: &record,
+        map: None,
+    };
+    let end = model::run(&db, &config, 1, &hooks).await.unwrap();
     assert_eq!(end, RunEnd::Cancelled);
     assert!(
         records.borrow().is_empty(),
@@ -481,5 +485,251 @@ async fn per_table_autovacuum_settings_move_the_threshold_and_vacuum_full_takes_
     model::reset(&db).await.unwrap();
     let st = model::table_stats(&db, Strategy::Delete).await.unwrap();
     assert_eq!((st.heap_pages, st.n_dead_tup, st.n_tup_ins), (0, 0, 0));
+    db.close().await;
+}
+
+// ---- The lab's model type: the page map during a round, the tour, the share link. ----
+
+use model::{Action, Lab, MapWatch, PageCell, Snapshot};
+use queue_lab::labs::session::LabModel;
+use queue_lab::labs::vacuum::tour::TOUR;
+
+/// Runs `actions` on `lab`, each change shown during them applied to `shown`.
+async fn apply(db: &Db, lab: &mut Lab, actions: Vec<Action>, shown: &RefCell<Snapshot>) {
+    for a in actions {
+        let what = format!("{a:?}");
+        lab.apply(db, a, &Cell::new(false), &|change| {
+            change(&mut shown.borrow_mut())
+        })
+        .await
+        .expect(&what);
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_page_map_is_read_between_batches_of_the_watched_tables_round_and_changes() {
+    let db = lab().await;
+    let records = RefCell::new(Vec::new());
+    // (results-table lines so far, dead tuples on the map, pages on the map)
+    let reads = RefCell::new(Vec::<(usize, i64, usize)>::new());
+    let read = |pages: Vec<PageCell>| {
+        let dead = pages.iter().map(|p| i64::from(p.dead)).sum();
+        reads
+            .borrow_mut()
+            .push((records.borrow().len(), dead, pages.len()));
+    };
+    let record = |r| records.borrow_mut().push(r);
+    let hooks = Hooks {
+        cancel: &Cell::new(false),
+        progress: &|_| {},
+        record: &record,
+        map: Some(MapWatch {
+            strategy: Strategy::Delete,
+            every_ms: 0.0,
+            spacing: 0.0,
+            read: &read,
+        }),
+    };
+    let config = cfg(2000, 1, &[Strategy::Keep, Strategy::Delete]);
+    let end = model::run(&db, &config, 1, &hooks).await.unwrap();
+    assert_eq!(end, RunEnd::Finished);
+    let reads = reads.into_inner();
+    assert_eq!(
+        reads.len(),
+        4,
+        "one read after each of DELETE's four batches, none during keep-rows': {reads:?}"
+    );
+    assert!(
+        reads.iter().all(|r| r.0 == 1),
+        "every read falls inside DELETE's round (after keep-rows' line, before DELETE's): {reads:?}"
+    );
+    assert!(
+        reads.first().unwrap().1 < reads.last().unwrap().1,
+        "the map changes as the round goes: {reads:?}"
+    );
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn during_a_run_the_lab_shows_the_selected_tables_page_map_while_the_round_goes_on() {
+    let db = queue_lab::testing::fresh_db().await.expect("PGlite opens");
+    let mut lab = Lab::setup(&db).await.unwrap();
+    assert!(lab.state.page_map && lab.state.selected == Strategy::Delete);
+    // Each change the run shows: (still running, the page map's pages if it changed).
+    let seen = RefCell::new(Vec::<(bool, Option<usize>)>::new());
+    let shown = RefCell::new(Snapshot::default());
+    let action = Action::Run(RunConfig {
+        jobs: model::JOBS_DEFAULT,
+        rounds: 1,
+        batch: model::BATCH_DEFAULT,
+        strategies: vec![Strategy::Delete],
+    });
+    lab.apply(&db, action, &Cell::new(false), &|change| {
+        let mut s = shown.borrow_mut();
+        let before = s.pages.clone();
+        change(&mut s);
+        let map = (s.pages != before).then(|| s.pages.as_ref().map_or(0, |p| p.1.len()));
+        seen.borrow_mut().push((s.running.is_some(), map));
+    })
+    .await
+    .unwrap();
+    let seen = seen.into_inner();
+    let during: Vec<usize> = seen
+        .iter()
+        .filter_map(|(running, map)| map.filter(|_| *running))
+        .collect();
+    assert!(
+        !during.is_empty() && during.iter().all(|p| *p > 0),
+        "the page map refreshed while the round ran (at most every {} ms): {seen:?}",
+        model::MAP_EVERY_MS
+    );
+    assert!(shown.borrow().running.is_none(), "the run's end clears it");
+    db.close().await;
+}
+
+/// A fresh lab, tour step `i` run; the lab and what the view would show.
+async fn tour_step(db: &Db, i: usize) -> (Lab, Snapshot) {
+    let mut lab = Lab::setup(db).await.unwrap();
+    let shown = RefCell::new(Snapshot::default());
+    apply(db, &mut lab, (TOUR[i].actions)(), &shown).await;
+    let snap = lab.snapshot(db).await.unwrap();
+    (lab, snap)
+}
+
+#[wasm_bindgen_test]
+async fn each_tour_step_runs_and_shows_what_its_text_says() {
+    let db = queue_lab::testing::fresh_db().await.expect("PGlite opens");
+    let jobs = i64::from(model::JOBS_DEFAULT);
+    let after_round = |l: &Lab, s| of(&l.state.records, s, Step::AfterRound);
+
+    // 1: one round: two dead versions per job; the claim reads every page; DELETE's map
+    // shows dead rows.
+    let (l, snap) = tour_step(&db, 0).await;
+    for s in [Strategy::Keep, Strategy::Delete] {
+        let r = &after_round(&l, s)[0].measure;
+        assert_eq!(r.stats.n_dead_tup, 2 * jobs, "{s:?}");
+        assert!(
+            r.claim.pages >= r.stats.heap_pages && r.stats.heap_pages > 100,
+            "{s:?}"
+        );
+    }
+    let (on, pages) = snap.pages.expect("the page map");
+    assert_eq!(on, Strategy::Delete);
+    assert!(pages.iter().map(|p| i64::from(p.dead)).sum::<i64>() > 0);
+
+    // 2: VACUUM removes every dead tuple of DELETE; the claim then reads a handful of pages.
+    let (l, _) = tour_step(&db, 1).await;
+    let d = l
+        .state
+        .removed
+        .iter()
+        .find(|r| r.strategy == Strategy::Delete)
+        .unwrap();
+    assert_eq!((d.removed, d.dead_before), (2 * jobs, 2 * jobs));
+    let after = of(&l.state.records, Strategy::Delete, Step::AfterVacuum);
+    assert!(after.last().unwrap().measure.claim.pages <= 5);
+
+    // 3: the long transaction pins the horizon: VACUUM removes nothing.
+    let (l, snap) = tour_step(&db, 2).await;
+    assert!(snap.long_tx.is_some(), "the long transaction is on");
+    let d = l
+        .state
+        .removed
+        .iter()
+        .find(|r| r.strategy == Strategy::Delete)
+        .unwrap();
+    assert_eq!((d.removed, d.dead_before), (0, 2 * jobs));
+
+    // 4: three rounds: rotation's table is empty after each TRUNCATE, DELETE's grows.
+    let (l, _) = tour_step(&db, 3).await;
+    let truncated = of(&l.state.records, Strategy::Rotate, Step::AfterTruncate);
+    assert_eq!(truncated.len(), 3);
+    assert!(truncated
+        .iter()
+        .all(|r| (r.measure.stats.n_dead_tup, r.measure.stats.heap_pages) == (0, 0)));
+    let dead: Vec<i64> = after_round(&l, Strategy::Delete)
+        .iter()
+        .map(|r| r.measure.stats.n_dead_tup)
+        .collect();
+    assert!(
+        dead.len() == 3 && dead[0] < dead[1] && dead[1] < dead[2],
+        "{dead:?}"
+    );
+    model::long_tx_release(&db).await.unwrap();
+    db.close().await;
+}
+
+/// What a learner sees of a snapshot, without the timings and the transaction id.
+fn facts(s: &Snapshot) -> String {
+    let records: Vec<_> = s
+        .state
+        .records
+        .iter()
+        .map(|r| {
+            let st = &r.measure.stats;
+            (
+                r.strategy,
+                r.round,
+                r.step,
+                st.heap_pages,
+                st.n_live_tup,
+                st.n_dead_tup,
+                r.measure.claim.pages,
+            )
+        })
+        .collect();
+    let pages = s.pages.as_ref().map(|(t, p)| {
+        (
+            *t,
+            p.iter()
+                .map(|c| (c.page, c.live, c.dead, c.unused, c.all_visible))
+                .collect::<Vec<_>>(),
+        )
+    });
+    let autovac = s
+        .autovac
+        .as_ref()
+        .map(|(t, a)| (*t, a.dead_threshold, a.n_dead_tup, a.scale_factor));
+    format!(
+        "{:?}\n{records:?}\n{:?}\n{}\n{pages:?}\n{autovac:?}\n{:?}",
+        s.state.selected,
+        s.state.removed,
+        s.long_tx.is_some(),
+        s.state.autovacuum_ran
+    )
+}
+
+#[wasm_bindgen_test]
+async fn a_share_link_replayed_on_a_fresh_database_gives_the_same_state() {
+    let db = queue_lab::testing::fresh_db().await.expect("PGlite opens");
+    let mut lab = Lab::setup(&db).await.unwrap();
+    let shown = RefCell::new(Snapshot::default());
+    let actions = vec![
+        Action::Run(cfg(1500, 2, &model::strategies(false))),
+        Action::Select(Strategy::Keep),
+        Action::LongTx(true),
+        Action::Vacuum,
+        Action::Autovacuum(
+            Strategy::Keep,
+            model::parse_autovacuum("100", "0.05", "").unwrap(),
+        ),
+        Action::LongTx(false),
+        Action::Run(cfg(1000, 1, &model::strategies(true))),
+    ];
+    apply(&db, &mut lab, actions.clone(), &shown).await;
+    assert_eq!(lab.history, actions, "every action done is in the link");
+    let link = model::encode(&lab.history);
+    let before = facts(&lab.snapshot(&db).await.unwrap());
+    db.close().await;
+
+    // "After reload": a new database, the link's actions replayed on fresh tables.
+    let db = queue_lab::testing::fresh_db()
+        .await
+        .expect("PGlite opens again");
+    let mut again = Lab::setup(&db).await.unwrap();
+    apply(&db, &mut again, model::decode(&link).unwrap(), &shown).await;
+    let after = facts(&again.snapshot(&db).await.unwrap());
+    assert_eq!(before, after, "link: {link}");
+    assert_eq!(again.history, lab.history);
     db.close().await;
 }

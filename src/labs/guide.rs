@@ -1,5 +1,5 @@
 //! A lab's guided tour and share link, for the labs whose state is the list of actions done
-//! on a fresh database (L1, L4).
+//! on a fresh database (L1, L3, L4).
 //!
 //! - A tour step says what to look at and runs its actions on a fresh database.
 //! - The share link carries the actions done so far (`#/<lab>?s=…`, the lab's own codec)

@@ -5,6 +5,7 @@
 //! texts are `assets/i18n/<slug>.tsv`. Adding a lab is that folder, its catalog, and one
 //! entry in [`ALL`] (with its `pub mod` line).
 
+pub mod common;
 pub mod guide;
 pub mod jobs;
 pub mod leave;

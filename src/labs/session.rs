@@ -1,4 +1,4 @@
-//! The harness a lab with a model type shares (L1, L4): its state kept across visits, its
+//! The harness a lab with a model type shares (L1, L3, L4): its state kept across visits, its
 //! actions run through the session's runner, the outcome of the last one, busy while its
 //! work is queued or running, and its work cancelled when the learner leaves the page.
 //!
@@ -12,7 +12,12 @@ use crate::labs::LabId;
 use crate::runner::{Scope, Work};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
+use std::cell::{Cell, RefCell};
 use std::future::Future;
+
+/// Shows part of a lab's state while one of its actions runs: the action passes what to
+/// change in the snapshot on screen (see [`LabModel::act_live`]).
+pub type Live<'a, S> = &'a dyn Fn(&dyn Fn(&mut S));
 
 /// A lab's model: state plus actions that run SQL.
 pub trait LabModel: Clone + 'static {
@@ -28,6 +33,18 @@ pub trait LabModel: Clone + 'static {
         db: &Db,
         action: Self::Action,
     ) -> impl Future<Output = Result<Self::Outcome, DbError>>;
+    /// `act` for an action that runs long: it may stop early at a safe point once `cancel`
+    /// is set (the lab was left, or Cancel), and may show its progress through `live`.
+    /// Labs whose actions are short keep this default.
+    fn act_live(
+        &mut self,
+        db: &Db,
+        action: Self::Action,
+        _cancel: &Cell<bool>,
+        _live: Live<'_, Self::Snapshot>,
+    ) -> impl Future<Output = Result<Self::Outcome, DbError>> {
+        self.act(db, action)
+    }
     /// Everything the view shows, read in as few statements as the lab can.
     fn snapshot(&self, db: &Db) -> impl Future<Output = Result<Self::Snapshot, DbError>>;
     /// Called before each run of actions.
@@ -140,8 +157,14 @@ impl<M: LabModel> LabSession<M> {
         let keeper = runner.clone();
         runner.spawn(Scope::Lab(M::ID), what, async move |w: &Work| {
             let db = w.db();
-            // The log, the lab and the tables change together, once, when the run is done.
-            let hold = db.log().hold();
+            // The log, the lab and the tables change together, once, when the run is done,
+            // or when a long action shows how far it is.
+            let hold = RefCell::new(Some(db.log().hold()));
+            let live = |change: &dyn Fn(&mut M::Snapshot)| {
+                hold.borrow_mut().take();
+                self.snap.update(|s| change(s));
+                *hold.borrow_mut() = Some(db.log().hold());
+            };
             let mut state = if reset {
                 match M::setup(db).await {
                     Ok(l) => Some(l),
@@ -161,7 +184,7 @@ impl<M: LabModel> LabSession<M> {
                         stopped = Err(e);
                         break;
                     }
-                    match l.act(db, a).await {
+                    match l.act_live(db, a, &w.cancel_flag(), &live).await {
                         Ok(o) => self.last.set(Some(Last::Done(o))),
                         Err(e) => {
                             self.last.set(Some(Last::Failed(e)));
@@ -169,11 +192,18 @@ impl<M: LabModel> LabSession<M> {
                         }
                     }
                 }
+                // A long action (L3's run) that stopped early because its page was left:
+                // the runner notes it, and the lab says so when the learner comes back.
+                // (Its own Cancel button leaves the page in place: the lab says it there.)
+                let page_left = self.snap.try_with_untracked(|_| ()).is_none();
+                if stopped.is_ok() && page_left {
+                    stopped = w.check();
+                }
                 keeper.keep(M::ID, l.clone());
                 self.show(db, l).await;
             }
             self.lab.set(state);
-            drop(hold);
+            drop(hold.take());
             stopped
         });
     }

@@ -1,9 +1,10 @@
 //! Pieces every lab uses: translations, the Start Postgres panel, the SQL log and console,
-//! the clock, and embed-mode sizing.
+//! the clock, embed-mode sizing, and how numbers read (`format`).
 
 pub mod clock;
 pub mod console;
 pub mod embed;
+pub mod format;
 pub mod i18n;
 pub mod reveal;
 pub mod sql_log;

@@ -149,3 +149,84 @@ test('the full default run: 3 rounds × 20,000 jobs, four tables, timed, page ne
   assert.equal(keepPages.length, 3);
   assert.deepEqual(page.errors, []);
 });
+
+/** What the learner sees of the lab's state, without timings. */
+async function labState(page) {
+  return {
+    rows: await page.$$eval('#vacuum-table tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 9).map((td) => td.textContent).join(' | ')),
+    ),
+    removed: await page.textContent('#vacuum-removed').catch(() => null),
+    longTx: await page.getAttribute('#vacuum-long-tx', 'aria-pressed'),
+    table: await page.inputValue('#vacuum-page-map-table'),
+    map: await page.textContent('#vacuum-page-map-summary'),
+  };
+}
+
+test('a share link reproduces the same state after reload', async () => {
+  const page = await newPage(browser);
+  await openLab(page, 'en');
+  await page.click('#vacuum-long-tx');
+  await page.waitForSelector('#vacuum-long-tx[aria-pressed="true"]');
+  await page.waitForSelector('#vacuum-run:not([disabled])');
+  await page.uncheck('#vacuum-include-dv');
+  await runSmall(page, 1500, 2);
+  await page.selectOption('#vacuum-page-map-table', 'keep');
+  await page.waitForSelector('#vacuum-run:not([disabled])');
+  await page.click('#vacuum-vacuum');
+  await page.waitForSelector('#vacuum-removed');
+  await page.waitForSelector('#vacuum-run:not([disabled])');
+  const before = await labState(page);
+  assert.equal(before.rows.length, 4 * 2 + 3, 'two rounds (rotation has a TRUNCATE line), then a VACUUM line a table');
+  assert.match(before.removed, /DELETE on completion: VACUUM removed 0 of 6,000/);
+  assert.match(before.map, /^vac_keep\.jobs: /);
+  const url = await page.inputValue('#share-url');
+  assert.match(url, /#\/vacuum\?s=l1~r1500,2,2000,0~skeep~v$/);
+
+  const again = await newPage(browser);
+  await again.goto(url);
+  await startPostgres(again);
+  await again.waitForSelector('#vacuum-removed', { timeout: 120_000 });
+  await again.waitForSelector('#vacuum-run:not([disabled])');
+  assert.deepEqual(await labState(again), before);
+  assert.equal(await again.inputValue('#vacuum-jobs'), '1500', 'the form shows the run replayed');
+  assert.equal(await again.isChecked('#vacuum-include-dv'), false);
+  assert.deepEqual([...page.errors, ...again.errors], []);
+});
+
+test('?step=3 opens the tour at the pinned horizon, and VACUUM removes nothing', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '?lang=en&step=3#/vacuum');
+  await startPostgres(page);
+  await page.waitForSelector('.tour li.current .tour-body', { timeout: 60_000 });
+  await page.waitForSelector('#vacuum-removed', { timeout: 120_000 });
+  assert.match(await page.textContent('.tour li.current'), /long transaction/);
+  assert.equal(await page.getAttribute('#vacuum-long-tx', 'aria-pressed'), 'true');
+  assert.match(await page.textContent('#vacuum-removed'), /DELETE on completion: VACUUM removed 0 of 40,000/);
+  assert.doesNotMatch(await page.inputValue('#share-url'), /step=/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the page map refreshes during a round, not only after it', async () => {
+  const page = await newPage(browser);
+  await openLab(page, 'en');
+  // Every change of the map's summary, and whether a run was going on then.
+  await page.evaluate(() => {
+    window.mapChanges = [];
+    let last = null;
+    new MutationObserver(() => {
+      const text = document.querySelector('#vacuum-page-map-summary')?.textContent ?? null;
+      if (text !== last) {
+        last = text;
+        window.mapChanges.push({ text, running: !!document.querySelector('#vacuum-progress-bar') });
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.fill('#vacuum-rounds', '1');
+  await page.click('#vacuum-run');
+  await page.waitForSelector('#vacuum-notice', { timeout: 180_000 });
+  const changes = await page.evaluate(() => window.mapChanges);
+  const during = changes.filter((c) => c.running && /: [0-9,]+ pages \(/.test(c.text || ''));
+  assert.ok(during.length >= 1, `the map changed while the run went on: ${JSON.stringify(changes)}`);
+  assert.deepEqual(page.errors, []);
+});

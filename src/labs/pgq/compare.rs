@@ -18,7 +18,7 @@
 //! side by side's own (`src/sql/pgq/compare/`).
 
 use crate::db::{Db, DbError, Param};
-use crate::labs::vacuum::model::{breathe, claim_pages, now_ms, sql as vac};
+use crate::labs::common::{breathe, claim_pages, now_ms, sql as vac};
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 use std::cell::Cell;

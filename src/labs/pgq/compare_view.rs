@@ -4,9 +4,9 @@
 use super::compare::{self, Report, Settings};
 use crate::ctx::use_ctx;
 use crate::db::DbError;
-use crate::labs::vacuum::model::group;
 use crate::runner::{Scope, Work};
 use crate::ui::console::ErrorBox;
+use crate::ui::format::group;
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;

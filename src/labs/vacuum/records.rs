@@ -1,0 +1,391 @@
+//! L3's records: what SQL returned about the tables (row types as the statements return
+//! them), the results table's lines, and what is derived from them without SQL (chart
+//! series, when autovacuum would have started, the page map's cells). No UI, no SQL.
+
+use super::model::Strategy;
+pub use crate::labs::common::PlanSummary;
+use serde::Deserialize;
+
+/// Size and tuple counts of one table (measure_table.sql).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct TableStats {
+    pub heap_bytes: i64,
+    pub heap_pages: i64,
+    pub index_bytes: i64,
+    pub total_bytes: i64,
+    pub n_live_tup: i64,
+    pub n_dead_tup: i64,
+    pub n_tup_ins: i64,
+    pub n_tup_upd: i64,
+    pub n_tup_del: i64,
+    pub n_tup_hot_upd: i64,
+    pub vacuum_count: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct IndexSize {
+    pub index_name: String,
+    pub bytes: i64,
+    pub pages: i64,
+}
+
+/// One node of a plan (plan_nodes.sql).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct PlanNode {
+    pub depth: i32,
+    pub node_type: String,
+    pub parent_relationship: Option<String>,
+    pub relation: Option<String>,
+    pub index_name: Option<String>,
+    pub actual_rows: Option<f64>,
+    pub loops: Option<f64>,
+    pub total_ms: Option<f64>,
+    pub shared_hit: Option<i64>,
+    pub shared_read: Option<i64>,
+    pub detail: Option<String>,
+}
+
+/// One 8 KB heap page (page_map.sql).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct PageCell {
+    pub page: i32,
+    pub live: i32,
+    pub dead: i32,
+    pub redirect: i32,
+    pub unused: i32,
+    pub free_bytes: i32,
+    pub all_visible: bool,
+    pub all_frozen: bool,
+}
+
+/// A table's autovacuum settings and thresholds (autovacuum_settings.sql).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct AutovacuumSettings {
+    pub vacuum_threshold: i64,
+    pub scale_factor: f64,
+    pub max_threshold: i64,
+    pub threshold_from_table: bool,
+    pub scale_factor_from_table: bool,
+    pub max_threshold_from_table: bool,
+    pub reltuples: f64,
+    pub dead_threshold: f64,
+    pub n_dead_tup: i64,
+    pub would_vacuum_dead: bool,
+    pub insert_threshold: f64,
+    pub n_ins_since_vacuum: i64,
+    pub would_vacuum_insert: bool,
+    pub autovacuum_on: bool,
+    pub autovacuum_count: i64,
+}
+
+/// The long transaction while it is on (long_tx_status.sql).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct LongTx {
+    pub gid: String,
+    pub xid: String,
+    pub prepared_at: String,
+    pub xid_age: i32,
+}
+
+/// A lock the VACUUM FULL demonstration holds (vacuum_full_lock.sql).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct LockRow {
+    pub relation: String,
+    pub mode: String,
+    pub granted: bool,
+    pub conflicts_with_select: bool,
+    pub conflicts_with_insert: bool,
+}
+
+/// A table's file (relation_file.sql).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct RelationFile {
+    pub filenode: i64,
+    pub heap_bytes: i64,
+    pub heap_pages: i64,
+    pub total_bytes: i64,
+}
+
+/// Everything measured about one strategy's table at one moment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measure {
+    pub stats: TableStats,
+    pub indexes: Vec<IndexSize>,
+    /// The article's claim, EXPLAIN (ANALYZE, BUFFERS), rolled back.
+    pub claim: PlanSummary,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    AfterRound,
+    AfterVacuum,
+    AfterTruncate,
+}
+
+impl Step {
+    pub fn key(self) -> &'static str {
+        match self {
+            Step::AfterRound => "vacuum.step.after_round",
+            Step::AfterVacuum => "vacuum.step.after_vacuum",
+            Step::AfterTruncate => "vacuum.step.after_truncate",
+        }
+    }
+}
+
+/// One line of the results table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub strategy: Strategy,
+    pub round: u32,
+    pub step: Step,
+    pub measure: Measure,
+    /// Jobs the round ran (0 for a VACUUM or TRUNCATE step).
+    pub jobs: u32,
+    /// Time the round's jobs took (enqueue, claims, completions), for AfterRound.
+    pub round_ms: Option<f64>,
+    /// Part of the strategy itself (DELETE + VACUUM's VACUUM, rotation's TRUNCATE), not
+    /// the learner's VACUUM button.
+    pub auto: bool,
+}
+
+/// What the VACUUM button did to one table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Vacuumed {
+    pub strategy: Strategy,
+    pub dead_before: i64,
+    pub after: Measure,
+}
+
+impl Vacuumed {
+    pub fn removed(&self) -> i64 {
+        (self.dead_before - self.after.stats.n_dead_tup).max(0)
+    }
+}
+
+/// Where a running workload is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    pub strategy: Strategy,
+    pub round: u32,
+    pub done: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    Finished,
+    Cancelled,
+}
+
+/// Our figures beside the article's: the first round's claim before and after a VACUUM,
+/// from DELETE + VACUUM (which does exactly that) or else DELETE and the VACUUM button.
+pub fn article_pair(records: &[Record]) -> Option<(PlanSummary, PlanSummary)> {
+    for strategy in [Strategy::DeleteVacuum, Strategy::Delete] {
+        let mut mine = records.iter().filter(|r| r.strategy == strategy);
+        let Some(before) = mine.find(|r| r.step == Step::AfterRound && r.round == 1) else {
+            continue;
+        };
+        if let Some(after) = mine
+            .next()
+            .filter(|r| r.step == Step::AfterVacuum && r.round == 1)
+        {
+            return Some((before.measure.claim.clone(), after.measure.claim.clone()));
+        }
+    }
+    None
+}
+
+/// What a chart plots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    HeapPages,
+    DeadTuples,
+    ClaimPages,
+}
+
+impl Metric {
+    pub fn of(self, m: &Measure) -> i64 {
+        match self {
+            Metric::HeapPages => m.stats.heap_pages,
+            Metric::DeadTuples => m.stats.n_dead_tup,
+            Metric::ClaimPages => m.claim.pages,
+        }
+    }
+}
+
+/// A strategy's value at the end of each round, after its own clean-up (VACUUM for DELETE
+/// + VACUUM, TRUNCATE for rotation): (round, value).
+pub fn series(records: &[Record], strategy: Strategy, metric: Metric) -> Vec<(u32, i64)> {
+    let mut out: Vec<(u32, i64)> = Vec::new();
+    for r in records.iter().filter(|r| r.strategy == strategy && r.auto) {
+        let v = metric.of(&r.measure);
+        match out.last_mut() {
+            Some(last) if last.0 == r.round => last.1 = v,
+            _ => out.push((r.round, v)),
+        }
+    }
+    out
+}
+
+/// When a server's autovacuum would first have started on this strategy's table during the
+/// recorded rounds, with dead-tuple threshold `threshold`: (round, about which job).
+/// Dead tuples are taken to grow evenly through a round (two per job).
+pub fn would_start(records: &[Record], strategy: Strategy, threshold: f64) -> Option<(u32, u32)> {
+    let mut dead_before = 0i64;
+    for r in records.iter().filter(|r| r.strategy == strategy) {
+        let dead = r.measure.stats.n_dead_tup;
+        if r.step == Step::AfterRound && r.jobs > 0 && dead as f64 > threshold {
+            let per_job = (dead - dead_before).max(1) as f64 / f64::from(r.jobs);
+            let job = ((threshold - dead_before as f64) / per_job).floor() + 1.0;
+            return Some((r.round, job.clamp(1.0, f64::from(r.jobs)) as u32));
+        }
+        dead_before = dead;
+    }
+    None
+}
+
+/// One drawn cell: one page, or `pages` consecutive pages summed when the table is large.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapCell {
+    pub first_page: i32,
+    pub pages: u32,
+    pub live: i64,
+    pub dead: i64,
+    pub unused: i64,
+    pub redirect: i64,
+    pub free_bytes: i64,
+    /// Pages of this cell the visibility map marks all-visible.
+    pub all_visible: u32,
+}
+
+/// Groups pages so that at most `max_cells` cells are drawn.
+pub fn aggregate(pages: &[PageCell], max_cells: usize) -> (Vec<MapCell>, usize) {
+    let per = pages.len().div_ceil(max_cells.max(1)).max(1);
+    let cells = pages
+        .chunks(per)
+        .map(|chunk| MapCell {
+            first_page: chunk[0].page,
+            pages: chunk.len() as u32,
+            live: chunk.iter().map(|p| i64::from(p.live)).sum(),
+            dead: chunk.iter().map(|p| i64::from(p.dead)).sum(),
+            unused: chunk.iter().map(|p| i64::from(p.unused)).sum(),
+            redirect: chunk.iter().map(|p| i64::from(p.redirect)).sum(),
+            free_bytes: chunk.iter().map(|p| i64::from(p.free_bytes)).sum(),
+            all_visible: chunk.iter().filter(|p| p.all_visible).count() as u32,
+        })
+        .collect();
+    (cells, per)
+}
+
+/// One side of the claim-plan viewer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanSide {
+    pub summary: PlanSummary,
+    pub nodes: Vec<PlanNode>,
+    /// Claims a second, one claim per statement, from the execution time EXPLAIN reports:
+    /// the time inside PostgreSQL, without the trip to and from the worker (which on a
+    /// busy machine costs more than the index-friendly claim itself).
+    pub jobs_per_s: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanComparison {
+    pub jobs: u32,
+    pub article: PlanSide,
+    pub indexed: PlanSide,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(strategy: Strategy, round: u32, step: Step, dead: i64, jobs: u32, auto: bool) -> Record {
+        Record {
+            strategy,
+            round,
+            step,
+            measure: Measure {
+                stats: TableStats {
+                    n_dead_tup: dead,
+                    ..TableStats::default()
+                },
+                indexes: vec![],
+                claim: PlanSummary::default(),
+            },
+            jobs,
+            round_ms: None,
+            auto,
+        }
+    }
+
+    #[test]
+    fn autovacuum_would_start_in_the_round_that_crosses_the_threshold() {
+        let r = vec![
+            rec(Strategy::Delete, 1, Step::AfterRound, 4000, 2000, true),
+            rec(Strategy::Delete, 2, Step::AfterRound, 8000, 2000, true),
+        ];
+        // 50 dead: the 26th job of round 1 (2 dead per job).
+        assert_eq!(would_start(&r, Strategy::Delete, 50.0), Some((1, 26)));
+        // 5,000: 1,000 into round 2.
+        assert_eq!(would_start(&r, Strategy::Delete, 5000.0), Some((2, 501)));
+        assert_eq!(would_start(&r, Strategy::Delete, 9000.0), None);
+        assert_eq!(would_start(&r, Strategy::Keep, 50.0), None);
+    }
+
+    #[test]
+    fn series_takes_each_rounds_state_after_the_strategys_own_clean_up() {
+        let r = vec![
+            rec(Strategy::Rotate, 1, Step::AfterRound, 4000, 2000, true),
+            rec(Strategy::Rotate, 1, Step::AfterTruncate, 0, 0, true),
+            rec(Strategy::Rotate, 2, Step::AfterRound, 4000, 2000, true),
+            rec(Strategy::Rotate, 2, Step::AfterTruncate, 0, 0, true),
+            rec(Strategy::Rotate, 2, Step::AfterVacuum, 7, 0, false),
+        ];
+        assert_eq!(
+            series(&r, Strategy::Rotate, Metric::DeadTuples),
+            vec![(1, 0), (2, 0)]
+        );
+    }
+
+    #[test]
+    fn page_map_aggregates_large_tables_into_at_most_max_cells() {
+        let pages: Vec<PageCell> = (0..2401)
+            .map(|page| PageCell {
+                page,
+                live: 1,
+                dead: 2,
+                redirect: 0,
+                unused: 0,
+                free_bytes: 10,
+                all_visible: page % 2 == 0,
+                all_frozen: false,
+            })
+            .collect();
+        let (cells, per) = aggregate(&pages, 1500);
+        assert_eq!(per, 2);
+        assert!(cells.len() <= 1500);
+        assert_eq!(cells.iter().map(|c| c.pages).sum::<u32>(), 2401);
+        assert_eq!(cells.iter().map(|c| c.dead).sum::<i64>(), 4802);
+        let (small, per) = aggregate(&pages[..10], 1500);
+        assert_eq!((small.len(), per), (10, 1));
+    }
+
+    #[test]
+    fn article_pair_reads_round_one_before_and_after_vacuum() {
+        let mut r = vec![
+            rec(
+                Strategy::DeleteVacuum,
+                1,
+                Step::AfterRound,
+                4000,
+                2000,
+                true,
+            ),
+            rec(Strategy::DeleteVacuum, 1, Step::AfterVacuum, 0, 0, true),
+        ];
+        r[0].measure.claim.pages = 543;
+        r[1].measure.claim.pages = 2;
+        let (before, after) = article_pair(&r).unwrap();
+        assert_eq!((before.pages, after.pages), (543, 2));
+        assert!(article_pair(&r[..1]).is_none());
+    }
+}

@@ -1,0 +1,485 @@
+//! L3's work on the database: setting the tables up, the workload's rounds, measuring,
+//! VACUUM, TRUNCATE, the long transaction, the page map, autovacuum settings, the VACUUM
+//! FULL demonstration and the claim plans. Every figure comes from SQL run in PGlite
+//! (`src/sql/vacuum/*.sql`, shown verbatim in the SQL log); nothing here draws anything.
+//!
+//! One PGlite session is shared by every lab, so each action that points `jobs` at a
+//! strategy's table (`use_strategy.sql`) puts the search path back when it ends
+//! (`reset_search_path.sql`), whatever happened.
+
+use super::model::{sql, AutovacuumInput, RunConfig, Strategy};
+use super::records::*;
+use crate::db::{Db, DbError, Param};
+use crate::labs::common::{breathe, explain_article, first, now_ms, summarize, Explained};
+use serde::Deserialize;
+use std::cell::Cell;
+use std::future::Future;
+
+/// Sets the lab's tables up once per database. Returns whether the page map's extensions
+/// are there (without them only the page map is lost).
+pub async fn setup(db: &Db) -> Result<bool, DbError> {
+    #[derive(Deserialize)]
+    struct Check {
+        tables: bool,
+        extensions: bool,
+    }
+    let check = first(db.query::<Check>(sql::SETUP_CHECK, &[]).await?)?;
+    let extensions = check.extensions || db.exec(sql::SETUP_EXTENSIONS).await.is_ok();
+    if !check.tables {
+        db.exec(sql::SETUP_TABLES).await?;
+        db.exec(sql::SETUP_HELPERS).await?;
+    }
+    Ok(extensions)
+}
+
+/// Start over: drop the lab's tables and create them afresh.
+pub async fn reset(db: &Db) -> Result<bool, DbError> {
+    db.exec(sql::TEARDOWN).await?;
+    setup(db).await
+}
+
+/// Runs `body` with `jobs` meaning `schema`'s table, then restores the search path.
+async fn with_schema<T>(
+    db: &Db,
+    schema: &str,
+    body: impl Future<Output = Result<T, DbError>>,
+) -> Result<T, DbError> {
+    let set = db
+        .query::<serde_json::Value>(sql::USE_STRATEGY, &[schema.into()])
+        .await?;
+    if set.rows.is_empty() {
+        return Err(DbError::other(&format!("use_strategy refused {schema}")));
+    }
+    let out = body.await;
+    let reset = db
+        .query::<serde_json::Value>(sql::RESET_SEARCH_PATH, &[])
+        .await;
+    let out = out?;
+    reset?;
+    Ok(out)
+}
+
+/// How one round ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundOutcome {
+    pub claimed: u64,
+    pub batches: u32,
+    pub ms: f64,
+    pub cancelled: bool,
+}
+
+/// What a running workload tells, and asks, along the way.
+pub struct Hooks<'a> {
+    /// Checked between batches: set, the run stops there.
+    pub cancel: &'a Cell<bool>,
+    /// Where the run is, after each batch.
+    pub progress: &'a dyn Fn(Progress),
+    /// Each line of the results table, as it is measured.
+    pub record: &'a dyn Fn(Record),
+    /// The table whose page map is read during its own rounds, between two batches and at
+    /// most every `MapWatch::every_ms`, and where each read goes.
+    pub map: Option<MapWatch<'a>>,
+}
+
+/// The page map read during a round (see [`Hooks::map`]).
+pub struct MapWatch<'a> {
+    pub strategy: Strategy,
+    /// At least this long from the round's start, and between two reads.
+    pub every_ms: f64,
+    /// And after a read, at least this many times as long as it took: on a large table a
+    /// read costs a few hundred milliseconds, and the round's own work comes first.
+    pub spacing: f64,
+    pub read: &'a dyn Fn(Vec<PageCell>),
+}
+
+/// How often the lab reads the selected table's page map during a round, at most.
+pub const MAP_EVERY_MS: f64 = 500.0;
+/// After a read the lab waits at least 4× as long as it took (the reads take at most about
+/// a fifth of the watched table's round).
+pub const MAP_SPACING: f64 = 4.0;
+
+/// One round on one strategy's table: enqueue `jobs`, then claim in batches of `batch`
+/// and complete each batch the strategy's way, until no job is left. `cancel` is checked
+/// between batches; `progress` gets the jobs done so far; `map`, when it watches this
+/// table, gets its page map between batches, spaced as [`MapWatch`] says.
+pub async fn run_round(
+    db: &Db,
+    strategy: Strategy,
+    jobs: u32,
+    batch: u32,
+    cancel: &Cell<bool>,
+    progress: &dyn Fn(u64),
+    map: Option<&MapWatch<'_>>,
+) -> Result<RoundOutcome, DbError> {
+    #[derive(Deserialize)]
+    struct Claimed {
+        id: i64,
+    }
+    let map = map.filter(|m| m.strategy == strategy);
+    let started = now_ms();
+    let mut next_map = started + map.map_or(0.0, |m| m.every_ms);
+    with_schema(db, strategy.schema(), async {
+        db.query::<serde_json::Value>(sql::ENQUEUE, &[jobs.into()])
+            .await?;
+        let mut claimed = 0u64;
+        let mut batches = 0u32;
+        let mut cancelled = false;
+        loop {
+            if cancel.get() {
+                cancelled = true;
+                break;
+            }
+            let rows = db
+                .query::<Claimed>(sql::CLAIM_BATCH, &[batch.into()])
+                .await?;
+            if rows.rows.is_empty() {
+                break;
+            }
+            let ids: Vec<i64> = rows.rows.iter().map(|c| c.id).collect();
+            db.query::<serde_json::Value>(strategy.complete_sql(), &[Param::ids(&ids)])
+                .await?;
+            claimed += ids.len() as u64;
+            batches += 1;
+            progress(claimed);
+            if let Some(m) = map.filter(|_| now_ms() >= next_map) {
+                let t = now_ms();
+                (m.read)(page_map(db, strategy).await?);
+                let took = now_ms() - t;
+                next_map = now_ms() + m.every_ms.max(m.spacing * took);
+            }
+            breathe().await;
+        }
+        Ok(RoundOutcome {
+            claimed,
+            batches,
+            ms: now_ms() - started,
+            cancelled,
+        })
+    })
+    .await
+}
+
+pub async fn plan_nodes(db: &Db, plan: &serde_json::Value) -> Result<Vec<PlanNode>, DbError> {
+    Ok(db
+        .query::<PlanNode>(sql::PLAN_NODES, &[Param::Text(plan.to_string())])
+        .await?
+        .rows)
+}
+
+/// Statistics flushed, then the table's size and counts (no plan).
+pub async fn table_stats(db: &Db, strategy: Strategy) -> Result<TableStats, DbError> {
+    db.query::<serde_json::Value>(sql::FLUSH_STATS, &[]).await?;
+    first(
+        db.query::<TableStats>(sql::MEASURE_TABLE, &[strategy.table().into()])
+            .await?,
+    )
+}
+
+/// The claim's pages and time first (it may prune pages as it reads them), then the
+/// statistics, flushed, so every figure describes the same state.
+pub async fn measure(db: &Db, strategy: Strategy) -> Result<Measure, DbError> {
+    let plan = with_schema(db, strategy.schema(), explain_article(db)).await?;
+    let claim = summarize(db, &plan).await?;
+    let stats = table_stats(db, strategy).await?;
+    let indexes = db
+        .query::<IndexSize>(sql::MEASURE_INDEXES, &[strategy.table().into()])
+        .await?
+        .rows;
+    Ok(Measure {
+        stats,
+        indexes,
+        claim,
+    })
+}
+
+/// Plain VACUUM of one strategy's table, statistics flushed before it (see vacuum.sql).
+pub async fn vacuum(db: &Db, strategy: Strategy) -> Result<(), DbError> {
+    with_schema(db, strategy.schema(), async {
+        db.query::<serde_json::Value>(sql::FLUSH_STATS, &[]).await?;
+        db.query::<serde_json::Value>(sql::VACUUM, &[]).await?;
+        Ok(())
+    })
+    .await
+}
+
+/// Rotation: TRUNCATE the finished round's table.
+pub async fn truncate(db: &Db, strategy: Strategy) -> Result<(), DbError> {
+    with_schema(db, strategy.schema(), async {
+        db.query::<serde_json::Value>(sql::ROTATE_TRUNCATE, &[])
+            .await?;
+        Ok(())
+    })
+    .await
+}
+
+/// The VACUUM button on one table: dead tuples counted, VACUUM, everything measured again.
+pub async fn vacuum_and_measure(db: &Db, strategy: Strategy) -> Result<Vacuumed, DbError> {
+    let dead_before = table_stats(db, strategy).await?.n_dead_tup;
+    vacuum(db, strategy).await?;
+    let after = measure(db, strategy).await?;
+    Ok(Vacuumed {
+        strategy,
+        dead_before,
+        after,
+    })
+}
+
+/// The whole workload: for each round, each strategy runs a round and is measured; DELETE +
+/// VACUUM then runs VACUUM and rotation TRUNCATE, each measured again. Rounds are numbered
+/// from `first_round` (a second run continues the tables). Records arrive through
+/// `hooks.record` as they are measured.
+pub async fn run(
+    db: &Db,
+    cfg: &RunConfig,
+    first_round: u32,
+    hooks: &Hooks<'_>,
+) -> Result<RunEnd, DbError> {
+    let Hooks {
+        cancel,
+        progress,
+        record,
+        ..
+    } = *hooks;
+    for round in first_round..first_round + cfg.rounds {
+        for &strategy in &cfg.strategies {
+            if cancel.get() {
+                return Ok(RunEnd::Cancelled);
+            }
+            progress(Progress {
+                strategy,
+                round,
+                done: 0,
+            });
+            // The SQL log takes this table's round in one go, not a render per statement.
+            let _log = db.log().hold();
+            let on_done = |done| {
+                progress(Progress {
+                    strategy,
+                    round,
+                    done,
+                })
+            };
+            let out = run_round(
+                db,
+                strategy,
+                cfg.jobs,
+                cfg.batch,
+                cancel,
+                &on_done,
+                hooks.map.as_ref(),
+            )
+            .await?;
+            if out.cancelled {
+                return Ok(RunEnd::Cancelled);
+            }
+            record(Record {
+                strategy,
+                round,
+                step: Step::AfterRound,
+                measure: measure(db, strategy).await?,
+                jobs: cfg.jobs,
+                round_ms: Some(out.ms),
+                auto: true,
+            });
+            let cleanup = match strategy {
+                Strategy::DeleteVacuum => {
+                    vacuum(db, strategy).await?;
+                    Some(Step::AfterVacuum)
+                }
+                Strategy::Rotate => {
+                    truncate(db, strategy).await?;
+                    Some(Step::AfterTruncate)
+                }
+                Strategy::Keep | Strategy::Delete => None,
+            };
+            if let Some(step) = cleanup {
+                record(Record {
+                    strategy,
+                    round,
+                    step,
+                    measure: measure(db, strategy).await?,
+                    jobs: 0,
+                    round_ms: None,
+                    auto: true,
+                });
+            }
+        }
+    }
+    Ok(RunEnd::Finished)
+}
+
+/// Long transaction on: a prepared transaction that pins the xmin horizon. If one is on
+/// already, it is left as it is.
+pub async fn long_tx_begin(db: &Db) -> Result<LongTx, DbError> {
+    if let Some(on) = long_tx_status(db).await? {
+        return Ok(on);
+    }
+    db.exec(sql::LONG_TX_BEGIN).await?;
+    long_tx_status(db).await?.ok_or_else(|| {
+        DbError::other("the prepared transaction did not appear in pg_prepared_xacts")
+    })
+}
+
+pub async fn long_tx_status(db: &Db) -> Result<Option<LongTx>, DbError> {
+    Ok(db.query::<LongTx>(sql::LONG_TX_STATUS, &[]).await?.first())
+}
+
+/// Long transaction off (if it is on).
+pub async fn long_tx_release(db: &Db) -> Result<(), DbError> {
+    if long_tx_status(db).await?.is_some() {
+        db.query::<serde_json::Value>(sql::LONG_TX_RELEASE, &[])
+            .await?;
+    }
+    Ok(())
+}
+
+pub async fn page_map(db: &Db, strategy: Strategy) -> Result<Vec<PageCell>, DbError> {
+    Ok(db
+        .query::<PageCell>(sql::PAGE_MAP, &[strategy.table().into()])
+        .await?
+        .rows)
+}
+
+pub async fn autovacuum_settings(
+    db: &Db,
+    strategy: Strategy,
+) -> Result<AutovacuumSettings, DbError> {
+    db.query::<serde_json::Value>(sql::FLUSH_STATS, &[]).await?;
+    first(
+        db.query::<AutovacuumSettings>(sql::AUTOVACUUM_SETTINGS, &[strategy.table().into()])
+            .await?,
+    )
+}
+
+/// Applies per-table settings; returns the ALTER TABLE statement that ran.
+pub async fn set_autovacuum(
+    db: &Db,
+    strategy: Strategy,
+    input: AutovacuumInput,
+) -> Result<String, DbError> {
+    #[derive(Deserialize)]
+    struct Stmt {
+        statement: String,
+    }
+    let rows = db
+        .query::<Stmt>(
+            sql::SET_AUTOVACUUM,
+            &[
+                strategy.table().into(),
+                input.threshold.into(),
+                input.scale_factor.into(),
+                input.max_threshold.into(),
+            ],
+        )
+        .await?;
+    Ok(first(rows)?.statement)
+}
+
+/// The statements of a script, comments dropped, split at `;`.
+pub fn statements(script: &str) -> Vec<String> {
+    let text: String = script
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("--"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    text.split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The VACUUM FULL lock, shown on the scratch table: a fresh scratch table, then
+/// vacuum_full_lock.sql run statement by statement in one transaction that is rolled back.
+pub async fn vacuum_full_lock(db: &Db) -> Result<Vec<LockRow>, DbError> {
+    db.exec(sql::VACUUM_FULL_SETUP).await?;
+    let parts = statements(sql::VACUUM_FULL_LOCK);
+    // begin; lock table …; select … from pg_locks …; rollback;
+    let (Some(lock), Some(list)) = (parts.get(1), parts.get(2)) else {
+        return Err(DbError::other(
+            "vacuum_full_lock.sql: expected begin; lock; select; rollback",
+        ));
+    };
+    let tx = db.begin().await?;
+    let rows = async {
+        tx.exec(lock).await?;
+        tx.query::<LockRow>(list, &[]).await
+    }
+    .await;
+    tx.rollback().await?;
+    Ok(rows?.rows)
+}
+
+/// VACUUM FULL of the scratch table: its file before and after.
+pub async fn vacuum_full(db: &Db) -> Result<(RelationFile, RelationFile), DbError> {
+    let scratch = "vac_scratch.jobs";
+    let before = first(
+        db.query::<RelationFile>(sql::RELATION_FILE, &[scratch.into()])
+            .await?,
+    )?;
+    db.query::<serde_json::Value>(sql::VACUUM_FULL, &[]).await?;
+    let after = first(
+        db.query::<RelationFile>(sql::RELATION_FILE, &[scratch.into()])
+            .await?,
+    )?;
+    Ok((before, after))
+}
+
+fn rate(p: &PlanSummary) -> f64 {
+    1000.0 / p.execution_ms.max(0.001)
+}
+
+/// The claim-plan viewer on vac_plan.jobs: emptied, `jobs` ready jobs enqueued, ANALYZE,
+/// both claims explained (each claims one job).
+pub async fn compare_plans(db: &Db, jobs: u32) -> Result<PlanComparison, DbError> {
+    with_schema(db, "vac_plan", async {
+        db.query::<serde_json::Value>(sql::ROTATE_TRUNCATE, &[])
+            .await?;
+        db.query::<serde_json::Value>(sql::ENQUEUE, &[jobs.into()])
+            .await?;
+        db.query::<serde_json::Value>(sql::ANALYZE, &[]).await?;
+        let a = first(db.query::<Explained>(sql::EXPLAIN_ARTICLE, &[]).await?)?.plan;
+        let i = first(
+            db.query::<Explained>(sql::EXPLAIN_INDEXED, &["default".into()])
+                .await?,
+        )?
+        .plan;
+        let article = summarize(db, &a).await?;
+        let indexed = summarize(db, &i).await?;
+        Ok(PlanComparison {
+            jobs,
+            article: PlanSide {
+                jobs_per_s: rate(&article),
+                summary: article,
+                nodes: plan_nodes(db, &a).await?,
+            },
+            indexed: PlanSide {
+                jobs_per_s: rate(&indexed),
+                summary: indexed,
+                nodes: plan_nodes(db, &i).await?,
+            },
+        })
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_vacuum_full_lock_script_splits_into_its_four_statements() {
+        let parts = statements(sql::VACUUM_FULL_LOCK);
+        assert_eq!(parts.len(), 4, "{parts:?}");
+        assert_eq!(parts[0], "begin");
+        assert!(parts[1].starts_with("lock table vac_scratch.jobs in access exclusive mode"));
+        assert!(parts[2].starts_with("select"));
+        assert_eq!(parts[3], "rollback");
+    }
+
+    #[test]
+    fn ids_go_to_sql_as_one_array_parameter() {
+        assert_eq!(Param::ids(&[1, 2, 3]), Param::Text("{1,2,3}".into()));
+        assert_eq!(Param::ids(&[]), Param::Text("{}".into()));
+    }
+}

@@ -1,0 +1,179 @@
+//! L3's page. The components read the lab's [`Snapshot`] and send [`Action`]s through the
+//! lab's session; they keep only what the learner is typing.
+//!
+//! - `run.rs`: the workload form, its progress and the VACUUM button's figures;
+//! - `results.rs`: the results table and the charts;
+//! - `inspect.rs`: the long transaction, the page map and the autovacuum panel;
+//! - `plan.rs`: the claim-plan viewer and the VACUUM FULL demonstration.
+
+mod inspect;
+mod plan;
+mod results;
+mod run;
+
+use super::model::{self, Action, Lab, Outcome, Snapshot, Strategy};
+use super::tour::TOUR;
+use crate::ctx::{use_ctx, Ctx};
+use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour};
+use crate::labs::session::{LabSession, Last};
+use crate::ui::console::{ErrorBox, SqlConsole};
+use crate::ui::format::group;
+use crate::ui::i18n::{render, tr};
+use crate::ui::sql_log::SqlLog;
+use leptos::prelude::*;
+use queue_lab_core::i18n::{Lang, Msg};
+
+/// Where an action was sent from: its error shows there.
+type Panel = &'static str;
+
+/// What the panels share: the session, its snapshot, and the inputs two panels read.
+#[derive(Clone, Copy)]
+struct Ui {
+    ctx: Ctx,
+    session: LabSession<Lab>,
+    snap: RwSignal<Snapshot>,
+    busy: Signal<bool>,
+    panel: RwSignal<Panel>,
+    /// Jobs per round as typed (the claim-plan viewer uses it too).
+    jobs: RwSignal<String>,
+    guide: Guide<Lab>,
+}
+
+impl Ui {
+    /// Sends one action from `panel`.
+    fn act(self, panel: Panel, action: Action, what: Option<Msg>) {
+        if self.busy.get_untracked() {
+            return;
+        }
+        self.panel.set(panel);
+        self.session.run(vec![action], false, what);
+    }
+
+    /// A part of the snapshot, as a memo: a panel redraws only when its part changes.
+    fn part<T: Clone + PartialEq + Send + Sync + 'static>(self, f: fn(&Snapshot) -> T) -> Memo<T> {
+        let snap = self.snap;
+        Memo::new(move |_| snap.with(f))
+    }
+
+    /// The last action's error, in the panel it was sent from.
+    fn error_in(self, panel: Panel) -> impl Fn() -> Option<AnyView> {
+        move || match self.session.last.get() {
+            Some(Last::Failed(e)) if self.panel.get() == panel => {
+                Some(view! { <ErrorBox error=e/> }.into_any())
+            }
+            _ => None,
+        }
+    }
+
+    /// Start over: fresh tables, no tour step open.
+    fn start_over(self) {
+        if self.busy.get_untracked() {
+            return;
+        }
+        self.guide.step.set(None);
+        self.panel.set("run");
+        self.session.run(vec![], true, None);
+    }
+
+    fn msg(self, msg: Msg) -> impl Fn() -> String {
+        move || render(self.ctx.lang.get(), &msg)
+    }
+}
+
+fn strategy_name(lang: Lang, s: Strategy) -> String {
+    tr(lang, s.name_key())
+}
+
+fn color(s: Strategy) -> &'static str {
+    match s {
+        Strategy::Keep => "var(--accent)",
+        Strategy::Delete => "var(--bad)",
+        Strategy::DeleteVacuum => "var(--warn)",
+        Strategy::Rotate => "var(--ok)",
+    }
+}
+
+fn dash(s: Strategy) -> &'static str {
+    match s {
+        Strategy::Keep => "none",
+        Strategy::Delete => "6 3",
+        Strategy::DeleteVacuum => "2 3",
+        Strategy::Rotate => "10 3 2 3",
+    }
+}
+
+#[component]
+pub fn VacuumLab() -> impl IntoView {
+    let ctx = use_ctx();
+    let guide = Guide::<Lab>::new(&TOUR, model::decode);
+    let panel = RwSignal::new("run");
+    // A fresh set-up; a shared state replayed or a tour step opened if the address asks.
+    let session = LabSession::<Lab>::new(ctx, move |session| {
+        panel.set("run");
+        guide.open(session)
+    });
+    let ui = Ui {
+        ctx,
+        session,
+        snap: session.snap,
+        busy: Signal::derive(move || session.busy()),
+        panel,
+        jobs: RwSignal::new(model::JOBS_DEFAULT.to_string()),
+        guide,
+    };
+    let lab = session.lab;
+    let ready = move || lab.with(Option::is_some) && ctx.runner().is_some();
+    let lead = Msg::new("vacuum.lead")
+        .arg("jobs", group(i64::from(model::JOBS_DEFAULT)))
+        .arg("rounds", model::ROUNDS_DEFAULT);
+    let refused = move || match session.last.get() {
+        Some(Last::Refused(m)) => {
+            Some(view! { <p class="field-error" role="alert">{ui.msg(m)}</p> })
+        }
+        _ => None,
+    };
+    view! {
+        <section class="lab vacuum-lab" id="vacuum-lab">
+            <h1>{ctx.t("vacuum.title")}</h1>
+            <p class="lead">{ui.msg(lead)}</p>
+            <p>{ctx.t("vacuum.mvcc")}</p>
+            <ReplayCut cut=guide.cut/>
+            {refused}
+            <Show
+                when=ready
+                fallback=move || view! {
+                    <p class="muted" id="vacuum-waiting">
+                        {move || if ctx.runner().is_some() { ctx.t("vacuum.setting_up")() } else { ctx.t("vacuum.no_db")() }}
+                    </p>
+                    {ui.error_in("run")}
+                }
+            >
+                <Tour guide=guide session=session title="vacuum.tour.title" busy=ui.busy/>
+                <run::RunPanel ui=ui/>
+                <results::Results ui=ui/>
+                <inspect::LongTxPanel ui=ui/>
+                <div class="lab-grid">
+                    <inspect::PageMapPanel ui=ui/>
+                    <inspect::AutovacuumPanel ui=ui/>
+                </div>
+                <plan::PlanPanel ui=ui/>
+                <plan::FullPanel ui=ui/>
+                <div class="panel row">
+                    <ShareLink url=Signal::derive(move || {
+                        lab.with(|l| l.as_ref().map(|l| share_url("vacuum", &model::encode(&l.history))).unwrap_or_default())
+                    })/>
+                </div>
+            </Show>
+            <SqlLog entries=ctx.log/>
+            <SqlConsole placeholder="select n_live_tup, n_dead_tup from pg_stat_user_tables where schemaname like 'vac_%';"/>
+        </section>
+    }
+}
+
+/// The last action's outcome when it says something (a run's end).
+fn said(last: Option<Last<Outcome>>) -> Option<Msg> {
+    match last {
+        Some(Last::Done(o)) => o.msg,
+        _ => None,
+    }
+}

@@ -1,0 +1,228 @@
+//! The workload: its form, Cancel / VACUUM / Start over, its progress, how it ended, and
+//! what the VACUUM button removed.
+
+use super::{strategy_name, Ui};
+use crate::labs::vacuum::model::{self, Action, Strategy};
+use crate::ui::format::group;
+use crate::ui::i18n::{render, tr};
+use leptos::prelude::*;
+use queue_lab_core::i18n::Msg;
+
+#[component]
+pub(super) fn RunPanel(ui: Ui) -> impl IntoView {
+    let ctx = ui.ctx;
+    view! {
+        <section class="panel" aria-labelledby="vacuum-run-title">
+            <h2 id="vacuum-run-title">{ctx.t("vacuum.section.run")}</h2>
+            <ul>
+                {Strategy::ALL
+                    .into_iter()
+                    .map(|s| view! {
+                        <li>
+                            <span aria-hidden="true" class="vacuum-swatch" style=format!("border-top-style:{};border-top-color:{}", if super::dash(s) == "none" { "solid" } else { "dashed" }, super::color(s))></span>
+                            <strong>{move || strategy_name(ctx.lang.get(), s)}</strong>
+                            ": "
+                            {move || tr(ctx.lang.get(), s.help_key())}
+                        </li>
+                    })
+                    .collect_view()}
+            </ul>
+            <RunForm ui=ui/>
+            <RunButtons ui=ui/>
+            <p class="muted">{ctx.t("vacuum.vacuum.help")}</p>
+            <RunStatus ui=ui/>
+            {ui.error_in("run")}
+            <details>
+                <summary>{ctx.t("vacuum.batch.title")}</summary>
+                <p>{ctx.t("vacuum.batch.does")}</p>
+                <p>{ctx.t("vacuum.batch.does_not")}</p>
+                <p>{ctx.rich("vacuum.clock_note")}</p>
+                <p>{ctx.rich("vacuum.stats_note")}</p>
+                <p>{ctx.t("vacuum.rotate.why_truncate")}</p>
+            </details>
+        </section>
+    }
+}
+
+/// Jobs, rounds, batch size, whether DELETE + VACUUM runs; refused input says its bounds.
+#[component]
+fn RunForm(ui: Ui) -> impl IntoView {
+    let ctx = ui.ctx;
+    let rounds = RwSignal::new(model::ROUNDS_DEFAULT.to_string());
+    let batch = RwSignal::new(model::BATCH_DEFAULT.to_string());
+    let include_dv = RwSignal::new(true);
+    let problem = RwSignal::new(None::<Msg>);
+    // A replayed link or a tour step: the form shows the settings of its last run.
+    Effect::new(move |seen: Option<bool>| {
+        let has = ui.session.lab.with(|l| {
+            l.as_ref().and_then(|l| {
+                l.history.iter().rev().find_map(|a| match a {
+                    Action::Run(c) => Some(c.clone()),
+                    _ => None,
+                })
+            })
+        });
+        if seen != Some(true) {
+            if let Some(c) = &has {
+                ui.jobs.set(c.jobs.to_string());
+                rounds.set(c.rounds.to_string());
+                batch.set(c.batch.to_string());
+                include_dv.set(c.strategies.contains(&Strategy::DeleteVacuum));
+            }
+        }
+        seen == Some(true) || has.is_some()
+    });
+    let start = move || {
+        let cfg = model::parse_config(
+            &ui.jobs.get_untracked(),
+            &rounds.get_untracked(),
+            &batch.get_untracked(),
+            model::strategies(include_dv.get_untracked()),
+        );
+        match cfg {
+            Err(m) => problem.set(Some(m)),
+            Ok(cfg) => {
+                problem.set(None);
+                let what = Msg::new("runner.what.vacuum_run")
+                    .arg("rounds", cfg.rounds)
+                    .arg("jobs", group(i64::from(cfg.jobs)));
+                ui.act("run", Action::Run(cfg), Some(what));
+            }
+        }
+    };
+    let batch_note = move || {
+        let b = model::parse_config("1000", "1", &batch.get(), vec![])
+            .map_or(model::BATCH_DEFAULT, |c| c.batch);
+        render(
+            ctx.lang.get(),
+            &Msg::new("vacuum.batch").arg("batch", group(i64::from(b))),
+        )
+    };
+    view! {
+        <form class="row" on:submit=move |ev| { ev.prevent_default(); start(); }>
+            <label>
+                {ctx.t("vacuum.input.jobs")}
+                <input id="vacuum-jobs" type="text" inputmode="numeric" size="7" aria-describedby="vacuum-jobs-help"
+                    prop:value=ui.jobs on:input=move |ev| ui.jobs.set(event_target_value(&ev))/>
+            </label>
+            <label>
+                {ctx.t("vacuum.input.rounds")}
+                <input id="vacuum-rounds" type="text" inputmode="numeric" size="2" aria-describedby="vacuum-rounds-help"
+                    prop:value=rounds on:input=move |ev| rounds.set(event_target_value(&ev))/>
+            </label>
+            <label>
+                {ctx.t("vacuum.input.batch")}
+                <input id="vacuum-batch" type="text" inputmode="numeric" size="5" aria-describedby="vacuum-batch-help"
+                    prop:value=batch on:input=move |ev| batch.set(event_target_value(&ev))/>
+            </label>
+            <label>
+                <input id="vacuum-include-dv" type="checkbox" prop:checked=include_dv
+                    on:change=move |ev| include_dv.set(event_target_checked(&ev))/>
+                {ctx.t("vacuum.input.include_dv")}
+            </label>
+            <button type="submit" class="primary" id="vacuum-run" disabled=move || ui.busy.get()>
+                {ctx.t("vacuum.button.run_rounds")}
+            </button>
+        </form>
+        <p class="muted" id="vacuum-jobs-help">
+            <span>{ctx.t("vacuum.input.jobs.help")}</span> " "
+            <span id="vacuum-rounds-help">{ctx.t("vacuum.input.rounds.help")}</span> " "
+            <span id="vacuum-batch-help">{ctx.t("vacuum.input.batch.help")}</span>
+        </p>
+        <Show when=move || problem.with(Option::is_some)>
+            <p class="field-error" role="alert" id="vacuum-input-error">
+                {move || problem.get().map(|m| render(ctx.lang.get(), &m)).unwrap_or_default()}
+            </p>
+        </Show>
+        <p class="muted">{batch_note}</p>
+    }
+}
+
+/// Cancel (while a run goes on), VACUUM, Start over.
+#[component]
+fn RunButtons(ui: Ui) -> impl IntoView {
+    let ctx = ui.ctx;
+    let running = ui.part(|s| s.running.is_some());
+    let no_records = ui.part(|s| s.state.records.is_empty());
+    let cancel = move || {
+        if let Some(runner) = ctx.runner_untracked() {
+            runner.cancel(crate::labs::vacuum::ID);
+        }
+    };
+    view! {
+        <div class="row">
+            <Show when=move || running.get()>
+                <button type="button" class="danger" id="vacuum-cancel" on:click=move |_| cancel()>
+                    {ctx.t("vacuum.button.cancel")}
+                </button>
+            </Show>
+            <button type="button" id="vacuum-vacuum" disabled=move || ui.busy.get() || no_records.get()
+                on:click=move |_| ui.act("run", Action::Vacuum, None)>
+                {ctx.t("vacuum.button.vacuum")}
+            </button>
+            <button type="button" id="vacuum-reset" disabled=move || ui.busy.get() on:click=move |_| ui.start_over()>
+                {ctx.t("vacuum.button.reset")}
+            </button>
+        </div>
+    }
+}
+
+/// The run's progress, how it ended, and what VACUUM removed from each table.
+#[component]
+fn RunStatus(ui: Ui) -> impl IntoView {
+    let ctx = ui.ctx;
+    let running = ui.part(|s| s.running);
+    let removed = ui.part(|s| s.state.removed.clone());
+    let progress = move || {
+        running.get().map(|r| {
+            let text = move || {
+                let lang = ctx.lang.get();
+                render(
+                    lang,
+                    &Msg::new("vacuum.progress")
+                        .arg("strategy", strategy_name(lang, r.at.strategy))
+                        .arg("round", r.at.round)
+                        .arg("rounds", r.last_round)
+                        .arg("done", group(r.at.done as i64))
+                        .arg("jobs", group(i64::from(r.jobs))),
+                )
+            };
+            view! {
+                <div class="vacuum-progress">
+                    <label for="vacuum-progress-bar">{text}</label>
+                    <progress id="vacuum-progress-bar" max=r.jobs.to_string() value=r.at.done.to_string()></progress>
+                </div>
+            }
+        })
+    };
+    let notice = move || {
+        super::said(ui.session.last.get())
+            .map(|m| view! { <p class="note" id="vacuum-notice">{ui.msg(m)}</p> })
+    };
+    let removed_list = move || {
+        let done = removed.get();
+        (!done.is_empty()).then(|| {
+            view! {
+                <ul class="note" id="vacuum-removed">
+                    {done.into_iter().map(|r| {
+                        let text = move || {
+                            let lang = ctx.lang.get();
+                            render(lang, &Msg::new("vacuum.vacuum.removed")
+                                .arg("strategy", strategy_name(lang, r.strategy))
+                                .arg("removed", group(r.removed))
+                                .arg("dead", group(r.dead_before)))
+                        };
+                        view! { <li>{text}</li> }
+                    }).collect_view()}
+                </ul>
+            }
+        })
+    };
+    view! {
+        <div aria-live="polite">
+            {progress}
+            {notice}
+            {removed_list}
+        </div>
+    }
+}
