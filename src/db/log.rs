@@ -88,7 +88,7 @@ impl Drop for LogHold {
 }
 
 /// Milliseconds from a monotonic clock (the page's `performance.now()`).
-pub(crate) fn now_ms() -> f64 {
+pub fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or_else(js_sys::Date::now, |p| p.now())

@@ -11,7 +11,7 @@ mod error;
 mod log;
 
 pub use error::DbError;
-pub use log::{LogEntry, LogHold, SqlLog};
+pub use log::{now_ms, LogEntry, LogHold, SqlLog};
 
 use serde::de::DeserializeOwned;
 use std::cell::RefCell;

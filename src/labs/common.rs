@@ -19,12 +19,7 @@ pub mod sql {
     pub const PLAN_SUMMARY: &str = include_str!("../sql/vacuum/plan_summary.sql");
 }
 
-/// Milliseconds from the page's monotonic clock.
-pub fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or_else(js_sys::Date::now, |p| p.now())
-}
+pub use crate::db::now_ms;
 
 /// Lets the page breathe between batches, at most every `BREATHE_MS`. Each statement's reply
 /// from the worker is already a task of its own, so the page paints between two statements

@@ -114,14 +114,6 @@ pub struct Run {
     pub released: Option<Released>,
 }
 
-fn kb(bytes: i64) -> String {
-    if bytes >= 10 << 20 {
-        format!("{:.1} MB", bytes as f64 / f64::from(1 << 20))
-    } else {
-        format!("{} kB", group(bytes / 1024))
-    }
-}
-
 fn ms(x: f64) -> String {
     if x >= 100.0 {
         format!("{x:.0} ms")
@@ -174,11 +166,11 @@ impl Run {
                 vec![
                     r.round.to_string(),
                     group(r.pgq_dead),
-                    kb(r.pgq_bytes),
+                    queue_lab_core::format::bytes(r.pgq_bytes),
                     ms(r.receive_ms / f64::from(r.receives.max(1))),
                     rotation,
                     format!("{} → {}", group(r.dead_before_vacuum), group(r.jobs_dead)),
-                    kb(r.jobs_bytes),
+                    queue_lab_core::format::bytes(r.jobs_bytes),
                     ms(r.claim_ms / f64::from(r.claims.max(1))),
                     format!("{} ({})", group(r.claim_pages), ms(r.claim_plan_ms)),
                 ]
@@ -190,9 +182,9 @@ impl Run {
                 "\nAfter the long transaction ended: VACUUM left {} dead tuples in the SKIP \
                  LOCKED table ({}); the held-back rotations truncated {} events (event tables {}).",
                 group(r.jobs_dead),
-                kb(r.jobs_bytes),
+                queue_lab_core::format::bytes(r.jobs_bytes),
                 group(r.truncated),
-                kb(r.pgq_bytes)
+                queue_lab_core::format::bytes(r.pgq_bytes)
             ));
         }
         out

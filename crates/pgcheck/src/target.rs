@@ -315,22 +315,7 @@ pub fn table(header: &[String], rows: &[Vec<String>], left: usize) -> String {
     out
 }
 
-/// 20000 → "20,000".
-pub fn group(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 {
-        format!("-{out}")
-    } else {
-        out
-    }
-}
+pub use queue_lab_core::format::group;
 
 #[cfg(test)]
 mod tests {

@@ -190,11 +190,11 @@ impl Run {
                     r.strategy.name().to_string(),
                     r.round.to_string(),
                     r.step.name().to_string(),
-                    bytes(r.heap_bytes),
+                    queue_lab_core::format::bytes(r.heap_bytes),
                     group(r.heap_pages),
                     r.indexes
                         .iter()
-                        .map(|(n, b)| format!("{n} {}", bytes(*b)))
+                        .map(|(n, b)| format!("{n} {}", queue_lab_core::format::bytes(*b)))
                         .collect::<Vec<_>>()
                         .join(", "),
                     group(r.live),
@@ -281,17 +281,6 @@ impl Report {
             }
         }
         out
-    }
-}
-
-fn bytes(n: i64) -> String {
-    let n = n as f64;
-    if n >= 1024.0 * 1024.0 {
-        format!("{:.1} MB", n / 1024.0 / 1024.0)
-    } else if n > 0.0 {
-        format!("{:.0} KB", n / 1024.0)
-    } else {
-        "0".into()
     }
 }
 

@@ -435,7 +435,8 @@ fn JobsTable(
         touched.track();
         snap.track();
         request_animation_frame(move || {
-            let Some(wrap) = wrap.get_untracked() else {
+            // The page may be gone by the next frame (a restart unmounts it).
+            let Some(Some(wrap)) = wrap.try_get_untracked() else {
                 return;
             };
             if let Ok(Some(row)) = wrap.query_selector("tr.changed") {

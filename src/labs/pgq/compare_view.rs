@@ -6,21 +6,13 @@ use crate::ctx::use_ctx;
 use crate::db::DbError;
 use crate::runner::{Scope, Work};
 use crate::ui::console::ErrorBox;
-use crate::ui::format::group;
+use crate::ui::format::{bytes, group};
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
 fn parse_in(text: &str, (min, max, _): (i64, i64, i64)) -> Result<u32, Msg> {
     super::view::parse_in(text, min, max).map(|n| n as u32)
-}
-
-fn kb(bytes: i64) -> String {
-    if bytes >= 10 << 20 {
-        format!("{:.1} MB", bytes as f64 / f64::from(1 << 20))
-    } else {
-        format!("{} kB", group(bytes / 1024))
-    }
 }
 
 fn ms(x: f64) -> String {
@@ -258,13 +250,13 @@ fn ReportTable(report: Report, pinned: bool, running: RwSignal<bool>) -> impl In
                                 <tr data-round=r.round.to_string()>
                                     <th scope="row" class="mono">{r.round}</th>
                                     <td class="mono" data-field="pgq-dead">{group(p.dead)}</td>
-                                    <td class="mono" data-field="pgq-size">{kb(p.bytes)}</td>
+                                    <td class="mono" data-field="pgq-size">{bytes(p.bytes)}</td>
                                     <td class="mono" data-field="pgq-ms">{ms(p.ms_per_receive())}</td>
                                     <td title=why>{move || render(ctx.lang.get(), &rotation)}</td>
                                     {if jobs_done {
                                         view! {
                                             <td class="mono" data-field="jobs-dead" data-value=j.dead.to_string()>{format!("{} → {}", group(j.dead_before_vacuum), group(j.dead))}</td>
-                                            <td class="mono" data-field="jobs-size">{kb(j.bytes)}</td>
+                                            <td class="mono" data-field="jobs-size">{bytes(j.bytes)}</td>
                                             <td class="mono" data-field="jobs-ms">{ms(j.ms_per_claim())}</td>
                                             <td class="mono" data-field="jobs-pages" data-value=j.claim_pages.to_string()>{format!("{} ({})", group(j.claim_pages), ms(j.claim_plan_ms))}</td>
                                         }.into_any()
@@ -280,8 +272,8 @@ fn ReportTable(report: Report, pinned: bool, running: RwSignal<bool>) -> impl In
             <CallChart report=chart/>
             {released.map(|r| view! {
                 <p class="note good" data-field="released">{move || render(ctx.lang.get(), &Msg::new("pgq.cmp.released")
-                    .arg("dead", group(r.jobs_dead)).arg("jobs_size", kb(r.jobs_bytes))
-                    .arg("truncated", group(r.truncated)).arg("pgq_size", kb(r.pgq_bytes)))}</p>
+                    .arg("dead", group(r.jobs_dead)).arg("jobs_size", bytes(r.jobs_bytes))
+                    .arg("truncated", group(r.truncated)).arg("pgq_size", bytes(r.pgq_bytes)))}</p>
             })}
             {(done && !cancelled).then(|| reading.map(|m| view! {
                 <p class="note" data-field="reading">{move || render(ctx.lang.get(), &m)}</p>

@@ -9,6 +9,7 @@ use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour, TourStep}
 use crate::labs::session::{LabSession, LastOutcome};
 use crate::ui::clock::ClockBar;
 use crate::ui::console::SqlConsole;
+use crate::ui::format::bytes;
 use crate::ui::format::group;
 use crate::ui::i18n::{render, tr};
 use crate::ui::reveal::reveal_later;
@@ -28,14 +29,6 @@ pub(super) fn parse_in(text: &str, min: i64, max: i64) -> Result<i64, Msg> {
             .arg("min", group(min))
             .arg("max", group(max))
             .arg("n", typed)),
-    }
-}
-
-fn bytes(n: i64) -> String {
-    if n >= 1 << 20 {
-        format!("{:.1} MB", n as f64 / f64::from(1 << 20))
-    } else {
-        format!("{} kB", n / 1024)
     }
 }
 

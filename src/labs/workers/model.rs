@@ -415,15 +415,7 @@ pub fn run(params: &[Params]) -> Result<Vec<Outcome>, Msg> {
 
 /// 1234567 → "1,234,567".
 pub fn fmt_int(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    queue_lab_core::format::group(n as i64)
 }
 
 /// A simulated duration: "850 µs", "12.3 ms", "4.56 s", "1,234 s".

@@ -4,6 +4,7 @@
 
 use super::model::{self, Chart, Field, Inputs, Pick, Shape};
 use crate::ctx::{use_ctx, Ctx};
+use crate::db::now_ms;
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
@@ -34,10 +35,6 @@ fn write_hash_query(query: &str) {
     if let Ok(history) = window().history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
-}
-
-fn now_ms() -> f64 {
-    window().performance().map(|p| p.now()).unwrap_or(0.0)
 }
 
 fn kind_color(kind: SegmentKind) -> &'static str {

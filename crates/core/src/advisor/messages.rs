@@ -37,7 +37,7 @@ pub fn format_number(value: f64) -> String {
     }
     let magnitude = value.abs();
     let text = if magnitude >= 100.0 {
-        group_thousands(&format!("{:.0}", magnitude.round()))
+        crate::format::group(magnitude.round() as i64)
     } else {
         let decimals = if magnitude >= 10.0 { 1 } else { 2 };
         let fixed = format!("{:.*}", decimals, magnitude);
@@ -51,17 +51,6 @@ pub fn format_number(value: f64) -> String {
     } else {
         text
     }
-}
-
-fn group_thousands(digits: &str) -> String {
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Replaces each `{name}` in a translated template with the message's number of that name.

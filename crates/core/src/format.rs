@@ -1,0 +1,45 @@
+//! How numbers and sizes read, for the page and for `pgcheck` alike: the one home for them.
+
+/// 20000 → "20,000" (Korean groups thousands the same way).
+pub fn group(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if n < 0 {
+        out.push('-');
+    }
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A size as PostgreSQL's `pg_size_pretty` writes it (1 kB = 1,024 bytes): 8192 → "8 kB",
+/// 3,145,728 → "3.0 MB"; under 1 kB in kB too ("0 kB"), so a column of sizes reads alike.
+pub fn bytes(n: i64) -> String {
+    const MB: i64 = 1 << 20;
+    if n >= MB {
+        format!("{:.1} MB", n as f64 / MB as f64)
+    } else {
+        format!("{} kB", group(n / 1024))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_are_grouped_and_sizes_read_as_postgres_writes_them() {
+        assert_eq!(group(20_000), "20,000");
+        assert_eq!(group(723), "723");
+        assert_eq!(group(0), "0");
+        assert_eq!(group(-1_234_567), "-1,234,567");
+        assert_eq!(bytes(8192), "8 kB");
+        assert_eq!(bytes(0), "0 kB");
+        assert_eq!(bytes(1_000_000), "976 kB");
+        assert_eq!(bytes(3_145_728), "3.0 MB");
+    }
+}
