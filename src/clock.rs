@@ -56,18 +56,14 @@ pub async fn advance(db: &Db, seconds: i64) -> Result<String, DbError> {
 
 /// Parses a clock step typed by a learner: whole seconds, 1 to a day.
 pub fn parse_step(text: &str) -> Result<i64, Msg> {
+    use queue_lab_core::input::{whole_in, Refused};
     let trimmed = text.trim();
-    let n: i64 = trimmed
-        .trim_end_matches('s')
-        .trim()
-        .parse()
-        .map_err(|_| Msg::new("clock.step_not_number").arg("text", trimmed))?;
-    if !(1..=MAX_STEP_SECONDS).contains(&n) {
-        return Err(Msg::new("clock.step_out_of_range")
+    whole_in(trimmed.trim_end_matches('s'), 1, MAX_STEP_SECONDS).map_err(|refused| match refused {
+        Refused::NotANumber(_) => Msg::new("clock.step_not_number").arg("text", trimmed),
+        Refused::OutOfRange(n) => Msg::new("clock.step_out_of_range")
             .arg("max", MAX_STEP_SECONDS)
-            .arg("n", n));
-    }
-    Ok(n)
+            .arg("n", n),
+    })
 }
 
 /// The time-of-day part of a Postgres timestamp, for compact display (`09:00:30`).

@@ -1,7 +1,8 @@
 //! How numbers and sizes read, for the page and for `pgcheck` alike: the one home for them.
 
-/// 20000 → "20,000" (Korean groups thousands the same way).
-pub fn group(n: i64) -> String {
+/// 20000 → "20,000" (Korean groups thousands the same way); any integer type.
+pub fn group(n: impl Into<i128>) -> String {
+    let n: i128 = n.into();
     let digits = n.unsigned_abs().to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
     if n < 0 {
@@ -37,6 +38,7 @@ mod tests {
         assert_eq!(group(723), "723");
         assert_eq!(group(0), "0");
         assert_eq!(group(-1_234_567), "-1,234,567");
+        assert_eq!(group(u64::MAX), "18,446,744,073,709,551,615");
         assert_eq!(bytes(8192), "8 kB");
         assert_eq!(bytes(0), "0 kB");
         assert_eq!(bytes(1_000_000), "976 kB");

@@ -3,4 +3,5 @@
 pub mod advisor;
 pub mod format;
 pub mod i18n;
+pub mod input;
 pub mod url;

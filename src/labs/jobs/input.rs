@@ -2,6 +2,7 @@
 //! ordering key. A bad field is refused with the reason, per field.
 
 use queue_lab_core::i18n::Msg;
+use queue_lab_core::input::{whole_in, Refused};
 
 /// Longest ordering key, in characters.
 pub const KEY_MAX_CHARS: usize = 20;
@@ -107,9 +108,9 @@ fn int_in(
     field: &'static str,
     problems: &mut Vec<(&'static str, Msg)>,
 ) -> Option<i64> {
-    match text.trim().parse::<i64>() {
-        Ok(n) if (min..=max).contains(&n) => Some(n),
-        Ok(n) => {
+    match whole_in(text, min, max) {
+        Ok(n) => Some(n),
+        Err(Refused::OutOfRange(n)) => {
             problems.push((
                 field,
                 Msg::new("jobs.err.range")
@@ -119,8 +120,8 @@ fn int_in(
             ));
             None
         }
-        Err(_) => {
-            problems.push((field, Msg::new("jobs.err.number").arg("text", text.trim())));
+        Err(Refused::NotANumber(typed)) => {
+            problems.push((field, Msg::new("jobs.err.number").arg("text", typed)));
             None
         }
     }

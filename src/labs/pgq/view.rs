@@ -16,20 +16,19 @@ use crate::ui::reveal::reveal_later;
 use crate::ui::sql_log::{LastActionSql, SqlLog};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
+use queue_lab_core::input::whole_in;
 
 type LabSig = RwSignal<Option<Lab>, LocalStorage>;
 
 /// A whole number typed into a field, refused with the allowed range unless min ≤ n ≤ max.
 /// Digit grouping is accepted ("20,000", "20_000") and the message groups the bounds.
 pub(super) fn parse_in(text: &str, min: i64, max: i64) -> Result<i64, Msg> {
-    let typed = text.trim();
-    match typed.replace([',', '_'], "").parse::<i64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(Msg::new("pgq.err.range")
+    whole_in(text, min, max).map_err(|_| {
+        Msg::new("pgq.err.range")
             .arg("min", group(min))
             .arg("max", group(max))
-            .arg("n", typed)),
-    }
+            .arg("n", text.trim())
+    })
 }
 
 fn receive(consumer: &str) -> Action {

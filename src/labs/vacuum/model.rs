@@ -13,6 +13,7 @@ use crate::labs::common::now_ms;
 use crate::labs::session::{LabModel, Live, Tone};
 use crate::ui::format::{group, seconds};
 use queue_lab_core::i18n::Msg;
+use queue_lab_core::input::whole_in;
 use std::cell::{Cell, RefCell};
 
 /// The lab's SQL, exactly as the files hold it.
@@ -146,15 +147,14 @@ pub struct RunConfig {
 }
 
 fn parse_bounded(text: &str, refused: Msg, min: u32, max: u32) -> Result<u32, Msg> {
-    let trimmed = text.trim();
-    let cleaned: String = trimmed.chars().filter(|c| *c != ',' && *c != '_').collect();
-    match cleaned.parse::<i64>() {
-        Ok(n) if (i64::from(min)..=i64::from(max)).contains(&n) => Ok(n as u32),
-        _ => Err(refused
-            .arg("min", group(i64::from(min)))
-            .arg("max", group(i64::from(max)))
-            .arg("text", trimmed)),
-    }
+    whole_in(text, i64::from(min), i64::from(max))
+        .map(|n| n as u32)
+        .map_err(|_| {
+            refused
+                .arg("min", group(i64::from(min)))
+                .arg("max", group(i64::from(max)))
+                .arg("text", text.trim())
+        })
 }
 
 /// Reads the jobs per round alone (the claim-plan viewer uses it too).

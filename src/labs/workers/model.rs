@@ -7,6 +7,7 @@
 //! or simulating (the `queue-sim` crate).
 
 use queue_lab_core::i18n::Msg;
+use queue_lab_core::input::whole_in;
 use queue_lab_core::url;
 use queue_sim::{
     simulate, Durations, Outcome, Params, Segment, SegmentKind, Strategy, LEASE_US, MAX_JOBS,
@@ -191,13 +192,11 @@ fn ms_text(us: u64) -> String {
 }
 
 fn whole(text: &str, min: u64, max: u64) -> Result<u64, Msg> {
-    let t = text.trim().replace([',', '_'], "");
-    match t.parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(Msg::new("workers.err.whole_range")
+    whole_in(text, min, max).map_err(|_| {
+        Msg::new("workers.err.whole_range")
             .arg("min", fmt_int(min))
-            .arg("max", fmt_int(max))),
-    }
+            .arg("max", fmt_int(max))
+    })
 }
 
 /// Milliseconds (decimals allowed) to µs, within `min_ms..=max_ms`.
@@ -415,7 +414,7 @@ pub fn run(params: &[Params]) -> Result<Vec<Outcome>, Msg> {
 
 /// 1234567 → "1,234,567".
 pub fn fmt_int(n: u64) -> String {
-    queue_lab_core::format::group(n as i64)
+    queue_lab_core::format::group(n)
 }
 
 /// A simulated duration: "850 µs", "12.3 ms", "4.56 s", "1,234 s".
