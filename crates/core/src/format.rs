@@ -28,6 +28,34 @@ pub fn bytes(n: i64) -> String {
     }
 }
 
+/// A measured or computed number in a sentence: from 100 up, rounded to a whole number
+/// (halves away from zero) with commas between thousands; one decimal from 10; two below;
+/// trailing zeros dropped. A small number that is not zero never reads "0" (0.001 stays
+/// "0.001", so "at least 0.001 s" does not read "at least 0"). Not finite: "–".
+pub fn number(value: f64) -> String {
+    if !value.is_finite() {
+        return "–".to_string();
+    }
+    let magnitude = value.abs();
+    let text = if magnitude >= 100.0 {
+        group(magnitude.round() as i64)
+    } else {
+        let decimals = if magnitude >= 10.0 { 1 } else { 2 };
+        let fixed = format!("{:.*}", decimals, magnitude);
+        let trimmed = fixed.trim_end_matches('0').trim_end_matches('.');
+        if trimmed == "0" && magnitude > 0.0 {
+            magnitude.to_string()
+        } else {
+            trimmed.to_string()
+        }
+    };
+    if value < 0.0 && text != "0" {
+        format!("-{text}")
+    } else {
+        text
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -43,5 +71,21 @@ mod tests {
         assert_eq!(bytes(0), "0 kB");
         assert_eq!(bytes(1_000_000), "976 kB");
         assert_eq!(bytes(3_145_728), "3.0 MB");
+    }
+
+    #[test]
+    fn numbers_in_sentences_have_few_decimals_and_never_read_zero_when_not_zero() {
+        assert_eq!(number(0.0), "0");
+        assert_eq!(number(0.5), "0.5");
+        assert_eq!(number(2.0), "2");
+        assert_eq!(number(9.876), "9.88");
+        assert_eq!(number(12.34), "12.3");
+        assert_eq!(number(231.48), "231");
+        assert_eq!(number(1_600.0), "1,600");
+        assert_eq!(number(86_400_000.0), "86,400,000");
+        assert_eq!(number(-1_234.5), "-1,235");
+        assert_eq!(number(0.001), "0.001");
+        assert_eq!(number(-0.001), "-0.001");
+        assert_eq!(number(f64::NAN), "–");
     }
 }

@@ -116,16 +116,28 @@ impl Catalog {
     /// Besides `{name}`, a template may choose a word by a count: `{name|job|jobs}` is
     /// `job` when the value of `name` is 1 and `jobs` otherwise (English; Korean needs none).
     pub fn render(&self, lang: Lang, msg: &Msg) -> String {
-        let mut text = self.get(lang, msg.key).to_owned();
-        for (name, value) in &msg.args {
-            text = text.replace(&format!("{{{name}}}"), value);
-            text = choose_plurals(&text, name, value);
-        }
+        let mut text = fill(self.get(lang, msg.key), msg);
         for (name, inner) in &msg.nested {
             text = text.replace(&format!("{{{name}}}"), &self.render(lang, inner));
         }
         text
     }
+}
+
+/// `template` with the message's text and number placeholders filled (numbers as
+/// [`crate::format::number`] writes them) and its plural choices made. A placeholder the
+/// message does not name is left as it is.
+pub fn fill(template: &str, msg: &Msg) -> String {
+    let mut text = template.to_owned();
+    let numbers = msg
+        .numbers
+        .iter()
+        .map(|(name, v)| (*name, crate::format::number(*v)));
+    for (name, value) in msg.args.iter().map(|(n, v)| (*n, v.clone())).chain(numbers) {
+        text = text.replace(&format!("{{{name}}}"), &value);
+        text = choose_plurals(&text, name, &value);
+    }
+    text
 }
 
 /// Replaces each `{name|one|other}` with `one` when `value` is 1, else `other`.
@@ -151,10 +163,13 @@ fn choose_plurals(text: &str, name: &str, value: &str) -> String {
 
 /// A message to show: a catalog key and the values for its placeholders. Models return
 /// these instead of text so the view can show them in the learner's language.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Msg {
     pub key: &'static str,
     pub args: Vec<(&'static str, String)>,
+    /// Placeholders filled with a number, kept unformatted so a test can read the value;
+    /// rendered by [`crate::format::number`].
+    pub numbers: Vec<(&'static str, f64)>,
     /// Placeholders filled with another message, rendered in the same language.
     pub nested: Vec<(&'static str, Msg)>,
 }
@@ -164,8 +179,23 @@ impl Msg {
         Msg {
             key,
             args: Vec::new(),
+            numbers: Vec::new(),
             nested: Vec::new(),
         }
+    }
+
+    /// Fills `{name}` with a number, formatted when the message is shown.
+    pub fn num(mut self, name: &'static str, value: f64) -> Msg {
+        self.numbers.push((name, value));
+        self
+    }
+
+    /// The number given for `name`, if any.
+    pub fn number(&self, name: &str) -> Option<f64> {
+        self.numbers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
     }
 
     pub fn arg(mut self, name: &'static str, value: impl fmt::Display) -> Msg {

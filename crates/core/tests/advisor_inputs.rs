@@ -106,7 +106,7 @@ fn peak_below_sustained_is_refused_with_the_sustained_rate_as_bound() {
             bound: Some(100.0)
         }]
     );
-    assert_eq!(errors[0].msg().arg("sustained"), Some(100.0));
+    assert_eq!(errors[0].msg().number("sustained"), Some(100.0));
     assert!(
         at_rate(100.0).validate().is_ok(),
         "peak equal to sustained is fine"
@@ -190,8 +190,8 @@ fn advise_refuses_an_invalid_workload_with_every_error() {
             Field::DbLoadPercent
         ]
     );
-    assert_eq!(errors[0].msg().arg("min"), Some(0.0));
-    assert_eq!(errors[2].msg().arg("max"), Some(100.0));
+    assert_eq!(errors[0].msg().number("min"), Some(0.0));
+    assert_eq!(errors[2].msg().number("max"), Some(100.0));
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The advisor's sentences through its public API: number formatting, placeholder filling,
+//! The advisor's sentences through its public API: placeholder filling,
 //! and `assets/i18n/leave.tsv` against [`MESSAGE_KEYS`] and against every message emitted.
 
 mod common;
@@ -11,22 +11,8 @@ const TSV: &str = include_str!("../../../assets/i18n/leave.tsv");
 // --- messages -------------------------------------------------------------------------------
 
 #[test]
-fn numbers_are_formatted_with_thousands_separators_and_few_decimals() {
-    assert_eq!(format_number(0.0), "0");
-    assert_eq!(format_number(0.5), "0.5");
-    assert_eq!(format_number(2.0), "2");
-    assert_eq!(format_number(9.876), "9.88");
-    assert_eq!(format_number(12.34), "12.3");
-    assert_eq!(format_number(231.48), "231");
-    assert_eq!(format_number(1_600.0), "1,600");
-    assert_eq!(format_number(86_400_000.0), "86,400,000");
-    assert_eq!(format_number(-1_234.5), "-1,235");
-    assert_eq!(format_number(f64::NAN), "–");
-}
-
-#[test]
 fn fill_replaces_named_placeholders_and_leaves_unknown_ones() {
-    let msg = Msg::new("x").with("n", 1_600.0).with("load", 85.0);
+    let msg = Msg::new("x").num("n", 1_600.0).num("load", 85.0);
     assert_eq!(
         fill("{n} dead/s at {load}% {other} {", &msg),
         "1,600 dead/s at 85% {other} {"

@@ -39,7 +39,7 @@ fn planetscale_case_800_jobs_per_s_beside_analytics_with_long_transaction_moves_
     let autovacuum = v.signal(SignalKind::AutovacuumBehind);
     assert!(autovacuum.met);
     assert_eq!(autovacuum.reason.key, "leave.autovacuum.met.long_tx");
-    assert_eq!(autovacuum.reason.arg("dead_per_s"), Some(1_600.0));
+    assert_eq!(autovacuum.reason.number("dead_per_s"), Some(1_600.0));
     assert!(v.is_met(SignalKind::QueueEatsMainDb));
     assert!(!v.is_met(SignalKind::FanOut));
     assert!(!v.is_met(SignalKind::Replay));
@@ -67,7 +67,7 @@ fn five_teams_consuming_the_same_events_is_fan_out_and_recommends_a_log() {
     let v = ok(&w);
     assert!(v.is_met(SignalKind::FanOut));
     assert_eq!(
-        v.signal(SignalKind::FanOut).reason.arg("consumers"),
+        v.signal(SignalKind::FanOut).reason.number("consumers"),
         Some(5.0)
     );
     assert_eq!(v.recommendation, Recommendation::Log);
@@ -220,7 +220,7 @@ fn main_db_signal_needs_at_least_100_jobs_per_s_on_a_loaded_database() {
     assert_eq!(
         at.signal(SignalKind::QueueEatsMainDb)
             .reason
-            .arg("writes_per_s"),
+            .number("writes_per_s"),
         Some(300.0)
     );
     assert!(ok(&loaded(85.0, 100.01)).is_met(SignalKind::QueueEatsMainDb));
@@ -280,7 +280,7 @@ fn thousands_signal_is_met_from_1000_sustained_jobs_per_s_not_just_below() {
     assert_eq!(
         at.signal(SignalKind::SustainedThousands)
             .reason
-            .arg("jobs_per_day"),
+            .number("jobs_per_day"),
         Some(86_400_000.0)
     );
     assert!(ok(&at_rate(1_000.01)).is_met(SignalKind::SustainedThousands));
@@ -374,8 +374,8 @@ fn jobs_in_flight_follow_littles_law() {
         .into_iter()
         .find(|n| n.key == "leave.note.in_flight");
     let note = note.expect("in-flight note");
-    assert_eq!(note.arg("in_flight"), Some(200.0));
-    assert_eq!(note.arg("in_flight_peak"), Some(600.0));
+    assert_eq!(note.number("in_flight"), Some(200.0));
+    assert_eq!(note.number("in_flight_peak"), Some(600.0));
 }
 
 #[test]

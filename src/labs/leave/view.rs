@@ -2,7 +2,7 @@
 //! `queue_lab_core::advisor` beside it, and the inputs kept in the URL (`#/leave?…`).
 
 use super::model::{error_for, hash_query, Case, Draft};
-use super::text::{app, render_advice, ui, ui_msg};
+use super::text::{app, ui, ui_msg};
 use crate::ctx::{use_ctx, Ctx};
 use crate::ui::i18n::rich;
 use leptos::prelude::*;
@@ -175,7 +175,7 @@ fn field_view(ctx: Ctx, inputs: Inputs, field: Field) -> AnyView {
         let l = lang.get();
         inputs
             .errors
-            .with(|es| error_for(es, field).map(|e| render_advice(l, &e.msg())))
+            .with(|es| error_for(es, field).map(|e| ui_msg(l, &e.msg())))
     };
     let invalid = move || {
         inputs
@@ -270,7 +270,7 @@ fn load_presets(ctx: Ctx, inputs: Inputs) -> impl IntoView {
                 format!(
                     "{} ({}%)",
                     app(lang.get(), b.key()),
-                    advisor::format_number(b.typical_percent())
+                    num(b.typical_percent())
                 )
             };
             view! {
@@ -327,7 +327,7 @@ fn top_results(lang: Lang, v: &Verdict) -> impl IntoView {
                     <span class=status_class(s.met)>{app(lang, s.status_key())}</span>
                     " "
                     <strong>{app(lang, s.kind.title_key())}</strong>
-                    <p style="margin:0.2rem 0 0">{render_advice(lang, &s.reason)}</p>
+                    <p style="margin:0.2rem 0 0">{ui_msg(lang, &s.reason)}</p>
                 </li>
             }
         })
@@ -349,7 +349,7 @@ fn top_results(lang: Lang, v: &Verdict) -> impl IntoView {
 }
 
 fn num(x: f64) -> String {
-    super::text::number(x)
+    queue_lab_core::format::number(x)
 }
 
 fn estimate_row(
@@ -380,7 +380,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
     let summary = dead
         .summary()
         .iter()
-        .map(|m| view! { <li>{render_advice(lang, m)}</li> })
+        .map(|m| view! { <li>{ui_msg(lang, m)}</li> })
         .collect_view();
     let fixes = if v.fixes.is_empty() {
         view! { <p class="note good" id="leave-fixes-none">{ui(lang, "leave.ui.fixes.none")}</p> }
@@ -400,7 +400,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
     let notes = v
         .notes
         .iter()
-        .map(|m| view! { <li>{render_advice(lang, m)}</li> })
+        .map(|m| view! { <li>{ui_msg(lang, m)}</li> })
         .collect_view();
     let interface = v
         .interface
@@ -456,7 +456,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
                         <br/>
                         <small class="muted">{pg}</small>
                     </td>
-                    <td style="white-space:normal">{render_advice(lang, &r.msg())}</td>
+                    <td style="white-space:normal">{ui_msg(lang, &r.msg())}</td>
                 </tr>
             }
         })

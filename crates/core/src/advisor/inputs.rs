@@ -236,7 +236,7 @@ impl FieldError {
             _ => return Msg::new(self.key),
         };
         match self.bound {
-            Some(bound) => Msg::new(self.key).with(name, bound),
+            Some(bound) => Msg::new(self.key).num(name, bound),
             None => Msg::new(self.key),
         }
     }

@@ -1,85 +1,8 @@
-//! The advisor's sentences: [`Msg`] (a `leave.` key and its named numbers), how numbers are
-//! formatted and filled into a translated template, and [`MESSAGE_KEYS`], every key the
-//! advisor uses (`assets/i18n/leave.tsv` has exactly these).
+//! The advisor's sentences are [`Msg`]s (a `leave.` key and its named numbers, shown by the
+//! app's one catalog); [`MESSAGE_KEYS`] is every key the advisor uses
+//! (`assets/i18n/leave.tsv` has exactly these).
 
-/// A sentence for the UI to translate: a key of `assets/i18n/leave.tsv` and its numbers.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Msg {
-    pub key: &'static str,
-    /// Named numbers for the `{name}` placeholders, unformatted.
-    pub args: Vec<(&'static str, f64)>,
-}
-
-impl Msg {
-    pub fn new(key: &'static str) -> Msg {
-        Msg {
-            key,
-            args: Vec::new(),
-        }
-    }
-
-    pub fn with(mut self, name: &'static str, value: f64) -> Msg {
-        self.args.push((name, value));
-        self
-    }
-
-    pub fn arg(&self, name: &str) -> Option<f64> {
-        self.args.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
-    }
-}
-
-/// Formats a number for a message: from 100 up, rounded to a whole number (halves away
-/// from zero) with commas between thousands; one decimal from 10; two below; trailing
-/// zeros dropped. Korean uses the same separators, so one format serves both languages.
-pub fn format_number(value: f64) -> String {
-    if !value.is_finite() {
-        return "–".to_string();
-    }
-    let magnitude = value.abs();
-    let text = if magnitude >= 100.0 {
-        crate::format::group(magnitude.round() as i64)
-    } else {
-        let decimals = if magnitude >= 10.0 { 1 } else { 2 };
-        let fixed = format!("{:.*}", decimals, magnitude);
-        fixed
-            .trim_end_matches('0')
-            .trim_end_matches('.')
-            .to_string()
-    };
-    if value < 0.0 && text != "0" {
-        format!("-{text}")
-    } else {
-        text
-    }
-}
-
-/// Replaces each `{name}` in a translated template with the message's number of that name.
-pub fn fill(template: &str, msg: &Msg) -> String {
-    let mut out = String::with_capacity(template.len() + 16);
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close) => match msg.arg(&after[..close]) {
-                Some(value) => {
-                    out.push_str(&format_number(value));
-                    rest = &after[close + 1..];
-                }
-                None => {
-                    out.push('{');
-                    rest = after;
-                }
-            },
-            None => {
-                out.push('{');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
+pub use crate::i18n::Msg;
 
 /// Every message key the advisor can emit, plus the input labels, units, help texts, load
 /// bands, signal titles and statuses. `assets/i18n/leave.tsv` has exactly these keys.

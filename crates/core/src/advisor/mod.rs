@@ -15,7 +15,7 @@
 //! named numbers. The texts live in `assets/i18n/leave.tsv`, one line per key,
 //! `key<TAB>en<TAB>ko`, no header. Placeholder syntax: `{name}`, where `name` is one of the
 //! message's argument names (lowercase ASCII letters and `_`). [`fill`] replaces each
-//! placeholder with the number formatted by [`format_number`]; a `{…}` that names no
+//! placeholder with the number formatted by [`crate::format::number`]; a `{…}` that names no
 //! argument is left as it is. The texts use no other braces, so there is no escaping.
 //! Input labels, units and help texts are keys too (see [`Field`]); [`MESSAGE_KEYS`] lists
 //! every key, and a test checks the TSV against it.
@@ -73,8 +73,9 @@ mod reference;
 mod signals;
 mod vacuum;
 
+pub use crate::i18n::fill;
 pub use inputs::{Bounds, Field, FieldError, LoadBand, Workload};
-pub use messages::{fill, format_number, Msg, MESSAGE_KEYS};
+pub use messages::{Msg, MESSAGE_KEYS};
 pub use reference::{InterfaceOp, ReferenceFigure, INTERFACE, INTERFACE_INTRO_KEY, REFERENCES};
 pub use signals::{
     Signal, SignalKind, FAN_OUT_LEAVE_AT, HIGH_LOAD_PERCENT, LEASE_S, MEDIUM_LOAD_PERCENT,

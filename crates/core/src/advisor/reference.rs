@@ -51,8 +51,8 @@ pub struct ReferenceFigure {
 impl ReferenceFigure {
     pub fn msg(&self) -> Msg {
         Msg::new(self.key)
-            .with("low", self.low_per_s)
-            .with("high", self.high_per_s)
+            .num("low", self.low_per_s)
+            .num("high", self.high_per_s)
     }
 }
 

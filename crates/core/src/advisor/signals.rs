@@ -99,30 +99,30 @@ pub(super) fn autovacuum_signal(dead: &DeadTuples) -> Signal {
         (
             true,
             Msg::new("leave.autovacuum.met.long_tx")
-                .with("dead_per_s", dead.per_s)
-                .with("dead_per_hour", dead.per_s * 3_600.0),
+                .num("dead_per_s", dead.per_s)
+                .num("dead_per_hour", dead.per_s * 3_600.0),
         )
     } else if !dead.tuned.keeps_up {
         (
             true,
             Msg::new("leave.autovacuum.met.rate")
-                .with("dead_per_s", dead.per_s)
-                .with("tuned_ceiling_per_s", dead.tuned.clear_ceiling_per_s),
+                .num("dead_per_s", dead.per_s)
+                .num("tuned_ceiling_per_s", dead.tuned.clear_ceiling_per_s),
         )
     } else if !dead.default.keeps_up {
         (
             false,
             Msg::new("leave.autovacuum.not_met.tune")
-                .with("dead_per_s", dead.per_s)
-                .with("default_ceiling_per_s", dead.default.clear_ceiling_per_s)
-                .with("tuned_ceiling_per_s", dead.tuned.clear_ceiling_per_s),
+                .num("dead_per_s", dead.per_s)
+                .num("default_ceiling_per_s", dead.default.clear_ceiling_per_s)
+                .num("tuned_ceiling_per_s", dead.tuned.clear_ceiling_per_s),
         )
     } else {
         (
             false,
             Msg::new("leave.autovacuum.not_met")
-                .with("dead_per_s", dead.per_s)
-                .with("default_ceiling_per_s", dead.default.clear_ceiling_per_s),
+                .num("dead_per_s", dead.per_s)
+                .num("default_ceiling_per_s", dead.default.clear_ceiling_per_s),
         )
     };
     Signal {
@@ -139,26 +139,26 @@ pub(super) fn main_db_signal(w: &Workload) -> Signal {
         (
             false,
             Msg::new("leave.main_db.not_met.light_load")
-                .with("load", w.db_load_percent)
-                .with("high_load", HIGH_LOAD_PERCENT)
-                .with("writes_per_s", writes),
+                .num("load", w.db_load_percent)
+                .num("high_load", HIGH_LOAD_PERCENT)
+                .num("writes_per_s", writes),
         )
     } else if jobs < QUEUE_MATTERS_AT {
         (
             false,
             Msg::new("leave.main_db.not_met.small_queue")
-                .with("load", w.db_load_percent)
-                .with("jobs_per_s", jobs)
-                .with("writes_per_s", writes)
-                .with("matters_at", QUEUE_MATTERS_AT),
+                .num("load", w.db_load_percent)
+                .num("jobs_per_s", jobs)
+                .num("writes_per_s", writes)
+                .num("matters_at", QUEUE_MATTERS_AT),
         )
     } else {
         (
             true,
             Msg::new("leave.main_db.met")
-                .with("load", w.db_load_percent)
-                .with("jobs_per_s", jobs)
-                .with("writes_per_s", writes),
+                .num("load", w.db_load_percent)
+                .num("jobs_per_s", jobs)
+                .num("writes_per_s", writes),
         )
     };
     Signal {
@@ -181,8 +181,8 @@ pub(super) fn fan_out_signal(w: &Workload) -> Signal {
         kind: SignalKind::FanOut,
         met,
         reason: Msg::new(key)
-            .with("consumers", consumers)
-            .with("leave_at", FAN_OUT_LEAVE_AT),
+            .num("consumers", consumers)
+            .num("leave_at", FAN_OUT_LEAVE_AT),
     }
 }
 
@@ -205,22 +205,22 @@ pub(super) fn thousands_signal(w: &Workload) -> Signal {
         (
             true,
             Msg::new("leave.thousands.met")
-                .with("jobs_per_s", jobs)
-                .with("jobs_per_day", jobs * SECONDS_PER_DAY),
+                .num("jobs_per_s", jobs)
+                .num("jobs_per_day", jobs * SECONDS_PER_DAY),
         )
     } else if w.peak_jobs_per_s >= THOUSANDS_LEAVE_AT {
         (
             false,
             Msg::new("leave.thousands.not_met.peak_only")
-                .with("jobs_per_s", jobs)
-                .with("peak_per_s", w.peak_jobs_per_s),
+                .num("jobs_per_s", jobs)
+                .num("peak_per_s", w.peak_jobs_per_s),
         )
     } else {
         (
             false,
             Msg::new("leave.thousands.not_met")
-                .with("jobs_per_s", jobs)
-                .with("jobs_per_day", jobs * SECONDS_PER_DAY),
+                .num("jobs_per_s", jobs)
+                .num("jobs_per_day", jobs * SECONDS_PER_DAY),
         )
     };
     Signal {
@@ -232,8 +232,8 @@ pub(super) fn thousands_signal(w: &Workload) -> Signal {
 
 pub(super) fn notes(w: &Workload) -> Vec<Msg> {
     let mut notes = vec![Msg::new("leave.note.in_flight")
-        .with("in_flight", w.sustained_jobs_per_s * w.job_duration_s)
-        .with("in_flight_peak", w.peak_jobs_per_s * w.job_duration_s)];
+        .num("in_flight", w.sustained_jobs_per_s * w.job_duration_s)
+        .num("in_flight_peak", w.peak_jobs_per_s * w.job_duration_s)];
     let latency_key = if w.latency_target_ms < POLL_INTERVAL_MS {
         "leave.note.latency.notify"
     } else {
@@ -241,14 +241,14 @@ pub(super) fn notes(w: &Workload) -> Vec<Msg> {
     };
     notes.push(
         Msg::new(latency_key)
-            .with("latency_ms", w.latency_target_ms)
-            .with("poll_ms", POLL_INTERVAL_MS),
+            .num("latency_ms", w.latency_target_ms)
+            .num("poll_ms", POLL_INTERVAL_MS),
     );
     if w.job_duration_s >= LEASE_S {
         notes.push(
             Msg::new("leave.note.lease.heartbeat")
-                .with("duration_s", w.job_duration_s)
-                .with("lease_s", LEASE_S),
+                .num("duration_s", w.job_duration_s)
+                .num("lease_s", LEASE_S),
         );
     }
     if w.strict_ordering {

@@ -156,13 +156,13 @@ impl DeadTuples {
     /// The lines a view shows, in order: per job, made, default, tuned (or pinned).
     pub fn summary(&self) -> Vec<Msg> {
         let mut lines = vec![
-            Msg::new("leave.dead.per_job").with("dead_per_job", self.dead_per_job),
+            Msg::new("leave.dead.per_job").num("dead_per_job", self.dead_per_job),
             Msg::new("leave.dead.created")
-                .with("dead_per_s", self.per_s)
-                .with("dead_per_s_peak", self.per_s_at_peak),
+                .num("dead_per_s", self.per_s)
+                .num("dead_per_s_peak", self.per_s_at_peak),
         ];
         if self.horizon_pinned {
-            lines.push(Msg::new("leave.dead.pinned").with("dead_per_hour", self.per_s * 3_600.0));
+            lines.push(Msg::new("leave.dead.pinned").num("dead_per_hour", self.per_s * 3_600.0));
         }
         for (key, estimate) in [
             ("leave.dead.default", &self.default),
@@ -170,10 +170,10 @@ impl DeadTuples {
         ] {
             lines.push(
                 Msg::new(key)
-                    .with("clears_per_s", estimate.clears_per_s)
-                    .with("ceiling_per_s", estimate.clear_ceiling_per_s)
-                    .with("dead_before_pass", estimate.dead_before_pass)
-                    .with("naptime_s", estimate.settings.naptime_s),
+                    .num("clears_per_s", estimate.clears_per_s)
+                    .num("ceiling_per_s", estimate.clear_ceiling_per_s)
+                    .num("dead_before_pass", estimate.dead_before_pass)
+                    .num("naptime_s", estimate.settings.naptime_s),
             );
         }
         lines.push(Msg::new("leave.dead.lab_reference"));
