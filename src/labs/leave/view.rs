@@ -142,7 +142,7 @@ pub fn LeaveLab() -> impl IntoView {
                     </section>
                     <section class="panel" aria-labelledby="leave-inputs-title">
                         <h2 id="leave-inputs-title">{move || ui(lang.get(), "leave.ui.inputs")}</h2>
-                        <div style="display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:0.2rem 1rem">
+                        <div class="field-grid">
                             {fields}
                         </div>
                         <Show when=move || errors.with(|e| !e.is_empty())>
@@ -184,14 +184,14 @@ fn field_view(ctx: Ctx, inputs: Inputs, field: Field) -> AnyView {
             .to_string()
     };
     let help_and_error = view! {
-        <p id=help_id class="muted" style="margin:0.15rem 0;font-size:0.9rem">{help}</p>
+        <p id=help_id class="muted field-help">{help}</p>
         <p id=error_id class="field-error" aria-live="polite">{error_text}</p>
     };
 
     let Some(bounds) = field.bounds() else {
         return view! {
             <div class="leave-field" data-field=field.id()>
-                <label style="flex-wrap:nowrap;align-items:flex-start">
+                <label class="label-top">
                     <input
                         type="checkbox"
                         id=id
@@ -222,7 +222,7 @@ fn field_view(ctx: Ctx, inputs: Inputs, field: Field) -> AnyView {
             <label for=id.clone()>
                 <strong>{label}</strong>
             </label>
-            <div class="row" style="margin:0.2rem 0">
+            <div class="row tight">
                 <input
                     type="number"
                     id=id
@@ -230,7 +230,7 @@ fn field_view(ctx: Ctx, inputs: Inputs, field: Field) -> AnyView {
                     min=bounds.min.to_string()
                     max=bounds.max.to_string()
                     step=if bounds.whole { "1" } else { "any" }
-                    style="width:9.5rem"
+                    class="number-input"
                     aria-describedby=described
                     aria-invalid=invalid
                     prop:value=move || inputs.shown(field)
@@ -286,7 +286,7 @@ fn load_presets(ctx: Ctx, inputs: Inputs) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <p id="leave-load-band" class="muted" aria-live="polite" style="margin:0">{hint}</p>
+        <p id="leave-load-band" class="muted flush" aria-live="polite">{hint}</p>
         <div class="row" role="group" aria-label=move || ui(lang.get(), "leave.ui.load_presets")>
             {buttons}
         </div>
@@ -323,11 +323,11 @@ fn top_results(lang: Lang, v: &Verdict) -> impl IntoView {
         .iter()
         .map(|s| {
             view! {
-                <li id=format!("signal-{}", s.kind.id()) data-met=s.met.to_string() style="margin:0.5rem 0">
+                <li id=format!("signal-{}", s.kind.id()) data-met=s.met.to_string()>
                     <span class=status_class(s.met)>{app(lang, s.status_key())}</span>
                     " "
                     <strong>{app(lang, s.kind.title_key())}</strong>
-                    <p style="margin:0.2rem 0 0">{ui_msg(lang, &s.reason)}</p>
+                    <p class="reason">{ui_msg(lang, &s.reason)}</p>
                 </li>
             }
         })
@@ -343,7 +343,7 @@ fn top_results(lang: Lang, v: &Verdict) -> impl IntoView {
         </section>
         <section class="panel" aria-labelledby="leave-signals-title">
             <h2 id="leave-signals-title">{ui(lang, "leave.ui.signals")}</h2>
-            <ul id="leave-signals" style="list-style:none;padding:0;margin:0">{signals}</ul>
+            <ul id="leave-signals" class="plain-list">{signals}</ul>
         </section>
     }
 }
@@ -366,7 +366,7 @@ fn estimate_row(
     };
     view! {
         <tr id=id>
-            <th scope="row" style="white-space:normal">{ui(lang, key)}</th>
+            <th scope="row" class="wrap">{ui(lang, key)}</th>
             <td class:mono=true>{clears}</td>
             <td class:mono=true>{num(e.clear_ceiling_per_s)}</td>
             <td class:mono=true>{num(e.dead_before_pass)}</td>
@@ -414,7 +414,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
             let title_key = crate::labs::find(l.lab).map_or(super::LAB.title, |l| l.title);
             let query = l.query();
             view! {
-                <li style="margin:0.4rem 0">
+                <li>
                     <a id=format!("link-{}", l.lab) href=format!("#/{}?{}", l.lab, query)>
                         {app(lang, title_key)}
                     </a>
@@ -456,13 +456,11 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
                         <br/>
                         <small class="muted">{pg}</small>
                     </td>
-                    <td style="white-space:normal">{ui_msg(lang, &r.msg())}</td>
+                    <td class="wrap">{ui_msg(lang, &r.msg())}</td>
                 </tr>
             }
         })
         .collect_view();
-
-    let wrap = "white-space:normal";
     view! {
         <section class="panel" aria-labelledby="leave-dead-title">
             <h2 id="leave-dead-title">{ui(lang, "leave.ui.dead")}</h2>
@@ -470,21 +468,21 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
                 <table id="leave-dead-table">
                     <thead>
                         <tr>
-                            <th scope="col" style=wrap>{ui(lang, "leave.ui.dead.col.what")}</th>
+                            <th scope="col" class="wrap">{ui(lang, "leave.ui.dead.col.what")}</th>
                             <th scope="col">{ui(lang, "leave.ui.dead.col.per_s")}</th>
-                            <th scope="col" style=wrap>{ui(lang, "leave.ui.dead.col.ceiling")}</th>
-                            <th scope="col" style=wrap>{ui(lang, "leave.ui.dead.col.before_pass")}</th>
+                            <th scope="col" class="wrap">{ui(lang, "leave.ui.dead.col.ceiling")}</th>
+                            <th scope="col" class="wrap">{ui(lang, "leave.ui.dead.col.before_pass")}</th>
                         </tr>
                     </thead>
                     <tbody>
                         <tr id="dead-made">
-                            <th scope="row" style=wrap>{ui(lang, "leave.ui.dead.row.made")}</th>
+                            <th scope="row" class="wrap">{ui(lang, "leave.ui.dead.row.made")}</th>
                             <td class:mono=true>{num(dead.per_s)}</td>
                             <td>"–"</td>
                             <td>"–"</td>
                         </tr>
                         <tr id="dead-made-peak">
-                            <th scope="row" style=wrap>{ui(lang, "leave.ui.dead.row.made_peak")}</th>
+                            <th scope="row" class="wrap">{ui(lang, "leave.ui.dead.row.made_peak")}</th>
                             <td class:mono=true>{num(dead.per_s_at_peak)}</td>
                             <td>"–"</td>
                             <td>"–"</td>
@@ -510,7 +508,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
             <div>
                 <section class="panel" aria-labelledby="leave-links-title">
                     <h2 id="leave-links-title">{ui(lang, "leave.ui.links")}</h2>
-                    <ul id="leave-links" style="list-style:none;padding:0;margin:0">{links}</ul>
+                    <ul id="leave-links" class="plain-list">{links}</ul>
                 </section>
                 <section class="panel" aria-labelledby="leave-interface-title">
                     <h2 id="leave-interface-title">{ui(lang, "leave.ui.interface")}</h2>

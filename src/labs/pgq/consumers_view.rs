@@ -183,7 +183,7 @@ fn ConsumerCard(
                 {move || render(ctx.lang.get(), &Msg::new("pgq.label.lag_events").arg("count", info().lag_events))} " · "
                 {move || render(ctx.lang.get(), &Msg::new("pgq.label.lag_time").arg("duration", info().lag_time.unwrap_or_default()))}
             </p>
-            <meter min="0" max=move || lag_max().to_string() value=move || info().lag_events.to_string() style="width:100%"
+            <meter min="0" max=move || lag_max().to_string() value=move || info().lag_events.to_string() class="full-width"
                 aria-label=move || tr(ctx.lang.get(), "pgq.lag_bar")></meter>
             <Show when=move || info().holds_rotation>
                 <p class="note bad" data-field="holds">{ctx.t("pgq.label.holds_rotation")}</p>
@@ -250,7 +250,7 @@ fn PlainBatch(
             }}
         </p>
         <Show when=move || events.with(|e| !e.is_empty())>
-            <div class="table-wrap" tabindex="0" style="position:relative">
+            <div class="table-wrap" tabindex="0">
                 <table class="batch">
                     <thead>
                         <tr>

@@ -385,7 +385,7 @@ fn Rotation(
                     render(ctx.lang.get(), &Msg::new(key).arg_msg("note", q.rotation_msg()))
                 }}
             </p>
-            <div class="table-wrap" tabindex="0" style="position:relative">
+            <div class="table-wrap" tabindex="0">
                 <table id="event-tables">
                     <thead>
                         <tr>
@@ -448,7 +448,7 @@ fn RetriesAndDead(
             <section class="panel" aria-labelledby="retry-title">
                 <h2 id="retry-title">{ctx.t("pgq.section.retry")}</h2>
                 <p class="muted">{move || render(ctx.lang.get(), &Msg::new("pgq.label.max_retries").arg("count", max_retries()))}</p>
-                <div class="table-wrap" tabindex="0" style="position:relative">
+                <div class="table-wrap" tabindex="0">
                     <table id="retry-table">
                         <thead>
                             <tr>
@@ -476,7 +476,7 @@ fn RetriesAndDead(
             </section>
             <section class="panel" aria-labelledby="dead-title">
                 <h2 id="dead-title">{ctx.t("pgq.section.dead")}</h2>
-                <div class="table-wrap" tabindex="0" style="position:relative">
+                <div class="table-wrap" tabindex="0">
                     <table id="dead-table">
                         <thead>
                             <tr>
