@@ -14,6 +14,7 @@ struct Facts {
     clock_fn: bool,
     schemas: Vec<String>,
     pageinspect: bool,
+    databases: Vec<String>,
 }
 
 /// What the data directory must already hold, read before anything is installed.
@@ -21,7 +22,8 @@ const FACTS_SQL: &str = "select current_setting('server_version') as version,
     to_regprocedure('lab.now()') is not null as clock_fn,
     array(select nspname::text from pg_namespace
           where nspname in ('lab', 'jobs_lab', 'vacuum_lab', 'pgq_lab') order by nspname) as schemas,
-    exists (select 1 from pg_extension where extname = 'pageinspect') as pageinspect";
+    exists (select 1 from pg_extension where extname = 'pageinspect') as pageinspect,
+    array(select datname::text from pg_database order by datname) as databases";
 
 /// Starts PostgreSQL from `datadir` (None: the shipped one). A start that does not answer in
 /// time is tried again, as `Db::open_for_tests` does (a busy machine); how it booted is what
@@ -60,6 +62,8 @@ async fn boots_from_the_shipped_data_directory_with_the_lab_installed() {
     assert!(f.clock_fn, "lab.now() is in the data directory");
     assert_eq!(f.schemas, ["jobs_lab", "lab", "pgq_lab", "vacuum_lab"]);
     assert!(f.pageinspect, "the page map's extension is installed");
+    // Made smaller at build time: the template databases nothing here uses are not shipped.
+    assert_eq!(f.databases, ["postgres"]);
     // The app's install path on top (sets the session's lab time and search path): cheap,
     // and the clock works.
     clock::install(&db).await.expect("install is idempotent");
@@ -84,6 +88,7 @@ async fn falls_back(datadir: &str, why: &str) {
     assert!(f.version.starts_with("18."), "server_version {}", f.version);
     // A fresh initdb has none of the lab: the app's install path puts the clock in.
     assert!(!f.clock_fn, "initdb's database has no lab clock yet");
+    assert_eq!(f.databases, ["postgres", "template0", "template1"]);
     clock::install(&db).await.expect("install");
     assert_eq!(clock::now(&db).await.unwrap(), clock::START);
 }
