@@ -24,16 +24,20 @@ function watchDownloads(page) {
   return seen;
 }
 
-test('behind a gzip host the progress bar climbs from 0 to 100 % and never goes back', async () => {
+for (const encoding of ['gzip', 'br']) test(`behind a ${encoding} host the progress bar climbs from 0 to 100 % and never goes back`, async () => {
   // Compressed with content-length (the compressed size, as some hosts send it), slowed
-  // down so the bar is seen moving: 8 MB/s of gzip.
-  const server = await serve('/', { gzip: true, cache: false, bytesPerSecond: 8 << 20, contentLength: true });
+  // down so the bar is seen moving: 8 MB/s of compressed bytes.
+  const server = await serve('/', { compress: true, brotli: encoding === 'br', cache: false, bytesPerSecond: 8 << 20, contentLength: true });
+  const encodings = new Set();
   const context = await browser.newContext();
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   try {
     const downloads = watchDownloads(page);
+    page.on('response', (r) => {
+      if (/pglite\.(wasm|data)$/.test(r.url())) encodings.add(r.headers()['content-encoding']);
+    });
     // Sampled in the page, every 20 ms: the attribute (a value over max would be clamped by
     // the element's .value).
     await page.addInitScript(() => {
@@ -63,6 +67,7 @@ test('behind a gzip host the progress bar climbs from 0 to 100 % and never goes 
     assert.ok(downloads.includes('pgdata'), 'the prepared data directory is downloaded');
     assert.ok(!downloads.includes('initdb.wasm'), `no initdb download when the data directory boots: ${downloads}`);
     assert.equal(await page.locator('#boot-fallback').count(), 0, 'no fallback note');
+    assert.deepEqual([...encodings], [encoding], 'served compressed as asked');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
@@ -71,7 +76,7 @@ test('behind a gzip host the progress bar climbs from 0 to 100 % and never goes 
 });
 
 test('a lab page starts downloading PGlite once idle, before the click', async () => {
-  const server = await serve('/', { gzip: true, cache: true });
+  const server = await serve('/', { compress: true, cache: true });
   const context = await browser.newContext();
   const page = await context.newPage();
   try {
@@ -91,7 +96,7 @@ test('a lab page starts downloading PGlite once idle, before the click', async (
 });
 
 test('a data directory that is missing falls back to initdb with a note, and the labs work', async () => {
-  const server = await serve('/', { gzip: true, cache: false });
+  const server = await serve('/', { compress: true, cache: false });
   const context = await browser.newContext();
   const page = await context.newPage();
   try {

@@ -14,14 +14,14 @@ export const ARTIFACTS = path.join(here, 'artifacts');
 /**
  * Serves dist/ at `prefix` (e.g. '/docs/queue-lab/') on 127.0.0.1 with scripts/serve.mjs (the
  * server `./lab serve` runs). Resolves to { url, close }. By default plain and uncacheable, so
- * every test downloads afresh; `options` (gzip, cache, bytesPerSecond, contentLength) as in
+ * every test downloads afresh; `options` (compress, brotli, cache, bytesPerSecond, contentLength) as in
  * scripts/serve.mjs.
  */
 export function serve(prefix = '/', options = {}) {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) {
     throw new Error(`no release build in ${DIST}: run "./lab test" (or "./lab serve") to build it`);
   }
-  return listen({ root: DIST, prefix, gzip: false, cache: false, ...options });
+  return listen({ root: DIST, prefix, compress: false, cache: false, ...options });
 }
 
 export async function launch() {
