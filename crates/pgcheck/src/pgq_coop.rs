@@ -143,15 +143,27 @@ impl Coop {
         }
         let [before, first, second] = self.cursor;
         let header = ["who".to_string(), "received".into(), "events".into()];
+        let actions = |v: &[String]| {
+            if v.is_empty() {
+                "nothing".to_string()
+            } else {
+                v.join(", ")
+            }
+        };
+        let reason = self
+            .held_reason
+            .as_ref()
+            .map_or(String::new(), |(r, args)| {
+                format!(" (reason {r}: {})", args.join(", "))
+            });
         format!(
             "\nCooperative consumers: group {GROUP}, subconsumers w1 and w2, one batch of {BATCH} \
              events\n{}\n{GROUP}'s cursor: tick {before} → {first} after w1's ack → {second} after \
-             w2's.\nUnsubscribe: with {LAGGING} lagging maint() did {:?} ({:?}); after \
-             unsubscribe({LAGGING}) it did {:?}.",
+             w2's.\nUnsubscribe: with {LAGGING} lagging, maint() did: {}{reason}; after \
+             unsubscribe({LAGGING}) it did: {}.",
             table(&header, &rows, 3),
-            self.held,
-            self.held_reason,
-            self.after_unsubscribe,
+            actions(&self.held),
+            actions(&self.after_unsubscribe),
         )
     }
 }
