@@ -4,7 +4,21 @@
 // attribute) opens a step, a step the tour lacks is refused; links never carry embed or step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, shot } from './harness.mjs';
+import path from 'node:path';
+import { serve, launch, newPage, shot, ROOT } from './harness.mjs';
+
+const AXE = path.join(ROOT, 'pglite-bridge/node_modules/axe-core/axe.min.js');
+
+/** axe's WCAG A/AA violations (as in a11y.test.mjs), one line per rule and element. */
+async function violations(page) {
+  await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async () => {
+    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+  return found.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n}`));
+}
 
 let server;
 let browser;
@@ -180,6 +194,15 @@ test('?step=N opens the tour at step N, in an embed too; a step the tour lacks i
   assert.equal(await page.locator('td.tour-look').count(), 6);
   const href = await page.getAttribute('#w-share', 'href');
   assert.doesNotMatch(href, /embed|step=/, href);
+
+  // The marked cells and the open step pass the accessibility check, light and dark.
+  assert.deepEqual(await violations(page), [], 'step 6, light');
+  const dark = await newPage(browser, { colorScheme: 'dark' });
+  await dark.goto(server.url + '?lang=ko&step=5#/workers');
+  await settled(dark);
+  await dark.waitForSelector('.tour li.current .tour-body');
+  assert.deepEqual(await violations(dark), [], 'step 5, dark, Korean');
+  assert.deepEqual(dark.errors, []);
 
   // A reload keeps the inputs the address now carries.
   await page.reload();
