@@ -41,8 +41,9 @@ pub fn share_url(route: &str, encoded: &str) -> String {
 }
 
 /// The tour step the page was opened at (`?step=N`), 0-based; `Err` names a step the tour
-/// does not have.
-fn opening_step(steps: usize) -> Option<Result<usize, Msg>> {
+/// does not have. `steps`: how many the tour has (L2's tour, which is no [`Guide`], reads
+/// it too).
+pub(crate) fn opening_step(steps: usize) -> Option<Result<usize, Msg>> {
     let raw = crate::ctx::query_param("step")?;
     Some(match raw.trim().parse::<usize>() {
         Ok(n) if (1..=steps).contains(&n) => Ok(n - 1),

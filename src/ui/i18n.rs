@@ -170,6 +170,96 @@ mod tests {
         assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
 
+    /// Korean chooses a particle by the sound before it (이/가, 은/는, 을/를, 과/와, 으로/로),
+    /// so one typed after a placeholder is wrong for some names and numbers ("w1가",
+    /// "billing가", "2을"). Every Korean text, its placeholders filled with a Latin name
+    /// ending in a digit, must have none of these right after a filled name. Placeholders
+    /// filled with another message (`arg_msg`, Korean in Korean mode) are filled with a Korean
+    /// word instead.
+    #[test]
+    fn no_particle_follows_a_name_in_korean() {
+        // Latin, ending in a digit, and in no text itself (the texts' own fixed names, such
+        // as L4's tour's "w1과 w2가", are read as they sound and may take a fixed particle).
+        const NAME: &str = "Zx9";
+        const PARTICLES: [char; 9] = ['가', '이', '는', '은', '를', '을', '와', '과', '로'];
+        let root = env!("CARGO_MANIFEST_DIR");
+        let nested = messages_filled_with_messages(std::path::Path::new(&format!("{root}/src")));
+        let mut problems = Vec::new();
+        for (file, text) in FILES {
+            for line in text.lines() {
+                let cols: Vec<&str> = line.split('\t').collect();
+                if line.starts_with('#') || cols.len() < 3 {
+                    continue;
+                }
+                let rendered = fill_placeholders(cols[2], NAME, &nested);
+                let mut rest = rendered.as_str();
+                while let Some(i) = rest.find(NAME) {
+                    rest = &rest[i + NAME.len()..];
+                    if rest.chars().next().is_some_and(|c| PARTICLES.contains(&c)) {
+                        let shown: String = rest.chars().take(6).collect();
+                        problems.push(format!("{file}: {}: \"{NAME}{shown}…\"", cols[0]));
+                    }
+                }
+            }
+        }
+        assert!(
+            problems.is_empty(),
+            "a particle right after a name reads wrong for some names; rephrase:\n{}",
+            problems.join("\n")
+        );
+    }
+
+    /// `text` with each `{name}` filled: `name_value`, or a Korean word for a placeholder in
+    /// `nested`; `{name|one|other}` (a word chosen by a count) becomes `other`.
+    fn fill_placeholders(text: &str, name_value: &str, nested: &[String]) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let Some(close) = rest[open..].find('}') else {
+                break;
+            };
+            let inner = &rest[open + 1..open + close];
+            match inner.split('|').collect::<Vec<_>>()[..] {
+                [name] if nested.iter().any(|n| n == name) => out.push_str("작업"),
+                [_] => out.push_str(name_value),
+                [.., other] => out.push_str(other),
+                [] => {}
+            }
+            rest = &rest[open + close + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// The placeholder names the sources fill with a message: `arg_msg("name", …)`.
+    fn messages_filled_with_messages(dir: &std::path::Path) -> Vec<String> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(dir).expect("src readable").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                names.extend(messages_filled_with_messages(&path));
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                for part in text.split("arg_msg(\"").skip(1) {
+                    if let Some((name, _)) = part.split_once('"') {
+                        names.push(name.to_owned());
+                    }
+                }
+            }
+        }
+        names
+    }
+
+    #[test]
+    fn a_latin_name_is_caught_before_a_particle() {
+        let nested = vec!["what".to_owned()];
+        assert_eq!(
+            fill_placeholders("워커 {w}가 {what}를 {n|번|번}", "w1", &nested),
+            "워커 w1가 작업를 번"
+        );
+    }
+
     #[test]
     fn quoted_parts_are_code() {
         assert_eq!(

@@ -8,6 +8,12 @@
 //! transaction that took an id (`begin; select txid_current()`), not the lab's prepared
 //! transaction (`pin.sql` needs `max_prepared_transactions` > 0; servers default to 0).
 //! Both pin the xmin horizon the same way, for VACUUM and for maint()'s rotation rule.
+//!
+//! Then cooperative consumers and unsubscribe ([`coop`]): two subconsumers share one batch,
+//! and an unsubscribed consumer stops holding rotation back.
+
+#[path = "pgq_coop.rs"]
+pub mod coop;
 
 use std::time::Instant;
 
@@ -18,13 +24,14 @@ use crate::target::{self, en, group, lab_sql, render, table, CLOCK_ADVANCE, CLOC
 use crate::{context, CheckError};
 use queue_lab_core::i18n::Msg;
 
-/// The engine, in install order (each file one script).
-const ENGINE: [(&str, &str); 8] = [
+/// The engine, in install order (each file one script), as the lab installs it.
+const ENGINE: [(&str, &str); 9] = [
     ("00_schema.sql", lab_sql!("pgq/00_schema.sql")),
     ("10_queue.sql", lab_sql!("pgq/10_queue.sql")),
     ("20_send.sql", lab_sql!("pgq/20_send.sql")),
     ("30_ticker.sql", lab_sql!("pgq/30_ticker.sql")),
     ("40_receive.sql", lab_sql!("pgq/40_receive.sql")),
+    ("45_coop.sql", lab_sql!("pgq/45_coop.sql")),
     ("50_retry_dlq.sql", lab_sql!("pgq/50_retry_dlq.sql")),
     ("60_info.sql", lab_sql!("pgq/60_info.sql")),
     ("70_maint.sql", lab_sql!("pgq/70_maint.sql")),
@@ -196,12 +203,13 @@ pub struct Report {
     pub settings: Settings,
     pub free: Run,
     pub pinned: Run,
+    pub coop: coop::Coop,
 }
 
 impl Report {
     /// Invariants the lab shows that do not hold here; empty when all hold.
     pub fn problems(&self) -> Vec<String> {
-        let mut out = Vec::new();
+        let mut out = self.coop.problems();
         let fan_out = 2 * u64::from(self.settings.events);
         for run in [&self.free, &self.pinned] {
             let h = if run.pinned { "pinned" } else { "free" };
@@ -297,6 +305,8 @@ pub fn run(
             print(format!("\n{}", run.table(settings)));
             runs.push(run);
         }
+        let coop = coop::run(&mut c)?;
+        print(coop.table());
         context(c.query(RESET_SEARCH_PATH, &[]), "reset_search_path.sql")?;
         let pinned = runs.pop().expect("two runs");
         let free = runs.pop().expect("two runs");
@@ -304,7 +314,21 @@ pub fn run(
             settings,
             free,
             pinned,
+            coop,
         })
+    })
+}
+
+/// Cooperative consumers and unsubscribe alone (the end of [`run`]), in the same schemas.
+pub fn run_coop(url: &str) -> Result<coop::Coop, CheckError> {
+    target::run_in_schemas(url, "pgq", &CLOCK_SCHEMAS, &["pgq", "pgq_compare"], || {
+        let mut c = target::lab_session(url, "pgq_lab")?;
+        for (name, sql) in ENGINE {
+            context(c.batch_execute(sql), name)?;
+        }
+        let out = coop::run(&mut c)?;
+        context(c.query(RESET_SEARCH_PATH, &[]), "reset_search_path.sql")?;
+        Ok(out)
     })
 }
 

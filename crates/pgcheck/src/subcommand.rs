@@ -28,7 +28,9 @@ usage: pgcheck pgq --database-url URL [--events N] [--rounds R] [--page P]
 
 L4's side by side with L4's own SQL files: the rotation queue (the lab's pgq engine) beside
 a SKIP LOCKED queue with DELETE and VACUUM, without and then with a long transaction (a
-second connection holding a transaction id). Prints the lab's table for each.
+second connection holding a transaction id). Prints the lab's table for each. Then L4's
+cooperative consumers (two subconsumers split one batch) and unsubscribe (a lagging consumer
+holds rotation back until it is unsubscribed).
   --events N   events per round (default 20000, 100..20000)
   --rounds R   rounds (default 3, 1..5)
   --page P     events per receive / jobs per claim (default 500, 10..1000)";

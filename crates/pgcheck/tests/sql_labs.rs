@@ -124,6 +124,45 @@ fn pgq_subcommand_rotation_queue_never_bloats_while_skip_locked_piles_up_dead_tu
 }
 
 #[test]
+fn pgq_coop_two_subconsumers_split_one_batch_and_an_unsubscribed_consumer_stops_holding_rotation() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let url = url();
+    let coop = pgq::run_coop(&url).expect("pgcheck pgq (cooperative consumers)");
+    println!("{}", coop.table());
+    // Two parts of one batch, disjoint, together the batch a plain consumer received.
+    assert_eq!(coop.parts.len(), 2, "{:?}", coop.parts);
+    let (a, b) = (&coop.parts[0], &coop.parts[1]);
+    assert_eq!(a.1, b.1, "one batch");
+    assert!(!a.2.is_empty() && !b.2.is_empty(), "{a:?} {b:?}");
+    assert!(
+        a.2.iter().all(|id| !b.2.contains(id)),
+        "overlap: {a:?} {b:?}"
+    );
+    let mut union = [a.2.clone(), b.2.clone()].concat();
+    union.sort_unstable();
+    assert_eq!(union, coop.batch);
+    // The shared cursor moves on the last part's ack, not before.
+    let [before, first, second] = coop.cursor;
+    assert_eq!((first, coop.finished[0]), (before, false));
+    assert!(second > before && coop.finished[1]);
+    // A consumer that never reads holds rotation back; unsubscribed, it no longer does.
+    assert!(!coop.held.iter().any(|x| x == "rotate"), "{:?}", coop.held);
+    assert_eq!(
+        coop.held_reason
+            .as_ref()
+            .map(|(r, args)| (r.as_str(), args.first().map(String::as_str))),
+        Some(("consumer", Some("email")))
+    );
+    assert!(
+        coop.after_unsubscribe.iter().any(|x| x == "rotate"),
+        "{:?}",
+        coop.after_unsubscribe
+    );
+    assert_eq!(coop.problems(), Vec::<String>::new());
+    assert_eq!(leftovers(&url), Vec::<String>::new());
+}
+
+#[test]
 fn a_subcommand_refuses_a_schema_that_holds_data_and_leaves_it_as_it_was() {
     let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
     let url = url();

@@ -1,6 +1,9 @@
 //! L2 Many workers: a deterministic simulator of claim strategies (`crates/sim`), no database.
-//! model.rs: state and actions, no UI; view.rs: components.
+//! model.rs: state and actions, no UI; tour.rs: the guided tour's steps; view.rs and
+//! tour_view.rs: components.
 pub mod model;
+pub mod tour;
+pub mod tour_view;
 pub mod view;
 
 use crate::lab::{Lab, LabId};

@@ -3,6 +3,8 @@
 //! router ignores that part), so a link reproduces the run.
 
 use super::model::{self, Chart, Field, Inputs, Pick, Shape};
+use super::tour::{Look, Table, TOUR};
+use super::tour_view::WorkersTour;
 use crate::ctx::{use_ctx, Ctx};
 use crate::db::now_ms;
 use crate::ui::i18n::{render, tr};
@@ -64,6 +66,11 @@ pub fn WorkersLab() -> impl IntoView {
     let running = RwSignal::new(false);
     let shown = RwSignal::new(None::<Strategy>);
     let share = RwSignal::new(String::new());
+    // The tour step shown open, and why an address's `?step=N` was refused.
+    let step = RwSignal::new(None::<usize>);
+    let refused = RwSignal::new(None::<Msg>);
+    let look: Signal<&'static [Look]> =
+        Signal::derive(move || step.get().map_or(&[][..], |i| TOUR[i].look));
 
     let run = move || {
         if running.get_untracked() {
@@ -81,7 +88,8 @@ pub fn WorkersLab() -> impl IntoView {
                 running.set(true);
                 let query = inp.to_query();
                 write_hash_query(&query);
-                share.set(format!("#/workers?{query}"));
+                // Never `embed` or `step`: a link copied in an embed opens the full lab.
+                share.set(format!("{}#/workers?{query}", crate::ctx::share_base()));
                 leptos::task::spawn_local(async move {
                     // One yield so "Running…" is on screen before a long computation.
                     gloo_timers::future::TimeoutFuture::new(0).await;
@@ -128,8 +136,27 @@ pub fn WorkersLab() -> impl IntoView {
         }
     };
 
-    // Once on load, with the inputs from the address (or the defaults).
-    run();
+    // A tour step: its inputs, run, and its figures marked.
+    let run_step = move |i: usize| {
+        if running.get_untracked() {
+            return;
+        }
+        inputs.set((TOUR[i].inputs)());
+        step.set(Some(i));
+        run();
+    };
+
+    // Once on load: the inputs a link carries; else the tour step the address asks for
+    // (`?step=N`); else the defaults.
+    let opening = crate::labs::guide::opening_step(TOUR.len());
+    match opening {
+        Some(Ok(i)) if hash_query().is_empty() => run_step(i),
+        Some(Err(m)) => {
+            refused.set(Some(m));
+            run();
+        }
+        _ => run(),
+    }
 
     view! {
         <section class="lab workers-lab">
@@ -142,12 +169,16 @@ pub fn WorkersLab() -> impl IntoView {
                     <code style="overflow-wrap:anywhere">"cargo run -p pgcheck --release -- --database-url postgres://…"</code>
                 </p>
             </div>
-            <InputsPanel ctx inputs errors running run/>
+            <InputsPanel ctx inputs errors running run=move || {
+                step.set(None);
+                run();
+            }/>
+            <WorkersTour ctx step refused busy=running.into() run_step/>
             {move || run_error.get().map(|m| view! { <p class="error">{move || render(ctx.lang.get(), &m)}</p> })}
             <Show when=move || !errors.with(Vec::is_empty)>
                 <p class="field-error" id="w-not-run">{ctx.t("workers.not_run")}</p>
             </Show>
-            {move || result.with(|r| r.clone()).map(|r| view! { <Results ctx result=r shown share/> })}
+            {move || result.with(|r| r.clone()).map(|r| view! { <Results ctx result=r shown share look/> })}
         </section>
     }
 }
@@ -336,6 +367,7 @@ fn Results(
     result: RunResult,
     shown: RwSignal<Option<Strategy>>,
     share: RwSignal<String>,
+    look: Signal<&'static [Look]>,
 ) -> impl IntoView {
     let RunResult {
         outs,
@@ -360,8 +392,10 @@ fn Results(
                 .map(|o| {
                     let bad = (id == "dups" && o.jobs_run_more_than_once > 0)
                         || (id == "lock-wait" && o.lock_wait_us > 0);
+                    let s = o.params.strategy;
+                    let marked = move || look.get().iter().any(|l| l.marks(Table::Results, id, s));
                     view! {
-                        <td class="mono" data-strategy=o.params.strategy.as_str() data-metric=id style={if bad { "color:var(--bad);font-weight:600" } else { "" }}>
+                        <td class="mono" class:tour-look=marked data-strategy=s.as_str() data-metric=id style={if bad { "color:var(--bad);font-weight:600" } else { "" }}>
                             {f(o)}
                         </td>
                     }
@@ -435,7 +469,7 @@ fn Results(
                 <a id="w-share" href=move || share.get()>{ctx.t("workers.share_link")}</a>
             </p>
         </div>
-        <OrderingPanel ctx ordering took_ms=ordering_ms/>
+        <OrderingPanel ctx ordering took_ms=ordering_ms look/>
         <TimelinePanel ctx charts shown/>
     }
 }
@@ -580,7 +614,12 @@ fn timeline_svg(ctx: Ctx, c: &Chart) -> impl IntoView {
 /// SKIP LOCKED and the two remedies that keep each key's order: throughput and per-key
 /// inversions side by side.
 #[component]
-fn OrderingPanel(ctx: Ctx, ordering: Vec<Outcome>, took_ms: f64) -> impl IntoView {
+fn OrderingPanel(
+    ctx: Ctx,
+    ordering: Vec<Outcome>,
+    took_ms: f64,
+    look: Signal<&'static [Look]>,
+) -> impl IntoView {
     use model::{fmt_int, fmt_us};
     let keys = ordering.first().map_or(0, |o| o.params.keys);
     let reading = model::ordering_reading(&ordering);
@@ -602,8 +641,9 @@ fn OrderingPanel(ctx: Ctx, ordering: Vec<Outcome>, took_ms: f64) -> impl IntoVie
             let cells = cells
                 .into_iter()
                 .map(|(id, text, bad)| {
+                    let marked = move || look.get().iter().any(|l| l.marks(Table::Ordering, id, s));
                     view! {
-                        <td class="mono" data-strategy=s.as_str() data-metric=id style={if bad { "color:var(--bad);font-weight:600" } else { "" }}>
+                        <td class="mono" class:tour-look=marked data-strategy=s.as_str() data-metric=id style={if bad { "color:var(--bad);font-weight:600" } else { "" }}>
                             {text}
                         </td>
                     }

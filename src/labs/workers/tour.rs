@@ -1,0 +1,187 @@
+//! L2's guided tour: each step sets the simulator's inputs, runs them, and points at the
+//! figures to look at (cells of the results or ordering table, marked on screen). The texts
+//! are `workers.tour.N.*` in `assets/i18n/workers.tsv`; their numbers reach them as
+//! placeholders filled from the step's own inputs, never typed.
+//!
+//! `?step=N` (the embedding kit's `step` attribute) opens the lab at step N when the address
+//! carries no inputs of its own (a share link's inputs win).
+
+use super::model::{Inputs, Pick};
+use queue_lab_core::i18n::Msg;
+use queue_sim::Strategy;
+
+/// A table the tour can point into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    /// The strategies chosen (`#w-results`): one column per strategy.
+    Results,
+    /// SKIP LOCKED and the two ordering remedies (`#w-ordering`): one row per strategy.
+    Ordering,
+}
+
+/// A figure to look at: the cells of `metric` (the cells' `data-metric`) in `table`, for
+/// the strategies listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Look {
+    pub table: Table,
+    pub metric: &'static str,
+    pub strategies: &'static [Strategy],
+}
+
+impl Look {
+    pub fn marks(&self, table: Table, metric: &str, strategy: Strategy) -> bool {
+        self.table == table && self.metric == metric && self.strategies.contains(&strategy)
+    }
+}
+
+/// One step: its title and what to look at (catalog keys), the inputs it runs, and the
+/// cells it marks.
+pub struct Step {
+    pub title: &'static str,
+    pub body: &'static str,
+    pub inputs: fn() -> Inputs,
+    pub look: &'static [Look],
+}
+
+impl Step {
+    /// What to look at, its numbers taken from the step's inputs.
+    pub fn body_msg(&self) -> Msg {
+        let i = (self.inputs)();
+        Msg::new(self.body)
+            .arg("workers", i.workers)
+            .arg("jobs", i.jobs)
+            .arg("keys", i.keys)
+    }
+}
+
+/// All four strategies side by side, on the defaults but for `workers` and `keys`.
+fn all_four(workers: u32, keys: u32) -> Inputs {
+    Inputs {
+        pick: Pick::All,
+        workers: workers.to_string(),
+        keys: keys.to_string(),
+        ..Inputs::default()
+    }
+}
+
+const ALL: &[Strategy] = &Strategy::ALL;
+const ORDERING: &[Strategy] = &Strategy::ORDERING;
+
+pub const TOUR: [Step; 6] = [
+    // One worker: the baseline every other step is compared with.
+    Step {
+        title: "workers.tour.1.title",
+        body: "workers.tour.1.body",
+        inputs: || all_four(1, 8),
+        look: &[
+            Look {
+                table: Table::Results,
+                metric: "throughput",
+                strategies: ALL,
+            },
+            Look {
+                table: Table::Results,
+                metric: "inversions",
+                strategies: ALL,
+            },
+        ],
+    },
+    // Several workers, the naive claim: jobs run twice.
+    Step {
+        title: "workers.tour.2.title",
+        body: "workers.tour.2.body",
+        inputs: || all_four(4, 8),
+        look: &[
+            Look {
+                table: Table::Results,
+                metric: "dups",
+                strategies: ALL,
+            },
+            Look {
+                table: Table::Results,
+                metric: "executions",
+                strategies: &[Strategy::Naive],
+            },
+        ],
+    },
+    // FOR UPDATE: everyone queues on the head row.
+    Step {
+        title: "workers.tour.3.title",
+        body: "workers.tour.3.body",
+        inputs: || all_four(8, 8),
+        look: &[
+            Look {
+                table: Table::Results,
+                metric: "lock-waits",
+                strategies: &[Strategy::ForUpdate],
+            },
+            Look {
+                table: Table::Results,
+                metric: "throughput",
+                strategies: &[Strategy::ForUpdate, Strategy::SkipLockedTx],
+            },
+        ],
+    },
+    // A transaction held for the job against a lease.
+    Step {
+        title: "workers.tour.4.title",
+        body: "workers.tour.4.body",
+        inputs: || all_four(16, 8),
+        look: &[
+            Look {
+                table: Table::Results,
+                metric: "mean-tx",
+                strategies: &[Strategy::SkipLockedTx, Strategy::SkipLockedLease],
+            },
+            Look {
+                table: Table::Results,
+                metric: "longest-tx",
+                strategies: &[Strategy::SkipLockedTx, Strategy::SkipLockedLease],
+            },
+        ],
+    },
+    // Many workers: more throughput, and the order is lost, within a key too.
+    Step {
+        title: "workers.tour.5.title",
+        body: "workers.tour.5.body",
+        inputs: || all_four(32, 8),
+        look: &[
+            Look {
+                table: Table::Results,
+                metric: "throughput",
+                strategies: &[Strategy::SkipLockedLease],
+            },
+            Look {
+                table: Table::Results,
+                metric: "inversions",
+                strategies: &[Strategy::SkipLockedLease],
+            },
+            Look {
+                table: Table::Ordering,
+                metric: "key-inversions",
+                strategies: ORDERING,
+            },
+        ],
+    },
+    // One key: the remedies keep order by running one job at a time.
+    Step {
+        title: "workers.tour.6.title",
+        body: "workers.tour.6.body",
+        inputs: || all_four(16, 1),
+        look: &[
+            Look {
+                table: Table::Ordering,
+                metric: "key-inversions",
+                strategies: ORDERING,
+            },
+            Look {
+                table: Table::Ordering,
+                metric: "throughput",
+                strategies: ORDERING,
+            },
+        ],
+    },
+];
+
+#[cfg(test)]
+mod tests;
