@@ -163,10 +163,10 @@ pub fn WorkersLab() -> impl IntoView {
             <h1>{ctx.t("lab.workers.title")}</h1>
             <p>{ctx.t("workers.intro")}</p>
             <div class="note" id="w-sim-notice" role="note">
-                <p style="margin:0.2rem 0"><strong>{ctx.t("workers.sim_notice")}</strong></p>
-                <p style="margin:0.2rem 0">
+                <p class="tight"><strong>{ctx.t("workers.sim_notice")}</strong></p>
+                <p class="tight">
                     {ctx.t("workers.pgcheck_notice")} " "
-                    <code style="overflow-wrap:anywhere">"cargo run -p pgcheck --release -- --database-url postgres://…"</code>
+                    <code class="break-anywhere">"cargo run -p pgcheck --release -- --database-url postgres://…"</code>
                 </p>
             </div>
             <InputsPanel ctx inputs errors running run=move || {
@@ -209,8 +209,8 @@ fn InputsPanel(
             }
         >
             <h2>{ctx.t("workers.inputs")}</h2>
-            <div class="row" style="align-items:flex-start;gap:0.6rem 1.2rem">
-                <div style="min-width:0;max-width:100%">
+            <div class="row top">
+                <div class="shrink">
                     <label for="w-strategy">{ctx.t("workers.f.strategy")}</label>
                     <br/>
                     <select
@@ -314,7 +314,7 @@ fn text_field(
             {move || {
                 error().map(|m| {
                     view! {
-                        <p class="field-error" id=err_id.clone() style="max-width:16rem">
+                        <p class="field-error narrow" id=err_id.clone()>
                             {move || render(ctx.lang.get(), &m)}
                         </p>
                     }
@@ -381,7 +381,7 @@ fn Results(
         .iter()
         .map(|o| {
             let s = o.params.strategy;
-            view! { <th scope="col" style="white-space:normal;min-width:9rem">{move || tr(ctx.lang.get(), model::strategy_key(s))}</th> }
+            view! { <th scope="col" class="wrap label-col">{move || tr(ctx.lang.get(), model::strategy_key(s))}</th> }
         })
         .collect_view();
     let rows = metrics()
@@ -395,7 +395,7 @@ fn Results(
                     let s = o.params.strategy;
                     let marked = move || look.get().iter().any(|l| l.marks(Table::Results, id, s));
                     view! {
-                        <td class="mono" class:tour-look=marked data-strategy=s.as_str() data-metric=id style={if bad { "color:var(--bad);font-weight:600" } else { "" }}>
+                        <td class="mono" class:tour-look=marked data-strategy=s.as_str() data-metric=id class:bad-figure=bad>
                             {f(o)}
                         </td>
                     }
@@ -403,7 +403,7 @@ fn Results(
                 .collect_view();
             view! {
                 <tr>
-                    <th scope="row" style="white-space:normal;min-width:10rem">{move || tr(ctx.lang.get(), key)}</th>
+                    <th scope="row" class="wrap label-col">{move || tr(ctx.lang.get(), key)}</th>
                     {cells}
                 </tr>
             }
@@ -455,16 +455,16 @@ fn Results(
                     <tbody>{rows}</tbody>
                 </table>
             </div>
-            <p class="muted" style="font-size:0.9rem">{ctx.t("workers.results_note")}</p>
-            <p class="muted" style="font-size:0.9rem" id="w-inv-note">
+            <p class="muted small">{ctx.t("workers.results_note")}</p>
+            <p class="muted small" id="w-inv-note">
                 {move || render(ctx.lang.get(), &Msg::new("workers.inv_note").arg("article", model::ARTICLE_INVERSIONS).arg("ours", model::fmt_int(ours_at_defaults)))}
             </p>
             <h3>{ctx.t("workers.reading")}</h3>
-            <ul id="w-readings" style="list-style:none;padding:0;margin:0">
+            <ul id="w-readings" class="plain-list">
                 {readings}
                 {order.map(|m| view! { <li class="note" id="w-order">{move || render(ctx.lang.get(), &m)}</li> })}
             </ul>
-            <p class="muted" style="font-size:0.9rem">
+            <p class="muted small">
                 {ctx.t("workers.share")} " "
                 <a id="w-share" href=move || share.get()>{ctx.t("workers.share_link")}</a>
             </p>
@@ -507,12 +507,12 @@ fn TimelinePanel(
                     </select>
                 </div>
             </Show>
-            <ul class="row" style="list-style:none;padding:0" aria-label=move || tr(ctx.lang.get(), "workers.timeline")>
+            <ul class="row legend" aria-label=move || tr(ctx.lang.get(), "workers.timeline")>
                 {KINDS
                     .map(|k| {
                         view! {
-                            <li style="display:inline-flex;align-items:center;gap:0.3rem;margin-right:0.6rem">
-                                <span style=format!("display:inline-block;width:1.4rem;height:0.8rem;border-radius:2px;background:{}", kind_color(k)) aria-hidden="true"></span>
+                            <li>
+                                <span class="swatch" style:background=kind_color(k) aria-hidden="true"></span>
                                 {move || tr(ctx.lang.get(), model::segment_key(k))}
                             </li>
                         }
@@ -592,14 +592,14 @@ fn timeline_svg(ctx: Ctx, c: &Chart) -> impl IntoView {
     };
     let label = Msg::new("workers.timeline_label").arg("workers", workers);
     view! {
-        <p class="muted" style="font-size:0.9rem" id="w-timeline-note">{move || render(ctx.lang.get(), &note)}</p>
+        <p class="muted small" id="w-timeline-note">{move || render(ctx.lang.get(), &note)}</p>
         <div class="table-wrap" tabindex="0">
             <svg
                 id="w-timeline"
                 role="img"
                 aria-label=move || render(ctx.lang.get(), &label)
                 viewBox=format!("0 0 1000 {height:.0}")
-                style="width:100%;min-width:620px;height:auto;display:block"
+                class="timeline-svg"
                 data-bars=c.bars.len().to_string()
             >
                 {ticks}
@@ -607,7 +607,7 @@ fn timeline_svg(ctx: Ctx, c: &Chart) -> impl IntoView {
                 {bars}
             </svg>
         </div>
-        <p class="muted" style="font-size:0.85rem;text-align:center;margin:0">{ctx.t("workers.axis")}</p>
+        <p class="muted axis">{ctx.t("workers.axis")}</p>
     }
 }
 
@@ -643,18 +643,18 @@ fn OrderingPanel(
                 .map(|(id, text, bad)| {
                     let marked = move || look.get().iter().any(|l| l.marks(Table::Ordering, id, s));
                     view! {
-                        <td class="mono" class:tour-look=marked data-strategy=s.as_str() data-metric=id style={if bad { "color:var(--bad);font-weight:600" } else { "" }}>
+                        <td class="mono" class:tour-look=marked data-strategy=s.as_str() data-metric=id class:bad-figure=bad>
                             {text}
                         </td>
                     }
                 })
                 .collect_view();
             let note = (s != Strategy::SkipLockedLease).then(|| {
-                view! { <div class="muted" style="font-size:0.85rem;font-weight:normal">{move || render(ctx.lang.get(), &m)}</div> }
+                view! { <div class="muted sub-label">{move || render(ctx.lang.get(), &m)}</div> }
             });
             view! {
                 <tr>
-                    <th scope="row" style="white-space:normal;min-width:12rem">
+                    <th scope="row" class="wrap label-col wide">
                         {move || tr(ctx.lang.get(), model::strategy_key(s))}
                         {note}
                     </th>
@@ -682,7 +682,7 @@ fn OrderingPanel(
                     <tbody>{rows}</tbody>
                 </table>
             </div>
-            <p class="muted" style="font-size:0.9rem">{ctx.t("workers.key_inv_note")}</p>
+            <p class="muted small">{ctx.t("workers.key_inv_note")}</p>
             {reading.map(|m| view! { <p class="note" id="w-ordering-reading">{move || render(ctx.lang.get(), &m)}</p> })}
         </div>
     }
