@@ -1,24 +1,15 @@
 // Accessibility, checked: axe-core (WCAG 2.0/2.1, levels A and AA) on every page, before and
 // after its default actions, in both languages, on the release build. A first test proves
 // the check can fail: a control without a label, added to the page, is reported.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, launch, newPage, shot, PAGES, visit, ROOT } from './harness.mjs';
+import { newPage, shot, PAGES, visit, ROOT, useSite } from './harness.mjs';
 
 const AXE = path.join(ROOT, 'pglite-bridge/node_modules/axe-core/axe.min.js');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
-let server;
-let browser;
-before(async () => {
-  server = await serve('/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 /** axe's WCAG A/AA violations on the page as it is now: one line per rule and element. */
 async function violations(page) {
@@ -39,8 +30,8 @@ async function expectClean(page, label) {
 }
 
 test('the check fails on a control without a label', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?lang=en');
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=en');
   await page.waitForSelector('main h1');
   await page.evaluate(() => {
     const input = document.createElement('input');
@@ -57,9 +48,9 @@ test('the check fails on a control without a label', async () => {
 
 for (const lang of ['en', 'ko']) {
   test(`no WCAG A/AA violations on any page, before and after its default actions (${lang})`, async () => {
-    const page = await newPage(browser, { width: 1280, height: 900 });
+    const page = await newPage(site.browser, { width: 1280, height: 900 });
     for (const p of PAGES) {
-      await visit(page, server, p, lang);
+      await visit(page, site.server, p, lang);
       await expectClean(page, `${p.name}-${lang}`);
       if (p.act) {
         await p.act(page);

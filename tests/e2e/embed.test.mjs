@@ -1,21 +1,12 @@
 // The embedding kit on the release build, served from a sub-path as a docs site would:
 // two <queue-lab> embeds on one page boot their own Postgres, each frame follows its lab's
 // height, foreign size messages change nothing, and the snippet page writes both snippets.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, shot } from './harness.mjs';
+import { newPage, shot, useSite } from './harness.mjs';
 
 const PREFIX = '/docs/queue-lab/';
-let server;
-let browser;
-before(async () => {
-  server = await serve(PREFIX);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite(PREFIX);
 
 /** The lab's frame inside `<queue-lab id=…>` (the iframe sits in its open shadow root). */
 async function labFrame(page, elementId) {
@@ -48,8 +39,8 @@ async function waitFitted(page, elementId, frame) {
 
 test('two embeds on a sub-path page boot independently and resize to their labs', async () => {
   // Tall enough that neither lazy iframe waits for a scroll.
-  const page = await newPage(browser, { width: 1000, height: 2600 });
-  await page.goto(server.url + 'embed/example.html');
+  const page = await newPage(site.browser, { width: 1000, height: 2600 });
+  await page.goto(site.server.url + 'embed/example.html');
   const jobs = await labFrame(page, 'lab-jobs');
   const vacuum = await labFrame(page, 'lab-vacuum');
 
@@ -96,8 +87,8 @@ test('two embeds on a sub-path page boot independently and resize to their labs'
 });
 
 test('size messages from anyone but the lab frame change nothing', async () => {
-  const page = await newPage(browser, { width: 1000, height: 2600 });
-  await page.goto(server.url + 'embed/example.html');
+  const page = await newPage(site.browser, { width: 1000, height: 2600 });
+  await page.goto(site.server.url + 'embed/example.html');
   const jobs = await labFrame(page, 'lab-jobs');
   const vacuum = await labFrame(page, 'lab-vacuum');
   await jobs.waitForSelector('#start-postgres');
@@ -147,8 +138,8 @@ test('size messages from anyone but the lab frame change nothing', async () => {
 });
 
 test('the snippet page writes an iframe and a <queue-lab> snippet for the chosen lab and language', async () => {
-  const page = await newPage(browser, { width: 1000, height: 1800 });
-  await page.goto(server.url + 'embed/index.html');
+  const page = await newPage(site.browser, { width: 1000, height: 1800 });
+  await page.goto(site.server.url + 'embed/index.html');
   await page.waitForSelector('#labs li');
   assert.equal(await page.locator('#labs li').count(), 5);
   await page.selectOption('#lab', 'leave');

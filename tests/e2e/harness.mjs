@@ -1,5 +1,6 @@
 // Shared by the end-to-end tests: a static server for the release build (dist/), optionally
 // under a sub-path, and a headless Chromium from the system (never a downloaded browser).
+import { before, after } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,24 @@ export function serve(prefix = '/', options = {}) {
     throw new Error(`no release build in ${DIST}: run "./lab test" (or "./lab serve") to build it`);
   }
   return listen({ root: DIST, prefix, compress: false, cache: false, ...options });
+}
+
+/**
+ * One server (serving dist/ at `prefix`, `options` as for `serve`) and one browser for a test
+ * file: started before its first test, closed after its last. Returns `site`, whose `server`
+ * and `browser` are set once the tests run.
+ */
+export function useSite(prefix = '/', options = {}) {
+  const site = { server: null, browser: null };
+  before(async () => {
+    site.server = await serve(prefix, options);
+    site.browser = await launch();
+  });
+  after(async () => {
+    await site.browser?.close();
+    site.server?.close();
+  });
+  return site;
 }
 
 export async function launch() {

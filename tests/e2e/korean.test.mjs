@@ -1,20 +1,11 @@
 // Korean mode shows Korean: every lab in one tab, after its default actions, scanned for
 // English words outside code. SQL, identifiers and names (PostgreSQL, PgQue, Kafka…) are
 // not translated and are allowed; any other Latin word is a text that skipped the catalog.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, shot, PAGES, visit } from './harness.mjs';
+import { newPage, shot, PAGES, visit, useSite } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve('/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 /** Names and terms that stay in English in the Korean texts, as they do in Korean writing. */
 const KEPT = new Set(
@@ -74,10 +65,10 @@ async function scan(page, label, found) {
 }
 
 test('no English words in Korean mode on any page, before and after its default actions', async () => {
-  const page = await newPage(browser, { width: 1280, height: 900 });
+  const page = await newPage(site.browser, { width: 1280, height: 900 });
   const found = [];
   for (const p of PAGES) {
-    await visit(page, server, p, 'ko');
+    await visit(page, site.server, p, 'ko');
     await scan(page, p.name, found);
     if (p.act) {
       await p.act(page);

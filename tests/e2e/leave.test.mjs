@@ -1,22 +1,13 @@
 // L5 "When to leave" on the release build: input validation, the three worked cases of §8,
 // the URL as shared state, Korean, and 360 px.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, shot } from './harness.mjs';
+import { newPage, shot, useSite } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve('/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 async function open(page, query = '', lang = 'en') {
-  await page.goto(`${server.url}?lang=${lang}#/leave${query ? '?' + query : ''}`);
+  await page.goto(`${site.server.url}?lang=${lang}#/leave${query ? '?' + query : ''}`);
   await page.waitForSelector('#leave-recommendation');
 }
 
@@ -51,7 +42,7 @@ const OUT_OF_RANGE = [
 ];
 
 test('every advisor input rejects an out-of-range value beside it and keeps the verdict', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await open(page);
   const before = await verdict(page);
   const hashBefore = await page.evaluate(() => location.hash);
@@ -81,7 +72,7 @@ test('every advisor input rejects an out-of-range value beside it and keeps the 
 });
 
 test('the three worked cases give what §8 says', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await open(page);
 
   await page.click('#case-side');
@@ -126,13 +117,13 @@ test('the three worked cases give what §8 says', async () => {
 });
 
 test('the inputs live in the URL: a shared link opens the same verdict', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await open(page);
   await page.click('#case-planetscale');
   await page.waitForFunction(() => location.hash.includes('sustained=800'));
   const url = page.url();
   assert.match(url, /#\/leave\?sustained=800&peak=1200&duration=0\.2&fanout=1&replay=0&ordering=0&latency=1000&load=85&longtx=1$/);
-  const other = await newPage(browser);
+  const other = await newPage(site.browser);
   await other.goto(url);
   await other.waitForSelector('#leave-recommendation');
   assert.equal((await verdict(other)).rec, 'own_postgres');
@@ -154,7 +145,7 @@ test('the inputs live in the URL: a shared link opens the same verdict', async (
 });
 
 test('Korean, and readable at 360 px', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await open(page, '', 'ko');
   await page.click('#case-planetscale');
   await page.waitForFunction(() => document.querySelector('#leave-recommendation').dataset.rec === 'own_postgres');
@@ -166,7 +157,7 @@ test('Korean, and readable at 360 px', async () => {
   await shot(page, 'leave-planetscale-ko');
   await assertNoRawKeys(page);
 
-  const narrow = await newPage(browser, { width: 360, height: 740, colorScheme: 'dark' });
+  const narrow = await newPage(site.browser, { width: 360, height: 740, colorScheme: 'dark' });
   await open(narrow, '', 'ko');
   await narrow.click('#case-teams');
   await narrow.waitForFunction(() => document.querySelector('#leave-recommendation').dataset.rec === 'log');

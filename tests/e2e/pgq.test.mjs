@@ -1,20 +1,11 @@
 // L4 on the release build: start Postgres, send, see it wait for a tick, tick, receive for
 // one consumer, see the event, ack; screenshots in English, Korean and at 360 px.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, launch, newPage, shot, startPostgres, ARTIFACTS } from './harness.mjs';
+import { newPage, shot, startPostgres, ARTIFACTS, useSite } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve('/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 /** Waits until the lab is idle again (every action disables the buttons while it runs). */
 async function idle(page) {
@@ -25,7 +16,7 @@ async function idle(page) {
 }
 
 async function openLab(page, lang, width) {
-  await page.goto(server.url + `?lang=${lang}#/pgq`);
+  await page.goto(site.server.url + `?lang=${lang}#/pgq`);
   const version = await startPostgres(page);
   assert.match(version, /PostgreSQL 18\./);
   await page.waitForSelector('#tick', { timeout: 60_000 });
@@ -33,7 +24,7 @@ async function openLab(page, lang, width) {
 }
 
 test('send, wait for the tick, tick, receive for billing, see the event, ack (English)', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await openLab(page, 'en');
   await page.click('#send-one');
   await idle(page);
@@ -74,7 +65,7 @@ test('send, wait for the tick, tick, receive for billing, see the event, ack (En
 });
 
 test('subscribe a consumer from the page, see it receive; make it a group of two, each gets a part; unsubscribe', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await openLab(page, 'en');
   await page.selectOption('#new-consumer', 'audit');
   await page.click('#subscribe-consumer');
@@ -119,7 +110,7 @@ test('subscribe a consumer from the page, see it receive; make it a group of two
 });
 
 test('a tour step runs and says what to look at; its share link rebuilds the same queue after a reload', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await openLab(page, 'en');
   await page.click('button.tour-run[data-step="2"]');
   await page.waitForSelector('.tour li.current .tour-body');
@@ -138,7 +129,7 @@ test('a tour step runs and says what to look at; its share link rebuilds the sam
   assert.match(url, /#\/pgq\?s=/);
   assert.doesNotMatch(url, /embed|step=/);
 
-  const again = await newPage(browser);
+  const again = await newPage(site.browser);
   await again.goto(url);
   await startPostgres(again);
   await again.waitForSelector('#tick', { timeout: 60_000 });
@@ -147,8 +138,8 @@ test('a tour step runs and says what to look at; its share link rebuilds the sam
   assert.deepEqual(await state(again), before);
 
   // The embedding kit's step attribute: ?step=N opens at that tour step.
-  const stepped = await newPage(browser);
-  await stepped.goto(server.url + '?lang=en&step=4#/pgq');
+  const stepped = await newPage(site.browser);
+  await stepped.goto(site.server.url + '?lang=en&step=4#/pgq');
   await startPostgres(stepped);
   await stepped.waitForSelector('.tour li.current .tour-body', { timeout: 60_000 });
   await idle(stepped);
@@ -157,7 +148,7 @@ test('a tour step runs and says what to look at; its share link rebuilds the sam
 });
 
 test('the lab reads in Korean', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await openLab(page, 'ko');
   await page.click('#send-one');
   await idle(page);
@@ -172,7 +163,7 @@ test('the lab reads in Korean', async () => {
 });
 
 test('the lab fits 360 px, with the in-flight transaction open', async () => {
-  const page = await newPage(browser, { width: 360, height: 740 });
+  const page = await newPage(site.browser, { width: 360, height: 740 });
   await openLab(page, 'en');
   await page.click('#prepare');
   await idle(page);
@@ -196,7 +187,7 @@ test('the lab fits 360 px, with the in-flight transaction open', async () => {
 });
 
 test('side by side: without and then with the long transaction; the default run is timed', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await openLab(page, 'en');
   const done = async () => {
     await page.waitForSelector('[data-testid=pgq-compare][data-state=done]', { timeout: 300_000 });

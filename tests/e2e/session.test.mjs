@@ -1,24 +1,15 @@
 // The learner's path on the release build: the labs one after another in one tab on one
 // PostgreSQL, leaving a lab while it runs, and the SQL console used in between (an open
 // transaction, a dropped clock, a statement that never ends, a worker that dies).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, shot, startPostgres } from './harness.mjs';
+import { newPage, shot, startPostgres, useSite } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve('/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 async function open(route, query = '') {
-  const page = await newPage(browser);
-  await page.goto(`${server.url}?lang=en${query}#/${route}`);
+  const page = await newPage(site.browser);
+  await page.goto(`${site.server.url}?lang=en${query}#/${route}`);
   await startPostgres(page);
   return page;
 }
@@ -193,8 +184,8 @@ test('leaving a lab mid-run cancels it: the next lab works, and coming back says
 
   // L1's share link replay (600 steps: cut to 500), left half-way.
   const steps = Array.from({ length: 600 }, () => 'o').join('.');
-  const replay = await newPage(browser);
-  await replay.goto(`${server.url}?lang=en#/jobs?s=${steps}`);
+  const replay = await newPage(site.browser);
+  await replay.goto(`${site.server.url}?lang=en#/jobs?s=${steps}`);
   await startPostgres(replay);
   await replay.waitForSelector('#replay-cut', { timeout: 60_000 });
   assert.match(await replay.textContent('#replay-cut'), /600 steps.*500/);

@@ -1,22 +1,13 @@
 // The shell on the release build: start, failure and retry, language, embed mode, sub-path.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, shot, startPostgres } from './harness.mjs';
+import { serve, newPage, shot, startPostgres, useSite } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve('/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 test('home page lists the five labs', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?lang=en');
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=en');
   await page.waitForSelector('.cards .card');
   assert.equal(await page.locator('.cards .card').count(), 5);
   await shot(page, 'home-en');
@@ -24,8 +15,8 @@ test('home page lists the five labs', async () => {
 });
 
 test('Start Postgres downloads PGlite and shows the server version', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?lang=en#/jobs');
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=en#/jobs');
   const version = await startPostgres(page);
   assert.match(version, /PostgreSQL 18\./);
   await shot(page, 'jobs-started-en');
@@ -33,10 +24,10 @@ test('Start Postgres downloads PGlite and shows the server version', async () =>
 });
 
 test('a blocked PGlite download names what failed, and Retry recovers', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   let block = true;
   await page.route('**/pglite.wasm', (route) => (block ? route.abort('failed') : route.continue()));
-  await page.goto(server.url + '?lang=en#/jobs');
+  await page.goto(site.server.url + '?lang=en#/jobs');
   await page.click('#start-postgres');
   const error = await page.waitForSelector('#start-error', { timeout: 60_000 });
   const text = await error.textContent();
@@ -49,8 +40,8 @@ test('a blocked PGlite download names what failed, and Retry recovers', async ()
 });
 
 test('the language switch changes the labels', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?lang=en#/');
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=en#/');
   const en = await page.textContent('.home h1');
   await page.click('button.lang[lang="ko"]');
   const ko = await page.textContent('.home h1');
@@ -63,8 +54,8 @@ test('the language switch changes the labels', async () => {
 });
 
 test('embed mode shows one lab without the site chrome', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?lab=jobs&lang=ko&embed=1');
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lab=jobs&lang=ko&embed=1');
   await page.waitForSelector('#start-postgres');
   assert.equal(await page.locator('.site-header').count(), 0);
   assert.equal(await page.locator('.site-footer').count(), 0);
@@ -75,7 +66,7 @@ test('embed mode shows one lab without the site chrome', async () => {
 test('the site works from a sub-path and at 360 px', async () => {
   const sub = await serve('/docs/queue-lab/');
   try {
-    const page = await newPage(browser, { width: 360, height: 740, colorScheme: 'dark' });
+    const page = await newPage(site.browser, { width: 360, height: 740, colorScheme: 'dark' });
     await page.goto(sub.url + '?lang=ko#/jobs');
     const version = await startPostgres(page);
     assert.match(version, /PostgreSQL 18/);

@@ -2,20 +2,11 @@
 // side, validation, a shared URL reproducing the run, the timeline, the ordering section (SKIP
 // LOCKED and two remedies: throughput and per-key inversions), and the browser timing of 16
 // workers × 100,000 jobs (printed, not asserted).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, shot } from './harness.mjs';
+import { newPage, shot, useSite } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve('/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 /** Waits until a run has finished (the Run button is enabled and results are shown). */
 async function settled(page) {
@@ -45,8 +36,8 @@ async function fill(page, id, value) {
 }
 
 test('the lab says it is a simulator, runs on load, and naive duplicates while SKIP LOCKED does not', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?lang=en#/workers');
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=en#/workers');
   const notice = await page.textContent('#w-sim-notice');
   assert.match(notice, /simulator/i);
   assert.match(notice, /single session/);
@@ -82,8 +73,8 @@ test('the lab says it is a simulator, runs on load, and naive duplicates while S
 });
 
 test('the ordering section: SKIP LOCKED swaps jobs of one key, both remedies keep each key in order', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?lang=en#/workers');
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=en#/workers');
   await settled(page);
   const int = (s) => Number(s.replace(/[^0-9]/g, ''));
   let o = await ordering(page);
@@ -112,7 +103,7 @@ test('the ordering section: SKIP LOCKED swaps jobs of one key, both remedies kee
     `per-key ${o['per-key/throughput']} vs lease ${o['skip-locked-lease/throughput']} jobs/s over one key`,
   );
   // The link carries the keys: the same ordering numbers come out.
-  const other = await newPage(browser);
+  const other = await newPage(site.browser);
   await other.goto(page.url());
   await settled(other);
   assert.equal(await other.inputValue('#w-keys'), '1');
@@ -125,8 +116,8 @@ test('the ordering section: SKIP LOCKED swaps jobs of one key, both remedies kee
 });
 
 test('an out-of-range input shows a message next to it and nothing runs', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?lang=en#/workers');
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=en#/workers');
   await settled(page);
   await fill(page, '#w-workers', 0);
   await page.click('#w-run');
@@ -140,8 +131,8 @@ test('an out-of-range input shows a message next to it and nothing runs', async 
 });
 
 test('a shared URL reproduces the same numbers', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?lang=en#/workers');
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=en#/workers');
   await settled(page);
   await fill(page, '#w-workers', 7);
   await fill(page, '#w-jobs', 900);
@@ -157,7 +148,7 @@ test('a shared URL reproduces the same numbers', async () => {
   assert.match(url, /#\/workers\?.*w=7/);
   assert.match(url, /seed=1234/);
 
-  const other = await newPage(browser);
+  const other = await newPage(site.browser);
   await other.goto(url);
   await settled(other);
   assert.equal(await other.inputValue('#w-workers'), '7');
@@ -167,14 +158,14 @@ test('a shared URL reproduces the same numbers', async () => {
 });
 
 test('Korean, and 360 px wide', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?lang=ko#/workers');
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=ko#/workers');
   await settled(page);
   assert.match(await page.textContent('#w-sim-notice'), /시뮬레이터/);
   await shot(page, 'workers-ko');
 
-  const narrow = await newPage(browser, { width: 360, height: 740, colorScheme: 'dark' });
-  await narrow.goto(server.url + '?lang=ko#/workers');
+  const narrow = await newPage(site.browser, { width: 360, height: 740, colorScheme: 'dark' });
+  await narrow.goto(site.server.url + '?lang=ko#/workers');
   await settled(narrow);
   const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `page is ${overflow}px wider than a 360px screen`);
@@ -183,8 +174,8 @@ test('Korean, and 360 px wide', async () => {
 });
 
 test('timing: one simulation of 16 workers × 100,000 jobs in the browser', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?lang=en#/workers');
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=en#/workers');
   await settled(page);
   const times = {};
   for (const strategy of ['skip-locked-lease', 'skip-locked-tx', 'for-update', 'naive']) {

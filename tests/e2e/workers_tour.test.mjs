@@ -2,10 +2,10 @@
 // says what to look at and marks those figures, which show what the text says; a step's
 // share link reproduces the same numbers after a reload; `?step=N` (the embedding kit's step
 // attribute) opens a step, a step the tour lacks is refused; links never carry embed or step.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, launch, newPage, shot, ROOT } from './harness.mjs';
+import { newPage, shot, ROOT, useSite } from './harness.mjs';
 
 const AXE = path.join(ROOT, 'pglite-bridge/node_modules/axe-core/axe.min.js');
 
@@ -20,16 +20,7 @@ async function violations(page) {
   return found.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n}`));
 }
 
-let server;
-let browser;
-before(async () => {
-  server = await serve('/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 async function settled(page) {
   await page.waitForSelector('#w-results');
@@ -140,8 +131,8 @@ const STEPS = [
 ];
 
 test('each tour step sets its inputs, runs, and marks figures that show what it says', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?lang=en#/workers');
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=en#/workers');
   await settled(page);
   assert.equal(await page.locator('.tour button.tour-run').count(), STEPS.length);
   assert.equal(await page.locator('td.tour-look').count(), 0, 'nothing marked before a step');
@@ -167,7 +158,7 @@ test('each tour step sets its inputs, runs, and marks figures that show what it 
   assert.doesNotMatch(href, /embed|step=/);
   const results = await cells(page, 'w-results');
   const ordering = await cells(page, 'w-ordering');
-  const other = await newPage(browser);
+  const other = await newPage(site.browser);
   await other.goto(href);
   await settled(other);
   assert.equal(await other.inputValue('#w-keys'), '1');
@@ -185,8 +176,8 @@ test('each tour step sets its inputs, runs, and marks figures that show what it 
 });
 
 test('?step=N opens the tour at step N, in an embed too; a step the tour lacks is refused', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?lang=en&embed=1&step=6#/workers');
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=en&embed=1&step=6#/workers');
   await settled(page);
   await page.waitForSelector('.tour li.current .tour-body');
   assert.match(await page.textContent('.tour li.current'), /One key/);
@@ -197,8 +188,8 @@ test('?step=N opens the tour at step N, in an embed too; a step the tour lacks i
 
   // The marked cells and the open step pass the accessibility check, light and dark.
   assert.deepEqual(await violations(page), [], 'step 6, light');
-  const dark = await newPage(browser, { colorScheme: 'dark' });
-  await dark.goto(server.url + '?lang=ko&step=5#/workers');
+  const dark = await newPage(site.browser, { colorScheme: 'dark' });
+  await dark.goto(site.server.url + '?lang=ko&step=5#/workers');
   await settled(dark);
   await dark.waitForSelector('.tour li.current .tour-body');
   assert.deepEqual(await violations(dark), [], 'step 5, dark, Korean');
@@ -209,16 +200,16 @@ test('?step=N opens the tour at step N, in an embed too; a step the tour lacks i
   await settled(page);
   assert.equal(await page.inputValue('#w-keys'), '1');
 
-  const refused = await newPage(browser);
-  await refused.goto(server.url + '?lang=en&step=9#/workers');
+  const refused = await newPage(site.browser);
+  await refused.goto(site.server.url + '?lang=en&step=9#/workers');
   await settled(refused);
   assert.match(await refused.textContent('#w-step-refused'), /step 9.*1 to 6/);
   assert.equal(await refused.locator('.tour li.current').count(), 0);
   assert.equal(await refused.inputValue('#w-workers'), '4', 'the defaults run');
 
   // In Korean the step's text reads as Korean.
-  const ko = await newPage(browser);
-  await ko.goto(server.url + '?lang=ko&step=2#/workers');
+  const ko = await newPage(site.browser);
+  await ko.goto(site.server.url + '?lang=ko&step=2#/workers');
   await settled(ko);
   const body = await ko.textContent('.tour li.current .tour-body');
   // The number is followed by a counter word, never by a particle (see
