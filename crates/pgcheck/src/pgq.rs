@@ -51,8 +51,6 @@ const ENQUEUE: &str = lab_sql!("vacuum/enqueue.sql");
 const CLAIM_BATCH: &str = lab_sql!("vacuum/claim_batch.sql");
 const COMPLETE_DELETE: &str = lab_sql!("vacuum/complete_delete.sql");
 const VACUUM: &str = lab_sql!("vacuum/vacuum.sql");
-const EXPLAIN_ARTICLE: &str = lab_sql!("vacuum/explain_claim_article.sql");
-const PLAN_SUMMARY: &str = lab_sql!("vacuum/plan_summary.sql");
 const RESET_SEARCH_PATH: &str = lab_sql!("vacuum/reset_search_path.sql");
 const CATALOG: &str = include_str!("../../../assets/i18n/pgq.tsv");
 
@@ -495,22 +493,7 @@ fn jobs_round(c: &mut Client, s: Settings, r: &mut Round) -> Result<(), CheckErr
     let enqueue = context(c.prepare_typed(ENQUEUE, &[Type::INT4]), "enqueue.sql")?;
     context(c.execute(&enqueue, &[&(s.events as i32)]), "enqueue.sql")?;
     // The article's one-job claim, EXPLAIN (ANALYZE, BUFFERS), rolled back.
-    let mut tx = context(c.transaction(), "BEGIN")?;
-    let mut plan = String::new();
-    for m in context(
-        tx.simple_query(EXPLAIN_ARTICLE),
-        "explain_claim_article.sql",
-    )? {
-        if let postgres::SimpleQueryMessage::Row(row) = m {
-            plan = row.get(0).unwrap_or_default().to_owned();
-        }
-    }
-    context(tx.rollback(), "ROLLBACK")?;
-    let read = context(
-        c.prepare_typed(PLAN_SUMMARY, &[Type::TEXT]),
-        "plan_summary.sql",
-    )?;
-    let summary = context(c.query_one(&read, &[&plan]), "plan_summary.sql")?;
+    let summary = crate::vacuum::article_claim_summary(c)?;
     r.claim_pages = summary.get("pages");
     r.claim_plan_ms = summary.get("execution_ms");
     let claim = context(

@@ -408,6 +408,28 @@ fn rounds(c: &mut Client, s: Settings, pinned: bool) -> Result<Run, CheckError> 
     Ok(Run { pinned, records })
 }
 
+/// The article's one-job claim run under EXPLAIN (ANALYZE, BUFFERS) in a transaction that is
+/// rolled back, read by `plan_summary.sql`: the row's `pages` and `execution_ms`. L3 and L4
+/// measure their tables the same way.
+pub(crate) fn article_claim_summary(c: &mut Client) -> Result<postgres::Row, CheckError> {
+    let mut tx = context(c.transaction(), "BEGIN")?;
+    let mut plan = String::new();
+    for m in context(
+        tx.simple_query(EXPLAIN_ARTICLE),
+        "explain_claim_article.sql",
+    )? {
+        if let postgres::SimpleQueryMessage::Row(r) = m {
+            plan = r.get(0).unwrap_or_default().to_owned();
+        }
+    }
+    context(tx.rollback(), "ROLLBACK")?;
+    let read = context(
+        c.prepare_typed(PLAN_SUMMARY, &[Type::TEXT]),
+        "plan_summary.sql",
+    )?;
+    context(c.query_one(&read, &[&plan]), "plan_summary.sql")
+}
+
 /// Runs `body` with `jobs` meaning the strategy's table (use_strategy.sql), then puts the
 /// search path back (reset_search_path.sql), whatever happened.
 fn with_schema<T>(
@@ -438,25 +460,7 @@ fn measure(
     step: Step,
     round_ms: Option<f64>,
 ) -> Result<Record, CheckError> {
-    let plan = with_schema(c, s, |c| {
-        let mut tx = context(c.transaction(), "BEGIN")?;
-        let mut plan = String::new();
-        for m in context(
-            tx.simple_query(EXPLAIN_ARTICLE),
-            "explain_claim_article.sql",
-        )? {
-            if let postgres::SimpleQueryMessage::Row(r) = m {
-                plan = r.get(0).unwrap_or_default().to_owned();
-            }
-        }
-        context(tx.rollback(), "ROLLBACK")?;
-        Ok(plan)
-    })?;
-    let read = context(
-        c.prepare_typed(PLAN_SUMMARY, &[Type::TEXT]),
-        "plan_summary.sql",
-    )?;
-    let summary = context(c.query_one(&read, &[&plan]), "plan_summary.sql")?;
+    let summary = with_schema(c, s, article_claim_summary)?;
     let table = format!("{}.jobs", s.schema());
     context(c.batch_execute(FLUSH_STATS), "flush_stats.sql")?;
     let measure = context(
