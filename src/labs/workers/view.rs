@@ -235,7 +235,8 @@ fn InputsPanel(
                                     </option>
                                 }
                             })
-                            .to_vec()}
+                            .into_iter()
+                            .collect_view()}
                     </select>
                 </div>
                 {text_field(ctx, "w-workers", move || tr(ctx.lang.get(), "workers.f.workers"), Field::Workers, |i| i.workers.clone(), |i, v| i.workers = v, inputs, errors)}
@@ -259,7 +260,8 @@ fn InputsPanel(
                                     </option>
                                 }
                             })
-                            .to_vec()}
+                            .into_iter()
+                            .collect_view()}
                     </select>
                 </div>
                 {text_field(ctx, "w-dur-a", dur_a_label, Field::DurA, |i| i.dur_a.clone(), |i, v| i.dur_a = v, inputs, errors)}
@@ -517,7 +519,8 @@ fn TimelinePanel(
                             </li>
                         }
                     })
-                    .to_vec()}
+                    .into_iter()
+                    .collect_view()}
             </ul>
             {move || {
                 let s = shown.get();
