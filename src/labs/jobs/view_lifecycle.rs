@@ -32,11 +32,11 @@ pub fn CompleteMode(
     view! {
         <section class="panel" aria-labelledby="complete-mode-title" id="complete-mode">
             <h2 id="complete-mode-title">{ctx.t("jobs.done_mode.title")}</h2>
-            <p class="muted">{ctx.t("jobs.done_mode.note")}</p>
+            <p class="muted">{ctx.rich("jobs.done_mode.note")}</p>
             <label class="row">
                 <input type="checkbox" id="delete-on-complete" prop:checked=on disabled=disabled
                     on:change=move |ev| act.run(Action::DeleteOnComplete(event_target_checked(&ev)))/>
-                {ctx.t("jobs.done_mode.toggle")}
+                {ctx.rich("jobs.done_mode.toggle")}
             </label>
             {stats}
             <p class="muted">
@@ -79,7 +79,7 @@ pub fn DeadAlerts(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
     view! {
         <section class="panel" aria-labelledby="dead-alerts-title" id="dead-jobs">
             <h2 id="dead-alerts-title">{ctx.t("jobs.dead.title")}</h2>
-            <p class="muted">{ctx.t("jobs.dead.explain")}</p>
+            <p class="muted">{ctx.rich("jobs.dead.explain")}</p>
             <h3>{move || render(ctx.lang.get(), &Msg::new("jobs.dead.received").arg("n", received()))}</h3>
             <ul class="deliveries" id="dead-alerts">
                 {move || {
