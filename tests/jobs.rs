@@ -359,3 +359,151 @@ async fn per_key_actions_replay_from_the_share_text_and_a_bad_key_is_refused() {
     assert_eq!(refused.msg.key, "jobs.err.key");
     db.close().await;
 }
+
+/// §2's DELETE-on-complete: a completed job's row is gone (the SQL that ran is a DELETE), a
+/// failed one stays for its retry, the dead versions stay until VACUUM, and the option
+/// travels in the share text.
+#[wasm_bindgen_test]
+async fn with_delete_on_complete_a_completed_jobs_row_is_gone_and_a_failed_one_is_not() {
+    use queue_lab::labs::session::LabModel;
+    let (db, mut lab) = lab().await;
+    run(&mut lab, &db, Action::DeleteOnComplete(true)).await;
+    assert!(lab.delete_on_complete);
+    run(&mut lab, &db, job(10)).await;
+    run(&mut lab, &db, job(0)).await;
+    run(&mut lab, &db, Action::Claim(A)).await;
+    run(&mut lab, &db, Action::Claim(B)).await;
+    let a = lab.worker(A).holding.expect("A claimed").job;
+    let b = lab.worker(B).holding.expect("B claimed").job;
+    let logged = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
+    let sink = logged.clone();
+    db.log()
+        .subscribe(move |e| sink.borrow_mut().push(e.sql.clone()));
+    let done = run(&mut lab, &db, Action::Complete(A)).await;
+    assert_eq!(done.msg.key, "jobs.out.deleted", "{:?}", done.msg);
+    assert!(done.msg.args.contains(&("rows", "1".to_string())));
+    assert_eq!(
+        count(
+            &db,
+            &format!("select count(*) as n from jobs where id = {a}")
+        )
+        .await,
+        0,
+        "the completed job's row is deleted"
+    );
+    assert!(
+        logged
+            .borrow()
+            .iter()
+            .any(|sql| sql.contains("delete from jobs")),
+        "the SQL log shows the DELETE: {:?}",
+        logged.borrow()
+    );
+    run(&mut lab, &db, Action::Fail(B)).await;
+    assert_eq!(
+        count(
+            &db,
+            &format!("select count(*) as n from jobs where id = {b} and status = 'ready' and attempts = 1")
+        )
+        .await,
+        1,
+        "a failed job keeps its row for the retry"
+    );
+    let snap = LabModel::snapshot(&lab, &db).await.unwrap();
+    assert_eq!((snap.counts.total, snap.counts.done), (1, 0));
+    let table = snap.table.expect("table figures while deleting");
+    assert_eq!(table.rows, 1);
+    assert!(
+        table.dead_versions >= 2,
+        "the deleted row and the old versions stay until VACUUM: {table:?}"
+    );
+    // The share text carries the option and replays it.
+    let text = model::encode(&lab.history);
+    assert!(text.starts_with("g1."), "{text}");
+    let mut replayed = Lab::setup(&db).await.unwrap();
+    for s in model::decode(&text).unwrap() {
+        run(&mut replayed, &db, s).await;
+    }
+    assert!(replayed.delete_on_complete);
+    assert_eq!(count(&db, "select count(*) as n from jobs").await, 1);
+    // Switched off, completing sets status = 'done' again and the row stays.
+    run(&mut replayed, &db, Action::DeleteOnComplete(false)).await;
+    run(&mut replayed, &db, Action::Advance(21)).await;
+    run(&mut replayed, &db, Action::Claim(C)).await;
+    let c = replayed.worker(C).holding.expect("C claims the retry").job;
+    let plain = run(&mut replayed, &db, Action::Complete(C)).await;
+    assert_eq!(plain.msg.key, "jobs.out.completed");
+    assert_eq!(
+        count(
+            &db,
+            &format!("select count(*) as n from jobs where id = {c} and status = 'done'")
+        )
+        .await,
+        1
+    );
+    assert_eq!(
+        LabModel::snapshot(&replayed, &db).await.unwrap().table,
+        None
+    );
+    db.close().await;
+}
+
+/// §4's alert: the trigger's NOTIFY job_dead arrives exactly once when a job goes dead (on a
+/// failed last attempt, and when the last lease runs out), never on a retry, and also while
+/// the workers' LISTEN connection is down.
+#[wasm_bindgen_test]
+async fn the_dead_alert_fires_once_when_a_job_goes_dead_and_not_on_a_retry() {
+    let (db, mut lab) = lab().await;
+    run(
+        &mut lab,
+        &db,
+        Action::Enqueue(EnqueueInput {
+            max_attempts: 2,
+            ..EnqueueInput::default()
+        }),
+    )
+    .await;
+    run(&mut lab, &db, Action::Claim(A)).await;
+    let id = lab.worker(A).holding.expect("A claimed").job;
+    let retry = run(&mut lab, &db, Action::Fail(A)).await;
+    assert_eq!(retry.msg.key, "jobs.out.retry");
+    assert!(lab.alerts.is_empty(), "a retry alerted: {:?}", lab.alerts);
+    run(&mut lab, &db, Action::Disconnect).await;
+    run(&mut lab, &db, Action::Advance(21)).await;
+    run(&mut lab, &db, Action::Claim(B)).await;
+    let dead = run(&mut lab, &db, Action::Fail(B)).await;
+    assert_eq!(dead.msg.key, "jobs.out.dead");
+    assert_eq!(lab.alerts.len(), 1, "{:?}", lab.alerts);
+    assert_eq!(lab.alerts[0].job, Some(id));
+    assert!(
+        lab.alerts[0].payload.contains("\"attempts\" : 2"),
+        "{:?}",
+        lab.alerts[0]
+    );
+    // Nothing more while it stays dead.
+    run(&mut lab, &db, Action::Advance(3600)).await;
+    run(&mut lab, &db, Action::Claim(C)).await;
+    assert_eq!(lab.alerts.len(), 1, "{:?}", lab.alerts);
+    assert_eq!(
+        count(&db, "select count(*) as n from jobs where status = 'dead'").await,
+        1
+    );
+    // The other way to dead: the last lease runs out and reap.sql makes it dead.
+    run(
+        &mut lab,
+        &db,
+        Action::Enqueue(EnqueueInput {
+            max_attempts: 1,
+            ..EnqueueInput::default()
+        }),
+    )
+    .await;
+    run(&mut lab, &db, Action::Claim(A)).await;
+    let second = lab.worker(A).holding.expect("A claimed the second job").job;
+    run(&mut lab, &db, Action::Die(A)).await;
+    run(&mut lab, &db, Action::Advance(31)).await;
+    run(&mut lab, &db, Action::Claim(B)).await;
+    assert_eq!(lab.alerts.len(), 2, "{:?}", lab.alerts);
+    assert_eq!(lab.alerts[1].job, Some(second));
+    db.close().await;
+}

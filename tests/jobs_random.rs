@@ -618,10 +618,10 @@ async fn random_sequences_keep_every_queue_invariant() {
                 } else {
                     "notify < 7999 accepted"
                 }),
-                // The lab's own per-key actions are not generated here; tests/jobs.rs
-                // checks them.
-                Action::EnqueueKeyed(_) | Action::PerKeyClaim(_) => {
-                    unreachable!("the generator makes no per-key action")
+                // The lab's own per-key actions and §2's DELETE-on-complete are not
+                // generated here; tests/jobs.rs checks them.
+                Action::EnqueueKeyed(_) | Action::PerKeyClaim(_) | Action::DeleteOnComplete(_) => {
+                    unreachable!("the generator makes no per-key or delete-mode action")
                 }
             }
             assert_eq!(

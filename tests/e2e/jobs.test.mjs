@@ -110,3 +110,30 @@ test('the lab reads well at 360 px in the dark', async () => {
   assert.ok(overflow <= 1, `page is ${overflow}px wider than the screen`);
   await shot(page, 'jobs-360-dark-ko');
 });
+
+test('§2 DELETE-on-complete deletes the row and says so; §4 the dead count and the alert arrive', async () => {
+  const page = await openLab('en');
+  assert.match(await page.textContent('#dead-count'), /Dead jobs: 0/);
+  await page.check('#delete-on-complete');
+  await idle(page);
+  assert.match(await page.textContent('#last-outcome'), /deletes the job's row/);
+  await page.click('#enqueue');
+  await idle(page);
+  await page.click('#worker-A [data-act="claim"]');
+  await idle(page);
+  await page.click('#worker-A [data-act="complete"]');
+  await idle(page);
+  assert.match(await page.textContent('#last-outcome'), /DELETE removed 1 row/);
+  assert.match(await page.textContent('#last-sql'), /delete from jobs/);
+  assert.equal(await page.locator('#jobs-table tbody tr').count(), 0);
+  assert.match(await page.textContent('#table-stats'), /0 rows in the jobs table \(0 done\), and [1-9]\d* dead row versions?/);
+  assert.match(await page.inputValue('#share-url'), /s=g1\./);
+  // Tour step 4 (retry with backoff, then the dead letter): one retry, then dead.
+  await tourStep(page, 3);
+  assert.equal(await page.isChecked('#delete-on-complete'), false, 'a tour step resets the option');
+  assert.match(await page.textContent('#dead-count'), /Dead jobs: 1/);
+  assert.equal(await page.locator('#dead-alerts li[data-job]').count(), 1, 'one alert for one dead job, none for the retry');
+  assert.match(await page.textContent('#dead-alerts'), /NOTIFY job_dead, '\{"id" : 1,/);
+  await shot(page, 'jobs-dead-alert-en');
+  assert.deepEqual(page.errors, []);
+});

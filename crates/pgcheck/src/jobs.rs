@@ -27,6 +27,7 @@ const CLAIM: &str = lab_sql!("jobs/claim.sql");
 const CLAIM_PER_KEY: &str = lab_sql!("jobs/claim_per_key.sql");
 const HELD_BACK: &str = lab_sql!("jobs/held_back.sql");
 const COMPLETE: &str = lab_sql!("jobs/complete.sql");
+const COMPLETE_DELETE: &str = lab_sql!("jobs/complete_delete.sql");
 const FAIL: &str = lab_sql!("jobs/fail.sql");
 const HEARTBEAT: &str = lab_sql!("jobs/heartbeat.sql");
 
@@ -89,6 +90,7 @@ pub const LEASE: &str = "lease expiry: a worker stops heartbeating";
 pub const RETRIES: &str = "retries with backoff, then dead letter";
 pub const NOTIFY_NAME: &str = "LISTEN/NOTIFY on commit, not on rollback";
 pub const PER_KEY: &str = "per-key claim holds a key's second job back";
+pub const DELETE_ON_COMPLETE: &str = "DELETE on complete: done row gone, failed one kept";
 
 /// Runs every scenario in its own schemas (see [`target::run_in_schemas`]).
 pub fn run(url: &str) -> Result<Report, CheckError> {
@@ -96,13 +98,14 @@ pub fn run(url: &str) -> Result<Report, CheckError> {
         let mut lab = Lab::open(url)?;
         let mut scenarios = Vec::new();
         type Step = fn(&mut Lab) -> Result<(bool, String), CheckError>;
-        let steps: [(&'static str, Step); 6] = [
+        let steps: [(&'static str, Step); 7] = [
             (TRANSACTIONAL, Lab::transactional),
             (SKIP_LOCKED, Lab::skip_locked),
             (LEASE, Lab::lease),
             (RETRIES, Lab::retries),
             (NOTIFY_NAME, Lab::notify),
             (PER_KEY, Lab::per_key),
+            (DELETE_ON_COMPLETE, Lab::delete_on_complete),
         ];
         for (name, step) in steps {
             lab.fresh()?;
@@ -450,6 +453,48 @@ impl Lab {
             after.map_or("not claimed".into(), |c| format!("CLAIMED job {}", c.0))
         ));
         Ok((passed, steps.join("; ")))
+    }
+
+    /// §2's other completion: A deletes the job it completes (complete_delete.sql), B's job
+    /// fails and keeps its row for the retry.
+    fn delete_on_complete(&mut self) -> Result<(bool, String), CheckError> {
+        let first = Self::enqueue(&mut self.a, 5)?;
+        let second = Self::enqueue(&mut self.a, 5)?;
+        let a = Self::claim(&mut self.a, CLAIM)?;
+        let b = Self::claim(&mut self.b, CLAIM)?;
+        let (Some(a), Some(b)) = (a, b) else {
+            return Ok((false, "A and B did not both claim a job".into()));
+        };
+        let deleted = context(
+            self.a.execute(COMPLETE_DELETE, &[&a.0, &a.1]),
+            "complete_delete.sql",
+        )?;
+        let fail = context(
+            self.b
+                .prepare_typed(FAIL, &[Type::INT8, Type::INT4, Type::TEXT]),
+            "fail.sql",
+        )?;
+        let error = "smtp timeout (worker B, attempt 1)".to_string();
+        context(self.b.query_opt(&fail, &[&b.0, &b.1, &error]), "fail.sql")?;
+        let left = |c: &mut Client, id: i64| {
+            Self::count(c, &format!("select count(*) from jobs where id = {id}"))
+        };
+        let a_left = left(&mut self.b, a.0)?;
+        let b_ready = Self::count(
+            &mut self.a,
+            &format!(
+                "select count(*) from jobs where id = {} and status = 'ready'",
+                b.0
+            ),
+        )?;
+        let passed = (a.0, b.0) == (first, second) && deleted == 1 && a_left == 0 && b_ready == 1;
+        Ok((
+            passed,
+            format!(
+                "A completes job {} → DELETE {deleted} row, {a_left} left; B fails job {} → {b_ready} ready row kept",
+                a.0, b.0
+            ),
+        ))
     }
 
     /// LISTEN/NOTIFY: an enqueue-and-notify transaction that commits reaches the listening

@@ -56,6 +56,7 @@ fn jobs_subcommand_shows_every_l1_scenario_on_the_server_and_leaves_nothing() {
         jobs::RETRIES,
         jobs::NOTIFY_NAME,
         jobs::PER_KEY,
+        jobs::DELETE_ON_COMPLETE,
     ] {
         let s = report
             .get(name)

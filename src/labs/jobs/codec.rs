@@ -33,6 +33,7 @@ pub fn encode(actions: &[Action]) -> String {
             Action::NotifyBytes(n) => format!("n{n}"),
             Action::EnqueueKeyed(k) => format!("k{}", queue_lab_core::url::encode_token(k)),
             Action::PerKeyClaim(on) => format!("s{}", u8::from(*on)),
+            Action::DeleteOnComplete(on) => format!("g{}", u8::from(*on)),
         })
         .collect::<Vec<_>>()
         .join(".")
@@ -78,6 +79,8 @@ pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
             ),
             's' if rest == "1" => Action::PerKeyClaim(true),
             's' if rest == "0" => Action::PerKeyClaim(false),
+            'g' if rest == "1" => Action::DeleteOnComplete(true),
+            'g' if rest == "0" => Action::DeleteOnComplete(false),
             'n' => Action::NotifyBytes(
                 rest.parse::<usize>()
                     .ok()
@@ -127,6 +130,11 @@ mod tests {
             Action::Disconnect,
             Action::Reconnect,
             Action::NotifyBytes(8000),
+            Action::EnqueueKeyed("k-1".into()),
+            Action::PerKeyClaim(true),
+            Action::PerKeyClaim(false),
+            Action::DeleteOnComplete(true),
+            Action::DeleteOnComplete(false),
         ];
         let text = encode(&actions);
         assert!(
@@ -146,5 +154,7 @@ mod tests {
         assert!(decode("t0").is_err());
         assert!(decode("e1,2").is_err());
         assert!(decode("w").is_err());
+        assert!(decode("g2").is_err());
+        assert!(decode("g").is_err());
     }
 }

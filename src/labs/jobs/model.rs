@@ -14,13 +14,16 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+mod lifecycle;
 mod notify;
+
+pub use lifecycle::{Alert, ALERT_CHANNEL};
 
 pub use super::codec::{decode, encode};
 pub use super::input::{
     parse_key, EnqueueInput, DELAY_RANGE, KEY_MAX_CHARS, MAX_ATTEMPTS_RANGE, PRIORITY_RANGE,
 };
-pub use super::rows::{snapshot, Counts, Job, Order, Snapshot};
+pub use super::rows::{snapshot, table_stats, Counts, Job, Order, Snapshot, TableStats};
 
 pub const SCHEMA_SQL: &str = include_str!("../../sql/jobs/schema.sql");
 pub const RESET_SQL: &str = include_str!("../../sql/jobs/reset.sql");
@@ -33,6 +36,12 @@ pub const CLAIM_SQL: &str = include_str!("../../sql/jobs/claim.sql");
 pub const CLAIM_ARTICLE_SQL: &str = include_str!("../../sql/jobs/claim_article.sql");
 pub const REAP_SQL: &str = include_str!("../../sql/jobs/reap.sql");
 pub const COMPLETE_SQL: &str = include_str!("../../sql/jobs/complete.sql");
+/// §2's other completion: the job's row is deleted (the same guard as `COMPLETE_SQL`).
+pub const COMPLETE_DELETE_SQL: &str = include_str!("../../sql/jobs/complete_delete.sql");
+/// The lab's own hook for §4's alert: a trigger that sends NOTIFY job_dead when a job goes dead.
+pub const DEAD_ALERT_SQL: &str = include_str!("../../sql/jobs/dead_alert.sql");
+/// The lab's own: the jobs table's rows, dead row versions and size.
+pub const TABLE_STATS_SQL: &str = include_str!("../../sql/jobs/table_stats.sql");
 pub const FAIL_SQL: &str = include_str!("../../sql/jobs/fail.sql");
 pub const HEARTBEAT_SQL: &str = include_str!("../../sql/jobs/heartbeat.sql");
 pub const REQUEUE_SQL: &str = include_str!("../../sql/jobs/requeue.sql");
@@ -122,6 +131,8 @@ pub enum Action {
     /// The lab's own: from now on, workers claim with the per-key claim (true) or the
     /// article's claim (false).
     PerKeyClaim(bool),
+    /// §2: from now on, completing a job deletes its row (true) or sets status = 'done'.
+    DeleteOnComplete(bool),
 }
 
 pub use crate::labs::session::Tone;
@@ -204,11 +215,17 @@ pub struct Lab {
     pub touched: Vec<i64>,
     /// Whether workers claim with the per-key claim (the lab's own) instead of the article's.
     pub per_key: bool,
+    /// Whether completing a job deletes its row (§2) instead of setting status = 'done'.
+    pub delete_on_complete: bool,
+    /// Alerts that arrived on `ALERT_CHANNEL` (§4), oldest first.
+    pub alerts: Vec<Alert>,
     /// Lab time (seconds since the start) of the last safety-net poll.
     last_poll: i64,
     elapsed: i64,
     inbox: Rc<RefCell<Vec<String>>>,
     listener: Rc<RefCell<Option<Listener>>>,
+    alert_inbox: Rc<RefCell<Vec<String>>>,
+    alert_listener: Rc<RefCell<Option<Listener>>>,
 }
 
 impl Default for Lab {
@@ -235,10 +252,14 @@ impl Default for Lab {
             history: Vec::new(),
             touched: Vec::new(),
             per_key: false,
+            delete_on_complete: false,
+            alerts: Vec::new(),
             last_poll: 0,
             elapsed: 0,
             inbox: Rc::default(),
             listener: Rc::default(),
+            alert_inbox: Rc::default(),
+            alert_listener: Rc::default(),
         }
     }
 }
@@ -248,9 +269,11 @@ impl Lab {
     pub async fn setup(db: &Db) -> Result<Lab, DbError> {
         db.exec(RESET_SQL).await?;
         db.exec(SCHEMA_SQL).await?;
+        db.exec(DEAD_ALERT_SQL).await?;
         clock::reset(db).await?;
         let lab = Lab::default();
         lab.connect(db).await?;
+        lab.listen_for_alerts(db).await?;
         Ok(Lab {
             connected: true,
             ..lab
@@ -295,6 +318,7 @@ impl Lab {
     /// lab state is unchanged (the error is returned to be shown).
     pub async fn run(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
         let outcome = self.apply(db, &action).await?;
+        self.take_alerts(db).await?;
         self.history.push(action);
         self.touched.extend(outcome.touched.iter().copied());
         Ok(outcome)
@@ -332,6 +356,7 @@ impl Lab {
                 };
                 Ok(Outcome::new(Msg::new(key), Tone::Info))
             }
+            Action::DeleteOnComplete(on) => Ok(self.set_delete_on_complete(*on)),
         }
     }
 
@@ -551,18 +576,26 @@ impl Lab {
             ));
         };
         let was_dead = !self.worker(w).alive;
+        let sql = if self.delete_on_complete {
+            COMPLETE_DELETE_SQL
+        } else {
+            COMPLETE_SQL
+        };
         let rows = db
-            .query::<serde_json::Value>(COMPLETE_SQL, &[c.job.into(), c.attempt.into()])
+            .query::<serde_json::Value>(sql, &[c.job.into(), c.attempt.into()])
             .await?
             .affected;
         let worker = self.worker_mut(w);
         worker.holding = None;
         worker.alive = true;
-        let (key, tone) = match (rows, was_dead) {
-            (0, true) => ("jobs.out.late_complete_0", Tone::Warn),
-            (0, false) => ("jobs.out.complete_0", Tone::Warn),
-            (_, true) => ("jobs.out.late_complete_1", Tone::Good),
-            _ => ("jobs.out.completed", Tone::Good),
+        let (key, tone) = match (rows, was_dead, self.delete_on_complete) {
+            (0, true, _) => ("jobs.out.late_complete_0", Tone::Warn),
+            (0, false, false) => ("jobs.out.complete_0", Tone::Warn),
+            (0, false, true) => ("jobs.out.delete_0", Tone::Warn),
+            (_, true, false) => ("jobs.out.late_complete_1", Tone::Good),
+            (_, true, true) => ("jobs.out.late_deleted_1", Tone::Good),
+            (_, false, false) => ("jobs.out.completed", Tone::Good),
+            (_, false, true) => ("jobs.out.deleted", Tone::Good),
         };
         Ok(Outcome::new(
             Msg::new(key)
@@ -723,7 +756,12 @@ impl crate::labs::session::LabModel for Lab {
         self.run(db, action).await
     }
     async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
-        snapshot(db, &self.highlighted()).await
+        let mut snap = snapshot(db, &self.highlighted()).await?;
+        // What deleting leaves behind, read only while the lab deletes (two more statements).
+        if self.delete_on_complete {
+            snap.table = Some(table_stats(db).await?);
+        }
+        Ok(snap)
     }
     fn start_run(&mut self) {
         self.touched.clear();

@@ -1,6 +1,6 @@
 //! L1's tables as the view shows them, read in one statement after each action.
 
-use super::model::{LIST_LIMIT, SNAPSHOT_SQL};
+use super::model::{LIST_LIMIT, SNAPSHOT_SQL, TABLE_STATS_SQL};
 use crate::db::{Db, DbError, Param};
 use serde::Deserialize;
 
@@ -44,6 +44,26 @@ pub struct Snapshot {
     pub jobs: Vec<Job>,
     pub orders: Vec<Order>,
     pub counts: Counts,
+    /// The table's rows, dead versions and size: read only while completing deletes (§2).
+    pub table: Option<TableStats>,
+}
+
+/// What is left in the jobs table, dead row versions included (`table_stats.sql`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct TableStats {
+    pub rows: i64,
+    pub dead_versions: i64,
+    pub bytes: i64,
+}
+
+/// Reads `TableStats`, after flushing PGlite's statistics so `n_dead_tup` is current.
+pub async fn table_stats(db: &Db) -> Result<TableStats, DbError> {
+    db.query::<serde_json::Value>(crate::labs::common::sql::FLUSH_STATS, &[])
+        .await?;
+    db.query::<TableStats>(TABLE_STATS_SQL, &[])
+        .await?
+        .first()
+        .ok_or_else(|| DbError::other("table_stats.sql returned no row"))
 }
 
 /// Reads the tables for the view, in one statement (snapshot.sql): the newest jobs, and
@@ -71,5 +91,6 @@ pub async fn snapshot(db: &Db, also: &[i64]) -> Result<Snapshot, DbError> {
         jobs: decode("jobs", &row.jobs)?,
         orders: decode("orders", &row.orders)?,
         counts: decode("counts", &row.counts)?,
+        table: None,
     })
 }

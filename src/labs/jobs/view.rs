@@ -2,6 +2,7 @@
 //! guided tour of the article's scenarios, the SQL log and console.
 
 use super::model::{self, Action, EnqueueInput, Lab, Snapshot, WorkerId};
+use super::view_lifecycle::{CompleteMode, DeadAlerts, DeadCount};
 use crate::ctx::use_ctx;
 use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour, TourStep};
 use crate::labs::session::{LabSession, LastOutcome};
@@ -130,12 +131,15 @@ pub fn JobsLab() -> impl IntoView {
                                 busy=Signal::derive(disabled)
                             />
                             <LastOutcome last=last/>
+                            <DeadCount snap=snap/>
                         </div>
                         <div class="lab-grid">
                             <Producers act=Callback::new(act) disabled=Signal::derive(disabled)/>
                             <Notify lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
                         </div>
                         <Workers lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                        <CompleteMode lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                        <DeadAlerts lab=lab/>
                         <PerKey lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
                     </div>
                     <div class="lab-watch">

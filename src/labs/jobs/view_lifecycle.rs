@@ -1,0 +1,109 @@
+//! L1's controls for how a job's life ends: §2's DELETE-on-complete (a toggle beside the
+//! workers, with what it leaves in the table) and §4's dead jobs (a count kept in view, and
+//! the alert the trigger sends arriving).
+
+use super::model::{self, Action, Lab, Snapshot};
+use crate::ctx::use_ctx;
+use crate::ui::format::bytes;
+use crate::ui::i18n::render;
+use leptos::prelude::*;
+use queue_lab_core::i18n::Msg;
+
+/// §2: "completion changes the status or deletes the row", as a switch for the workers.
+#[component]
+pub fn CompleteMode(
+    lab: RwSignal<Option<Lab>, LocalStorage>,
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let on = move || lab.with(|l| l.as_ref().is_some_and(|l| l.delete_on_complete));
+    let stats = move || {
+        snap.with(|s| s.table.clone()).map(|t| {
+            let msg = Msg::new("jobs.done_mode.stats")
+                .arg("rows", t.rows)
+                .arg("dead", t.dead_versions)
+                .arg("size", bytes(t.bytes))
+                .arg("done", snap.with(|s| s.counts.done));
+            view! { <p class="note" id="table-stats">{move || render(ctx.lang.get(), &msg)}</p> }
+        })
+    };
+    view! {
+        <section class="panel" aria-labelledby="complete-mode-title" id="complete-mode">
+            <h2 id="complete-mode-title">{ctx.t("jobs.done_mode.title")}</h2>
+            <p class="muted">{ctx.rich("jobs.done_mode.note")}</p>
+            <label class="row">
+                <input type="checkbox" id="delete-on-complete" prop:checked=on disabled=disabled
+                    on:change=move |ev| act.run(Action::DeleteOnComplete(event_target_checked(&ev)))/>
+                {ctx.rich("jobs.done_mode.toggle")}
+            </label>
+            {stats}
+            <p class="muted">
+                {ctx.t("jobs.done_mode.vacuum")} " "
+                <a href="#/vacuum">{ctx.t("jobs.done_mode.l3")}</a>
+            </p>
+            <details>
+                <summary>{ctx.t("jobs.done_mode.sql")}</summary>
+                <pre class="sql">{model::COMPLETE_SQL.trim()}</pre>
+                <pre class="sql">{model::COMPLETE_DELETE_SQL.trim()}</pre>
+            </details>
+        </section>
+    }
+}
+
+/// §4's count of dead jobs, small enough to sit beside the last outcome at all times.
+#[component]
+pub fn DeadCount(snap: RwSignal<Snapshot>) -> impl IntoView {
+    let ctx = use_ctx();
+    let dead = move || snap.with(|s| s.counts.dead);
+    view! {
+        <p class="dead-count" id="dead-count" class:bad=move || { dead() > 0 } aria-live="polite">
+            {move || render(ctx.lang.get(), &Msg::new("jobs.dead.count").arg("n", dead()))}
+        </p>
+    }
+}
+
+/// §4: the alert on the change to dead, as the trigger sends it and a listener receives it.
+#[component]
+pub fn DeadAlerts(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
+    let ctx = use_ctx();
+    let alerts = move || {
+        lab.with(|l| {
+            l.as_ref()
+                .map(|l| l.alerts.iter().rev().take(6).cloned().collect::<Vec<_>>())
+                .unwrap_or_default()
+        })
+    };
+    let received = move || lab.with(|l| l.as_ref().map_or(0, |l| l.alerts.len()));
+    view! {
+        <section class="panel" aria-labelledby="dead-alerts-title" id="dead-jobs">
+            <h2 id="dead-alerts-title">{ctx.t("jobs.dead.title")}</h2>
+            <p class="muted">{ctx.rich("jobs.dead.explain")}</p>
+            <h3>{move || render(ctx.lang.get(), &Msg::new("jobs.dead.received").arg("n", received()))}</h3>
+            <ul class="deliveries" id="dead-alerts">
+                {move || {
+                    let a = alerts();
+                    if a.is_empty() {
+                        view! { <li class="muted">{ctx.t("jobs.none_yet")}</li> }.into_any()
+                    } else {
+                        a.into_iter()
+                            .map(|alert| view! {
+                                <li data-job=alert.job.map(|j| j.to_string())>
+                                    <code>{crate::clock::time_of_day(&alert.at).to_owned()}</code>
+                                    " " <code translate="no">{format!("NOTIFY {}, '{}'", model::ALERT_CHANNEL, alert.payload)}</code>
+                                </li>
+                            })
+                            .collect_view()
+                            .into_any()
+                    }
+                }}
+            </ul>
+            <p class="note">{ctx.t("jobs.dead.hook")}</p>
+            <details>
+                <summary>{ctx.t("jobs.dead.sql")}</summary>
+                <pre class="sql">{model::DEAD_ALERT_SQL.trim()}</pre>
+            </details>
+        </section>
+    }
+}
