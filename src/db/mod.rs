@@ -481,7 +481,8 @@ impl Drop for Tx {
     }
 }
 
-/// A LISTEN subscription. `unlisten` ends it; dropping it keeps listening.
+/// A LISTEN subscription, ended by `unlisten` or by dropping it (which stops listening too,
+/// without waiting for the server to confirm).
 pub struct Listener {
     inner: bridge::Subscription,
 }
