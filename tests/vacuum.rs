@@ -526,8 +526,11 @@ async fn the_page_map_is_read_between_batches_of_the_watched_tables_round_and_ch
         map: Some(MapWatch {
             strategy: Strategy::Delete,
             every_ms: 0.0,
-            spacing: 0.0,
+            budget: None,
+            started: 0.0,
+            watched: &|| true,
             read: &read,
+            spent: Cell::default(),
         }),
     };
     let config = cfg(2000, 1, &[Strategy::Keep, Strategy::Delete]);
@@ -547,6 +550,60 @@ async fn the_page_map_is_read_between_batches_of_the_watched_tables_round_and_ch
         reads.first().unwrap().1 < reads.last().unwrap().1,
         "the map changes as the round goes: {reads:?}"
     );
+    db.close().await;
+}
+
+/// Reads of Delete's page map during a run of keep-rows then DELETE (2,000 jobs a round in
+/// batches of 500, a read due after every batch): how many, their time, the run's time.
+async fn map_reads(db: &Db, budget: Option<f64>, watched: bool) -> (usize, f64, f64) {
+    let reads = Cell::new(0usize);
+    let read = |_: Vec<PageCell>| reads.set(reads.get() + 1);
+    let started = queue_lab::db::now_ms();
+    let watch = MapWatch {
+        strategy: Strategy::Delete,
+        every_ms: 0.0,
+        budget,
+        started,
+        watched: &|| watched,
+        read: &read,
+        spent: Cell::default(),
+    };
+    let spent = {
+        let hooks = Hooks {
+            cancel: &Cell::new(false),
+            progress: &|_| {},
+            record: &|_| {},
+            map: Some(watch),
+        };
+        let config = cfg(2000, 1, &[Strategy::Keep, Strategy::Delete]);
+        assert_eq!(
+            model::run(db, &config, 1, &hooks).await.unwrap(),
+            RunEnd::Finished
+        );
+        hooks.map.unwrap().spent.get().0
+    };
+    (reads.get(), spent, queue_lab::db::now_ms() - started)
+}
+
+#[wasm_bindgen_test]
+async fn the_page_map_is_not_read_during_a_round_while_nobody_watches_it() {
+    let db = lab().await;
+    let (reads, _, _) = map_reads(&db, None, false).await;
+    assert_eq!(reads, 0, "the map off screen (or the tab hidden): no read");
+    db.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn the_page_map_reads_during_a_run_keep_within_their_share_of_its_time() {
+    let db = lab().await;
+    let (free, _, _) = map_reads(&db, None, true).await;
+    // A share so small that the first read (its cost not known yet) is the only one.
+    let (budgeted, spent, run_ms) = map_reads(&db, Some(0.001), true).await;
+    assert_eq!(
+        free, 4,
+        "without a budget a read after each of DELETE's four batches"
+    );
+    assert_eq!(budgeted, 1, "with one, the first read, then none that would not fit: spent {spent:.1} of {run_ms:.1} ms");
     db.close().await;
 }
 

@@ -14,6 +14,7 @@ use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 use std::cell::{Cell, RefCell};
 use std::future::Future;
+use std::rc::Rc;
 
 /// Shows part of a lab's state while one of its actions runs: the action passes what to
 /// change in the snapshot on screen (see [`LabModel::act_live`]).
@@ -63,6 +64,25 @@ pub enum Tone {
 pub trait Told {
     fn msg(&self) -> &Msg;
     fn tone(&self) -> Tone;
+}
+
+/// What a run shows when it ends (see [`LabSession::run`]), and the log held till then.
+struct End<M: LabModel> {
+    last: Option<Last<M::Outcome>>,
+    snap: Option<M::Snapshot>,
+    lab: Option<Option<M>>,
+    hold: Option<crate::db::LogHold>,
+}
+
+impl<M: LabModel> Default for End<M> {
+    fn default() -> Self {
+        End {
+            last: None,
+            snap: None,
+            lab: None,
+            hold: None,
+        }
+    }
 }
 
 /// How the last action ended, as the lab shows it.
@@ -155,56 +175,83 @@ impl<M: LabModel> LabSession<M> {
             return;
         };
         let keeper = runner.clone();
-        runner.spawn(Scope::Lab(M::ID), what, async move |w: &Work| {
-            let db = w.db();
-            // The log, the lab and the tables change together, once, when the run is done,
-            // or when a long action shows how far it is.
-            let hold = RefCell::new(Some(db.log().hold()));
-            let live = |change: &dyn Fn(&mut M::Snapshot)| {
-                hold.borrow_mut().take();
-                self.snap.update(|s| change(s));
-                *hold.borrow_mut() = Some(db.log().hold());
-            };
-            let mut state = if reset {
-                match M::setup(db).await {
-                    Ok(l) => Some(l),
-                    Err(e) => {
-                        self.last.set(Some(Last::Failed(e)));
-                        None
-                    }
-                }
-            } else {
-                keeper.kept::<M>(M::ID)
-            };
-            let mut stopped = Ok(());
-            if let Some(l) = state.as_mut() {
-                l.start_run();
-                for a in actions {
-                    if let Err(e) = w.check() {
-                        stopped = Err(e);
-                        break;
-                    }
-                    match l.act_live(db, a, &w.cancel_flag(), &live).await {
-                        Ok(o) => self.last.set(Some(Last::Done(o))),
+        // What the run shows when it ends is set once the runner has let the lab go (its
+        // clock read back, the lab no longer pending), in the same task: the buttons, the
+        // tables, the outcome and the log then change in one render, not two.
+        let end = Rc::new(RefCell::new(End::<M>::default()));
+        let ended = end.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let work = async move |w: &Work| {
+                let db = w.db();
+                // The log, the lab and the tables change together, once, when the run is
+                // done, or when a long action shows how far it is.
+                end.borrow_mut().hold = Some(db.log().hold());
+                let live = |change: &dyn Fn(&mut M::Snapshot)| {
+                    end.borrow_mut().hold.take();
+                    self.snap.update(|s| change(s));
+                    end.borrow_mut().hold = Some(db.log().hold());
+                };
+                let failed = |e| end.borrow_mut().last = Some(Last::Failed(e));
+                let mut state = if reset {
+                    match M::setup(db).await {
+                        Ok(l) => Some(l),
                         Err(e) => {
-                            self.last.set(Some(Last::Failed(e)));
-                            break;
+                            failed(e);
+                            None
                         }
                     }
+                } else {
+                    keeper.kept::<M>(M::ID)
+                };
+                let mut stopped = Ok(());
+                if let Some(l) = state.as_mut() {
+                    l.start_run();
+                    for a in actions {
+                        if let Err(e) = w.check() {
+                            stopped = Err(e);
+                            break;
+                        }
+                        match l.act_live(db, a, &w.cancel_flag(), &live).await {
+                            Ok(o) => end.borrow_mut().last = Some(Last::Done(o)),
+                            Err(e) => {
+                                failed(e);
+                                break;
+                            }
+                        }
+                    }
+                    // A long action (L3's run) that stopped early because its page was left:
+                    // the runner notes it, and the lab says so when the learner comes back.
+                    // (Its own Cancel button leaves the page in place: the lab says it there.)
+                    let page_left = self.snap.try_with_untracked(|_| ()).is_none();
+                    if stopped.is_ok() && page_left {
+                        stopped = w.check();
+                    }
+                    keeper.keep(M::ID, l.clone());
+                    match l.snapshot(db).await {
+                        Ok(s) => end.borrow_mut().snap = Some(s),
+                        Err(e) => failed(e),
+                    }
                 }
-                // A long action (L3's run) that stopped early because its page was left:
-                // the runner notes it, and the lab says so when the learner comes back.
-                // (Its own Cancel button leaves the page in place: the lab says it there.)
-                let page_left = self.snap.try_with_untracked(|_| ()).is_none();
-                if stopped.is_ok() && page_left {
-                    stopped = w.check();
-                }
-                keeper.keep(M::ID, l.clone());
-                self.show(db, l).await;
+                end.borrow_mut().lab = Some(state);
+                stopped
+            };
+            let _ = runner.run(Scope::Lab(M::ID), what, work).await;
+            let End {
+                last,
+                snap,
+                lab,
+                hold,
+            } = ended.take();
+            if let Some(l) = last {
+                self.last.set(Some(l));
             }
-            self.lab.set(state);
-            drop(hold.take());
-            stopped
+            if let Some(s) = snap {
+                self.snap.set(s);
+            }
+            if let Some(l) = lab {
+                self.lab.set(l);
+            }
+            drop(hold);
         });
     }
 

@@ -54,36 +54,45 @@ pub fn SqlLog(entries: LogEntries) -> impl IntoView {
 #[component]
 pub fn LastActionSql(entries: LogEntries, busy: Signal<bool>) -> impl IntoView {
     let ctx = use_ctx();
-    // The newest log entry before the action began; `None` until the first action.
-    let since = RwSignal::new(None::<u64>);
+    // The newest log entry before the action began; `None` until the first action. Not a
+    // signal: the panel keeps the previous action's statements until the new ones arrive
+    // (the log is held while a lab works, so they come in one go), and does not redraw
+    // when the lab turns busy.
+    let since = StoredValue::new(None::<u64>);
     Effect::new(move |was_busy: Option<bool>| {
         let now_busy = busy.get();
         if now_busy && was_busy != Some(true) {
             let newest = entries.with_untracked(|v| v.first().map_or(0, |(n, _)| *n));
-            since.set(Some(newest));
+            since.set_value(Some(newest));
         }
         now_busy
     });
-    let action = move || -> Vec<(u64, Arc<LogEntry>)> {
-        let Some(since) = since.get() else {
-            return Vec::new();
-        };
+    // The last action's statements, oldest first, worked out once per change of the log;
+    // `None` before the first action.
+    let action = Memo::new(move |_| -> Option<Vec<(u64, Arc<LogEntry>)>> {
+        // The log is read (tracked) first, so a change of it recomputes this even before the
+        // first action.
         entries.with(|v| {
-            v.iter()
-                .take_while(|(n, _)| *n > since)
+            let since = since.get_value()?;
+            let mut a: Vec<_> = v.iter().take_while(|(n, _)| *n > since).cloned().collect();
+            a.reverse();
+            Some(a)
+        })
+    });
+    let shown = move || {
+        action.with(|a| {
+            a.iter()
+                .flatten()
+                .take(LAST_SHOWN)
                 .cloned()
                 .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect()
         })
     };
-    let shown = move || action().into_iter().take(LAST_SHOWN).collect::<Vec<_>>();
-    let more = move || action().len().saturating_sub(LAST_SHOWN);
+    let more = move || action.with(|a| a.as_ref().map_or(0, Vec::len).saturating_sub(LAST_SHOWN));
     view! {
         <section class="sql-log last-sql" aria-labelledby="last-sql-title">
             <h2 id="last-sql-title">{ctx.t("log.last_title")}</h2>
-            <Show when=move || since.with(Option::is_none)>
+            <Show when=move || action.with(Option::is_none)>
                 <p class="muted">{ctx.t("log.last_empty")}</p>
             </Show>
             <ol class="log-entries" id="last-sql" tabindex="0" aria-labelledby="last-sql-title">

@@ -137,3 +137,43 @@ test('§2 DELETE-on-complete deletes the row and says so; §4 the dead count and
   await shot(page, 'jobs-dead-alert-en');
   assert.deepEqual(page.errors, []);
 });
+
+test('an action changes the page in one go: its counts, its SQL and the buttons back on together', async () => {
+  const page = await openLab('en', { width: 1280, height: 800 });
+  await idle(page);
+  await page.click('#enqueue');
+  await idle(page);
+  const look = () => ({
+    counts: document.querySelector('#job-counts').textContent,
+    disabled: document.querySelector('#enqueue').disabled,
+    sql: document.querySelectorAll('#last-sql li').length,
+    sqlText: document.querySelector('#last-sql').textContent,
+    outcome: document.querySelector('#last-outcome')?.textContent,
+  });
+  const before = await page.evaluate(look);
+  assert.ok(before.sql > 0, 'the enqueue is the last action');
+  // What the page shows after each batch of changes to it.
+  await page.evaluate((look) => {
+    window.seen = [];
+    const read = new Function(`return (${look})()`);
+    new MutationObserver(() => window.seen.push(read())).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+    });
+  }, look.toString());
+  await page.click('#worker-A [data-act="claim"]');
+  await page.waitForFunction((c) => document.querySelector('#job-counts').textContent !== c, before.counts);
+  await idle(page);
+  const seen = await page.evaluate(() => window.seen);
+  const first = seen.findIndex((s) => s.counts !== before.counts);
+  const brief = JSON.stringify(seen.map((s) => ({ ...s, sqlText: s.sqlText.length })));
+  assert.ok(first >= 0, brief);
+  assert.equal(seen[first].disabled, false, `the new counts show with the buttons enabled, not a render apart: ${brief}`);
+  assert.equal(seen.findIndex((s) => s.sqlText !== before.sqlText), first, `the claim's statements show with its counts: ${brief}`);
+  assert.notEqual(seen[first].outcome, before.outcome, 'the claim says what it did');
+  assert.equal(seen.findIndex((s) => s.outcome !== before.outcome), first, `and says it with its counts: ${brief}`);
+  assert.ok(seen.every((s) => s.sql > 0), `the last action's SQL is never emptied while the next one runs: ${brief}`);
+  assert.deepEqual(page.errors, []);
+});

@@ -207,10 +207,14 @@ test('?step=3 opens the tour at the pinned horizon, and VACUUM removes nothing',
   assert.deepEqual(page.errors, []);
 });
 
-test('the page map refreshes during a round, not only after it', async () => {
+/**
+ * One round of the default run with the page map scrolled into view (`onScreen`) or left
+ * below the fold where a learner who just pressed Run has it; every change of the map's
+ * summary, and whether the run was still going on then.
+ */
+async function mapDuringRun(onScreen) {
   const page = await newPage(browser);
   await openLab(page, 'en');
-  // Every change of the map's summary, and whether a run was going on then.
   await page.evaluate(() => {
     window.mapChanges = [];
     let last = null;
@@ -223,10 +227,30 @@ test('the page map refreshes during a round, not only after it', async () => {
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
   await page.fill('#vacuum-rounds', '1');
-  await page.click('#vacuum-run');
+  const below = await page.evaluate(() => document.querySelector('#vacuum-page-map-title').getBoundingClientRect().top > innerHeight);
+  if (onScreen) {
+    await page.evaluate(() => document.querySelector('#vacuum-page-map-title').scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(200);
+    // From script: a mouse click would scroll the button, and the map out of view.
+    await page.evaluate(() => document.querySelector('#vacuum-run').click());
+  } else {
+    await page.click('#vacuum-run');
+  }
   await page.waitForSelector('#vacuum-notice', { timeout: 180_000 });
   const changes = await page.evaluate(() => window.mapChanges);
-  const during = changes.filter((c) => c.running && /: [0-9,]+ pages \(/.test(c.text || ''));
-  assert.ok(during.length >= 1, `the map changed while the run went on: ${JSON.stringify(changes)}`);
   assert.deepEqual(page.errors, []);
+  await page.close();
+  return { below, changes, during: changes.filter((c) => c.running && /: [0-9,]+ pages \(/.test(c.text || '')) };
+}
+
+test('the page map on screen refreshes during a round, not only after it', async () => {
+  const { changes, during } = await mapDuringRun(true);
+  assert.ok(during.length >= 1, `the map changed while the run went on: ${JSON.stringify(changes)}`);
+});
+
+test('the page map off screen is not read during a round, and is current after it', async () => {
+  const { below, changes, during } = await mapDuringRun(false);
+  assert.ok(below, 'at 1200 × 900 the map starts below the fold');
+  assert.equal(during.length, 0, `no read while nobody could see it: ${JSON.stringify(changes)}`);
+  assert.match(changes.at(-1)?.text || '', /: [0-9,]+ pages \(/, 'the map is read once the run ends');
 });

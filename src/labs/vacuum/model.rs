@@ -479,8 +479,11 @@ impl Lab {
             map: self.state.page_map.then_some(MapWatch {
                 strategy: selected,
                 every_ms: MAP_EVERY_MS,
-                spacing: MAP_SPACING,
+                budget: Some(MAP_BUDGET),
+                started,
+                watched: &map_watched,
                 read: &read,
+                spent: Cell::default(),
             }),
         };
         let end = run(db, cfg, first_round, &hooks).await;

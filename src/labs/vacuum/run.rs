@@ -76,32 +76,69 @@ pub struct Hooks<'a> {
     pub progress: &'a dyn Fn(Progress),
     /// Each line of the results table, as it is measured.
     pub record: &'a dyn Fn(Record),
-    /// The table whose page map is read during its own rounds, between two batches and at
-    /// most every `MapWatch::every_ms`, and where each read goes.
+    /// The table whose page map is read during its own rounds, between two batches, when
+    /// [`MapWatch`] says a read is due, and where each read goes.
     pub map: Option<MapWatch<'a>>,
 }
 
-/// The page map read during a round (see [`Hooks::map`]).
+/// The page map read during a round (see [`Hooks::map`]). A read costs about 0.15 ms a
+/// page in PGlite (150 ms at 20,000 jobs, up to a second on a table grown by three rounds),
+/// so the lab reads only while a learner can see the map, and within a share of the run's
+/// time.
 pub struct MapWatch<'a> {
     pub strategy: Strategy,
     /// At least this long from the round's start, and between two reads.
     pub every_ms: f64,
-    /// And after a read, at least this many times as long as it took: on a large table a
-    /// read costs a few hundred milliseconds, and the round's own work comes first.
-    pub spacing: f64,
+    /// The share of the run's time (counted from `started`) that the reads may take: a read
+    /// starts only when the reads so far plus the last one's cost fit in it. `None`: no limit.
+    pub budget: Option<f64>,
+    /// When the run started (`now_ms`), for `budget`.
+    pub started: f64,
+    /// Whether anyone would see a read now (the map on screen and the tab visible).
+    pub watched: &'a dyn Fn() -> bool,
     pub read: &'a dyn Fn(Vec<PageCell>),
+    /// The time the reads took so far, and the last read's.
+    pub spent: Cell<(f64, f64)>,
+}
+
+impl MapWatch<'_> {
+    /// Whether a read may start at `now`, `since` being the round's last read (or start).
+    fn due(&self, now: f64, since: f64) -> bool {
+        let (spent, last) = self.spent.get();
+        now - since >= self.every_ms
+            && self
+                .budget
+                .is_none_or(|share| spent + last <= share * (now - self.started))
+            && (self.watched)()
+    }
 }
 
 /// How often the lab reads the selected table's page map during a round, at most.
 pub const MAP_EVERY_MS: f64 = 500.0;
-/// After a read the lab waits at least 4× as long as it took (the reads take at most about
-/// a fifth of the watched table's round).
-pub const MAP_SPACING: f64 = 4.0;
+/// The share of a run's time the page map's reads during its rounds may take, at most.
+pub const MAP_BUDGET: f64 = 0.05;
+
+thread_local! {
+    static MAP_ON_SCREEN: Cell<bool> = const { Cell::new(true) };
+}
+
+/// The view says whether the page map is on screen (true until a view says otherwise).
+pub fn set_map_on_screen(on: bool) {
+    MAP_ON_SCREEN.set(on);
+}
+
+/// Whether a learner can see the page map now: on screen, in a tab that is not hidden.
+pub fn map_watched() -> bool {
+    let hidden = web_sys::window()
+        .and_then(|w| w.document())
+        .is_some_and(|d| d.hidden());
+    MAP_ON_SCREEN.get() && !hidden
+}
 
 /// One round on one strategy's table: enqueue `jobs`, then claim in batches of `batch`
 /// and complete each batch the strategy's way, until no job is left. `cancel` is checked
 /// between batches; `progress` gets the jobs done so far; `map`, when it watches this
-/// table, gets its page map between batches, spaced as [`MapWatch`] says.
+/// table, gets its page map between batches when [`MapWatch`] says a read is due.
 pub async fn run_round(
     db: &Db,
     strategy: Strategy,
@@ -117,7 +154,7 @@ pub async fn run_round(
     }
     let map = map.filter(|m| m.strategy == strategy);
     let started = now_ms();
-    let mut next_map = started + map.map_or(0.0, |m| m.every_ms);
+    let mut last_map = started;
     with_schema(db, strategy.schema(), async {
         db.query::<serde_json::Value>(sql::ENQUEUE, &[jobs.into()])
             .await?;
@@ -141,11 +178,12 @@ pub async fn run_round(
             claimed += ids.len() as u64;
             batches += 1;
             progress(claimed);
-            if let Some(m) = map.filter(|_| now_ms() >= next_map) {
+            if let Some(m) = map.filter(|m| m.due(now_ms(), last_map)) {
                 let t = now_ms();
                 (m.read)(page_map(db, strategy).await?);
-                let took = now_ms() - t;
-                next_map = now_ms() + m.every_ms.max(m.spacing * took);
+                last_map = now_ms();
+                let took = last_map - t;
+                m.spent.set((m.spent.get().0 + took, took));
             }
             breathe().await;
         }

@@ -93,8 +93,12 @@ pub(super) fn PageMapPanel(ui: Ui) -> impl IntoView {
     let swatch = |fill: &'static str| {
         view! { <svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" style=format!("fill:{fill}")/></svg> }
     };
+    // A run reads the map during its rounds only while it is on screen (each read costs
+    // the round time): an IntersectionObserver tells the model (`model::set_map_on_screen`).
+    let panel = NodeRef::<leptos::html::Section>::new();
+    watch_on_screen(panel);
     view! {
-        <section class="panel" aria-labelledby="vacuum-page-map-title">
+        <section class="panel" id="vacuum-page-map-panel" aria-labelledby="vacuum-page-map-title" node_ref=panel>
             <h2 id="vacuum-page-map-title">{ctx.t("vacuum.page_map")}</h2>
             <p class="muted">{ctx.t("vacuum.page_map.help")}</p>
             <Show
@@ -124,6 +128,49 @@ pub(super) fn PageMapPanel(ui: Ui) -> impl IntoView {
             </Show>
         </section>
     }
+}
+
+/// The observer of the mounted page map panel (one at a time) and its callback.
+type Watcher = (
+    web_sys::IntersectionObserver,
+    wasm_bindgen::closure::Closure<dyn Fn(js_sys::Array)>,
+);
+
+thread_local! {
+    static WATCHER: std::cell::RefCell<Option<Watcher>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Keeps `model::set_map_on_screen` told whether any of `panel` is in the viewport, from the
+/// moment it mounts until it unmounts (then it says "on screen" again: no view, no limit).
+fn watch_on_screen(panel: NodeRef<leptos::html::Section>) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    use web_sys::{IntersectionObserver, IntersectionObserverEntry};
+    panel.on_load(|el| {
+        let seen = Closure::<dyn Fn(js_sys::Array)>::new(|entries: js_sys::Array| {
+            // The newest entry says where the panel is now.
+            if let Some(e) = entries
+                .iter()
+                .last()
+                .and_then(|e| e.dyn_into::<IntersectionObserverEntry>().ok())
+            {
+                model::set_map_on_screen(e.is_intersecting());
+            }
+        });
+        if let Ok(observer) = IntersectionObserver::new(seen.as_ref().unchecked_ref()) {
+            observer.observe(&el);
+            stop_watching();
+            WATCHER.set(Some((observer, seen)));
+        }
+    });
+    on_cleanup(stop_watching);
+}
+
+fn stop_watching() {
+    if let Some((observer, _)) = WATCHER.take() {
+        observer.disconnect();
+    }
+    model::set_map_on_screen(true);
 }
 
 #[component]
