@@ -1,23 +1,14 @@
 // L1 on the release build: the guided tour's scenarios visible on screen, bad input refused,
 // a Postgres error shown with its message, the shared URL replaying, and screenshots.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, shot, startPostgres } from './harness.mjs';
+import { newPage, shot, startPostgres, useSite } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve('/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 async function openLab(lang = 'en', opts = {}) {
-  const page = await newPage(browser, opts);
-  await page.goto(`${server.url}?lang=${lang}#/jobs`);
+  const page = await newPage(site.browser, opts);
+  await page.goto(`${site.server.url}?lang=${lang}#/jobs`);
   await startPostgres(page);
   await page.waitForSelector('#jobs-table');
   return page;
@@ -95,7 +86,7 @@ test('the share link replays to the same table', async () => {
   const rows = await page.locator('#jobs-table tbody tr').allTextContents();
   const url = await page.inputValue('#share-url');
   assert.match(url, /#\/jobs\?s=/);
-  const again = await newPage(browser);
+  const again = await newPage(site.browser);
   await again.goto(url);
   await startPostgres(again);
   await again.waitForFunction((n) => document.querySelectorAll('#jobs-table tbody tr').length === n, rows.length, { timeout: 60_000 });

@@ -1,20 +1,11 @@
 // A lab you can watch: at 1280 × 800, after an action, what it said, the row it changed and
 // the statement it ran are all on screen together, without scrolling; at 360 px the page is
 // one column.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, shot, startPostgres } from './harness.mjs';
+import { newPage, shot, startPostgres, useSite } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve('/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 const VIEW = { width: 1280, height: 800 };
 
@@ -54,8 +45,8 @@ async function idle(page, button) {
 }
 
 test('L1 at 1280 × 800: after a Claim, the outcome, the claimed row and the claim statement are in view', async () => {
-  const page = await newPage(browser, VIEW);
-  await page.goto(`${server.url}?lang=en#/jobs`);
+  const page = await newPage(site.browser, VIEW);
+  await page.goto(`${site.server.url}?lang=en#/jobs`);
   await startPostgres(page);
   await page.waitForSelector('#jobs-table');
   // Enough jobs that the table is taller than the screen; the oldest is the one claimed.
@@ -82,8 +73,8 @@ test('L1 at 1280 × 800: after a Claim, the outcome, the claimed row and the cla
 });
 
 test('L1 at 360 px is one column', async () => {
-  const page = await newPage(browser, { width: 360, height: 740 });
-  await page.goto(`${server.url}?lang=ko#/jobs`);
+  const page = await newPage(site.browser, { width: 360, height: 740 });
+  await page.goto(`${site.server.url}?lang=ko#/jobs`);
   await startPostgres(page);
   await page.waitForSelector('#jobs-table');
   const controls = await page.locator('.lab-controls').boundingBox();
@@ -97,8 +88,8 @@ test('L1 at 360 px is one column', async () => {
 });
 
 test('L4 at 1280 × 800: after a receive, the outcome, the received events and the receive statement are in view', async () => {
-  const page = await newPage(browser, VIEW);
-  await page.goto(`${server.url}?lang=en#/pgq`);
+  const page = await newPage(site.browser, VIEW);
+  await page.goto(`${site.server.url}?lang=en#/pgq`);
   await startPostgres(page);
   await page.waitForSelector('#consumer-billing');
   for (const button of ['#send-one', '#send-one', '#tick']) {

@@ -2,25 +2,16 @@
 // VACUUM drops the dead tuples; refusal of out-of-range input; Cancel; Korean at 360 px;
 // and the full default run (3 strategies + DELETE + VACUUM × 3 rounds × 20,000 jobs) timed,
 // with the longest main-thread stall during it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, shot, startPostgres, watchFrames, longestGap } from './harness.mjs';
+import { newPage, shot, startPostgres, watchFrames, longestGap, useSite } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serve('/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 const num = (s) => Number(String(s).replace(/[^0-9-]/g, ''));
 
 async function openLab(page, lang) {
-  await page.goto(server.url + `?lang=${lang}#/vacuum`);
+  await page.goto(site.server.url + `?lang=${lang}#/vacuum`);
   await startPostgres(page);
   await page.waitForSelector('#vacuum-run:not([disabled])', { timeout: 60_000 });
 }
@@ -41,7 +32,7 @@ async function runSmall(page, jobs, rounds) {
 }
 
 test('a small run shows the numbers, and VACUUM drops the dead tuples (English)', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await openLab(page, 'en');
 
   // Out of range is refused, with the bounds.
@@ -79,7 +70,7 @@ test('a small run shows the numbers, and VACUUM drops the dead tuples (English)'
 });
 
 test('the long transaction keeps VACUUM from removing anything until it is released', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await openLab(page, 'en');
   await page.click('#vacuum-long-tx');
   await page.waitForSelector('#vacuum-long-tx[aria-pressed="true"]');
@@ -98,7 +89,7 @@ test('the long transaction keeps VACUUM from removing anything until it is relea
 });
 
 test('Cancel stops a long run between batches and the lab stays usable; plans side by side', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await openLab(page, 'en');
   await page.fill('#vacuum-jobs', '50000');
   await page.fill('#vacuum-rounds', '5');
@@ -120,7 +111,7 @@ test('Cancel stops a long run between batches and the lab stays usable; plans si
 });
 
 test('Korean at 360 px: readable, nothing wider than the screen', async () => {
-  const page = await newPage(browser, { width: 360, height: 740 });
+  const page = await newPage(site.browser, { width: 360, height: 740 });
   await openLab(page, 'ko');
   await runSmall(page, 1000, 2);
   await page.click('#vacuum-vacuum');
@@ -133,7 +124,7 @@ test('Korean at 360 px: readable, nothing wider than the screen', async () => {
 });
 
 test('the full default run: 3 rounds × 20,000 jobs, four tables, timed, page never frozen', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await openLab(page, 'en');
   // Longest gap between animation frames while the run goes on: the main-thread stall.
   await watchFrames(page);
@@ -164,7 +155,7 @@ async function labState(page) {
 }
 
 test('a share link reproduces the same state after reload', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await openLab(page, 'en');
   await page.click('#vacuum-long-tx');
   await page.waitForSelector('#vacuum-long-tx[aria-pressed="true"]');
@@ -183,7 +174,7 @@ test('a share link reproduces the same state after reload', async () => {
   const url = await page.inputValue('#share-url');
   assert.match(url, /#\/vacuum\?s=l1~r1500,2,2000,0~skeep~v$/);
 
-  const again = await newPage(browser);
+  const again = await newPage(site.browser);
   await again.goto(url);
   await startPostgres(again);
   await again.waitForSelector('#vacuum-removed', { timeout: 120_000 });
@@ -195,8 +186,8 @@ test('a share link reproduces the same state after reload', async () => {
 });
 
 test('?step=3 opens the tour at the pinned horizon, and VACUUM removes nothing', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?lang=en&step=3#/vacuum');
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=en&step=3#/vacuum');
   await startPostgres(page);
   await page.waitForSelector('.tour li.current .tour-body', { timeout: 60_000 });
   await page.waitForSelector('#vacuum-removed', { timeout: 120_000 });
@@ -213,7 +204,7 @@ test('?step=3 opens the tour at the pinned horizon, and VACUUM removes nothing',
  * summary, and whether the run was still going on then.
  */
 async function mapDuringRun(onScreen) {
-  const page = await newPage(browser);
+  const page = await newPage(site.browser);
   await openLab(page, 'en');
   await page.evaluate(() => {
     window.mapChanges = [];
