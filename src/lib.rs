@@ -71,3 +71,6 @@ fn show_panic(info: &std::panic::PanicHookInfo<'_>) {
     }
     let _ = body.prepend_with_node_1(&panel);
 }
+
+#[cfg(test)]
+mod house;

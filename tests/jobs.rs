@@ -507,3 +507,88 @@ async fn the_dead_alert_fires_once_when_a_job_goes_dead_and_not_on_a_retry() {
     assert_eq!(lab.alerts[1].job, Some(second));
     db.close().await;
 }
+
+/// Each step of L1's tour runs from a fresh lab and shows what its text says.
+#[wasm_bindgen_test]
+async fn each_tour_step_runs_and_shows_what_it_says() {
+    use queue_lab::labs::jobs::view::TOUR;
+    use queue_lab::labs::session::LabModel;
+    for (i, step) in TOUR.iter().enumerate() {
+        let (db, mut lab) = lab().await;
+        let mut outcomes = Vec::new();
+        for a in (step.actions)() {
+            outcomes.push((a.clone(), lab.run(&db, a).await));
+        }
+        // Only step 6's last action fails, as its text says: an 8000-byte NOTIFY is refused.
+        for (n, (a, r)) in outcomes.iter().enumerate() {
+            let refused = i == 5 && n == outcomes.len() - 1;
+            match r {
+                Err(e) if refused => assert_eq!(e.code.as_deref(), Some("22023"), "{e}"),
+                Err(e) => panic!("step {} action {a:?} failed: {e}", i + 1),
+                Ok(_) if refused => panic!("step 6: an 8000-byte NOTIFY went through"),
+                Ok(_) => {}
+            }
+        }
+        let last = |k: usize| match &outcomes[outcomes.len() - k].1 {
+            Ok(o) => o.clone(),
+            Err(e) => panic!("{e}"),
+        };
+        let jobs = count(&db, "select count(*) as n from jobs").await;
+        match i {
+            0 => {
+                assert_eq!(count(&db, "select count(*) as n from orders").await, 1);
+                assert_eq!((jobs, lab.delivered.len()), (1, 1));
+            }
+            1 => {
+                assert_eq!(count(&db, "select count(*) as n from orders").await, 0);
+                assert_eq!((jobs, lab.delivered.len()), (0, 0));
+            }
+            2 => {
+                let held = lab.worker(A).holding.expect("A holds a job").job;
+                let priority = count(
+                    &db,
+                    &format!("select priority as n from jobs where id = {held}"),
+                )
+                .await;
+                assert_eq!(priority, 10);
+            }
+            3 => {
+                let dead = count(&db, "select count(*) as n from jobs where status = 'dead'").await;
+                assert_eq!(dead, 1);
+                assert_eq!(lab.alerts.len(), 1, "the job_dead alert fired once");
+            }
+            4 => {
+                // A's late completion updates 0 rows, B's 1; the job ran twice.
+                assert!(last(2).msg.args.contains(&("rows", "0".to_string())));
+                assert!(last(1).msg.args.contains(&("rows", "1".to_string())));
+                assert_eq!(lab.executions.values().map(Vec::len).max(), Some(2));
+            }
+            5 => {
+                assert_eq!(
+                    lab.lost.len(),
+                    2,
+                    "both notifications sent while disconnected"
+                );
+                assert!(lab.connected);
+                assert_eq!(jobs, 2);
+            }
+            6 => {
+                // Both completed jobs' rows are gone; their dead versions stay until VACUUM.
+                assert_eq!(jobs, 0);
+                let snap = LabModel::snapshot(&lab, &db).await.unwrap();
+                assert_eq!((snap.counts.total, snap.counts.done), (0, 0));
+                let table = snap.table.expect("table figures while deleting");
+                assert!(table.dead_versions >= 2, "{table:?}");
+            }
+            7 => {
+                // customer-42's jobs ran one after the other: C got the second only after A
+                // completed the first; B ran customer-7's.
+                assert_eq!(lab.worker(B).holding.map(|c| c.job), Some(3));
+                assert_eq!(lab.worker(C).holding.map(|c| c.job), Some(2));
+                assert_eq!(last(3).msg.key, "jobs.out.held_back", "{:?}", last(3).msg);
+            }
+            _ => unreachable!("the tour has eight steps"),
+        }
+        db.close().await;
+    }
+}

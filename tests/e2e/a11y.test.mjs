@@ -3,25 +3,9 @@
 // the check can fail: a control without a label, added to the page, is reported.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { newPage, shot, PAGES, visit, ROOT, useSite } from './harness.mjs';
-
-const AXE = path.join(ROOT, 'pglite-bridge/node_modules/axe-core/axe.min.js');
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+import { newPage, shot, PAGES, visit, useSite, violations } from './harness.mjs';
 
 const site = useSite();
-
-/** axe's WCAG A/AA violations on the page as it is now: one line per rule and element. */
-async function violations(page) {
-  if (!(await page.evaluate(() => typeof window.axe === 'object'))) {
-    await page.addScriptTag({ path: AXE });
-  }
-  const found = await page.evaluate(async (tags) => {
-    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
-    return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-  }, TAGS);
-  return found.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n}`));
-}
 
 async function expectClean(page, label) {
   const found = await violations(page);

@@ -188,3 +188,28 @@ export async function visit(page, server, p, lang) {
   await page.goto(`${server.url}?lang=${lang}${p.route}`);
   await p.open(page);
 }
+
+const AXE = path.join(ROOT, 'pglite-bridge/node_modules/axe-core/axe.min.js');
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** axe-core's WCAG 2.0/2.1 A and AA violations on the page as it is now: one line per rule
+ *  and element. */
+export async function violations(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) {
+    await page.addScriptTag({ path: AXE });
+  }
+  const found = await page.evaluate(async (tags) => {
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  }, WCAG);
+  return found.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n}`));
+}
+
+/** L2: waits until a simulator run has finished (results shown, the Run button enabled). */
+export async function simulated(page) {
+  await page.waitForSelector('#w-results');
+  await page.waitForFunction(() => {
+    const b = document.querySelector('#w-run');
+    return b && !b.disabled;
+  }, null, { timeout: 120_000 });
+}

@@ -4,18 +4,9 @@
 // workers × 100,000 jobs (printed, not asserted).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, shot, useSite } from './harness.mjs';
+import { newPage, shot, useSite, simulated } from './harness.mjs';
 
 const site = useSite();
-
-/** Waits until a run has finished (the Run button is enabled and results are shown). */
-async function settled(page) {
-  await page.waitForSelector('#w-results');
-  await page.waitForFunction(() => {
-    const b = document.querySelector('#w-run');
-    return b && !b.disabled;
-  }, null, { timeout: 120_000 });
-}
 
 /** Every cell of the results table as { "strategy/metric": text }. */
 async function numbers(page) {
@@ -42,13 +33,13 @@ test('the lab says it is a simulator, runs on load, and naive duplicates while S
   assert.match(notice, /simulator/i);
   assert.match(notice, /single session/);
   assert.match(notice, /cargo run -p pgcheck --release -- --database-url postgres:\/\//);
-  await settled(page);
+  await simulated(page);
   // Ran once on load with the defaults: four columns.
   assert.equal(await page.locator('#w-results thead th').count(), 5);
 
   await fill(page, '#w-workers', 4);
   await page.click('#w-run');
-  await settled(page);
+  await simulated(page);
   const n = await numbers(page);
   const int = (s) => Number(s.replace(/[^0-9]/g, ''));
   assert.ok(int(n['naive/dups']) > 0, `naive duplicates: ${n['naive/dups']}`);
@@ -75,7 +66,7 @@ test('the lab says it is a simulator, runs on load, and naive duplicates while S
 test('the ordering section: SKIP LOCKED swaps jobs of one key, both remedies keep each key in order', async () => {
   const page = await newPage(site.browser);
   await page.goto(site.server.url + '?lang=en#/workers');
-  await settled(page);
+  await simulated(page);
   const int = (s) => Number(s.replace(/[^0-9]/g, ''));
   let o = await ordering(page);
   assert.deepEqual(
@@ -94,7 +85,7 @@ test('the ordering section: SKIP LOCKED swaps jobs of one key, both remedies kee
   // One key: per-key serialization runs one job at a time, far below SKIP LOCKED's pace.
   await fill(page, '#w-keys', 1);
   await page.click('#w-run');
-  await settled(page);
+  await simulated(page);
   assert.match(page.url(), /k=1(&|$)/);
   o = await ordering(page);
   assert.equal(int(o['per-key/key-inversions']), 0);
@@ -105,7 +96,7 @@ test('the ordering section: SKIP LOCKED swaps jobs of one key, both remedies kee
   // The link carries the keys: the same ordering numbers come out.
   const other = await newPage(site.browser);
   await other.goto(page.url());
-  await settled(other);
+  await simulated(other);
   assert.equal(await other.inputValue('#w-keys'), '1');
   assert.deepEqual(await ordering(other), o);
 
@@ -118,7 +109,7 @@ test('the ordering section: SKIP LOCKED swaps jobs of one key, both remedies kee
 test('an out-of-range input shows a message next to it and nothing runs', async () => {
   const page = await newPage(site.browser);
   await page.goto(site.server.url + '?lang=en#/workers');
-  await settled(page);
+  await simulated(page);
   await fill(page, '#w-workers', 0);
   await page.click('#w-run');
   const msg = await page.waitForSelector('#w-workers-err');
@@ -133,7 +124,7 @@ test('an out-of-range input shows a message next to it and nothing runs', async 
 test('a shared URL reproduces the same numbers', async () => {
   const page = await newPage(site.browser);
   await page.goto(site.server.url + '?lang=en#/workers');
-  await settled(page);
+  await simulated(page);
   await fill(page, '#w-workers', 7);
   await fill(page, '#w-jobs', 900);
   await page.selectOption('#w-shape', 'long-tail');
@@ -142,7 +133,7 @@ test('a shared URL reproduces the same numbers', async () => {
   await fill(page, '#w-latency', 2.5);
   await fill(page, '#w-seed', 1234);
   await page.click('#w-run');
-  await settled(page);
+  await simulated(page);
   const first = await numbers(page);
   const url = page.url();
   assert.match(url, /#\/workers\?.*w=7/);
@@ -150,7 +141,7 @@ test('a shared URL reproduces the same numbers', async () => {
 
   const other = await newPage(site.browser);
   await other.goto(url);
-  await settled(other);
+  await simulated(other);
   assert.equal(await other.inputValue('#w-workers'), '7');
   assert.equal(await other.inputValue('#w-shape'), 'long-tail');
   assert.deepEqual(await numbers(other), first);
@@ -160,13 +151,13 @@ test('a shared URL reproduces the same numbers', async () => {
 test('Korean, and 360 px wide', async () => {
   const page = await newPage(site.browser);
   await page.goto(site.server.url + '?lang=ko#/workers');
-  await settled(page);
+  await simulated(page);
   assert.match(await page.textContent('#w-sim-notice'), /시뮬레이터/);
   await shot(page, 'workers-ko');
 
   const narrow = await newPage(site.browser, { width: 360, height: 740, colorScheme: 'dark' });
   await narrow.goto(site.server.url + '?lang=ko#/workers');
-  await settled(narrow);
+  await simulated(narrow);
   const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `page is ${overflow}px wider than a 360px screen`);
   await shot(narrow, 'workers-360-dark-ko');
@@ -176,7 +167,7 @@ test('Korean, and 360 px wide', async () => {
 test('timing: one simulation of 16 workers × 100,000 jobs in the browser', async () => {
   const page = await newPage(site.browser);
   await page.goto(site.server.url + '?lang=en#/workers');
-  await settled(page);
+  await simulated(page);
   const times = {};
   for (const strategy of ['skip-locked-lease', 'skip-locked-tx', 'for-update', 'naive']) {
     await page.selectOption('#w-strategy', strategy);

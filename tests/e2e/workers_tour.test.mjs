@@ -4,31 +4,9 @@
 // attribute) opens a step, a step the tour lacks is refused; links never carry embed or step.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { newPage, shot, ROOT, useSite } from './harness.mjs';
-
-const AXE = path.join(ROOT, 'pglite-bridge/node_modules/axe-core/axe.min.js');
-
-/** axe's WCAG A/AA violations (as in a11y.test.mjs), one line per rule and element. */
-async function violations(page) {
-  await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(async () => {
-    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
-    return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-  });
-  return found.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n}`));
-}
+import { newPage, shot, useSite, violations, simulated } from './harness.mjs';
 
 const site = useSite();
-
-async function settled(page) {
-  await page.waitForSelector('#w-results');
-  await page.waitForFunction(() => {
-    const b = document.querySelector('#w-run');
-    return b && !b.disabled;
-  }, null, { timeout: 120_000 });
-}
 
 /** Every cell of a table as { "strategy/metric": number } (the first number it shows). */
 async function cells(page, table) {
@@ -53,7 +31,7 @@ async function marked(page) {
 async function runStep(page, i) {
   await page.click(`button.tour-run[data-step="${i}"]`);
   await page.waitForSelector('.tour li.current .tour-body');
-  await settled(page);
+  await simulated(page);
 }
 
 const ALL = ['naive', 'for-update', 'skip-locked-tx', 'skip-locked-lease'];
@@ -133,7 +111,7 @@ const STEPS = [
 test('each tour step sets its inputs, runs, and marks figures that show what it says', async () => {
   const page = await newPage(site.browser);
   await page.goto(site.server.url + '?lang=en#/workers');
-  await settled(page);
+  await simulated(page);
   assert.equal(await page.locator('.tour button.tour-run').count(), STEPS.length);
   assert.equal(await page.locator('td.tour-look').count(), 0, 'nothing marked before a step');
   let first;
@@ -160,7 +138,7 @@ test('each tour step sets its inputs, runs, and marks figures that show what it 
   const ordering = await cells(page, 'w-ordering');
   const other = await newPage(site.browser);
   await other.goto(href);
-  await settled(other);
+  await simulated(other);
   assert.equal(await other.inputValue('#w-keys'), '1');
   assert.deepEqual(await cells(other, 'w-results'), results);
   assert.deepEqual(await cells(other, 'w-ordering'), ordering);
@@ -168,7 +146,7 @@ test('each tour step sets its inputs, runs, and marks figures that show what it 
   // Running one's own inputs closes the step and its marks.
   await page.fill('#w-workers', '3');
   await page.click('#w-run');
-  await settled(page);
+  await simulated(page);
   assert.equal(await page.locator('.tour li.current').count(), 0);
   assert.equal(await page.locator('td.tour-look').count(), 0);
   assert.deepEqual(page.errors, []);
@@ -178,7 +156,7 @@ test('each tour step sets its inputs, runs, and marks figures that show what it 
 test('?step=N opens the tour at step N, in an embed too; a step the tour lacks is refused', async () => {
   const page = await newPage(site.browser);
   await page.goto(site.server.url + '?lang=en&embed=1&step=6#/workers');
-  await settled(page);
+  await simulated(page);
   await page.waitForSelector('.tour li.current .tour-body');
   assert.match(await page.textContent('.tour li.current'), /One key/);
   assert.equal(await page.inputValue('#w-keys'), '1');
@@ -190,19 +168,19 @@ test('?step=N opens the tour at step N, in an embed too; a step the tour lacks i
   assert.deepEqual(await violations(page), [], 'step 6, light');
   const dark = await newPage(site.browser, { colorScheme: 'dark' });
   await dark.goto(site.server.url + '?lang=ko&step=5#/workers');
-  await settled(dark);
+  await simulated(dark);
   await dark.waitForSelector('.tour li.current .tour-body');
   assert.deepEqual(await violations(dark), [], 'step 5, dark, Korean');
   assert.deepEqual(dark.errors, []);
 
   // A reload keeps the inputs the address now carries.
   await page.reload();
-  await settled(page);
+  await simulated(page);
   assert.equal(await page.inputValue('#w-keys'), '1');
 
   const refused = await newPage(site.browser);
   await refused.goto(site.server.url + '?lang=en&step=9#/workers');
-  await settled(refused);
+  await simulated(refused);
   assert.match(await refused.textContent('#w-step-refused'), /step 9.*1 to 6/);
   assert.equal(await refused.locator('.tour li.current').count(), 0);
   assert.equal(await refused.inputValue('#w-workers'), '4', 'the defaults run');
@@ -210,7 +188,7 @@ test('?step=N opens the tour at step N, in an embed too; a step the tour lacks i
   // In Korean the step's text reads as Korean.
   const ko = await newPage(site.browser);
   await ko.goto(site.server.url + '?lang=ko&step=2#/workers');
-  await settled(ko);
+  await simulated(ko);
   const body = await ko.textContent('.tour li.current .tour-body');
   // The number is followed by a counter word, never by a particle (see
   // src/ui/i18n.rs, no_particle_follows_a_name_in_korean, for every text).

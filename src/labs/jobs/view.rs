@@ -23,7 +23,7 @@ fn enqueue(priority: i32, max_attempts: i32) -> Action {
     })
 }
 
-const TOUR: [TourStep<Action>; 6] = [
+pub const TOUR: [TourStep<Action>; 8] = [
     TourStep {
         title: "jobs.tour.1.title",
         body: "jobs.tour.1.body",
@@ -84,6 +84,41 @@ const TOUR: [TourStep<Action>; 6] = [
                 Action::OrderWithJob,
                 Action::Reconnect,
                 Action::NotifyBytes(8000),
+            ]
+        },
+    },
+    TourStep {
+        title: "jobs.tour.7.title",
+        body: "jobs.tour.7.body",
+        actions: || {
+            use WorkerId::*;
+            vec![
+                Action::DeleteOnComplete(true),
+                enqueue(0, 5),
+                enqueue(0, 5),
+                Action::Claim(A),
+                Action::Complete(A),
+                Action::Claim(B),
+                Action::Complete(B),
+            ]
+        },
+    },
+    TourStep {
+        title: "jobs.tour.8.title",
+        body: "jobs.tour.8.body",
+        actions: || {
+            use WorkerId::*;
+            let keyed = |k: &str| Action::EnqueueKeyed(k.to_owned());
+            vec![
+                Action::PerKeyClaim(true),
+                keyed("customer-42"),
+                keyed("customer-42"),
+                keyed("customer-7"),
+                Action::Claim(A),
+                Action::Claim(B),
+                Action::Claim(C),
+                Action::Complete(A),
+                Action::Claim(C),
             ]
         },
     },

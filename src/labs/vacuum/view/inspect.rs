@@ -53,11 +53,11 @@ fn strategy_select(ui: Ui, id: &'static str) -> impl IntoView {
     let ctx = ui.ctx;
     let selected = ui.part(|s| s.state.selected);
     view! {
-        <label style="max-width:100%">
+        <label class="shrink">
             {ctx.t("vacuum.inspect.table")}
             <select
                 id=id
-                style="max-width:100%;min-width:0"
+                class="shrink"
                 disabled=move || ui.busy.get()
                 on:change=move |ev| {
                     if let Some(s) = Strategy::parse(&event_target_value(&ev)) {
@@ -91,7 +91,7 @@ pub(super) fn PageMapPanel(ui: Ui) -> impl IntoView {
         }
     };
     let swatch = |fill: &'static str| {
-        view! { <svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" style=format!("fill:{fill}")/></svg> }
+        view! { <svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" style:fill=fill/></svg> }
     };
     // A run reads the map during its rounds only while it is on screen (each read costs
     // the round time): an IntersectionObserver tells the model (`model::set_map_on_screen`).
@@ -114,7 +114,7 @@ pub(super) fn PageMapPanel(ui: Ui) -> impl IntoView {
                     <li>{swatch("var(--bad)")} " " {ctx.t("vacuum.page_map.dead")}</li>
                     <li>{swatch("var(--line)")} " " {ctx.t("vacuum.page_map.empty_cell")}</li>
                     <li>
-                        <svg width="12" height="12" aria-hidden="true"><circle cx="6" cy="6" r="2.5" style="fill:var(--fg)"/></svg>
+                        <svg width="12" height="12" aria-hidden="true"><circle cx="6" cy="6" r="2.5" class="dot"/></svg>
                         " " {ctx.t("vacuum.page_map.all_visible")}
                     </li>
                 </ul>
@@ -277,7 +277,7 @@ fn page_map(lang: queue_lab_core::i18n::Lang, s: Strategy, pages: Vec<PageCell>)
             width="100%"
             role="img"
             aria-label=tr(lang, "vacuum.page_map")
-            style="max-width:560px;display:block"
+            class="page-map-svg"
         >
             {cells
                 .into_iter()
@@ -313,11 +313,11 @@ fn page_map(lang: queue_lab_core::i18n::Lang, s: Strategy, pages: Vec<PageCell>)
                     );
                     view! {
                         <g>
-                            <rect x=(x + 0.5).to_string() y=(y + 0.5).to_string() width=(size - 1.0).to_string() height=(size - 1.0).to_string() style=format!("fill:{fill}")>
+                            <rect x=(x + 0.5).to_string() y=(y + 0.5).to_string() width=(size - 1.0).to_string() height=(size - 1.0).to_string() style:fill=fill>
                                 <title>{title}</title>
                             </rect>
                             {all_visible.then(|| view! {
-                                <circle cx=(x + size / 2.0).to_string() cy=(y + size / 2.0).to_string() r="1.8" style="fill:var(--fg)"/>
+                                <circle cx=(x + size / 2.0).to_string() cy=(y + size / 2.0).to_string() r="1.8" class="dot"/>
                             })}
                         </g>
                     }

@@ -62,7 +62,7 @@ pub(super) fn PlanPanel(ui: Ui) -> impl IntoView {
                                                 <td class="num">{n.actual_rows.map(|r| group(r as i64)).unwrap_or_default()}</td>
                                                 <td class="num">{group(n.shared_hit.unwrap_or(0) + n.shared_read.unwrap_or(0))}</td>
                                                 <td class="num">{n.total_ms.map(ms).unwrap_or_default()}</td>
-                                                <td class="mono" style="white-space:normal;min-width:12rem">{n.detail.unwrap_or_default()}</td>
+                                                <td class="mono wrap label-col wide">{n.detail.unwrap_or_default()}</td>
                                             </tr>
                                         }
                                     }).collect_view()}

@@ -95,7 +95,7 @@ pub(super) fn Results(ui: Ui) -> impl IntoView {
                         .map(|s| view! {
                             <li>
                                 <svg width="28" height="10" aria-hidden="true">
-                                    <line x1="0" y1="5" x2="28" y2="5" stroke-dasharray=dash(s) style=format!("stroke:{};stroke-width:3", color(s))/>
+                                    <line x1="0" y1="5" x2="28" y2="5" stroke-dasharray=dash(s) stroke-width="3" style:stroke=color(s)/>
                                 </svg>
                                 " " {move || strategy_name(ctx.lang.get(), s)}
                             </li>
@@ -151,7 +151,8 @@ pub(super) fn Chart(
             .max()
             .unwrap_or(0)
             .max(1);
-        let (w, h, l, r, t, b) = (300.0f64, 160.0f64, 48.0f64, 12.0f64, 10.0f64, 22.0f64);
+        // The right margin leaves room for the last round's label, centred on its point.
+        let (w, h, l, r, t, b) = (300.0f64, 160.0f64, 48.0f64, 24.0f64, 10.0f64, 22.0f64);
         let x = move |round: u32| {
             if hi == lo {
                 l + (w - l - r) / 2.0
@@ -163,24 +164,24 @@ pub(super) fn Chart(
         let label = tr(lang, title);
         let round_word = tr(lang, "vacuum.col.round");
         view! {
-            <figure style="margin:0">
+            <figure class="flush">
                 <figcaption><strong>{label.clone()}</strong></figcaption>
                 <svg viewBox=format!("0 0 {w} {h}") width="100%" role="img" aria-label=label>
-                    <line x1=l.to_string() y1=t.to_string() x2=l.to_string() y2=(h - b).to_string() style="stroke:var(--muted)"/>
-                    <line x1=l.to_string() y1=(h - b).to_string() x2=(w - r).to_string() y2=(h - b).to_string() style="stroke:var(--muted)"/>
-                    <text x=(l - 4.0).to_string() y=(t + 4.0).to_string() text-anchor="end" font-size="10" style="fill:var(--muted)">{group(max_v)}</text>
-                    <text x=(l - 4.0).to_string() y=(h - b).to_string() text-anchor="end" font-size="10" style="fill:var(--muted)">"0"</text>
+                    <line x1=l.to_string() y1=t.to_string() x2=l.to_string() y2=(h - b).to_string() class="axis-line"/>
+                    <line x1=l.to_string() y1=(h - b).to_string() x2=(w - r).to_string() y2=(h - b).to_string() class="axis-line"/>
+                    <text x=(l - 4.0).to_string() y=(t + 4.0).to_string() text-anchor="end" font-size="10" class="axis-text">{group(max_v)}</text>
+                    <text x=(l - 4.0).to_string() y=(h - b).to_string() text-anchor="end" font-size="10" class="axis-text">"0"</text>
                     {rounds.iter().map(|&rd| view! {
-                        <text x=x(rd).to_string() y=(h - 6.0).to_string() text-anchor="middle" font-size="10" style="fill:var(--muted)">{format!("{round_word} {rd}")}</text>
+                        <text x=x(rd).to_string() y=(h - 6.0).to_string() text-anchor="middle" font-size="10" class="axis-text">{format!("{round_word} {rd}")}</text>
                     }).collect_view()}
                     {series.into_iter().map(|(s, pts)| {
                         let points = pts.iter().map(|(rd, v)| format!("{:.1},{:.1}", x(*rd), y(*v))).collect::<Vec<_>>().join(" ");
                         let name = strategy_name(lang, s);
                         view! {
                             <g>
-                                <polyline points=points fill="none" stroke-dasharray=dash(s) style=format!("stroke:{};stroke-width:2", color(s))/>
+                                <polyline points=points fill="none" stroke-dasharray=dash(s) stroke-width="2" style:stroke=color(s)/>
                                 {pts.iter().map(|(rd, v)| view! {
-                                    <circle cx=format!("{:.1}", x(*rd)) cy=format!("{:.1}", y(*v)) r="3" style=format!("fill:{}", color(s))>
+                                    <circle cx=format!("{:.1}", x(*rd)) cy=format!("{:.1}", y(*v)) r="3" style:fill=color(s)>
                                         <title>{format!("{name}, {round_word} {rd}: {}", group(*v))}</title>
                                     </circle>
                                 }).collect_view()}

@@ -19,7 +19,7 @@ pub(super) fn RunPanel(ui: Ui) -> impl IntoView {
                     .into_iter()
                     .map(|s| view! {
                         <li>
-                            <span aria-hidden="true" class="vacuum-swatch" style=format!("border-top-style:{};border-top-color:{}", if super::dash(s) == "none" { "solid" } else { "dashed" }, super::color(s))></span>
+                            <span aria-hidden="true" class="vacuum-swatch" style:border-top-style=if super::dash(s) == "none" { "solid" } else { "dashed" } style:border-top-color=super::color(s)></span>
                             <strong>{move || strategy_name(ctx.lang.get(), s)}</strong>
                             ": "
                             {move || tr(ctx.lang.get(), s.help_key())}
