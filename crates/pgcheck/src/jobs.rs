@@ -30,9 +30,12 @@ const COMPLETE: &str = lab_sql!("jobs/complete.sql");
 const COMPLETE_DELETE: &str = lab_sql!("jobs/complete_delete.sql");
 const FAIL: &str = lab_sql!("jobs/fail.sql");
 const HEARTBEAT: &str = lab_sql!("jobs/heartbeat.sql");
+const DEAD_ALERT: &str = lab_sql!("jobs/dead_alert.sql");
 
 /// The channel `notify.sql` sends on.
 const CHANNEL: &str = "jobs";
+/// The channel `dead_alert.sql`'s trigger sends on.
+const ALERT_CHANNEL: &str = "job_dead";
 /// L1's schema (the app's runner puts it first on the search path while L1 runs).
 const LAB_SCHEMA: &str = "jobs_lab";
 
@@ -87,7 +90,7 @@ impl Report {
 pub const TRANSACTIONAL: &str = "transactional enqueue, rolled back";
 pub const SKIP_LOCKED: &str = "SKIP LOCKED: two connections claim at once";
 pub const LEASE: &str = "lease expiry: a worker stops heartbeating";
-pub const RETRIES: &str = "retries with backoff, then dead letter";
+pub const RETRIES: &str = "retries with backoff, then dead letter and its alert";
 pub const NOTIFY_NAME: &str = "LISTEN/NOTIFY on commit, not on rollback";
 pub const PER_KEY: &str = "per-key claim holds a key's second job back";
 pub const DELETE_ON_COMPLETE: &str = "DELETE on complete: done row gone, failed one kept";
@@ -148,6 +151,18 @@ fn received(listener: &mut Client, wait: Duration) -> Result<Vec<String>, CheckE
     }
 }
 
+/// The job id in a `job_dead` alert's payload (`{"id" : 7, "queue" : …}`).
+fn alert_job_id(payload: &str) -> Option<i64> {
+    let rest = payload.split_once("\"id\"")?.1.trim_start();
+    let digits: String = rest
+        .strip_prefix(':')?
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
 /// A claimed job: (id, attempt).
 type Claimed = (i64, i32);
 
@@ -157,7 +172,7 @@ impl Lab {
         let b = target::lab_session(url, LAB_SCHEMA)?;
         let mut listener = target::lab_session(url, LAB_SCHEMA)?;
         context(
-            listener.batch_execute(&format!("listen {CHANNEL}")),
+            listener.batch_execute(&format!("listen {CHANNEL}; listen {ALERT_CHANNEL}")),
             "LISTEN",
         )?;
         Ok(Lab {
@@ -172,6 +187,7 @@ impl Lab {
     fn fresh(&mut self) -> Result<(), CheckError> {
         context(self.a.batch_execute(RESET), "reset.sql")?;
         context(self.a.batch_execute(SCHEMA), "schema.sql")?;
+        context(self.a.batch_execute(DEAD_ALERT), "dead_alert.sql")?;
         for c in [&mut self.a, &mut self.b] {
             context(c.query(CLOCK_RESET, &[]), "clock_reset.sql")?;
         }
@@ -429,6 +445,19 @@ impl Lab {
             let error = format!("smtp timeout (worker A, attempt {attempt})");
             let row = context(self.a.query_opt(&fail, &[&c.0, &c.1, &error]), "fail.sql")?;
             let status: String = row.map_or("-".into(), |r| r.get("status"));
+            // §4's alert: the trigger's NOTIFY job_dead, with the last failure only. Its
+            // payload is a JSON object (the marker and notify.sql's payloads are not).
+            let alerts: Vec<String> = self
+                .received_before_marker(&format!("retries-{attempt}"))?
+                .into_iter()
+                .filter(|p| p.starts_with('{'))
+                .collect();
+            let alerted_job = alerts.first().and_then(|a| alert_job_id(a));
+            passed &= if attempt < 3 {
+                alerts.is_empty()
+            } else {
+                alerts.len() == 1 && alerted_job == Some(job)
+            };
             if attempt < 3 {
                 let backoff = 10.0 * f64::from(1 << attempt);
                 // One second before the backoff ends: still not claimable; then it is.
@@ -442,7 +471,11 @@ impl Lab {
                 ));
             } else {
                 passed &= status == "dead";
-                steps.push(format!("attempt {attempt} failed → {status}"));
+                steps.push(format!(
+                    "attempt {attempt} failed → {status}, {} alert(s) on {ALERT_CHANNEL} (job {})",
+                    alerts.len(),
+                    alerted_job.map_or("-".into(), |j| j.to_string())
+                ));
             }
         }
         self.advance(3_600.0)?;
