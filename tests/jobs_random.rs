@@ -6,8 +6,9 @@
 //! --target wasm32-unknown-unknown --test jobs_random` (read when the test is compiled).
 //! A failure names its seed and step; the generator is deterministic, so the seed replays.
 //!
-//! Every action kind of the article's queue runs (the lab's own per-key actions are checked
-//! in tests/jobs.rs), and the test counts what each did (a requeue that
+//! Every action kind of the article's queue runs, §2's DELETE on completion switched on and
+//! off among them (the lab's own per-key actions are checked in tests/jobs.rs), and the test
+//! counts what each did (a completion that deleted its row, a requeue that
 //! revived a dead job, an order committed ① and its rolled-back twin ②, the LISTEN
 //! connection dropped and restored, NOTIFY payloads of 7999 and 8000 bytes, ...). With 200
 //! sequences or more it asserts each of those happened often enough, so a generator change
@@ -172,6 +173,8 @@ fn random_action(rng: &mut Rng, lab: &Lab, before: &[Row]) -> Action {
         77..=83 => requeue(rng, before),
         84..=87 => Action::Disconnect,
         88..=92 => Action::Reconnect,
+        // §2: completing deletes the row from here on, or sets status = 'done' again.
+        93..=94 => Action::DeleteOnComplete(!lab.delete_on_complete),
         _ => Action::NotifyBytes(rng.pick(&NOTIFY_SIZES)),
     }
 }
@@ -197,13 +200,20 @@ enum Plan {
 
 /// Short scripted episodes for the cases that random steps reach too rarely: a lease that
 /// runs out and is taken over while its first worker still believes it holds the job, and
-/// a job that dies on its last attempt and is requeued. Their steps interleave with random
+/// a job that dies on its last attempt and is requeued, sometimes with the row deleted by the
+/// newer claim's completion under it. Their steps interleave with random
 /// ones (each step is the episode's next one two times in three), so the random steps can
 /// still get in their way.
 fn episode(rng: &mut Rng) -> Vec<Plan> {
     let a = rng.pick(&WorkerId::ALL);
     let b = WorkerId::ALL[(a as usize + 1 + rng.below(2) as usize) % 3];
     let mut plan = Vec::new();
+    // One in three under §2's DELETE on completion: B completes the job it took over, which
+    // deletes the row, before A's late write (which then matches no row at all).
+    let deleting = rng.below(3) == 0;
+    if deleting {
+        plan.push(Plan::Do(Action::DeleteOnComplete(true)));
+    }
     if rng.below(2) == 0 {
         plan.push(Plan::Do(Action::Enqueue(EnqueueInput {
             priority: 2,
@@ -220,6 +230,9 @@ fn episode(rng: &mut Rng) -> Vec<Plan> {
     if rng.below(3) == 0 {
         plan.push(Plan::RequeueDead);
         plan.push(Plan::Do(Action::Claim(rng.pick(&WorkerId::ALL))));
+    }
+    if deleting {
+        plan.push(Plan::Do(Action::Complete(b)));
     }
     plan.push(Plan::Do(match rng.below(4) {
         0 => Action::Fail(a),
@@ -329,11 +342,31 @@ async fn random_sequences_keep_every_queue_invariant() {
                 ctx()
             );
 
-            // No job is lost, and a job's id keeps meaning the same job.
-            assert!(after.len() >= before.len(), "a job vanished: {}", ctx());
-            for (b, a) in before.iter().zip(&after) {
-                assert_eq!(b.id, a.id, "{}", ctx());
+            // No job is lost, and a job's id keeps meaning the same job. Only a completion
+            // under §2's DELETE-on-complete removes a row: the job its worker held.
+            let gone: Vec<i64> = before
+                .iter()
+                .map(|r| r.id)
+                .filter(|id| !after.iter().any(|a| a.id == *id))
+                .collect();
+            if let Some(id) = gone.first() {
+                let completer = match action {
+                    Action::Complete(w) => workers_before[w as usize].holding.map(|c| c.job),
+                    _ => None,
+                };
+                assert!(
+                    gone.len() == 1 && lab.delete_on_complete && completer == Some(*id),
+                    "a job vanished: {gone:?}: {}",
+                    ctx()
+                );
             }
+            let kept: Vec<i64> = before
+                .iter()
+                .map(|r| r.id)
+                .filter(|id| !gone.contains(id))
+                .collect();
+            let ids_after: Vec<i64> = after.iter().map(|r| r.id).collect();
+            assert_eq!(&ids_after[..kept.len()], &kept[..], "{}", ctx());
             let row_before = |id: i64| before.iter().find(|r| r.id == id);
             let row_after = |id: i64| after.iter().find(|r| r.id == id);
             for r in &after {
@@ -505,9 +538,19 @@ async fn random_sequences_keep_every_queue_invariant() {
                 }
                 Action::Complete(w) | Action::Fail(w) | Action::Heartbeat(w) => {
                     let had = workers_before[*w as usize].clone();
-                    if let Some(c) = had.holding {
+                    // A newer claim of the held job completed it under DELETE-on-complete:
+                    // the row is gone and this worker's write matches nothing.
+                    let row_gone = had.holding.filter(|c| row_before(c.job).is_none());
+                    if let Some(c) = row_gone {
+                        assert!(row_after(c.job).is_none(), "{}", ctx());
+                        if matches!(action, Action::Complete(_)) {
+                            assert_eq!(arg(&outcome, "rows"), Some("0"), "{}", ctx());
+                        }
+                        kinds.add("stale write to a deleted row: 0 rows");
+                    }
+                    if let Some(c) = had.holding.filter(|_| row_gone.is_none()) {
                         let b = row_before(c.job).expect("a held job exists");
-                        let a = row_after(c.job).unwrap();
+                        let a = row_after(c.job);
                         let refused =
                             matches!(action, Action::Fail(_) | Action::Heartbeat(_)) && !had.alive;
                         let guard_passes = b.status == "running" && b.attempts == c.attempt;
@@ -539,6 +582,7 @@ async fn random_sequences_keep_every_queue_invariant() {
                         if refused || !guard_passes {
                             // A worker whose lease was taken over (or whose job moved on)
                             // changes nothing: its UPDATE matched 0 rows.
+                            let a = a.expect("a stale write deletes nothing");
                             assert_eq!(b.stored(), a.stored(), "a stale write landed: {}", ctx());
                             if matches!(action, Action::Complete(_)) {
                                 assert_eq!(arg(&outcome, "rows"), Some("0"), "{}", ctx());
@@ -550,12 +594,21 @@ async fn random_sequences_keep_every_queue_invariant() {
                                 _ if b.attempts >= b.max_attempts => "dead",
                                 _ => "ready",
                             };
-                            assert_eq!(a.status, expect, "{}", ctx());
+                            if matches!(action, Action::Complete(_)) && lab.delete_on_complete {
+                                assert!(a.is_none(), "DELETE left the row: {}", ctx());
+                                kinds.add("completion deleted the row");
+                            } else {
+                                let a = a.expect("the job's row stays");
+                                assert_eq!(a.status, expect, "{}", ctx());
+                            }
                             if matches!(action, Action::Complete(_)) {
                                 assert_eq!(arg(&outcome, "rows"), Some("1"), "{}", ctx());
                             }
                         }
-                        if matches!(action, Action::Fail(_)) && a.status == "dead" && !refused {
+                        if matches!(action, Action::Fail(_))
+                            && a.is_some_and(|a| a.status == "dead")
+                            && !refused
+                        {
                             kinds.add("fail made a dead job");
                         }
                     }
@@ -618,10 +671,22 @@ async fn random_sequences_keep_every_queue_invariant() {
                 } else {
                     "notify < 7999 accepted"
                 }),
-                // The lab's own per-key actions and §2's DELETE-on-complete are not
-                // generated here; tests/jobs.rs checks them.
-                Action::EnqueueKeyed(_) | Action::PerKeyClaim(_) | Action::DeleteOnComplete(_) => {
-                    unreachable!("the generator makes no per-key or delete-mode action")
+                Action::DeleteOnComplete(on) => {
+                    assert_eq!(lab.delete_on_complete, *on, "{}", ctx());
+                    for (b, a) in before.iter().zip(&after) {
+                        assert_eq!(
+                            b.stored(),
+                            a.stored(),
+                            "the switch changed a row: {}",
+                            ctx()
+                        );
+                    }
+                    kinds.add("DELETE on completion switched");
+                }
+                // The lab's own per-key actions are not generated here; tests/jobs.rs checks
+                // them.
+                Action::EnqueueKeyed(_) | Action::PerKeyClaim(_) => {
+                    unreachable!("the generator makes no per-key action")
                 }
             }
             assert_eq!(
@@ -684,6 +749,9 @@ async fn random_sequences_keep_every_queue_invariant() {
             ("die", 340),
             ("heartbeat", 210),
             ("advance", 730),
+            ("DELETE on completion switched", 180),
+            ("stale write to a deleted row: 0 rows", 10),
+            ("completion deleted the row", 40),
         ];
         let short: Vec<String> = per_1000
             .iter()
