@@ -167,6 +167,9 @@ struct Sim<'a> {
     timeline: Vec<Segment>,
     transactions: Vec<TxSpan>,
     truncated: bool,
+    /// Nothing more can be recorded: the timeline and the spans are full, and `truncated` is
+    /// set. From then on segments and spans are not even built.
+    recording_over: bool,
     #[cfg(test)]
     tracing: bool,
     #[cfg(test)]
@@ -274,6 +277,7 @@ impl<'a> Sim<'a> {
             timeline: Vec::new(),
             transactions: Vec::new(),
             truncated: false,
+            recording_over: false,
             #[cfg(test)]
             tracing,
             #[cfg(test)]
@@ -342,7 +346,15 @@ impl<'a> Sim<'a> {
     }
 
     /// As [`Self::segment`], at `now` (not earlier than the worker's current segment start).
+    #[inline(always)]
     fn segment_at(&mut self, w: usize, now: u64, kind: SegmentKind, job: Option<u32>) {
+        if !self.recording_over {
+            self.record_segment(w, now, kind, job);
+        }
+    }
+
+    #[inline(never)]
+    fn record_segment(&mut self, w: usize, now: u64, kind: SegmentKind, job: Option<u32>) {
         let wk = &mut self.workers[w];
         if now > wk.seg_start {
             let seg = Segment {
@@ -355,9 +367,10 @@ impl<'a> Sim<'a> {
             if self.timeline.len() < self.p.timeline_limit as usize {
                 self.timeline.push(seg);
             } else {
-                self.truncated = true;
+                self.left_out();
             }
         }
+        let wk = &mut self.workers[w];
         wk.seg_kind = kind;
         wk.seg_start = now;
         wk.seg_job = job;
@@ -431,10 +444,9 @@ impl<'a> Sim<'a> {
 
     /// Server side: the current statement's reply leaves for its worker.
     ///
-    /// Once the timeline and the transaction spans are full (nothing more is recorded, only
-    /// counted), a reply whose handling touches nothing but its own worker is handled now,
-    /// as of its arrival time, instead of as an event of its own: no other event can see the
-    /// difference, and its transaction close waits in [`TxClock`] until time reaches it. The
+    /// Once recording is over (the timeline and the transaction spans are full), a reply
+    /// whose handling touches nothing but its own worker is handled now, as of its arrival
+    /// time, instead of as an event of its own: no other event can see the difference, and its transaction close waits in [`TxClock`] until time reaches it. The
     /// worker's next event is then scheduled straight away (the same time and worker as
     /// before, so the same order). A run's results stay the same; it needs fewer events.
     #[inline(always)]
@@ -443,19 +455,19 @@ impl<'a> Sim<'a> {
         wk.found = found;
         let stmt = wk.stmt;
         let t = self.now + wk.half_back;
-        if private_reply(stmt, found) && self.recording_done() {
+        if private_reply(stmt, found) && self.recording_over {
             self.reply(w, stmt, t);
         } else {
             self.schedule(w, t, Next::Reply);
         }
     }
 
-    /// Whether the timeline and the transaction spans are both full, so that segments and
-    /// spans are only counted as left out.
-    #[inline(always)]
-    fn recording_done(&self) -> bool {
+    /// A segment or span did not fit in its list.
+    #[cold]
+    fn left_out(&mut self) {
+        self.truncated = true;
         let limit = self.p.timeline_limit as usize;
-        self.timeline.len() >= limit && self.transactions.len() >= limit
+        self.recording_over = self.timeline.len() >= limit && self.transactions.len() >= limit;
     }
 
     fn advance_head(&mut self) {
@@ -650,14 +662,16 @@ impl<'a> Sim<'a> {
         if closes {
             if let Some(start) = self.workers[w].tx_start.take() {
                 self.txs.close(start, now, self.now);
-                if self.transactions.len() < self.p.timeline_limit as usize {
-                    self.transactions.push(TxSpan {
-                        worker: w as u16,
-                        start_us: start,
-                        end_us: now,
-                    });
-                } else {
-                    self.truncated = true;
+                if !self.recording_over {
+                    if self.transactions.len() < self.p.timeline_limit as usize {
+                        self.transactions.push(TxSpan {
+                            worker: w as u16,
+                            start_us: start,
+                            end_us: now,
+                        });
+                    } else {
+                        self.left_out();
+                    }
                 }
             }
         }
