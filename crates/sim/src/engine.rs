@@ -42,7 +42,7 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-use crate::params::{Durations, ParamError, Params, Strategy};
+use crate::params::{ParamError, Params, Strategy};
 use crate::report::{Outcome, Segment, SegmentKind, TxSpan};
 use crate::rng::SplitMix64;
 
@@ -52,16 +52,8 @@ const DONE: u8 = 2;
 const UNLOCKED: u16 = u16::MAX;
 /// No job (end of a key's chain, or no completion yet for a key).
 const NO_JOB: u32 = u32::MAX;
-
-/// The key of every job (`0..params.keys`), drawn from the seed on a stream of its own.
-/// Same `seed`, `jobs` and `keys`, same keys, on every platform.
-pub fn job_keys(p: &Params) -> Vec<u32> {
-    let mut rng = SplitMix64::new(p.seed ^ 0xBB67_AE85_84CA_A73B);
-    let top = u64::from(p.keys.max(1) - 1);
-    (0..p.jobs)
-        .map(|_| rng.range_inclusive(0, top) as u32)
-        .collect()
-}
+/// Round trips are drawn within ±20 % of the latency, in whole percent: 41 of them.
+const ROUND_TRIPS: usize = 41;
 
 /// Runs one simulation. Invalid inputs return the validation error; nothing is simulated.
 pub fn simulate(params: &Params) -> Result<Outcome, ParamError> {
@@ -96,8 +88,6 @@ use events::*;
 
 #[derive(Debug, Clone)]
 struct Worker {
-    /// The pending event, as [`code`] of its `Next` and `stmt`.
-    next: u8,
     stmt: Stmt,
     /// The second half of the current statement's round trip.
     half_back: u64,
@@ -135,10 +125,9 @@ struct Sim<'a> {
     /// Workers blocked on row locks, `(row, worker)` in the order they started waiting: a
     /// released row goes to the first entry for it (PostgreSQL queues lock waiters FIFO).
     waiters: VecDeque<(u32, u16)>,
-    /// The worker whose event is being handled, and whether it has scheduled its next one.
-    current: usize,
-    rescheduled: bool,
     jitter: SplitMix64,
+    /// Every round trip a statement can take: `latency_us × (80 + i) / 100` for a draw `i`.
+    round_trips: [u64; ROUND_TRIPS],
     claims_started: u64,
     executions: u64,
     lock_wait_us: u64,
@@ -176,30 +165,6 @@ struct Sim<'a> {
     trace: Vec<LockEvent>,
 }
 
-/// Durations of every job, drawn from their own stream so they do not depend on the strategy.
-fn draw_durations(p: &Params) -> Vec<u32> {
-    let mut rng = SplitMix64::new(p.seed ^ 0xD1B5_4A32_D192_ED03);
-    (0..p.jobs)
-        .map(|_| {
-            let us = match p.durations {
-                Durations::Fixed { us } => us,
-                Durations::Uniform { min_us, max_us } => rng.range_inclusive(min_us, max_us),
-                Durations::LongTail { min_us, max_us } => {
-                    // Pareto with α = 2: P(D > x) = (min / x)².
-                    let d = min_us as f64 / rng.unit_open_zero().sqrt();
-                    if d >= max_us as f64 {
-                        max_us
-                    } else {
-                        d as u64
-                    }
-                }
-            };
-            // Validation keeps every duration under the 30 s lease, so it fits in u32.
-            u32::try_from(us).unwrap_or(u32::MAX)
-        })
-        .collect()
-}
-
 impl<'a> Sim<'a> {
     #[cfg_attr(not(test), allow(unused_variables))]
     fn new(p: &'a Params, tracing: bool) -> Self {
@@ -227,7 +192,6 @@ impl<'a> Sim<'a> {
             }
         }
         let worker = Worker {
-            next: START,
             stmt: Stmt::Begin,
             half_back: 0,
             found: None,
@@ -253,9 +217,8 @@ impl<'a> Sim<'a> {
             workers: vec![worker; p.workers as usize].into_boxed_slice(),
             events: Agenda::new(p.workers as usize),
             waiters: VecDeque::new(),
-            current: 0,
-            rescheduled: false,
             jitter: SplitMix64::new(p.seed ^ 0x6A09_E667_F3BC_C909),
+            round_trips: std::array::from_fn(|i| p.latency_us * (80 + i as u64) / 100),
             claims_started: 0,
             executions: 0,
             lock_wait_us: 0,
@@ -293,9 +256,7 @@ impl<'a> Sim<'a> {
         }
         while let Some((t, w)) = self.events.peek() {
             self.now = t;
-            self.current = w;
-            self.rescheduled = false;
-            match self.workers[w].next {
+            match self.events.take(w) {
                 START => self.start(w),
                 GRANTED => self.granted(w),
                 GAP_END => self.issue(w, Stmt::MarkRunning),
@@ -324,7 +285,7 @@ impl<'a> Sim<'a> {
             }
             // Most events schedule their worker's next one, which replaces this one in the
             // agenda; a stopped or blocked worker's event is removed here.
-            if !self.rescheduled {
+            if self.events.taken(w) {
                 self.events.clear(w);
             }
         }
@@ -332,12 +293,8 @@ impl<'a> Sim<'a> {
 
     #[inline(always)]
     fn schedule(&mut self, w: usize, t: u64, next: Next) {
-        let wk = &mut self.workers[w];
-        wk.next = code(next, wk.stmt);
-        self.events.set(w, t);
-        if w == self.current {
-            self.rescheduled = true;
-        }
+        let code = code(next, self.workers[w].stmt);
+        self.events.set(w, t, code);
     }
 
     /// Closes the worker's current segment and opens one of `kind`.
@@ -419,10 +376,11 @@ impl<'a> Sim<'a> {
 
     #[inline(always)]
     fn issue(&mut self, w: usize, stmt: Stmt) {
+        // `latency_us × (a draw in 80..=120) / 100`, the draw skipped at zero latency.
         let rtt = if self.p.latency_us == 0 {
             0
         } else {
-            self.p.latency_us * self.jitter.range_inclusive(80, 120) / 100
+            self.round_trips[(self.jitter.next_u64() % ROUND_TRIPS as u64) as usize]
         };
         let out = rtt / 2;
         let opens = self.autocommit || stmt == Stmt::Begin;
@@ -470,6 +428,9 @@ impl<'a> Sim<'a> {
         self.recording_over = self.timeline.len() >= limit && self.transactions.len() >= limit;
     }
 
+    /// Moves `head` up to the first ready row. Only the claims need it current (the naive
+    /// SELECT returns it); elsewhere a `head` left behind only makes a scan start lower,
+    /// over rows that are not ready (no row becomes ready again), so it finds the same row.
     fn advance_head(&mut self) {
         let n = self.status.len() as u32;
         while self.head < n && self.status[self.head as usize] != READY {
@@ -539,7 +500,12 @@ impl<'a> Sim<'a> {
     #[inline(always)]
     fn exec(&mut self, w: usize, stmt: Stmt) {
         debug_assert_eq!(stmt, self.workers[w].stmt);
-        self.advance_head();
+        if matches!(
+            stmt,
+            Stmt::NaiveSelect | Stmt::SelectForUpdate | Stmt::SelectSkipLocked | Stmt::LeaseClaim
+        ) {
+            self.advance_head();
+        }
         match stmt {
             Stmt::Begin => self.send_reply(w, None),
             Stmt::NaiveSelect => {
@@ -744,6 +710,7 @@ impl<'a> Sim<'a> {
     }
 
     /// The worker starts its job at `now` (the current time, or a reply's arrival ahead).
+    #[inline(always)]
     fn work(&mut self, w: usize, now: u64) {
         let Some(job) = self.workers[w].job else {
             return;
@@ -756,6 +723,7 @@ impl<'a> Sim<'a> {
         self.schedule(w, t, Next::WorkEnd);
     }
 
+    #[inline(always)]
     fn complete(&mut self, job: u32) {
         self.completions += 1;
         if let Some(last) = self.last_completed {
@@ -810,25 +778,12 @@ impl<'a> Sim<'a> {
     }
 }
 
-/// Whether the reply to `stmt` that found `found` touches only its own worker: it closes the
-/// worker's autocommit transaction (or none), and starts the job or schedules the naive gap.
-/// No table row, lock, random draw or other worker is involved, and it records nothing once
-/// the timeline and spans are full. The other replies send a statement (a random round trip),
-/// stop a worker or consult the per-key state.
-#[inline(always)]
-fn private_reply(stmt: Stmt, found: Option<u32>) -> bool {
-    match stmt {
-        Stmt::MarkRunning => true,
-        Stmt::NaiveSelect | Stmt::SelectForUpdate | Stmt::SelectSkipLocked | Stmt::LeaseClaim => {
-            found.is_some()
-        }
-        Stmt::Begin | Stmt::MarkDone | Stmt::Commit => false,
-    }
-}
-
 mod agenda;
+mod draws;
 mod tx_clock;
 use agenda::Agenda;
+use draws::draw_durations;
+pub use draws::job_keys;
 use tx_clock::TxClock;
 
 #[cfg(test)]
