@@ -291,10 +291,22 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// Worker `w`'s next event is `next` at `t`, replacing its pending one.
     #[inline(always)]
     fn schedule(&mut self, w: usize, t: u64, next: Next) {
-        let code = code(next, self.workers[w].stmt);
-        self.events.set(w, t, code);
+        debug_assert!(
+            !matches!(next, Next::Exec | Next::Reply),
+            "use schedule_stmt"
+        );
+        self.events.set(w, t, code(next, Stmt::Begin));
+    }
+
+    /// As [`Self::schedule`], for the server side (`Exec`) or the reply (`Reply`) of `stmt`,
+    /// the worker's current statement.
+    #[inline(always)]
+    fn schedule_stmt(&mut self, w: usize, t: u64, next: Next, stmt: Stmt) {
+        debug_assert_eq!(stmt, self.workers[w].stmt);
+        self.events.set(w, t, code(next, stmt));
     }
 
     /// Closes the worker's current segment and opens one of `kind`.
@@ -334,13 +346,12 @@ impl<'a> Sim<'a> {
     }
 
     /// The top of the worker's loop: claim the next job, unless the execution limit is reached.
+    #[inline(always)]
     fn start(&mut self, w: usize) {
-        if let Some(limit) = self.p.max_executions {
-            if self.claims_started >= u64::from(limit) {
-                self.stop(w);
-                self.stop_idle();
-                return;
-            }
+        if !self.claims_left() {
+            self.stop(w);
+            self.stop_idle();
+            return;
         }
         self.claims_started += 1;
         self.segment(w, SegmentKind::Claim, None);
@@ -352,6 +363,14 @@ impl<'a> Sim<'a> {
             }
         };
         self.issue(w, first);
+    }
+
+    /// Whether the execution limit (if any) lets one more claim start.
+    #[inline(always)]
+    fn claims_left(&self) -> bool {
+        self.p
+            .max_executions
+            .is_none_or(|limit| self.claims_started < u64::from(limit))
     }
 
     /// Per-key: every idle worker stops (no job will become claimable for them).
@@ -394,9 +413,9 @@ impl<'a> Sim<'a> {
         }
         if stmt == Stmt::Begin {
             // BEGIN does nothing on the server that another worker could see.
-            self.schedule(w, now + rtt, Next::Reply);
+            self.schedule_stmt(w, now + rtt, Next::Reply, stmt);
         } else {
-            self.schedule(w, now + out, Next::Exec);
+            self.schedule_stmt(w, now + out, Next::Exec, stmt);
         }
     }
 
@@ -416,7 +435,7 @@ impl<'a> Sim<'a> {
         if private_reply(stmt, found) && self.recording_over {
             self.reply(w, stmt, t);
         } else {
-            self.schedule(w, t, Next::Reply);
+            self.schedule_stmt(w, t, Next::Reply, stmt);
         }
     }
 
@@ -627,7 +646,22 @@ impl<'a> Sim<'a> {
         let closes = self.autocommit || stmt == Stmt::Commit;
         if closes {
             if let Some(start) = self.workers[w].tx_start.take() {
-                self.txs.close(start, now, self.now);
+                // The reply to the last statement of a job starts the next claim at once, and
+                // the claim's first statement opens a transaction: one closes as another
+                // opens, and the count of open transactions does not change.
+                let reopens = match stmt {
+                    Stmt::MarkDone => self.claims_left(),
+                    Stmt::Commit => self.workers[w].job.is_some() && self.claims_left(),
+                    _ => false,
+                };
+                if reopens {
+                    debug_assert_eq!(now, self.now);
+                    self.txs.hand_on(start, now);
+                    // Open already, so the claim's first statement opens nothing.
+                    self.workers[w].tx_start = Some(now);
+                } else {
+                    self.txs.close(start, now, self.now);
+                }
                 if !self.recording_over {
                     if self.transactions.len() < self.p.timeline_limit as usize {
                         self.transactions.push(TxSpan {

@@ -208,6 +208,12 @@ impl TxTracker {
     pub fn close(&mut self, start: u64, t: u64) {
         self.advance(t);
         self.open = self.open.saturating_sub(1);
+        self.note_span(start, t);
+    }
+
+    /// A transaction opened at `start` closed at `t` while another opened at `t`: the same
+    /// as `close(start, t)` then `open(t)`, for a `start` that was opened.
+    pub(crate) fn note_span(&mut self, start: u64, t: u64) {
         self.longest = self.longest.max(t.saturating_sub(start));
     }
 

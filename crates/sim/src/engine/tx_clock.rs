@@ -58,6 +58,14 @@ impl TxClock {
         }
     }
 
+    /// The transaction opened at `start` closes at `t`, the current time, as the same worker
+    /// opens another: the count of open transactions stays the same, so the tracker is not
+    /// moved (time spans of zero length count nothing); only the longest span may change.
+    #[inline(always)]
+    pub(super) fn hand_on(&mut self, start: u64, t: u64) {
+        self.tracker.note_span(start, t);
+    }
+
     /// The statistics over `0..end_us`, after every waiting close.
     pub(super) fn finish(mut self, end_us: u64) -> TxStats {
         if self.waiting > 0 {
