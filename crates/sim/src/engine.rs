@@ -423,9 +423,11 @@ impl<'a> Sim<'a> {
     ///
     /// Once recording is over (the timeline and the transaction spans are full), a reply
     /// whose handling touches nothing but its own worker is handled now, as of its arrival
-    /// time, instead of as an event of its own: no other event can see the difference, and its transaction close waits in [`TxClock`] until time reaches it. The
-    /// worker's next event is then scheduled straight away (the same time and worker as
-    /// before, so the same order). A run's results stay the same; it needs fewer events.
+    /// time, instead of as an event of its own: no other event can see the difference, and
+    /// its transaction close waits in [`TxClock`] until time reaches it. The worker's next
+    /// event is then scheduled straight away (the same time and worker as before, so the
+    /// same order). A run's results stay the same; it needs fewer events (naive: 6 per
+    /// execution instead of 8).
     #[inline(always)]
     fn send_reply(&mut self, w: usize, found: Option<u32>) {
         let wk = &mut self.workers[w];
