@@ -99,6 +99,12 @@ pub struct TxTracker {
     slice: usize,
     /// Where that slice ends: `(slice + 1) × width`.
     slice_end: u64,
+    /// `slice_end` while `slice` is a fine slice, else 0: before it, time moves within the
+    /// current slice, and only `current` changes.
+    fast_end: u64,
+    /// The current fine slice's figures, kept out of `slices` while time stays inside it
+    /// (the common case: most calls move time by a few µs).
+    current: (u32, u128),
     /// Per fine slice: most transactions open at once, and open-transaction µs.
     slices: Vec<(u32, u128)>,
 }
@@ -113,6 +119,8 @@ impl Default for TxTracker {
             width: 1,
             slice: 0,
             slice_end: 1,
+            fast_end: 1,
+            current: (0, 0),
             slices: vec![(0, 0); FINE_SLICES],
         }
     }
@@ -127,14 +135,12 @@ impl TxTracker {
     #[inline(always)]
     fn advance(&mut self, t: u64) {
         // Most calls stay inside the current slice (or do not move at all).
-        if t < self.slice_end && self.slice < FINE_SLICES {
-            if self.open > 0 && t > self.until {
-                let s = &mut self.slices[self.slice];
-                s.0 = s.0.max(self.open);
-                s.1 += u128::from(self.open) * u128::from(t - self.until);
-                self.max_in_tx = self.max_in_tx.max(self.open);
+        if t < self.fast_end {
+            if t > self.until {
+                self.current.0 = self.current.0.max(self.open);
+                self.current.1 += u128::from(self.open) * u128::from(t - self.until);
+                self.until = t;
             }
-            self.until = self.until.max(t);
             return;
         }
         self.advance_slices(t);
@@ -143,6 +149,7 @@ impl TxTracker {
     /// [`Self::advance`] across slice boundaries.
     #[inline(never)]
     fn advance_slices(&mut self, t: u64) {
+        self.store_current();
         while self.until < t {
             if self.slice >= FINE_SLICES {
                 self.coarsen();
@@ -160,6 +167,21 @@ impl TxTracker {
                 self.slice += 1;
                 self.slice_end += self.width;
             }
+        }
+        if self.slice < FINE_SLICES {
+            self.current = self.slices[self.slice];
+            self.fast_end = self.slice_end;
+        } else {
+            self.current = (0, 0);
+            self.fast_end = 0;
+        }
+    }
+
+    /// Puts `current` back into its slice (after which `slices` is complete).
+    fn store_current(&mut self) {
+        if self.slice < FINE_SLICES {
+            self.slices[self.slice] = self.current;
+            self.max_in_tx = self.max_in_tx.max(self.current.0);
         }
     }
 
@@ -186,6 +208,12 @@ impl TxTracker {
     pub fn close(&mut self, start: u64, t: u64) {
         self.advance(t);
         self.open = self.open.saturating_sub(1);
+        self.note_span(start, t);
+    }
+
+    /// A transaction opened at `start` closed at `t` while another opened at `t`: the same
+    /// as `close(start, t)` then `open(t)`, for a `start` that was opened.
+    pub(crate) fn note_span(&mut self, start: u64, t: u64) {
         self.longest = self.longest.max(t.saturating_sub(start));
     }
 
@@ -193,6 +221,7 @@ impl TxTracker {
     pub fn finish(mut self, end_us: u64) -> TxStats {
         let end = end_us.max(1);
         self.advance(end);
+        self.store_current();
         let used = end.div_ceil(self.width);
         let group = used.div_ceil(SERIES_BUCKETS).max(1);
         let mut series = Vec::new();

@@ -15,7 +15,13 @@ pub(super) struct Agenda {
     keys: [u64; 2 * AGENDA_LEAVES],
     /// log₂ of the leaves (at least 2 of them): the steps from a leaf up to the root.
     levels: u32,
+    /// Each worker's pending event code (see `events::code`), or `TAKEN` once the event
+    /// loop has taken it and until the worker's next [`Self::set`].
+    codes: [u8; AGENDA_LEAVES],
 }
+
+/// The code of an event the loop has taken from the agenda.
+const TAKEN: u8 = u8::MAX;
 
 /// Bits of an agenda key that hold the worker (up to 64 workers).
 const WORKER_BITS: u32 = 6;
@@ -30,6 +36,7 @@ impl Agenda {
         Agenda {
             keys: [NONE; 2 * AGENDA_LEAVES],
             levels: leaves.trailing_zeros(),
+            codes: [TAKEN; AGENDA_LEAVES],
         }
     }
 
@@ -61,11 +68,27 @@ impl Agenda {
         }
     }
 
+    /// Worker `w`'s next event is `code` at `t` (replacing any pending one).
     #[inline(always)]
-    pub(super) fn set(&mut self, w: usize, t: u64) {
+    pub(super) fn set(&mut self, w: usize, t: u64, code: u8) {
         // Below 2⁵⁷ (see above: run times stay under 2⁵² µs), so no packed key reaches `NONE`.
         debug_assert!(t < 1 << 57, "event time {t} µs out of range");
+        debug_assert_ne!(code, TAKEN);
+        self.codes[w % AGENDA_LEAVES] = code;
         self.update(w, (t << WORKER_BITS) | w as u64);
+    }
+
+    /// The code of worker `w`'s pending event, which the caller is about to handle. The event
+    /// stays at the top of the agenda until the worker's next `set` or `clear`.
+    #[inline(always)]
+    pub(super) fn take(&mut self, w: usize) -> u8 {
+        std::mem::replace(&mut self.codes[w % AGENDA_LEAVES], TAKEN)
+    }
+
+    /// Whether worker `w`'s event was taken and no new one set since.
+    #[inline(always)]
+    pub(super) fn taken(&self, w: usize) -> bool {
+        self.codes[w % AGENDA_LEAVES] == TAKEN
     }
 
     /// The earliest pending event as `(time, worker)`; it stays pending until the worker's

@@ -35,6 +35,22 @@ pub(super) const fn code(next: Next, stmt: Stmt) -> u8 {
     }
 }
 
+/// Whether the reply to `stmt` that found `found` touches only its own worker: it closes the
+/// worker's autocommit transaction (or none), and starts the job or schedules the naive gap.
+/// No table row, lock, random draw or other worker is involved, and it records nothing once
+/// the timeline and spans are full. The other replies send a statement (a random round trip),
+/// stop a worker or consult the per-key state.
+#[inline(always)]
+pub(super) fn private_reply(stmt: Stmt, found: Option<u32>) -> bool {
+    match stmt {
+        Stmt::MarkRunning => true,
+        Stmt::NaiveSelect | Stmt::SelectForUpdate | Stmt::SelectSkipLocked | Stmt::LeaseClaim => {
+            found.is_some()
+        }
+        Stmt::Begin | Stmt::MarkDone | Stmt::Commit => false,
+    }
+}
+
 pub(super) const START: u8 = code(Next::Start, Stmt::Begin);
 pub(super) const GRANTED: u8 = code(Next::Granted, Stmt::Begin);
 pub(super) const GAP_END: u8 = code(Next::GapEnd, Stmt::Begin);

@@ -78,10 +78,10 @@ fn the_lock_check_catches_a_second_holder() {
 #[test]
 fn the_agenda_returns_events_in_time_then_worker_order() {
     let mut agenda = Agenda::new(5);
-    agenda.set(3, 10);
-    agenda.set(4, 5);
-    agenda.set(1, 5);
-    agenda.set(0, 7);
+    agenda.set(3, 10, START);
+    agenda.set(4, 5, START);
+    agenda.set(1, 5, START);
+    agenda.set(0, 7, START);
     let mut order = Vec::new();
     while let Some((t, w)) = agenda.peek() {
         order.push((t, w));
