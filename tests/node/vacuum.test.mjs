@@ -379,7 +379,7 @@ test('use_strategy accepts only the lab tables and reset_search_path restores th
   assert.equal((await one(db, 'reset_search_path')).search_path, 'lab, pg_catalog, public');
 });
 
-test('partitions: DETACH + DROP of the finished round leaves 0 dead tuples and 0 pages, the next round's partition made first', async () => {
+test("partitions: DETACH + DROP of the finished round leaves 0 dead tuples and 0 pages, the next round's partition made first", async () => {
   const db = await boot();
   const parts = async () =>
     (await db.query(`select c.relname::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
