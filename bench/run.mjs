@@ -164,7 +164,8 @@ const vacSql = (name) => fs.readFileSync(path.join(ROOT, 'src/sql/vacuum', `${na
 const L3_SQL = Object.fromEntries(
   ['setup_check', 'setup_extensions', 'setup_tables', 'setup_helpers', 'use_strategy', 'reset_search_path', 'enqueue',
     'claim_batch', 'complete_done', 'complete_delete', 'explain_claim_article', 'plan_summary', 'flush_stats',
-    'measure_table', 'measure_indexes', 'vacuum', 'rotate_truncate'].map((n) => [n, vacSql(n)]),
+    'measure_table', 'measure_indexes', 'vacuum', 'rotate_truncate', 'enqueue_partition', 'partition_open',
+    'partition_drop'].map((n) => [n, vacSql(n)]),
 );
 L3_SQL.clock_install = fs.readFileSync(path.join(ROOT, 'src/sql/lab/clock_install.sql'), 'utf8');
 async function l3Floor(browser) {
@@ -190,6 +191,7 @@ async function l3Floor(browser) {
       ['vac_delete', 'complete_delete', null],
       ['vac_delete_vacuum', 'complete_delete', 'vacuum'],
       ['vac_rotate', 'complete_done', 'truncate'],
+      ['vac_partition', 'complete_done', 'partition'],
     ];
     const withSchema = async (schema, body) => {
       await db.query(sql.use_strategy, [schema]);
@@ -211,8 +213,10 @@ async function l3Floor(browser) {
     const t0 = performance.now();
     for (let round = 1; round <= 3; round++) {
       for (const [schema, complete, cleanup] of strategies) {
+        if (cleanup === 'partition') await db.query(sql.partition_open, [round]);
         await withSchema(schema, async () => {
-          await db.query(sql.enqueue, [20000]);
+          if (cleanup === 'partition') await db.query(sql.enqueue_partition, [20000, round]);
+          else await db.query(sql.enqueue, [20000]);
           for (;;) {
             const rows = (await db.query(sql.claim_batch, [2000])).rows;
             if (rows.length === 0) break;
@@ -228,6 +232,10 @@ async function l3Floor(browser) {
           await measure(schema);
         } else if (cleanup === 'truncate') {
           await withSchema(schema, () => db.query(sql.rotate_truncate, []));
+          await measure(schema);
+        } else if (cleanup === 'partition') {
+          await db.query(sql.partition_open, [round + 1]);
+          await db.query(sql.partition_drop, [round]);
           await measure(schema);
         }
       }

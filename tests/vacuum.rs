@@ -152,6 +152,169 @@ async fn rotation_truncate_empties_the_rounds_table_with_no_vacuum() {
     db.close().await;
 }
 
+/// The partitions of vac_partition.jobs now (pg_inherits), by name.
+async fn partitions(db: &Db) -> Vec<String> {
+    #[derive(Deserialize)]
+    struct Part {
+        name: String,
+    }
+    db.query::<Part>(
+        "select c.relname::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid \
+          where i.inhparent = 'vac_partition.jobs'::regclass order by c.relname",
+        &[],
+    )
+    .await
+    .expect("pg_inherits")
+    .rows
+    .into_iter()
+    .map(|p| p.name)
+    .collect()
+}
+
+#[wasm_bindgen_test]
+async fn partitions_detach_and_drop_the_rounds_partition_with_no_vacuum_and_the_claim_stays_flat() {
+    let db = lab().await;
+    // Before a round the table has no partition; the round makes its own.
+    assert_eq!(partitions(&db).await, Vec::<String>::new());
+    let out = model::run_round(
+        &db,
+        Strategy::Partition,
+        1,
+        JOBS,
+        500,
+        &Cell::new(false),
+        &|_| {},
+        None,
+    )
+    .await
+    .expect("a round on the partitioned table");
+    assert_eq!(out.claimed, u64::from(JOBS));
+    assert_eq!(partitions(&db).await, vec!["jobs_r1".to_string()]);
+    // The parent has no storage: every figure is its partition's.
+    let round1 = model::table_stats(&db, Strategy::Partition).await.unwrap();
+    assert_eq!(
+        round1.n_dead_tup,
+        2 * i64::from(JOBS),
+        "the round bloats its partition"
+    );
+    assert!(round1.heap_pages > 0);
+    let map = model::page_map(&db, Strategy::Partition).await.unwrap();
+    assert_eq!(
+        map.len() as i64,
+        round1.heap_pages,
+        "the page map is the partition's pages"
+    );
+    assert_eq!(
+        map.iter().map(|p| i64::from(p.dead)).sum::<i64>(),
+        round1.n_dead_tup
+    );
+    model::partition_rotate(&db, 1)
+        .await
+        .expect("DETACH + DROP");
+    assert_eq!(partitions(&db).await, vec!["jobs_r2".to_string()]);
+    assert!(
+        scalar::<bool>(
+            &db,
+            "select to_regclass('vac_partition.jobs_r1') is null as v"
+        )
+        .await,
+        "the finished partition is gone, not only detached"
+    );
+    model::reset(&db).await.unwrap();
+
+    // Three rounds through the lab's run, beside rotation by TRUNCATE and keeping rows.
+    let records = run(
+        &db,
+        &cfg(
+            JOBS,
+            3,
+            &[Strategy::Keep, Strategy::Rotate, Strategy::Partition],
+        ),
+    )
+    .await;
+    let rounds = of(&records, Strategy::Partition, Step::AfterRound);
+    let dropped = of(&records, Strategy::Partition, Step::AfterDrop);
+    assert_eq!((rounds.len(), dropped.len()), (3, 3));
+    assert!(of(&records, Strategy::Partition, Step::AfterTruncate).is_empty());
+    for (r, d) in rounds.iter().zip(&dropped) {
+        assert_eq!(
+            r.measure.stats.n_dead_tup,
+            2 * i64::from(JOBS),
+            "round {}: the round itself bloats",
+            r.round
+        );
+        assert_eq!(
+            r.measure.stats.n_live_tup,
+            i64::from(JOBS),
+            "done rows, live"
+        );
+        assert!(
+            r.measure.claim.pages >= r.measure.stats.heap_pages && r.measure.stats.heap_pages > 0,
+            "round {}: the claim reads the round's partition",
+            r.round
+        );
+        let st = &d.measure.stats;
+        assert_eq!(
+            (st.n_dead_tup, st.n_live_tup, st.heap_pages),
+            (0, 0, 0),
+            "round {}: DETACH + DROP leaves no dead tuple and no page",
+            d.round
+        );
+        assert_eq!(st.vacuum_count, 0, "VACUUM never ran");
+        assert_eq!(d.measure.claim.pages, 0, "the claim reads nothing");
+        assert!(d.auto, "part of the strategy, on the charts");
+    }
+    // The claim's pages stay flat round after round, as rotation's do; keeping rows grows.
+    let claim = |s| -> Vec<i64> {
+        of(&records, s, Step::AfterRound)
+            .iter()
+            .map(|r| r.measure.claim.pages)
+            .collect()
+    };
+    let (part, rot, keep) = (
+        claim(Strategy::Partition),
+        claim(Strategy::Rotate),
+        claim(Strategy::Keep),
+    );
+    for i in 1..3 {
+        assert!(
+            (part[i] - part[0]).abs() <= 2,
+            "partitions: flat {part:?} (rotation {rot:?})"
+        );
+        assert!((rot[i] - rot[0]).abs() <= 2, "rotation: flat {rot:?}");
+    }
+    assert!(
+        keep[2] > 2 * part[2],
+        "keeping rows reads more and more: {keep:?}, partitions {part:?}"
+    );
+    // The finished partitions are gone; the next round's, made ahead, is there, empty.
+    assert_eq!(partitions(&db).await, vec!["jobs_r4".to_string()]);
+    for round in 1..=3 {
+        assert!(
+            scalar::<bool>(
+                &db,
+                &format!("select to_regclass('vac_partition.jobs_r{round}') is null as v")
+            )
+            .await
+        );
+    }
+    assert!(model::page_map(&db, Strategy::Partition)
+        .await
+        .unwrap()
+        .is_empty());
+    // The series the charts draw: 0 dead tuples and 0 pages after each round's drop.
+    assert_eq!(
+        model::series(&records, Strategy::Partition, model::Metric::DeadTuples),
+        vec![(1, 0), (2, 0), (3, 0)]
+    );
+    assert_eq!(
+        search_path(&db).await,
+        "lab, pg_catalog, public",
+        "the search path is put back"
+    );
+    db.close().await;
+}
+
 #[wasm_bindgen_test]
 async fn vacuum_brings_dead_tuples_to_zero_delete_claim_reads_a_handful_keep_still_reads_every_page(
 ) {
@@ -704,6 +867,12 @@ async fn each_tour_step_runs_and_shows_what_its_text_says() {
     assert!(truncated
         .iter()
         .all(|r| (r.measure.stats.n_dead_tup, r.measure.stats.heap_pages) == (0, 0)));
+    // The same zeros after each DETACH + DROP of the partitions' table.
+    let dropped = of(&l.state.records, Strategy::Partition, Step::AfterDrop);
+    assert_eq!(dropped.len(), 3);
+    assert!(dropped
+        .iter()
+        .all(|r| (r.measure.stats.n_dead_tup, r.measure.stats.heap_pages) == (0, 0)));
     let dead: Vec<i64> = after_round(&l, Strategy::Delete)
         .iter()
         .map(|r| r.measure.stats.n_dead_tup)
@@ -772,6 +941,8 @@ async fn a_share_link_replayed_on_a_fresh_database_gives_the_same_state() {
         ),
         Action::LongTx(false),
         Action::Run(cfg(1000, 1, &model::strategies(true))),
+        // The partitioned table's page map: its partitions' pages; no autovacuum figures.
+        Action::Select(Strategy::Partition),
     ];
     apply(&db, &mut lab, actions.clone(), &shown).await;
     assert_eq!(lab.history, actions, "every action done is in the link");

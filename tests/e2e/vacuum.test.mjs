@@ -1,6 +1,6 @@
 // L3 Bloat and VACUUM on the release build: a small run through the UI, the numbers appear,
 // VACUUM drops the dead tuples; refusal of out-of-range input; Cancel; Korean at 360 px;
-// and the full default run (3 strategies + DELETE + VACUUM × 3 rounds × 20,000 jobs) timed,
+// and the full default run (4 strategies + DELETE + VACUUM × 3 rounds × 20,000 jobs) timed,
 // with the longest main-thread stall during it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,8 +48,16 @@ test('a small run shows the numbers, and VACUUM drops the dead tuples (English)'
   assert.deepEqual(keepDead, [4000, 8000], 'keep rows: the same');
   const rotateDead = await column(page, 'rotate', 'col-dead');
   assert.deepEqual(rotateDead, [4000, 0, 4000, 0], 'rotation: TRUNCATE takes them to 0');
+  const partitionDead = await column(page, 'partition', 'col-dead');
+  assert.deepEqual(partitionDead, [4000, 0, 4000, 0], 'partitions: DETACH + DROP takes them to 0');
+  const partitionPages = await column(page, 'partition', 'col-heap-pages');
+  assert.ok(partitionPages[0] > 0 && partitionPages[1] === 0 && partitionPages[3] === 0, `partition pages ${partitionPages}`);
+  const partitionClaim = await column(page, 'partition', 'col-claim-pages');
+  assert.ok(Math.abs(partitionClaim[2] - partitionClaim[0]) <= 2, `partitions: the claim stays flat ${partitionClaim}`);
+  const steps = await page.$$eval('#vacuum-table tr[data-strategy="partition"]', (trs) => trs.map((tr) => tr.dataset.step));
+  assert.deepEqual(steps, ['after the round', 'after DETACH + DROP', 'after the round', 'after DETACH + DROP']);
   assert.ok(await page.isVisible('#vacuum-article'), 'ours beside the article');
-  assert.equal(await page.locator('.vacuum-chart svg polyline').count(), 12, 'three charts, four lines each');
+  assert.equal(await page.locator('.vacuum-chart svg polyline').count(), 15, 'three charts, five lines each');
 
   await page.click('#vacuum-vacuum');
   await page.waitForSelector('#vacuum-removed', { timeout: 60_000 });
@@ -123,7 +131,7 @@ test('Korean at 360 px: readable, nothing wider than the screen', async () => {
   assert.deepEqual(page.errors, []);
 });
 
-test('the full default run: 3 rounds × 20,000 jobs, four tables, timed, page never frozen', async () => {
+test('the full default run: 3 rounds × 20,000 jobs, five tables, timed, page never frozen', async () => {
   const page = await newPage(site.browser);
   await openLab(page, 'en');
   // Longest gap between animation frames while the run goes on: the main-thread stall.
@@ -168,7 +176,7 @@ test('a share link reproduces the same state after reload', async () => {
   await page.waitForSelector('#vacuum-removed');
   await page.waitForSelector('#vacuum-run:not([disabled])');
   const before = await labState(page);
-  assert.equal(before.rows.length, 4 * 2 + 3, 'two rounds (rotation has a TRUNCATE line), then a VACUUM line a table');
+  assert.equal(before.rows.length, 2 * (1 + 1 + 2 + 2) + 4, 'two rounds (rotation has a TRUNCATE line, partitions a DETACH + DROP line), then a VACUUM line a table');
   assert.match(before.removed, /DELETE on completion: VACUUM removed 0 of 6,000/);
   assert.match(before.map, /^vac_keep\.jobs: /);
   const url = await page.inputValue('#share-url');

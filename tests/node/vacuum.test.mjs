@@ -379,6 +379,61 @@ test('use_strategy accepts only the lab tables and reset_search_path restores th
   assert.equal((await one(db, 'reset_search_path')).search_path, 'lab, pg_catalog, public');
 });
 
+test("partitions: DETACH + DROP of the finished round leaves 0 dead tuples and 0 pages, the next round's partition made first", async () => {
+  const db = await boot();
+  const parts = async () =>
+    (await db.query(`select c.relname::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+                      where i.inhparent = 'vac_partition.jobs'::regclass order by 1`)).rows.map((r) => r.name);
+  assert.deepEqual(await parts(), [], 'no partition before the first round');
+  const claims = [];
+  for (let r = 1; r <= 2; r++) {
+    const opened = await one(db, 'partition_open', [r]);
+    assert.equal(opened.statement, r === 1
+      ? 'create table vac_partition.jobs_r1 partition of vac_partition.jobs for values in (\'1\')'
+      : null, 'the first is made before its round, the next ones ahead');
+    await use(db, 'vac_partition');
+    await db.query(sql('enqueue_partition'), [JOBS, r]);
+    let claimed = 0;
+    for (;;) {
+      const batch = await rows(db, 'claim_batch', [BATCH]);
+      if (batch.length === 0) break;
+      await db.query(sql('complete_done'), [`{${batch.map((b) => b.id).join(',')}}`]);
+      claimed += batch.length;
+    }
+    assert.equal(claimed, JOBS);
+    const plan = await explain(db, 'explain_claim_article');
+    claims.push(plan.pages);
+    await one(db, 'reset_search_path');
+    const done = await measure(db, 'vac_partition.jobs');
+    assert.equal(done.n_dead_tup, 2 * JOBS, 'the round bloats its partition, summed up to the parent');
+    assert.equal(done.n_live_tup, JOBS);
+    assert.ok(done.heap_pages > 0);
+    const idx = await rows(db, 'measure_indexes', ['vac_partition.jobs']);
+    assert.deepEqual(idx.map((i) => i.index_name), ['jobs_pkey', 'jobs_ready'], 'under the parent index names');
+    assert.ok(idx.every((i) => i.bytes > 0), 'with the partition\'s sizes');
+    const map = await pageMap(db, 'vac_partition.jobs');
+    assert.equal(map.pages, done.heap_pages, 'the page map shows the partition\'s pages');
+    assert.deepEqual(await parts(), [`jobs_r${r}`]);
+
+    // A live table: the next round's partition takes a job while the finished one goes.
+    await one(db, 'partition_open', [r + 1]);
+    const dropped = await one(db, 'partition_drop', [r]);
+    assert.match(dropped.statement, new RegExp(`detach partition vac_partition.jobs_r${r}; drop table vac_partition.jobs_r${r}$`));
+    assert.equal((await db.query(`select to_regclass('vac_partition.jobs_r${r}') as t`)).rows[0].t, null);
+    assert.deepEqual(await parts(), [`jobs_r${r + 1}`]);
+    const after = await measure(db, 'vac_partition.jobs');
+    assert.equal(after.n_dead_tup, 0, 'no dead tuples after DETACH + DROP');
+    assert.equal(after.n_live_tup, 0);
+    assert.equal(after.heap_pages, 0, 'no heap pages after DETACH + DROP');
+    assert.equal(after.vacuum_count, 0, 'VACUUM never ran');
+    assert.equal((await pageMap(db, 'vac_partition.jobs')).pages, 0);
+  }
+  assert.ok(Math.abs(claims[1] - claims[0]) <= 2, `the claim reads as many pages each round: ${claims}`);
+  // Dropping a round with no partition does nothing; a round below 1 is refused.
+  assert.equal((await one(db, 'partition_drop', [1])).statement, null);
+  await assert.rejects(db.query(sql('partition_open'), [0]), /round must be 1 or more/);
+});
+
 test("the lab runs the article's table, index and claim verbatim, and each EXPLAIN file explains exactly its claim", () => {
   const norm = (s) => s.replace(/--[^\n]*/g, '').replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')').trim();
   const table = norm(`create table jobs (id bigint generated always as identity primary key, queue text not null default 'default', payload jsonb not null, status text not null default 'ready', priority int not null default 0, run_at timestamptz not null default now(), attempts int not null default 0, max_attempts int not null default 5, locked_until timestamptz, last_error text);`);
@@ -388,6 +443,13 @@ test("the lab runs the article's table, index and claim verbatim, and each EXPLA
     assert.ok(setup.includes(table.replace('create table jobs', `create table ${schema}.jobs`)), `${schema}: the article's table`);
     assert.ok(setup.includes(index.replace('on jobs', `on ${schema}.jobs`)), `${schema}: the article's index`);
   }
+  // The partitioned table: the article's columns with `round` after id, the key (id, round).
+  const partitioned = table
+    .replace('create table jobs', 'create table vac_partition.jobs')
+    .replace('bigint generated always as identity primary key,', 'bigint generated always as identity, round int not null,')
+    .replace('last_error text);', 'last_error text, primary key (id, round)) partition by list (round);');
+  assert.ok(setup.includes(partitioned), 'vac_partition: the article\'s table, partitioned by round');
+  assert.ok(setup.includes(index.replace('on jobs', 'on vac_partition.jobs')), 'vac_partition: the article\'s index');
   const claim = norm(`update jobs set status = 'running', attempts = attempts + 1, locked_until = now() + interval '30 seconds' where id = (select id from jobs where (status = 'ready' and run_at <= now()) or (status = 'running' and locked_until < now()) order by priority desc, run_at for update skip locked limit 1) returning id, payload, attempts`);
   assert.equal(norm(sql('claim_article')), claim);
   for (const name of ['claim_article', 'claim_indexed']) {

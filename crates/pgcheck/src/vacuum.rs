@@ -1,14 +1,16 @@
 //! `pgcheck vacuum`: L3's rounds on a real server with L3's own SQL files
 //! (`src/sql/vacuum/*.sql`), the same steps as the lab's `run` (src/labs/vacuum/model.rs):
 //! per round, per strategy table, a round (enqueue, claim a batch, complete it the strategy's
-//! way, until none is left), measured; then DELETE + VACUUM's VACUUM and rotation's TRUNCATE,
-//! each measured again. Twice: without, then with the xmin horizon pinned.
+//! way, until none is left), measured; then DELETE + VACUUM's VACUUM, rotation's TRUNCATE and
+//! the partitioned table's DETACH + DROP of the round's partition, each measured again. Twice: without, then with the xmin horizon pinned.
 //!
 //! Two differences from the lab, both because this is a server and not PGlite in one tab:
 //! - the pinned horizon is a second connection holding a transaction that took an id
 //!   (`begin; select txid_current()`), not the lab's prepared transaction
 //!   (`long_tx_begin.sql` needs `max_prepared_transactions` > 0, which servers default to 0);
-//! - autovacuum is off on the four tables (`autovacuum_enabled = off`): PGlite runs none, so
+//! - autovacuum is off on the tables (`autovacuum_enabled = off`; on the partitioned table,
+//!   on each partition as it is created, since a partitioned table takes no such setting):
+//!   PGlite runs none, so
 //!   the lab's rounds run without it, and a background VACUUM in the middle would change
 //!   what "without VACUUM" shows.
 
@@ -26,6 +28,9 @@ const TEARDOWN: &str = lab_sql!("vacuum/teardown.sql");
 const USE_STRATEGY: &str = lab_sql!("vacuum/use_strategy.sql");
 const RESET_SEARCH_PATH: &str = lab_sql!("vacuum/reset_search_path.sql");
 const ENQUEUE: &str = lab_sql!("vacuum/enqueue.sql");
+const ENQUEUE_PARTITION: &str = lab_sql!("vacuum/enqueue_partition.sql");
+const PARTITION_OPEN: &str = lab_sql!("vacuum/partition_open.sql");
+const PARTITION_DROP: &str = lab_sql!("vacuum/partition_drop.sql");
 const CLAIM_BATCH: &str = lab_sql!("vacuum/claim_batch.sql");
 const COMPLETE_DONE: &str = lab_sql!("vacuum/complete_done.sql");
 const COMPLETE_DELETE: &str = lab_sql!("vacuum/complete_delete.sql");
@@ -40,11 +45,12 @@ const PLAN_SUMMARY: &str = lab_sql!("vacuum/plan_summary.sql");
 const CATALOG: &str = include_str!("../../../assets/i18n/vacuum.tsv");
 
 /// The schemas `setup_tables.sql` creates.
-const VAC_SCHEMAS: [&str; 5] = [
+const VAC_SCHEMAS: [&str; 6] = [
     "vac_keep",
     "vac_delete",
     "vac_delete_vacuum",
     "vac_rotate",
+    "vac_partition",
     "vac_plan",
 ];
 
@@ -55,14 +61,17 @@ pub enum Strategy {
     Delete,
     DeleteVacuum,
     Rotate,
+    /// Rotation by partitions: a partition per round, DETACHed and DROPped when it is done.
+    Partition,
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 4] = [
+    pub const ALL: [Strategy; 5] = [
         Strategy::Keep,
         Strategy::Delete,
         Strategy::DeleteVacuum,
         Strategy::Rotate,
+        Strategy::Partition,
     ];
 
     pub fn schema(self) -> &'static str {
@@ -71,6 +80,7 @@ impl Strategy {
             Strategy::Delete => "vac_delete",
             Strategy::DeleteVacuum => "vac_delete_vacuum",
             Strategy::Rotate => "vac_rotate",
+            Strategy::Partition => "vac_partition",
         }
     }
 
@@ -82,13 +92,14 @@ impl Strategy {
                 Strategy::Delete => "vacuum.strategy.delete",
                 Strategy::DeleteVacuum => "vacuum.strategy.delete_vacuum",
                 Strategy::Rotate => "vacuum.strategy.rotate",
+                Strategy::Partition => "vacuum.strategy.partition",
             },
         )
     }
 
     fn complete_sql(self) -> &'static str {
         match self {
-            Strategy::Keep | Strategy::Rotate => COMPLETE_DONE,
+            Strategy::Keep | Strategy::Rotate | Strategy::Partition => COMPLETE_DONE,
             Strategy::Delete | Strategy::DeleteVacuum => COMPLETE_DELETE,
         }
     }
@@ -99,6 +110,7 @@ pub enum Step {
     AfterRound,
     AfterVacuum,
     AfterTruncate,
+    AfterDrop,
 }
 
 impl Step {
@@ -109,6 +121,7 @@ impl Step {
                 Step::AfterRound => "vacuum.step.after_round",
                 Step::AfterVacuum => "vacuum.step.after_vacuum",
                 Step::AfterTruncate => "vacuum.step.after_truncate",
+                Step::AfterDrop => "vacuum.step.after_drop",
             },
         )
     }
@@ -129,6 +142,8 @@ pub struct Record {
     /// Pages the article's one-job claim read (EXPLAIN ANALYZE, BUFFERS; rolled back).
     pub claim_pages: i64,
     pub claim_ms: f64,
+    /// The table's partitions (pg_inherits), by name; empty for a table not partitioned.
+    pub partitions: Vec<String>,
     /// The round's time (enqueue, claims, completions), after a round only.
     pub round_ms: Option<f64>,
 }
@@ -255,17 +270,34 @@ impl Report {
                         format!("free: VACUUM left dead tuples in round {round}"),
                     );
                 }
-                let truncated = rec(Strategy::Rotate, Step::AfterTruncate);
+                for (s, step, how) in [
+                    (Strategy::Rotate, Step::AfterTruncate, "TRUNCATE"),
+                    (Strategy::Partition, Step::AfterDrop, "DETACH + DROP"),
+                ] {
+                    let emptied = rec(s, step);
+                    check(
+                        emptied.is_some_and(|r| r.heap_pages == 0 && r.dead == 0 && r.live == 0),
+                        format!(
+                            "{horizon}: {} is not empty after {how} in round {round}",
+                            s.name()
+                        ),
+                    );
+                    let after = rec(s, Step::AfterRound);
+                    let first = run.find(s, 1, Step::AfterRound);
+                    check(
+                        matches!((after, first), (Some(r), Some(f)) if r.heap_pages <= f.heap_pages),
+                        format!(
+                            "{horizon}: {} grew past round 1's size in round {round}",
+                            s.name()
+                        ),
+                    );
+                }
+                let dropped = rec(Strategy::Partition, Step::AfterDrop);
                 check(
-                    truncated.is_some_and(|r| r.heap_pages == 0 && r.dead == 0),
-                    format!("{horizon}: the rotation table is not empty after TRUNCATE in round {round}"),
-                );
-                let rotate = rec(Strategy::Rotate, Step::AfterRound);
-                let first = run.find(Strategy::Rotate, 1, Step::AfterRound);
-                check(
-                    matches!((rotate, first), (Some(r), Some(f)) if r.heap_pages <= f.heap_pages),
+                    dropped.is_some_and(|r| r.partitions == vec![format!("jobs_r{}", round + 1)]),
                     format!(
-                        "{horizon}: the rotation table grew past round 1's size in round {round}"
+                        "{horizon}: after DETACH + DROP in round {round} the partitions are {:?}, not only the next round's",
+                        dropped.map(|r| r.partitions.clone())
                     ),
                 );
             }
@@ -329,7 +361,10 @@ fn one_run(url: &str, c: &mut Client, s: Settings, pinned: bool) -> Result<Run, 
     context(c.batch_execute(TEARDOWN), "teardown.sql")?;
     context(c.batch_execute(SETUP_TABLES), "setup_tables.sql")?;
     context(c.batch_execute(SETUP_HELPERS), "setup_helpers.sql")?;
-    for st in Strategy::ALL {
+    for st in Strategy::ALL
+        .into_iter()
+        .filter(|s| *s != Strategy::Partition)
+    {
         context(
             c.batch_execute(&format!(
                 "alter table {}.jobs set (autovacuum_enabled = off)",
@@ -364,14 +399,28 @@ fn rounds(c: &mut Client, s: Settings, pinned: bool) -> Result<Run, CheckError> 
     for round in 1..=s.rounds {
         for st in Strategy::ALL {
             let t = Instant::now();
+            if st == Strategy::Partition {
+                partition_open(c, round)?;
+            }
             with_schema(c, st, |c| {
-                let enqueue = context(c.prepare_typed(ENQUEUE, &[Type::INT4]), "enqueue.sql")?;
                 let claim = context(
                     c.prepare_typed(CLAIM_BATCH, &[Type::INT8]),
                     "claim_batch.sql",
                 )?;
                 let complete = context(c.prepare(st.complete_sql()), "complete")?;
-                context(c.execute(&enqueue, &[&(s.jobs as i32)]), "enqueue.sql")?;
+                if st == Strategy::Partition {
+                    let enqueue = context(
+                        c.prepare_typed(ENQUEUE_PARTITION, &[Type::INT4, Type::INT4]),
+                        "enqueue_partition.sql",
+                    )?;
+                    context(
+                        c.execute(&enqueue, &[&(s.jobs as i32), &(round as i32)]),
+                        "enqueue_partition.sql",
+                    )?;
+                } else {
+                    let enqueue = context(c.prepare_typed(ENQUEUE, &[Type::INT4]), "enqueue.sql")?;
+                    context(c.execute(&enqueue, &[&(s.jobs as i32)]), "enqueue.sql")?;
+                }
                 loop {
                     let rows = context(c.query(&claim, &[&i64::from(s.batch)]), "claim_batch.sql")?;
                     if rows.is_empty() {
@@ -398,6 +447,24 @@ fn rounds(c: &mut Client, s: Settings, pinned: bool) -> Result<Run, CheckError> 
                     })?;
                     Some(Step::AfterTruncate)
                 }
+                Strategy::Partition => {
+                    // As the lab: the next round's partition first, then the finished one
+                    // detached and dropped.
+                    partition_open(c, round + 1)?;
+                    let drop = context(
+                        c.prepare_typed(PARTITION_DROP, &[Type::INT4]),
+                        "partition_drop.sql",
+                    )?;
+                    let ran: Option<String> =
+                        context(c.query_one(&drop, &[&(round as i32)]), "partition_drop.sql")?
+                            .get("statement");
+                    if ran.is_none() {
+                        return Err(CheckError(format!(
+                            "partition_drop.sql found no partition for round {round}"
+                        )));
+                    }
+                    Some(Step::AfterDrop)
+                }
                 Strategy::Keep | Strategy::Delete => None,
             };
             if let Some(step) = cleanup {
@@ -406,6 +473,26 @@ fn rounds(c: &mut Client, s: Settings, pinned: bool) -> Result<Run, CheckError> 
         }
     }
     Ok(Run { pinned, records })
+}
+
+/// The partition of `round` on vac_partition.jobs (partition_open.sql), autovacuum off on it
+/// when it is new, as on the other tables.
+fn partition_open(c: &mut Client, round: u32) -> Result<(), CheckError> {
+    let open = context(
+        c.prepare_typed(PARTITION_OPEN, &[Type::INT4]),
+        "partition_open.sql",
+    )?;
+    let ran: Option<String> =
+        context(c.query_one(&open, &[&(round as i32)]), "partition_open.sql")?.get("statement");
+    if ran.is_some() {
+        context(
+            c.batch_execute(&format!(
+                "alter table vac_partition.jobs_r{round} set (autovacuum_enabled = off)"
+            )),
+            "turning autovacuum off on the new partition",
+        )?;
+    }
+    Ok(())
 }
 
 /// The article's one-job claim run under EXPLAIN (ANALYZE, BUFFERS) in a transaction that is
@@ -476,6 +563,17 @@ fn measure(
         .iter()
         .map(|r| (r.get::<_, String>("index_name"), r.get::<_, i64>("bytes")))
         .collect();
+    let partitions = context(
+        c.query(
+            "select c.relname::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid \
+              where i.inhparent = $1::text::regclass order by c.relname",
+            &[&table],
+        ),
+        "listing the partitions (pg_inherits)",
+    )?
+    .iter()
+    .map(|r| r.get::<_, String>("name"))
+    .collect();
     Ok(Record {
         strategy: s,
         round,
@@ -487,6 +585,7 @@ fn measure(
         dead: st.get("n_dead_tup"),
         claim_pages: summary.get("pages"),
         claim_ms: summary.get("execution_ms"),
+        partitions,
         round_ms,
     })
 }

@@ -33,7 +33,8 @@ fn leftovers(url: &str) -> Vec<String> {
         "select nspname::text from pg_namespace
           where nspname = any(array['lab', 'jobs_lab', 'vacuum_lab', 'pgq_lab', 'pgq',
                                     'pgq_compare', 'vac_keep', 'vac_delete',
-                                    'vac_delete_vacuum', 'vac_rotate', 'vac_plan'])
+                                    'vac_delete_vacuum', 'vac_rotate', 'vac_partition',
+                                    'vac_plan'])
           order by 1",
         &[],
     )
@@ -94,6 +95,45 @@ fn vacuum_subcommand_bloats_without_vacuum_and_a_pinned_horizon_keeps_dead_tuple
             .find(Strategy::Rotate, 2, Step::AfterTruncate)
             .expect("rotation record");
         assert_eq!((t.heap_pages, t.dead), (0, 0));
+    }
+    // Rotation by partitions: each round bloats its own partition, then DETACH + DROP
+    // takes it away whole (only the next round's partition, empty, is left), and the claim
+    // reads no more pages in the second round than in the first.
+    for run in [free, pinned] {
+        for round in 1..=2 {
+            let after = run
+                .find(Strategy::Partition, round, Step::AfterRound)
+                .expect("partition round record");
+            assert!(after.dead > 0, "round {round}: {after:?}");
+            assert_eq!(after.partitions, vec![format!("jobs_r{round}")]);
+            let dropped = run
+                .find(Strategy::Partition, round, Step::AfterDrop)
+                .expect("partition drop record");
+            assert_eq!((dropped.heap_pages, dropped.dead, dropped.live), (0, 0, 0));
+            assert_eq!(dropped.partitions, vec![format!("jobs_r{}", round + 1)]);
+            // The indexes are the new partition's, empty: as small as after TRUNCATE.
+            let truncated = run
+                .find(Strategy::Rotate, round, Step::AfterTruncate)
+                .expect("rotation record");
+            assert_eq!(dropped.indexes, truncated.indexes);
+        }
+        let claim = |round| {
+            run.find(Strategy::Partition, round, Step::AfterRound)
+                .map(|r| r.claim_pages)
+                .expect("partition round record")
+        };
+        assert!(claim(2) <= claim(1) + 2, "{} then {}", claim(1), claim(2));
+        let keep = |round| {
+            run.find(Strategy::Keep, round, Step::AfterRound)
+                .map(|r| r.claim_pages)
+                .expect("keep round record")
+        };
+        assert!(
+            keep(2) > claim(2),
+            "keep {} partition {}",
+            keep(2),
+            claim(2)
+        );
     }
     // Every other invariant the lab shows (see vacuum::Report::problems).
     assert_eq!(report.problems(), Vec::<String>::new());

@@ -26,6 +26,9 @@ pub mod sql {
     pub const TEARDOWN: &str = include_str!("../../sql/vacuum/teardown.sql");
     pub const USE_STRATEGY: &str = include_str!("../../sql/vacuum/use_strategy.sql");
     pub const ROTATE_TRUNCATE: &str = include_str!("../../sql/vacuum/rotate_truncate.sql");
+    pub const ENQUEUE_PARTITION: &str = include_str!("../../sql/vacuum/enqueue_partition.sql");
+    pub const PARTITION_OPEN: &str = include_str!("../../sql/vacuum/partition_open.sql");
+    pub const PARTITION_DROP: &str = include_str!("../../sql/vacuum/partition_drop.sql");
     pub const ANALYZE: &str = include_str!("../../sql/vacuum/analyze.sql");
     pub const MEASURE_TABLE: &str = include_str!("../../sql/vacuum/measure_table.sql");
     pub const MEASURE_INDEXES: &str = include_str!("../../sql/vacuum/measure_indexes.sql");
@@ -68,14 +71,17 @@ pub enum Strategy {
     Delete,
     DeleteVacuum,
     Rotate,
+    /// Rotation by partitions: a partition per round, DETACHed and DROPped when it is done.
+    Partition,
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 4] = [
+    pub const ALL: [Strategy; 5] = [
         Strategy::Keep,
         Strategy::Delete,
         Strategy::DeleteVacuum,
         Strategy::Rotate,
+        Strategy::Partition,
     ];
 
     pub fn schema(self) -> &'static str {
@@ -84,6 +90,7 @@ impl Strategy {
             Strategy::Delete => "vac_delete",
             Strategy::DeleteVacuum => "vac_delete_vacuum",
             Strategy::Rotate => "vac_rotate",
+            Strategy::Partition => "vac_partition",
         }
     }
 
@@ -94,6 +101,7 @@ impl Strategy {
             Strategy::Delete => "vac_delete.jobs",
             Strategy::DeleteVacuum => "vac_delete_vacuum.jobs",
             Strategy::Rotate => "vac_rotate.jobs",
+            Strategy::Partition => "vac_partition.jobs",
         }
     }
 
@@ -104,6 +112,7 @@ impl Strategy {
             Strategy::Delete => "delete",
             Strategy::DeleteVacuum => "delete_vacuum",
             Strategy::Rotate => "rotate",
+            Strategy::Partition => "partition",
         }
     }
 
@@ -117,6 +126,7 @@ impl Strategy {
             Strategy::Delete => "vacuum.strategy.delete",
             Strategy::DeleteVacuum => "vacuum.strategy.delete_vacuum",
             Strategy::Rotate => "vacuum.strategy.rotate",
+            Strategy::Partition => "vacuum.strategy.partition",
         }
     }
 
@@ -126,12 +136,20 @@ impl Strategy {
             Strategy::Delete => "vacuum.strategy.delete.help",
             Strategy::DeleteVacuum => "vacuum.strategy.delete_vacuum.help",
             Strategy::Rotate => "vacuum.strategy.rotate.help",
+            Strategy::Partition => "vacuum.strategy.partition.help",
         }
+    }
+
+    /// Whether the table is partitioned: it has no storage of its own (its partitions
+    /// have), and takes no per-table autovacuum settings (PostgreSQL refuses them on a
+    /// partitioned table; each partition is its own table to autovacuum).
+    pub fn partitioned(self) -> bool {
+        self == Strategy::Partition
     }
 
     pub(super) fn complete_sql(self) -> &'static str {
         match self {
-            Strategy::Keep | Strategy::Rotate => sql::COMPLETE_DONE,
+            Strategy::Keep | Strategy::Rotate | Strategy::Partition => sql::COMPLETE_DONE,
             Strategy::Delete | Strategy::DeleteVacuum => sql::COMPLETE_DELETE,
         }
     }
@@ -533,7 +551,11 @@ impl LabModel for Lab {
         let s = self.state.selected;
         Ok(Snapshot {
             long_tx: long_tx_status(db).await?,
-            autovac: Some((s, autovacuum_settings(db, s).await?)),
+            autovac: if s.partitioned() {
+                None
+            } else {
+                Some((s, autovacuum_settings(db, s).await?))
+            },
             pages: if self.state.page_map {
                 Some((s, page_map(db, s).await?))
             } else {
@@ -575,7 +597,7 @@ pub fn encode(actions: &[Action]) -> String {
         .join("~")
 }
 
-/// The strategies a run covers: all four, or all but DELETE + VACUUM.
+/// The strategies a run covers: all five, or all but DELETE + VACUUM.
 pub fn strategies(with_delete_vacuum: bool) -> Vec<Strategy> {
     Strategy::ALL
         .into_iter()
@@ -645,6 +667,31 @@ mod tests {
     }
 
     #[test]
+    fn five_strategies_each_with_its_own_table_and_id() {
+        assert_eq!(Strategy::ALL.len(), 5);
+        for s in Strategy::ALL {
+            assert_eq!(Strategy::parse(s.id()), Some(s));
+            assert_eq!(s.table(), format!("{}.jobs", s.schema()));
+            assert_eq!(s.partitioned(), s == Strategy::Partition);
+        }
+        let mut schemas: Vec<&str> = Strategy::ALL.iter().map(|s| s.schema()).collect();
+        schemas.sort_unstable();
+        schemas.dedup();
+        assert_eq!(schemas.len(), 5);
+        assert_eq!(Strategy::Partition.schema(), "vac_partition");
+        // Its jobs are kept as 'done' until the round's partition is dropped.
+        assert_eq!(Strategy::Partition.complete_sql(), sql::COMPLETE_DONE);
+        // Every schema is one use_strategy.sql accepts, and one teardown.sql drops.
+        for s in Strategy::ALL {
+            assert!(
+                sql::USE_STRATEGY.contains(&format!("'{}'", s.schema())),
+                "{s:?}"
+            );
+            assert!(sql::TEARDOWN.contains(s.schema()), "{s:?}");
+        }
+    }
+
+    #[test]
     fn autovacuum_inputs_empty_means_server_value_and_bounds_are_checked() {
         let all_empty = parse_autovacuum("", " ", "").unwrap();
         assert_eq!(
@@ -693,8 +740,18 @@ mod tests {
         assert_eq!(decode(&text).unwrap(), all, "{text}");
         assert_eq!(
             strategies(false),
-            vec![Strategy::Keep, Strategy::Delete, Strategy::Rotate]
+            vec![
+                Strategy::Keep,
+                Strategy::Delete,
+                Strategy::Rotate,
+                Strategy::Partition
+            ]
         );
+        assert_eq!(strategies(true).len(), 5);
+        // The partitioned table in a share link: selected, and in a link's text.
+        let picked = vec![Action::Select(Strategy::Partition)];
+        assert_eq!(encode(&picked), "spartition");
+        assert_eq!(decode("spartition").unwrap(), picked);
         for bad in [
             "r99,3,2000,1",
             "r20000,6,2000,1",

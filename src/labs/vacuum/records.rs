@@ -120,6 +120,8 @@ pub enum Step {
     AfterRound,
     AfterVacuum,
     AfterTruncate,
+    /// The finished round's partition DETACHed and DROPped (rotation by partitions).
+    AfterDrop,
 }
 
 impl Step {
@@ -128,6 +130,7 @@ impl Step {
             Step::AfterRound => "vacuum.step.after_round",
             Step::AfterVacuum => "vacuum.step.after_vacuum",
             Step::AfterTruncate => "vacuum.step.after_truncate",
+            Step::AfterDrop => "vacuum.step.after_drop",
         }
     }
 }
@@ -213,7 +216,7 @@ impl Metric {
 }
 
 /// A strategy's value at the end of each round, after its own clean-up (VACUUM for DELETE
-/// + VACUUM, TRUNCATE for rotation): (round, value).
+/// + VACUUM, TRUNCATE for rotation, DETACH + DROP for partitions): (round, value).
 pub fn series(records: &[Record], strategy: Strategy, metric: Metric) -> Vec<(u32, i64)> {
     let mut out: Vec<(u32, i64)> = Vec::new();
     for r in records.iter().filter(|r| r.strategy == strategy && r.auto) {
@@ -344,6 +347,22 @@ mod tests {
             series(&r, Strategy::Rotate, Metric::DeadTuples),
             vec![(1, 0), (2, 0)]
         );
+    }
+
+    #[test]
+    fn series_of_partitions_takes_each_rounds_state_after_detach_and_drop() {
+        let r = vec![
+            rec(Strategy::Partition, 1, Step::AfterRound, 4000, 2000, true),
+            rec(Strategy::Partition, 1, Step::AfterDrop, 0, 0, true),
+            rec(Strategy::Rotate, 1, Step::AfterRound, 4000, 2000, true),
+            rec(Strategy::Partition, 2, Step::AfterRound, 3900, 2000, true),
+            rec(Strategy::Partition, 2, Step::AfterDrop, 0, 0, true),
+        ];
+        assert_eq!(
+            series(&r, Strategy::Partition, Metric::DeadTuples),
+            vec![(1, 0), (2, 0)]
+        );
+        assert_eq!(Step::AfterDrop.key(), "vacuum.step.after_drop");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! L3's work on the database: setting the tables up, the workload's rounds, measuring,
-//! VACUUM, TRUNCATE, the long transaction, the page map, autovacuum settings, the VACUUM
+//! VACUUM, TRUNCATE, partitions opened and dropped, the long transaction, the page map, autovacuum settings, the VACUUM
 //! FULL demonstration and the claim plans. Every figure comes from SQL run in PGlite
 //! (`src/sql/vacuum/*.sql`, shown verbatim in the SQL log); nothing here draws anything.
 //!
@@ -135,13 +135,17 @@ pub fn map_watched() -> bool {
     MAP_ON_SCREEN.get() && !hidden
 }
 
-/// One round on one strategy's table: enqueue `jobs`, then claim in batches of `batch`
-/// and complete each batch the strategy's way, until no job is left. `cancel` is checked
+/// One round (number `round`) on one strategy's table: enqueue `jobs`, then claim in
+/// batches of `batch` and complete each batch the strategy's way, until no job is left. On
+/// the partitioned table the round's partition is created first (unless it is there: it is
+/// made a round ahead) and the jobs are enqueued with their round. `cancel` is checked
 /// between batches; `progress` gets the jobs done so far; `map`, when it watches this
 /// table, gets its page map between batches when [`MapWatch`] says a read is due.
+#[allow(clippy::too_many_arguments)]
 pub async fn run_round(
     db: &Db,
     strategy: Strategy,
+    round: u32,
     jobs: u32,
     batch: u32,
     cancel: &Cell<bool>,
@@ -156,8 +160,14 @@ pub async fn run_round(
     let started = now_ms();
     let mut last_map = started;
     with_schema(db, strategy.schema(), async {
-        db.query::<serde_json::Value>(sql::ENQUEUE, &[jobs.into()])
-            .await?;
+        if strategy.partitioned() {
+            partition_open(db, round).await?;
+            db.query::<serde_json::Value>(sql::ENQUEUE_PARTITION, &[jobs.into(), round.into()])
+                .await?;
+        } else {
+            db.query::<serde_json::Value>(sql::ENQUEUE, &[jobs.into()])
+                .await?;
+        }
         let mut claimed = 0u64;
         let mut batches = 0u32;
         let mut cancelled = false;
@@ -250,6 +260,34 @@ pub async fn truncate(db: &Db, strategy: Strategy) -> Result<(), DbError> {
     .await
 }
 
+/// The partition of round `round` on vac_partition.jobs, created unless it is there
+/// (partition_open.sql). Returns the CREATE TABLE it ran, if it ran one.
+pub async fn partition_open(db: &Db, round: u32) -> Result<Option<String>, DbError> {
+    #[derive(Deserialize)]
+    struct Stmt {
+        statement: Option<String>,
+    }
+    let rows = db
+        .query::<Stmt>(sql::PARTITION_OPEN, &[round.into()])
+        .await?;
+    Ok(first(rows)?.statement)
+}
+
+/// Rotation by partitions after round `round`: the next round's partition created first
+/// (so new jobs always have one to go to), then the finished one DETACHed and DROPped
+/// (partition_drop.sql). Returns the DETACH and DROP it ran, if the partition was there.
+pub async fn partition_rotate(db: &Db, round: u32) -> Result<Option<String>, DbError> {
+    #[derive(Deserialize)]
+    struct Stmt {
+        statement: Option<String>,
+    }
+    partition_open(db, round + 1).await?;
+    let rows = db
+        .query::<Stmt>(sql::PARTITION_DROP, &[round.into()])
+        .await?;
+    Ok(first(rows)?.statement)
+}
+
 /// The VACUUM button on one table: dead tuples counted, VACUUM, everything measured again.
 pub async fn vacuum_and_measure(db: &Db, strategy: Strategy) -> Result<Vacuumed, DbError> {
     let dead_before = table_stats(db, strategy).await?.n_dead_tup;
@@ -263,7 +301,8 @@ pub async fn vacuum_and_measure(db: &Db, strategy: Strategy) -> Result<Vacuumed,
 }
 
 /// The whole workload: for each round, each strategy runs a round and is measured; DELETE +
-/// VACUUM then runs VACUUM and rotation TRUNCATE, each measured again. Rounds are numbered
+/// VACUUM then runs VACUUM, rotation TRUNCATE, and partitions DETACH + DROP of the round's
+/// partition, each measured again. Rounds are numbered
 /// from `first_round` (a second run continues the tables). Records arrive through
 /// `hooks.record` as they are measured.
 pub async fn run(
@@ -300,6 +339,7 @@ pub async fn run(
             let out = run_round(
                 db,
                 strategy,
+                round,
                 cfg.jobs,
                 cfg.batch,
                 cancel,
@@ -327,6 +367,10 @@ pub async fn run(
                 Strategy::Rotate => {
                     truncate(db, strategy).await?;
                     Some(Step::AfterTruncate)
+                }
+                Strategy::Partition => {
+                    partition_rotate(db, round).await?;
+                    Some(Step::AfterDrop)
                 }
                 Strategy::Keep | Strategy::Delete => None,
             };

@@ -4,7 +4,7 @@
 use super::model::{strategies, Action, RunConfig, BATCH_DEFAULT, JOBS_DEFAULT};
 use crate::labs::guide::TourStep;
 
-/// The article's workload for `rounds` rounds, on all four tables.
+/// The article's workload for `rounds` rounds, on all five tables.
 pub fn rounds(rounds: u32) -> Action {
     Action::Run(RunConfig {
         jobs: JOBS_DEFAULT,
@@ -33,7 +33,8 @@ pub const TOUR: [TourStep<Action>; 4] = [
         body: "vacuum.tour.3.body",
         actions: || vec![Action::LongTx(true), rounds(1), Action::Vacuum],
     },
-    // Rotation: TRUNCATE after each round, the table never bloats.
+    // Rotation: TRUNCATE (or DETACH + DROP of the round's partition) after each round, the
+    // table never bloats.
     TourStep {
         title: "vacuum.tour.4.title",
         body: "vacuum.tour.4.body",

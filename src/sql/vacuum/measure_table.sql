@@ -7,16 +7,30 @@
 -- n_dead_tup is an estimate kept by the statistics system: +1 per updated or deleted
 -- row at commit, less what page pruning frees, set to what is left after a VACUUM.
 -- TRUNCATE starts the counts again from 0.
-select pg_relation_size(s.relid)                                        as heap_bytes,
-       pg_relation_size(s.relid) / current_setting('block_size')::int   as heap_pages,
-       pg_indexes_size(s.relid)                                         as index_bytes,
-       pg_total_relation_size(s.relid)                                  as total_bytes,
-       s.n_live_tup,
-       s.n_dead_tup,
-       s.n_tup_ins,
-       s.n_tup_upd,
-       s.n_tup_del,
-       s.n_tup_hot_upd,
-       s.vacuum_count
-  from pg_stat_user_tables as s
- where s.relid = $1::regclass
+-- A partitioned table (vac_partition.jobs) has no storage of its own: its rows, pages and
+-- statistics are its partitions'. So every figure is summed over the table's leaves: the
+-- leaf partitions (pg_partition_tree), or the table itself when it is not partitioned
+-- (pg_partition_tree then returns no row). A dropped partition's figures go with it.
+with leaves as (
+  select t.relid
+    from pg_partition_tree($1::regclass) as t
+   where t.isleaf
+  union
+  select c.oid::regclass
+    from pg_class as c
+   where c.oid = $1::regclass and c.relkind <> 'p'
+)
+select coalesce(sum(pg_relation_size(l.relid)), 0)::bigint                    as heap_bytes,
+       coalesce(sum(pg_relation_size(l.relid)), 0)::bigint
+         / current_setting('block_size')::int                                 as heap_pages,
+       coalesce(sum(pg_indexes_size(l.relid)), 0)::bigint                     as index_bytes,
+       coalesce(sum(pg_total_relation_size(l.relid)), 0)::bigint              as total_bytes,
+       coalesce(sum(s.n_live_tup), 0)::bigint                                 as n_live_tup,
+       coalesce(sum(s.n_dead_tup), 0)::bigint                                 as n_dead_tup,
+       coalesce(sum(s.n_tup_ins), 0)::bigint                                  as n_tup_ins,
+       coalesce(sum(s.n_tup_upd), 0)::bigint                                  as n_tup_upd,
+       coalesce(sum(s.n_tup_del), 0)::bigint                                  as n_tup_del,
+       coalesce(sum(s.n_tup_hot_upd), 0)::bigint                              as n_tup_hot_upd,
+       coalesce(sum(s.vacuum_count), 0)::bigint                               as vacuum_count
+  from leaves as l
+  left join pg_stat_user_tables as s on s.relid = l.relid

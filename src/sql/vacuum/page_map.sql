@@ -24,17 +24,40 @@
 --   all_visible / all_frozen  the table's visibility-map bits for the page (set by VACUUM).
 -- xid -> xid8 for pg_xact_status: the 32-bit xid is widened against the current
 -- snapshot's xmax (correct for any xid less than 2^31 transactions old).
+-- A partitioned table (vac_partition.jobs) has no pages of its own: its map is its leaf
+-- partitions' pages one after another, oldest partition first, numbered on from one
+-- partition to the next (a table that is not partitioned is its own one leaf).
 -- Measured in PGlite (Node): ~1,000 pages in well under a second (see the report).
 with rel as (
-  select $1::regclass as oid,
-         pg_snapshot_xmax(pg_current_snapshot())::text::bigint as next_xid
+  select pg_snapshot_xmax(pg_current_snapshot())::text::bigint as next_xid
+),
+leaves as (
+  select t.relid
+    from pg_partition_tree($1::regclass) as t
+   where t.isleaf
+  union
+  select c.oid::regclass
+    from pg_class as c
+   where c.oid = $1::regclass and c.relkind <> 'p'
+),
+sized as (
+  select l.relid,
+         pg_relation_size(l.relid) / current_setting('block_size')::int as pages
+    from leaves as l
+),
+placed as (
+  select sized.relid, sized.pages,
+         coalesce(sum(sized.pages) over (order by sized.relid::oid
+                                         rows between unbounded preceding and 1 preceding), 0) as first
+    from sized
 ),
 blocks as (
-  select b::int as page
-    from rel, generate_series(0, pg_relation_size(rel.oid) / current_setting('block_size')::int - 1) as b
+  select placed.relid, b::int as block, (placed.first + b)::int as page
+    from placed, generate_series(0, placed.pages - 1) as b
 ),
 raw as materialized (
-  select blocks.page, get_raw_page($1::text, blocks.page) as bytes
+  select blocks.relid, blocks.block, blocks.page,
+         get_raw_page(blocks.relid::text, blocks.block) as bytes
     from blocks
 )
 select raw.page,
@@ -48,7 +71,7 @@ select raw.page,
   from raw
  cross join rel
  cross join lateral page_header(raw.bytes) as h
- cross join lateral pg_visibility_map(rel.oid, raw.page::bigint) as vm
+ cross join lateral pg_visibility_map(raw.relid, raw.block::bigint) as vm
  cross join lateral (
    select count(*) filter (where k = 'live')     as live,
           count(*) filter (where k = 'dead')     as dead,

@@ -3,6 +3,7 @@
 -- Parameterless. Returns one row: tables bool, extensions bool (pageinspect and
 -- pg_visibility installed: the heap page map needs both)
 select to_regclass('vac_keep.jobs') is not null
+   and to_regclass('vac_partition.jobs') is not null
    and to_regclass('vac_plan.jobs') is not null                  as tables,
        (select count(*) = 2 from pg_extension
          where extname in ('pageinspect', 'pg_visibility'))      as extensions

@@ -74,3 +74,59 @@ begin
   return stmt;
 end
 $$;
+
+-- lab.partition_open(round) and lab.partition_drop(round): rotation by partitions on
+-- vac_partition.jobs (setup_tables.sql), one partition per round, named jobs_r<round>.
+-- CREATE TABLE and ALTER TABLE take no $1 parameters, so these functions are how a round
+-- number reaches them: it is an int, quoted with format(%L); the partition's name is
+-- built from it with %I. The table they work on is fixed: vac_partition.jobs only.
+-- Each returns the statements it ran (null when there was nothing to do), so the lab can
+-- show them.
+
+-- Creates the partition for `round` unless it exists.
+create or replace function lab.partition_open(round int) returns text
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  part text := 'jobs_r' || round;
+  stmt text;
+begin
+  if round is null or round < 1 then
+    raise exception 'lab.partition_open: round must be 1 or more, not %', round
+      using errcode = 'invalid_parameter_value';
+  end if;
+  if to_regclass(format('vac_partition.%I', part)) is not null then
+    return null;
+  end if;
+  stmt := format('create table vac_partition.%I partition of vac_partition.jobs for values in (%L)',
+                 part, round);
+  execute stmt;
+  return stmt;
+end
+$$;
+
+-- Detaches the partition of `round` (a finished round) from vac_partition.jobs, then drops
+-- it: its rows, dead or alive, go with its files; nothing is left for VACUUM.
+-- Plain DETACH, not DETACH ... CONCURRENTLY: CONCURRENTLY cannot run inside a transaction
+-- block, and a function always runs inside one. Plain DETACH takes an ACCESS EXCLUSIVE lock
+-- on vac_partition.jobs until the end of the transaction (here: at once).
+create or replace function lab.partition_drop(round int) returns text
+language plpgsql
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+  part text := 'jobs_r' || round;
+  detach text;
+  drop_it text;
+begin
+  if to_regclass(format('vac_partition.%I', part)) is null then
+    return null;
+  end if;
+  detach := format('alter table vac_partition.jobs detach partition vac_partition.%I', part);
+  drop_it := format('drop table vac_partition.%I', part);
+  execute detach;
+  execute drop_it;
+  return detach || '; ' || drop_it;
+end
+$$;

@@ -183,6 +183,7 @@ pub(super) fn AutovacuumPanel(ui: Ui) -> impl IntoView {
     let ran = ui.part(|s| s.state.autovacuum_ran.clone());
     let records = ui.part(|s| s.state.records.clone());
     let autovac = ui.part(|s| s.autovac.clone());
+    let partitioned = ui.part(|s| s.state.selected.partitioned());
     let apply = move || match model::parse_autovacuum(
         &threshold.get_untracked(),
         &scale.get_untracked(),
@@ -208,6 +209,9 @@ pub(super) fn AutovacuumPanel(ui: Ui) -> impl IntoView {
             <p>{ctx.rich("vacuum.autovacuum.formula")}</p>
             <div class="row">{strategy_select(ui, "vacuum-autovacuum-table")}</div>
             {figures}
+            <Show when=move || partitioned.get()>
+                <p class="note" id="vacuum-av-partitioned">{ctx.t("vacuum.autovacuum.partitioned")}</p>
+            </Show>
             <p class="muted">{ctx.t("vacuum.autovacuum.insert_note")}</p>
             <h3>{ctx.t("vacuum.autovacuum.table_setting")}</h3>
             <p class="muted">{ctx.rich("vacuum.autovacuum.table_setting.help")}</p>
@@ -233,7 +237,7 @@ pub(super) fn AutovacuumPanel(ui: Ui) -> impl IntoView {
                             prop:value=max on:input=move |ev| max.set(event_target_value(&ev))/>
                     </label>
                 </div>
-                <button type="submit" id="vacuum-av-apply" disabled=move || ui.busy.get()>{ctx.t("vacuum.autovacuum.apply")}</button>
+                <button type="submit" id="vacuum-av-apply" disabled=move || ui.busy.get() || partitioned.get()>{ctx.t("vacuum.autovacuum.apply")}</button>
             </form>
             <Show when=move || problem.with(Option::is_some)>
                 <p class="field-error" role="alert">{move || problem.get().map(|m| render(ctx.lang.get(), &m)).unwrap_or_default()}</p>

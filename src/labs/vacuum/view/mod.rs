@@ -90,6 +90,7 @@ fn color(s: Strategy) -> &'static str {
         Strategy::Delete => "var(--bad)",
         Strategy::DeleteVacuum => "var(--warn)",
         Strategy::Rotate => "var(--ok)",
+        Strategy::Partition => "var(--violet)",
     }
 }
 
@@ -99,6 +100,7 @@ fn dash(s: Strategy) -> &'static str {
         Strategy::Delete => "6 3",
         Strategy::DeleteVacuum => "2 3",
         Strategy::Rotate => "10 3 2 3",
+        Strategy::Partition => "1 4",
     }
 }
 

@@ -111,6 +111,7 @@ pub(super) fn Results(ui: Ui) -> impl IntoView {
                     <li>{ctx.t("vacuum.lesson.delete")}</li>
                     <li>{ctx.t("vacuum.lesson.keep")}</li>
                     <li>{ctx.t("vacuum.lesson.rotate")}</li>
+                    <li>{ctx.t("vacuum.lesson.partition")}</li>
                     <li>{ctx.t("vacuum.lesson.no_shrink")}</li>
                 </ul>
             </section>

@@ -40,6 +40,12 @@ pub(super) fn RunPanel(ui: Ui) -> impl IntoView {
                 <p>{ctx.rich("vacuum.stats_note")}</p>
                 <p>{ctx.t("vacuum.rotate.why_truncate")}</p>
             </details>
+            <details id="vacuum-partition-more">
+                <summary>{ctx.t("vacuum.partition.title")}</summary>
+                <p>{ctx.t("vacuum.partition.gives")}</p>
+                <p>{ctx.rich("vacuum.partition.costs")}</p>
+                <p>{ctx.rich("vacuum.partition.lock")}</p>
+            </details>
         </section>
     }
 }
