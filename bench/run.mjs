@@ -432,7 +432,7 @@ try {
 
   // -------------------------------------------------------------------------------------
   if (want('l3')) {
-    say(`L3: the full default run (4 tables × 3 rounds × 20,000 jobs), ${RUNS} runs`);
+    say(`L3: the full default run (5 tables × 3 rounds × 20,000 jobs), ${RUNS} runs`);
     const l3Total = [];
     const l3Stall = [];
     const l3Round = { keep: [], delete: [] };
