@@ -3,21 +3,14 @@
 -- Returns one row per index, by name: index_name text, bytes bigint, pages bigint
 -- An index made on a partitioned table (vac_partition.jobs) has no storage either: each
 -- partition has its own copy. So an index's size is summed over its leaves
--- (pg_partition_tree of the index), under the parent's name (jobs_pkey, jobs_ready).
+-- (lab.leaves, setup_helpers.sql), under the parent's name (jobs_pkey, jobs_ready).
 select c.relname::text                                                      as index_name,
        coalesce(sum(pg_relation_size(p.relid)), 0)::bigint                  as bytes,
        coalesce(sum(pg_relation_size(p.relid)), 0)::bigint
          / current_setting('block_size')::int                               as pages
   from pg_index as i
   join pg_class as c on c.oid = i.indexrelid
-  left join lateral (
-    select t.relid
-      from pg_partition_tree(c.oid) as t
-     where t.isleaf
-    union
-    select c.oid::regclass
-     where c.relkind <> 'I'
-  ) as p on true
+  left join lateral lab.leaves(c.oid::regclass) as p(relid) on true
  where i.indrelid = $1::regclass
  group by c.relname
  order by c.relname

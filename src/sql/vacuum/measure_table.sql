@@ -8,17 +8,10 @@
 -- row at commit, less what page pruning frees, set to what is left after a VACUUM.
 -- TRUNCATE starts the counts again from 0.
 -- A partitioned table (vac_partition.jobs) has no storage of its own: its rows, pages and
--- statistics are its partitions'. So every figure is summed over the table's leaves: the
--- leaf partitions (pg_partition_tree), or the table itself when it is not partitioned
--- (pg_partition_tree then returns no row). A dropped partition's figures go with it.
+-- statistics are its partitions'. So every figure is summed over the table's leaves
+-- (lab.leaves, setup_helpers.sql). A dropped partition's figures go with it.
 with leaves as (
-  select t.relid
-    from pg_partition_tree($1::regclass) as t
-   where t.isleaf
-  union
-  select c.oid::regclass
-    from pg_class as c
-   where c.oid = $1::regclass and c.relkind <> 'p'
+  select l as relid from lab.leaves($1::regclass) as l
 )
 select coalesce(sum(pg_relation_size(l.relid)), 0)::bigint                    as heap_bytes,
        coalesce(sum(pg_relation_size(l.relid)), 0)::bigint

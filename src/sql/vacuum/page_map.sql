@@ -26,19 +26,14 @@
 -- snapshot's xmax (correct for any xid less than 2^31 transactions old).
 -- A partitioned table (vac_partition.jobs) has no pages of its own: its map is its leaf
 -- partitions' pages one after another, oldest partition first, numbered on from one
--- partition to the next (a table that is not partitioned is its own one leaf).
+-- partition to the next (lab.leaves, setup_helpers.sql: a table that is not partitioned is
+-- its own one leaf).
 -- Measured in PGlite (Node): ~1,000 pages in well under a second (see the report).
 with rel as (
   select pg_snapshot_xmax(pg_current_snapshot())::text::bigint as next_xid
 ),
 leaves as (
-  select t.relid
-    from pg_partition_tree($1::regclass) as t
-   where t.isleaf
-  union
-  select c.oid::regclass
-    from pg_class as c
-   where c.oid = $1::regclass and c.relkind <> 'p'
+  select l as relid from lab.leaves($1::regclass) as l
 ),
 sized as (
   select l.relid,

@@ -75,6 +75,25 @@ begin
 end
 $$;
 
+-- lab.leaves(rel): the relations that hold rel's storage. A partitioned table or index
+-- (vac_partition.jobs, its jobs_pkey) has none of its own: its leaves are its leaf
+-- partitions (pg_partition_tree). Anything else is its own one leaf (pg_partition_tree
+-- then returns no row). measure_table.sql, measure_indexes.sql and page_map.sql sum or
+-- list over these, so the partitioned strategy is measured like the others.
+create or replace function lab.leaves(rel regclass) returns setof regclass
+language sql
+stable
+set search_path = pg_catalog, pg_temp
+as $$
+  select t.relid
+    from pg_partition_tree(rel) as t
+   where t.isleaf
+  union
+  select c.oid::regclass
+    from pg_class as c
+   where c.oid = rel and c.relkind not in ('p', 'I')
+$$;
+
 -- lab.partition_open(round) and lab.partition_drop(round): rotation by partitions on
 -- vac_partition.jobs (setup_tables.sql), one partition per round, named jobs_r<round>.
 -- CREATE TABLE and ALTER TABLE take no $1 parameters, so these functions are how a round
