@@ -8,6 +8,7 @@ pub const INSTALL_SQL: &str = include_str!("sql/lab/clock_install.sql");
 pub const ADVANCE_SQL: &str = include_str!("sql/lab/clock_advance.sql");
 pub const NOW_SQL: &str = include_str!("sql/lab/clock_now.sql");
 pub const RESET_SQL: &str = include_str!("sql/lab/clock_reset.sql");
+pub const SESSION_START_SQL: &str = include_str!("sql/lab/session_start.sql");
 
 /// Where lab time starts (a lab's Reset puts it back here; see `clock_reset.sql`).
 pub const START: &str = "2026-01-05 09:00:00+00";
@@ -23,6 +24,23 @@ struct Now {
 /// Creates the `lab` schema and its clock, and puts `lab` first on the search path.
 pub async fn install(db: &Db) -> Result<(), DbError> {
     db.exec(INSTALL_SQL).await
+}
+
+/// Readies a database that has just been opened for the labs, and returns the server's
+/// version: installs the clock after an initdb start (the prepared data directory holds it
+/// already), then sets the session's lab time and search path (`session_start.sql`).
+pub async fn start(db: &Db) -> Result<String, DbError> {
+    if !db.boot().from_datadir {
+        install(db).await?;
+    }
+    #[derive(Deserialize)]
+    struct Started {
+        version: String,
+    }
+    let rows = db.query::<Started>(SESSION_START_SQL, &[]).await?;
+    rows.first()
+        .map(|s| s.version)
+        .ok_or_else(|| DbError::other("the session's first statement returned no row"))
 }
 
 /// Puts lab time back to the start (a lab's Reset, so a replayed state matches).

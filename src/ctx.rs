@@ -138,16 +138,7 @@ impl Ctx {
                         })?,
                 };
                 let db = Db::open(&Location::app(&manifest), on_progress).await?;
-                // Already in a prepared data directory; after an initdb start this creates it.
-                crate::clock::install(&db).await?;
-                #[derive(serde::Deserialize)]
-                struct V {
-                    version: String,
-                }
-                let v = db
-                    .query::<V>("select current_setting('server_version') as version", &[])
-                    .await?;
-                let version = v.first().map(|v| v.version).unwrap_or_default();
+                let version = crate::clock::start(&db).await?;
                 Ok::<_, crate::db::DbError>((db, version))
             };
             match opened.await {

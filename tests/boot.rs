@@ -64,8 +64,10 @@ async fn boots_from_the_shipped_data_directory_with_the_lab_installed() {
     assert!(f.pageinspect, "the page map's extension is installed");
     // Made smaller at build time: the template databases nothing here uses are not shipped.
     assert_eq!(f.databases, ["postgres"]);
-    // The app's install path on top (sets the session's lab time and search path): cheap,
-    // and the clock works.
+    // The app's start: no install (the clock is there), only the session's settings.
+    let version = clock::start(&db).await.expect("start");
+    assert_eq!(version, f.version);
+    assert_session_runs_on_lab_time(&db).await;
     clock::install(&db).await.expect("install is idempotent");
     assert_eq!(
         clock::now(&db).await.unwrap(),
@@ -89,8 +91,35 @@ async fn falls_back(datadir: &str, why: &str) {
     // A fresh initdb has none of the lab: the app's install path puts the clock in.
     assert!(!f.clock_fn, "initdb's database has no lab clock yet");
     assert_eq!(f.databases, ["postgres", "template0", "template1"]);
-    clock::install(&db).await.expect("install");
-    assert_eq!(clock::now(&db).await.unwrap(), clock::START);
+    // The app's start installs it.
+    let version = clock::start(&db).await.expect("start");
+    assert_eq!(version, f.version);
+    assert!(facts(&db).await.clock_fn, "the start installed lab.now()");
+    assert_session_runs_on_lab_time(&db).await;
+}
+
+/// After the app's start, unqualified now() (as the labs write it) is lab time: the session's
+/// search path puts `lab` first and its clock is at the start.
+async fn assert_session_runs_on_lab_time(db: &Db) {
+    #[derive(Deserialize)]
+    struct Now {
+        now: String,
+        first: String,
+    }
+    let row = db
+        .query::<Now>(
+            "select now()::text as now, (current_schemas(false))[1]::text as first",
+            &[],
+        )
+        .await
+        .expect("now()")
+        .first()
+        .expect("a row");
+    assert_eq!(
+        row.first, "lab",
+        "the lab schema comes first on the search path"
+    );
+    assert_eq!(row.now, clock::START, "now() is lab time");
 }
 
 #[wasm_bindgen_test]
