@@ -961,3 +961,97 @@ async fn a_share_link_replayed_on_a_fresh_database_gives_the_same_state() {
     assert_eq!(again.history, lab.history);
     db.close().await;
 }
+
+#[wasm_bindgen_test]
+async fn after_a_cancelled_run_the_next_run_starts_over_so_every_strategy_has_the_same_rounds() {
+    let db = lab().await;
+    let mut lab = Lab::setup(&db).await.expect("setup");
+    let shown = RefCell::new(Snapshot::default());
+    // One finished round first: what a run after it continues.
+    let strategies = [Strategy::Keep, Strategy::Delete];
+    apply(
+        &db,
+        &mut lab,
+        vec![Action::Run(cfg(1000, 1, &strategies))],
+        &shown,
+    )
+    .await;
+    assert_eq!(lab.next_round(), 2);
+    // Cancelled once Keep has done round 2 and Delete is half-way through it: the tables are
+    // uneven, as when the learner leaves the lab during a run.
+    let cancel = Cell::new(false);
+    let out = lab
+        .apply(
+            &db,
+            Action::Run(cfg(1000, 2, &strategies)),
+            &cancel,
+            &|change| {
+                let mut s = shown.borrow_mut();
+                change(&mut s);
+                let keep_did_round_2 = s
+                    .state
+                    .records
+                    .iter()
+                    .any(|r| r.strategy == Strategy::Keep && r.round == 2);
+                if keep_did_round_2
+                    && s.running.as_ref().is_some_and(|r| {
+                        r.at.strategy == Strategy::Delete && r.at.round == 2 && r.at.done >= 500
+                    })
+                {
+                    cancel.set(true);
+                }
+            },
+        )
+        .await
+        .expect("the cancelled run");
+    assert_eq!(out.tone, queue_lab::labs::session::Tone::Warn, "{out:?}");
+    assert!(lab.state.interrupted);
+    let rounds_of = |lab: &Lab, s: Strategy| -> Vec<u32> {
+        let mut r: Vec<u32> = lab
+            .state
+            .records
+            .iter()
+            .filter(|r| r.strategy == s && r.step == Step::AfterRound)
+            .map(|r| r.round)
+            .collect();
+        r.dedup();
+        r
+    };
+    assert_eq!(rounds_of(&lab, Strategy::Keep), [1, 2]);
+    assert_eq!(
+        rounds_of(&lab, Strategy::Delete),
+        [1],
+        "cancelled within Delete's round 2"
+    );
+    // The next run starts over: fresh tables, round 1 for both, and a history of this run only.
+    let out = lab
+        .apply(
+            &db,
+            Action::Run(cfg(1000, 1, &strategies)),
+            &Cell::new(false),
+            &|_| {},
+        )
+        .await
+        .expect("the run after");
+    assert_eq!(
+        out.msg.as_ref().map(|m| m.key),
+        Some("vacuum.run.done_fresh"),
+        "{out:?}"
+    );
+    assert!(!lab.state.interrupted);
+    assert_eq!(rounds_of(&lab, Strategy::Keep), [1]);
+    assert_eq!(rounds_of(&lab, Strategy::Delete), [1]);
+    assert_eq!(lab.history.len(), 1, "{:?}", lab.history);
+    let live = scalar::<i64>(&db, "select count(*) as v from vac_keep.jobs").await;
+    assert_eq!(live, 1000, "Keep's table holds this run's jobs only");
+    // A run after a finished one continues the tables, as before.
+    apply(
+        &db,
+        &mut lab,
+        vec![Action::Run(cfg(1000, 1, &strategies))],
+        &shown,
+    )
+    .await;
+    assert_eq!(rounds_of(&lab, Strategy::Delete), [1, 2]);
+    db.close().await;
+}

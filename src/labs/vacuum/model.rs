@@ -310,6 +310,10 @@ pub struct State {
     pub rewrite: Option<(RelationFile, RelationFile)>,
     /// The ALTER TABLE the autovacuum settings ran last.
     pub autovacuum_ran: Option<String>,
+    /// The last run was cancelled half-way (its Stop, or the learner left the lab): the
+    /// tables hold part of a round, some strategies one round further than others. The next
+    /// run starts over from fresh tables rather than continue them unevenly.
+    pub interrupted: bool,
 }
 
 /// The lab: its state, and the actions done since the set-up (the share link); a cancelled
@@ -362,7 +366,8 @@ impl Lab {
         })
     }
 
-    /// The round the next run starts at: a second run continues the tables.
+    /// The round the next run starts at: a second run continues the tables (after a
+    /// cancelled one it starts over, see [`State::interrupted`]).
     pub fn next_round(&self) -> u32 {
         self.state
             .records
@@ -464,6 +469,14 @@ impl Lab {
         cancel: &Cell<bool>,
         live: Live<'_, Snapshot>,
     ) -> Result<Outcome, DbError> {
+        let fresh = self.state.interrupted;
+        if fresh {
+            // As Start over does: fresh tables, and a history that begins here, so a share
+            // link replays what the tables hold. The table the page map shows stays.
+            let selected = self.state.selected;
+            *self = Lab::setup(db).await?;
+            self.state.selected = selected;
+        }
         self.state.removed.clear();
         let first_round = self.next_round();
         let last_round = first_round + cfg.rounds - 1;
@@ -507,17 +520,23 @@ impl Lab {
         let end = run(db, cfg, first_round, &hooks).await;
         self.state.records = records.into_inner();
         live(&|s| s.running = None);
-        Ok(match end? {
+        let end = end?;
+        self.state.interrupted = end == RunEnd::Cancelled;
+        Ok(match end {
             RunEnd::Cancelled => Outcome {
                 msg: Some(Msg::new("vacuum.cancelled")),
                 tone: Tone::Warn,
             },
             RunEnd::Finished => Outcome {
                 msg: Some(
-                    Msg::new("vacuum.run.done")
-                        .arg("rounds", cfg.rounds)
-                        .arg("jobs", group(i64::from(cfg.jobs)))
-                        .arg("seconds", seconds(now_ms() - started)),
+                    Msg::new(if fresh {
+                        "vacuum.run.done_fresh"
+                    } else {
+                        "vacuum.run.done"
+                    })
+                    .arg("rounds", cfg.rounds)
+                    .arg("jobs", group(i64::from(cfg.jobs)))
+                    .arg("seconds", seconds(now_ms() - started)),
                 ),
                 tone: Tone::Good,
             },
