@@ -346,7 +346,7 @@ try {
       await page.goto(server.url + '?lang=en#/jobs');
       await startPostgres(page);
       await page.waitForSelector('#jobs-table', { timeout: 120000 });
-      await page.waitForSelector('#enqueue:not([disabled])', { timeout: 60000 });
+      await page.waitForSelector('[aria-busy="false"] #enqueue:not([disabled])', { timeout: 60000 });
       await page.fill('#console-input', "insert into jobs (payload) select jsonb_build_object('n', g) from generate_series(1, 1000) g");
       await page.click('#console-run');
       await page.waitForSelector('#console-summary');
@@ -361,7 +361,7 @@ try {
       ];
       for (let c = 0; c < 10; c++) {
         for (const [kind, sel] of steps) {
-          await page.waitForSelector(`${sel}:not([disabled])`, { timeout: 30000 });
+          await page.waitForSelector(`[aria-busy="false"] ${sel}:not([disabled])`, { timeout: 30000 });
           // From the click until the counts above the table show the new state and the lab
           // takes input again: the action's SQL plus the refresh of the table.
           const t = await page.evaluate(async (s) => {
@@ -370,7 +370,9 @@ try {
             document.querySelector(s).click();
             await new Promise((resolve) => {
               const check = () =>
-                document.querySelector('#job-counts').textContent !== before && !document.querySelector('#enqueue').disabled
+                document.querySelector('#job-counts').textContent !== before &&
+                !document.querySelector('#enqueue').disabled &&
+                document.querySelector('.jobs-lab').getAttribute('aria-busy') === 'false'
                   ? resolve()
                   : requestAnimationFrame(check);
               check();
@@ -457,7 +459,7 @@ try {
       const page = await labPage(browser);
       await page.goto(server.url + '?lang=en#/vacuum');
       await startPostgres(page);
-      await page.waitForSelector('#vacuum-run:not([disabled])', { timeout: 60000 });
+      await page.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])', { timeout: 60000 });
       await watchFrames(page);
       const t0 = Date.now();
       await page.click('#vacuum-run');
@@ -482,7 +484,7 @@ try {
       const mapPage = await labPage(browser);
       await mapPage.goto(server.url + '?lang=en#/vacuum');
       await startPostgres(mapPage);
-      await mapPage.waitForSelector('#vacuum-run:not([disabled])', { timeout: 60000 });
+      await mapPage.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])', { timeout: 60000 });
       await mapPage.evaluate(() => {
         document.querySelector('#vacuum-page-map-title').scrollIntoView({ block: 'start' });
         // Changes of the map's summary while the run goes on: reads during rounds.
@@ -535,7 +537,7 @@ try {
       await startPostgres(page);
       // Without the long transaction, then with it (the e2e test's printed figure), on one page.
       for (const pinned of [false, true]) {
-        await page.waitForSelector(`${button}:not([disabled])`, { timeout: 120000 });
+        await page.waitForSelector(`[aria-busy="false"] ${button}:not([disabled])`, { timeout: 120000 });
         await page.fill('[data-testid=pgq-compare-n]', '20000');
         await page.fill('[data-testid=pgq-compare-rounds]', '3');
         await page.setChecked('[data-testid=pgq-compare-pin]', pinned);

@@ -10,7 +10,7 @@ try {
   const page = await newPage(browser);
   await page.goto(server.url + '?lang=en#/jobs');
   await startPostgres(page);
-  await page.waitForSelector('#enqueue:not([disabled])', { timeout: 60000 });
+  await page.waitForSelector('[aria-busy="false"] #enqueue:not([disabled])', { timeout: 60000 });
   await page.fill('#console-input', "insert into jobs (payload) select jsonb_build_object('n', g) from generate_series(1, 1000) g");
   await page.click('#console-run');
   await page.waitForFunction(() => /1000 jobs/.test(document.querySelector('#job-counts')?.textContent || ''), null, { timeout: 60000 });
@@ -26,7 +26,7 @@ try {
   const took = [];
   for (let c = 0; c < 4; c++) {
     for (const sel of steps) {
-      await page.waitForSelector(`${sel}:not([disabled])`);
+      await page.waitForSelector(`[aria-busy="false"] ${sel}:not([disabled])`);
       took.push(
         await page.evaluate(async (s) => {
           const before = document.querySelector('#job-counts').textContent;
@@ -35,7 +35,9 @@ try {
           document.querySelector(s).click();
           await new Promise((resolve) => {
             const check = () =>
-              document.querySelector('#job-counts').textContent !== before && !document.querySelector('#enqueue').disabled
+              document.querySelector('#job-counts').textContent !== before &&
+                !document.querySelector('#enqueue').disabled &&
+                document.querySelector('.jobs-lab').getAttribute('aria-busy') === 'false'
                 ? resolve()
                 : requestAnimationFrame(check);
             check();

@@ -199,12 +199,21 @@ impl Runner {
 
     /// Whether `lab` has work running or queued (its buttons show busy meanwhile).
     pub fn pending(&self, lab: LabId) -> bool {
-        self.inner.status.with(|s| {
-            s.running
-                .as_ref()
-                .is_some_and(|r| r.scope == Scope::Lab(lab))
-                || s.queued.contains(&lab)
-        })
+        self.inner.status.with(|s| Self::pending_in(s, lab))
+    }
+
+    /// [`Self::pending`], read without subscribing.
+    pub fn pending_untracked(&self, lab: LabId) -> bool {
+        self.inner
+            .status
+            .with_untracked(|s| Self::pending_in(s, lab))
+    }
+
+    fn pending_in(s: &Status, lab: LabId) -> bool {
+        s.running
+            .as_ref()
+            .is_some_and(|r| r.scope == Scope::Lab(lab))
+            || s.queued.contains(&lab)
     }
 
     /// Runs `work` when its turn comes, in `scope`'s search path and clock. Fails with a

@@ -93,11 +93,19 @@ pub enum Last<O> {
     Refused(Msg),
 }
 
+/// How long a lab's work runs before its buttons show busy (disabled, dimmed). Most actions
+/// end within two frames: dimming every button for them flickered, and drew the whole lab
+/// once more (style to paint, about 5 ms with 1,000 jobs) while the first reply was due, so
+/// the action itself finished later. Longer work (a run, a replay) shows busy from here on.
+pub const BUSY_SHOWN_AFTER_MS: u32 = 150;
+
 pub struct LabSession<M: LabModel> {
     ctx: Ctx,
     pub lab: RwSignal<Option<M>, LocalStorage>,
     pub snap: RwSignal<M::Snapshot>,
     pub last: RwSignal<Option<Last<M::Outcome>>, LocalStorage>,
+    /// Work of this lab has been pending for [`BUSY_SHOWN_AFTER_MS`] or more.
+    busy_shown: RwSignal<bool>,
 }
 
 impl<M: LabModel> Clone for LabSession<M> {
@@ -116,7 +124,27 @@ impl<M: LabModel> LabSession<M> {
             lab: RwSignal::new_local(None),
             snap: RwSignal::new(M::Snapshot::default()),
             last: RwSignal::new_local(None),
+            busy_shown: RwSignal::new(false),
         };
+        // Busy is shown once work has lasted BUSY_SHOWN_AFTER_MS; it goes when the work does.
+        Effect::new(move |_| {
+            let pending = ctx.runner().is_some_and(|r| r.pending(M::ID));
+            if !pending {
+                session.busy_shown.set(false);
+                return;
+            }
+            let shown = session.busy_shown;
+            leptos::task::spawn_local(async move {
+                gloo_timers::future::TimeoutFuture::new(BUSY_SHOWN_AFTER_MS).await;
+                // Still pending (this work, or work queued after it), and the page not left.
+                let still = ctx
+                    .runner_untracked()
+                    .is_some_and(|r| r.pending_untracked(M::ID));
+                if still {
+                    shown.try_set(true);
+                }
+            });
+        });
         // Once Postgres is ready, and again after Reset or a restart: the kept state, or a
         // fresh set-up.
         Effect::new(move |seen: Option<Option<(usize, u64)>>| {
@@ -159,8 +187,18 @@ impl<M: LabModel> LabSession<M> {
         session
     }
 
-    /// Whether the lab's buttons wait: no database, no state yet, or work of this lab pending.
+    /// Whether the lab's buttons wait: no database, no state yet, or work of this lab pending
+    /// for a while ([`BUSY_SHOWN_AFTER_MS`]). A click meanwhile is queued behind the work.
     pub fn busy(self) -> bool {
+        match self.ctx.runner() {
+            Some(_) => self.busy_shown.get() || self.lab.with(Option::is_none),
+            None => true,
+        }
+    }
+
+    /// Whether work of this lab is pending now (or there is no state yet): the lab's
+    /// `aria-busy`, which a test waits on, and where the last action's SQL begins.
+    pub fn working(self) -> bool {
         match self.ctx.runner() {
             Some(runner) => runner.pending(M::ID) || self.lab.with(Option::is_none),
             None => true,

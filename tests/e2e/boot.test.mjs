@@ -108,7 +108,7 @@ test('a data directory that is missing falls back to initdb with a note, and the
     assert.match(note, /미리 준비된 데이터베이스/);
     assert.match(note, /404/);
     // The lab sets itself up on the clock the app installed.
-    await page.waitForSelector('#enqueue:not([disabled])', { timeout: 60_000 });
+    await page.waitForSelector('[aria-busy="false"] #enqueue:not([disabled])', { timeout: 60_000 });
   } finally {
     await context.close();
     server.close();

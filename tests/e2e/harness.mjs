@@ -99,13 +99,20 @@ export async function longestGap(page) {
   });
 }
 
-/** Waits until the button `selector` exists and is enabled (labs disable theirs while busy). */
+/**
+ * Waits until the button `selector` exists and is enabled, and its lab is idle: the lab's
+ * section says `aria-busy="false"`. The buttons alone do not say a lab's work is done: they
+ * show busy only once work has lasted a while (BUSY_SHOWN_AFTER_MS in src/labs/session.rs),
+ * so right after a click they are still enabled. Tests that wait with a selector prefix it
+ * with `[aria-busy="false"]` for the same reason.
+ */
 export async function enabled(page, selector, timeout = 120_000) {
   await page.waitForFunction((s) => {
     const b = document.querySelector(s);
-    return b && !b.disabled;
+    return b && !b.disabled && b.closest('[aria-busy]')?.getAttribute('aria-busy') !== 'true';
   }, selector, { timeout });
 }
+
 
 /**
  * Every page of the site, in the order a learner meets them, with what it shows before and

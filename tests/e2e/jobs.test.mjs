@@ -15,7 +15,7 @@ async function openLab(lang = 'en', opts = {}) {
 }
 
 async function idle(page) {
-  await page.waitForFunction(() => !document.querySelector('#enqueue')?.disabled, null, { timeout: 60_000 });
+  await page.waitForFunction(() => !document.querySelector('#enqueue')?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 60_000 });
 }
 
 async function tourStep(page, n) {
@@ -137,6 +137,8 @@ test('an action changes the page in one go: its counts, its SQL and the buttons 
   const look = () => ({
     counts: document.querySelector('#job-counts').textContent,
     disabled: document.querySelector('#enqueue').disabled,
+    busy: document.querySelector('.jobs-lab').getAttribute('aria-busy'),
+    at: performance.now(),
     sql: document.querySelectorAll('#last-sql li').length,
     sqlText: document.querySelector('#last-sql').textContent,
     outcome: document.querySelector('#last-outcome')?.textContent,
@@ -154,6 +156,7 @@ test('an action changes the page in one go: its counts, its SQL and the buttons 
       attributes: true,
     });
   }, look.toString());
+  const clickedAt = await page.evaluate(() => performance.now());
   await page.click('#worker-A [data-act="claim"]');
   await page.waitForFunction((c) => document.querySelector('#job-counts').textContent !== c, before.counts);
   await idle(page);
@@ -166,5 +169,14 @@ test('an action changes the page in one go: its counts, its SQL and the buttons 
   assert.notEqual(seen[first].outcome, before.outcome, 'the claim says what it did');
   assert.equal(seen.findIndex((s) => s.outcome !== before.outcome), first, `and says it with its counts: ${brief}`);
   assert.ok(seen.every((s) => s.sql > 0), `the last action's SQL is never emptied while the next one runs: ${brief}`);
+  // The lab said it was working (aria-busy) and, the claim being short, never dimmed its
+  // buttons: they show busy only once work lasts (BUSY_SHOWN_AFTER_MS, 150 ms), so a quick
+  // action does not flicker the whole lab.
+  assert.ok(seen.slice(0, first).some((s) => s.busy === 'true'), `aria-busy went true before the counts changed: ${brief}`);
+  assert.equal(seen[first].busy, 'false', `and false with them: ${brief}`);
+  const took = seen[first].at - clickedAt;
+  if (took < 120) {
+    assert.ok(seen.every((s) => !s.disabled), `a ${Math.round(took)} ms claim never disabled the buttons: ${brief}`);
+  }
   assert.deepEqual(page.errors, []);
 });

@@ -41,7 +41,10 @@ async function hidden(locator, name, minPx = Infinity) {
 }
 
 async function idle(page, button) {
-  await page.waitForFunction((sel) => !document.querySelector(sel)?.disabled, button, { timeout: 60_000 });
+  await page.waitForFunction((sel) => {
+    const b = document.querySelector(sel);
+    return b && !b.disabled && b.closest('[aria-busy]')?.getAttribute('aria-busy') !== 'true';
+  }, button, { timeout: 60_000 });
 }
 
 test('L1 at 1280 × 800: after a Claim, the outcome, the claimed row and the claim statement are in view', async () => {

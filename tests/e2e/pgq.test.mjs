@@ -11,7 +11,7 @@ const site = useSite();
 async function idle(page) {
   await page.waitForFunction(() => {
     const b = document.querySelector('#tick');
-    return b && !b.disabled;
+    return b && !b.disabled && document.querySelector('.pgq-lab')?.getAttribute('aria-busy') === 'false';
   }, null, { timeout: 60_000 });
 }
 

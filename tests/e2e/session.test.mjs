@@ -21,7 +21,7 @@ async function go(page, route) {
 
 async function jobsIdle(page) {
   await page.waitForSelector('#jobs-table', { timeout: 120_000 });
-  await page.waitForFunction(() => !document.querySelector('#enqueue')?.disabled, null, { timeout: 120_000 });
+  await page.waitForFunction(() => !document.querySelector('#enqueue')?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 120_000 });
 }
 
 async function jobRows(page) {
@@ -35,7 +35,7 @@ async function console_(page, sql) {
 }
 
 async function vacuumIdle(page) {
-  await page.waitForSelector('#vacuum-run:not([disabled])', { timeout: 120_000 });
+  await page.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])', { timeout: 120_000 });
 }
 
 /** L3's result rows: strategy, round, step, heap pages, live, dead, claim pages. */
@@ -103,7 +103,7 @@ test('L1 → L3 → L4 → L1 in one tab: L3 measures its own tables, and L1 is 
   const inOneTab = await vacuumRun(page, 2000, 2);
 
   await go(page, 'pgq');
-  await page.waitForSelector('[data-testid=pgq-compare-run]:not([disabled])', { timeout: 120_000 });
+  await page.waitForSelector('[aria-busy="false"] [data-testid=pgq-compare-run]:not([disabled])', { timeout: 120_000 });
   await page.fill('[data-testid=pgq-compare-n]', '2000');
   await page.click('[data-testid=pgq-compare-run]');
   await page.waitForSelector('[data-testid=pgq-compare][data-state=done]', { timeout: 300_000 });
@@ -165,7 +165,7 @@ test('leaving a lab mid-run cancels it: the next lab works, and coming back says
 
   // L4's side by side, left while it runs.
   await go(page, 'pgq');
-  await page.waitForSelector('[data-testid=pgq-compare-run]:not([disabled])', { timeout: 120_000 });
+  await page.waitForSelector('[aria-busy="false"] [data-testid=pgq-compare-run]:not([disabled])', { timeout: 120_000 });
   await page.click('[data-testid=pgq-compare-run]');
   await page.waitForSelector('[data-testid=pgq-compare][data-state=running]');
   await page.waitForTimeout(1500);
@@ -175,9 +175,9 @@ test('leaving a lab mid-run cancels it: the next lab works, and coming back says
   await go(page, 'pgq');
   await page.waitForSelector('#cancelled-note', { timeout: 60_000 });
   assert.match(await page.textContent('#cancelled-note'), /side-by-side/);
-  await page.waitForSelector('#tick:not([disabled])', { timeout: 60_000 });
+  await page.waitForSelector('[aria-busy="false"] #tick:not([disabled])', { timeout: 60_000 });
   await page.click('#send-one');
-  await page.waitForSelector('#tick:not([disabled])');
+  await page.waitForSelector('[aria-busy="false"] #tick:not([disabled])');
   noErrors(page);
   await noPanic(page);
   await page.close();
@@ -250,11 +250,11 @@ test('Reset database brings every lab back after the console dropped the clock a
   await console_(page, 'select now()::text as now;');
   assert.match(await page.textContent('.console-result'), /2026-01-05 09:00:31/);
   await go(page, 'pgq');
-  await page.waitForSelector('#tick:not([disabled])', { timeout: 120_000 });
+  await page.waitForSelector('[aria-busy="false"] #tick:not([disabled])', { timeout: 120_000 });
   await page.click('#send-one');
-  await page.waitForSelector('#tick:not([disabled])');
+  await page.waitForSelector('[aria-busy="false"] #tick:not([disabled])');
   await page.click('#tick');
-  await page.waitForSelector('#tick:not([disabled])');
+  await page.waitForSelector('[aria-busy="false"] #tick:not([disabled])');
   await page.click('#consumer-billing [data-act="receive"]');
   await page.waitForSelector('#consumer-billing tr[data-msg="1"]', { timeout: 30_000 });
   await go(page, 'vacuum');

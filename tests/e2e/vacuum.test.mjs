@@ -13,7 +13,7 @@ const num = (s) => Number(String(s).replace(/[^0-9-]/g, ''));
 async function openLab(page, lang) {
   await page.goto(site.server.url + `?lang=${lang}#/vacuum`);
   await startPostgres(page);
-  await page.waitForSelector('#vacuum-run:not([disabled])', { timeout: 60_000 });
+  await page.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])', { timeout: 60_000 });
 }
 
 /** The numbers of one column for one strategy's rows, in table order. */
@@ -28,7 +28,7 @@ async function runSmall(page, jobs, rounds) {
   await page.fill('#vacuum-rounds', String(rounds));
   await page.click('#vacuum-run');
   await page.waitForSelector('#vacuum-notice', { timeout: 180_000 });
-  await page.waitForSelector('#vacuum-run:not([disabled])', { timeout: 60_000 });
+  await page.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])', { timeout: 60_000 });
 }
 
 test('a small run shows the numbers, and VACUUM drops the dead tuples (English)', async () => {
@@ -107,7 +107,7 @@ test('Cancel stops a long run between batches and the lab stays usable; plans si
   await page.click('#vacuum-cancel');
   await page.waitForSelector('#vacuum-notice', { timeout: 30_000 });
   assert.match(await page.textContent('#vacuum-notice'), /Cancelled/);
-  await page.waitForSelector('#vacuum-run:not([disabled])');
+  await page.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])');
 
   await page.fill('#vacuum-jobs', '2000');
   await page.click('#vacuum-plan-run');
@@ -167,14 +167,14 @@ test('a share link reproduces the same state after reload', async () => {
   await openLab(page, 'en');
   await page.click('#vacuum-long-tx');
   await page.waitForSelector('#vacuum-long-tx[aria-pressed="true"]');
-  await page.waitForSelector('#vacuum-run:not([disabled])');
+  await page.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])');
   await page.uncheck('#vacuum-include-dv');
   await runSmall(page, 1500, 2);
   await page.selectOption('#vacuum-page-map-table', 'keep');
-  await page.waitForSelector('#vacuum-run:not([disabled])');
+  await page.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])');
   await page.click('#vacuum-vacuum');
   await page.waitForSelector('#vacuum-removed');
-  await page.waitForSelector('#vacuum-run:not([disabled])');
+  await page.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])');
   const before = await labState(page);
   assert.equal(before.rows.length, 2 * (1 + 1 + 2 + 2) + 4, 'two rounds (rotation has a TRUNCATE line, partitions a DETACH + DROP line), then a VACUUM line a table');
   assert.match(before.removed, /DELETE on completion: VACUUM removed 0 of 6,000/);
@@ -186,7 +186,7 @@ test('a share link reproduces the same state after reload', async () => {
   await again.goto(url);
   await startPostgres(again);
   await again.waitForSelector('#vacuum-removed', { timeout: 120_000 });
-  await again.waitForSelector('#vacuum-run:not([disabled])');
+  await again.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])');
   assert.deepEqual(await labState(again), before);
   assert.equal(await again.inputValue('#vacuum-jobs'), '1500', 'the form shows the run replayed');
   assert.equal(await again.isChecked('#vacuum-include-dv'), false);

@@ -143,12 +143,13 @@ pub fn JobsLab() -> impl IntoView {
         session.run(actions, reset, what)
     };
     let busy = Signal::derive(move || session.busy());
+    let working = Signal::derive(move || session.working());
 
     let ready = move || lab.with(Option::is_some) && ctx.runner().is_some();
     let disabled = move || busy.get();
 
     view! {
-        <section class="lab jobs-lab">
+        <section class="lab jobs-lab" aria-busy=move || working.get().to_string()>
             <h1>{ctx.t("lab.jobs.title")}</h1>
             <p class="lead">{ctx.t("jobs.intro")}</p>
             // Shown from the moment a replay starts, before the lab's first state is in.
@@ -178,7 +179,7 @@ pub fn JobsLab() -> impl IntoView {
                         <PerKey lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
                     </div>
                     <div class="lab-watch">
-                        <LastActionSql entries=log busy=busy/>
+                        <LastActionSql entries=log busy=working/>
                         <JobsTable snap=snap lab=lab touched=touched act=Callback::new(act) disabled=Signal::derive(disabled)/>
                     </div>
                 </div>

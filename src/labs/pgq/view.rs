@@ -197,11 +197,12 @@ pub fn PgqLab() -> impl IntoView {
 
     let ready = move || lab.with(Option::is_some) && ctx.runner().is_some();
     let disabled = Signal::derive(move || session.busy());
+    let working = Signal::derive(move || session.working());
     let auto_tick = move || lab.with(|l| l.as_ref().is_some_and(|l| l.auto_tick));
     let auto_maint = move || lab.with(|l| l.as_ref().is_some_and(|l| l.auto_maint));
 
     view! {
-        <section class="lab pgq-lab">
+        <section class="lab pgq-lab" aria-busy=move || working.get().to_string()>
             <h1>{ctx.t("lab.pgq.title")}</h1>
             <p class="lead">{ctx.t("pgq.lead")}</p>
             <p class="muted">{ctx.t("pgq.engine_note")}</p>
@@ -241,7 +242,7 @@ pub fn PgqLab() -> impl IntoView {
                         <RetriesAndDead snap=snap act=act disabled=disabled/>
                     </div>
                     <div class="lab-watch">
-                        <LastActionSql entries=log busy=disabled/>
+                        <LastActionSql entries=log busy=working/>
                         <Consumers lab=lab snap=snap act=act disabled=disabled/>
                     </div>
                 </div>

@@ -135,7 +135,7 @@ pub fn VacuumLab() -> impl IntoView {
         _ => None,
     };
     view! {
-        <section class="lab vacuum-lab" id="vacuum-lab">
+        <section class="lab vacuum-lab" id="vacuum-lab" aria-busy=move || session.working().to_string()>
             <h1>{ctx.t("vacuum.title")}</h1>
             <p class="lead">{ui.msg(lead)}</p>
             <p>{ctx.t("vacuum.mvcc")}</p>
