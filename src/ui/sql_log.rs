@@ -28,6 +28,7 @@ pub fn collect(db: &crate::db::Db, entries: LogEntries) {
 #[component]
 pub fn SqlLog(entries: LogEntries) -> impl IntoView {
     let ctx = use_ctx();
+    let oldest_first = move || entries.with(|v| v.iter().rev().cloned().collect::<Vec<_>>());
     view! {
         <section class="sql-log" aria-labelledby="sql-log-title">
             <div class="panel-head">
@@ -40,11 +41,16 @@ pub fn SqlLog(entries: LogEntries) -> impl IntoView {
                 <p class="muted">{ctx.t("log.empty")}</p>
             </Show>
             // It scrolls: focusable, so a keyboard can scroll it too (WCAG 2.1.1).
-            <ol class="log-entries" tabindex="0" aria-labelledby="sql-log-title">
-                <For each=move || entries.get() key=|(n, _)| *n let:item>
-                    <LogLine entry=item.1/>
-                </For>
-            </ol>
+            <div class="log-scroll" tabindex="0" role="region" aria-labelledby="sql-log-title">
+                // Oldest first in the page, newest first on screen (the stylesheet reverses
+                // it): a new entry is appended, while one put in front made the keyed list
+                // move every entry already there, 40 and more DOM moves an action.
+                <ol class="log-entries log-newest-first">
+                    <For each=oldest_first key=|(n, _)| *n let:item>
+                        <LogLine entry=item.1/>
+                    </For>
+                </ol>
+            </div>
         </section>
     }
 }
