@@ -325,3 +325,63 @@ async fn every_statement_is_recorded_in_the_sql_log() {
     assert_eq!(after[5].0, "select count(*) from l");
     db.close().await;
 }
+
+/// Two statements sent together (`pipelined`, as L1's reap and claim are): both wait for their
+/// reply at once, the worker runs them in the order given, the second sees what the first
+/// did, each gets its own result and its own SQL log entry, and the running one is the
+/// first sent.
+#[wasm_bindgen_test]
+async fn pipelined_statements_are_sent_together_and_run_in_order() {
+    let db = db().await;
+    db.exec("create table pipe (n int)").await.expect("create");
+    #[derive(Deserialize)]
+    struct N {
+        n: i64,
+    }
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let watcher = {
+        let (db, seen) = (db.clone(), seen.clone());
+        async move {
+            // While the first sleeps, look at what is waiting for a reply.
+            gloo_timers::future::TimeoutFuture::new(100).await;
+            seen.borrow_mut().push((
+                db.in_flight().waiting(),
+                db.in_flight().get().map(|(_, sql)| sql),
+            ));
+        }
+    };
+    let pair = queue_lab::db::pipelined(
+        db.query::<serde_json::Value>("insert into pipe select 7 from pg_sleep(0.4)", &[]),
+        db.query::<N>("select count(*) as n from pipe", &[]),
+    );
+    let ((first, second), ()) = queue_lab::db::pipelined(pair, watcher).await;
+    first.expect("the insert");
+    assert_eq!(
+        second.expect("the count").first().map(|r| r.n),
+        Some(1),
+        "the count ran after the insert"
+    );
+    let seen = seen.borrow().clone();
+    assert_eq!(
+        seen[0].0, 2,
+        "both statements were sent before the first reply"
+    );
+    assert!(
+        seen[0]
+            .1
+            .as_deref()
+            .is_some_and(|s| s.starts_with("insert into pipe")),
+        "the running one is the first sent: {:?}",
+        seen[0].1
+    );
+    assert_eq!(db.in_flight().waiting(), 0);
+    // A failing first statement: the second still runs, and each says how it went.
+    let (bad, after) = queue_lab::db::pipelined(
+        db.query::<N>("select n from no_such_table", &[]),
+        db.query::<N>("select count(*) as n from pipe", &[]),
+    )
+    .await;
+    assert_eq!(bad.err().and_then(|e| e.code).as_deref(), Some("42P01"));
+    assert_eq!(after.expect("the count").first().map(|r| r.n), Some(1));
+    db.close().await;
+}

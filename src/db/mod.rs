@@ -201,22 +201,83 @@ pub struct Progress {
     pub total: f64,
 }
 
-/// The statement PGlite is running now and since when (`performance.now()` ms), so the page
-/// can offer a way out of one that does not end.
+/// The statements sent to PGlite and not answered yet, oldest first, each with when it was
+/// sent (`performance.now()` ms): the oldest is the one running (the worker runs them in
+/// the order sent), so the page can offer a way out of one that does not end.
 #[derive(Clone, Default)]
-pub struct InFlight(Rc<RefCell<Option<(f64, String)>>>);
+pub struct InFlight(Rc<RefCell<InFlightInner>>);
+
+#[derive(Default)]
+struct InFlightInner {
+    next: u64,
+    waiting: std::collections::VecDeque<(u64, f64, String)>,
+}
 
 impl InFlight {
     /// The running statement's start time and its text, if one is running.
     pub fn get(&self) -> Option<(f64, String)> {
-        self.0.borrow().clone()
+        self.0
+            .borrow()
+            .waiting
+            .front()
+            .map(|(_, at, sql)| (*at, sql.clone()))
+    }
+
+    /// How many statements are waiting for their reply (the running one included).
+    pub fn waiting(&self) -> usize {
+        self.0.borrow().waiting.len()
     }
 
     async fn watch<T>(&self, sql: &str, call: impl std::future::Future<Output = T>) -> T {
-        *self.0.borrow_mut() = Some((log::now_ms(), sql.to_owned()));
+        let token = {
+            let mut inner = self.0.borrow_mut();
+            inner.next += 1;
+            let token = inner.next;
+            inner
+                .waiting
+                .push_back((token, log::now_ms(), sql.to_owned()));
+            token
+        };
         let out = call.await;
-        *self.0.borrow_mut() = None;
+        self.0.borrow_mut().waiting.retain(|(t, _, _)| *t != token);
         out
+    }
+}
+
+/// Awaits two calls on one database together: both statements are sent to the worker before
+/// either reply is awaited, so they cost one round trip instead of two. The worker runs them
+/// one after the other in the order given (`a` first, `b` seeing what `a` did), each on its
+/// own; `b` runs even when `a` fails. `b`'s time in the SQL log includes its wait behind `a`.
+pub async fn pipelined<A: std::future::Future, B: std::future::Future>(
+    a: A,
+    b: B,
+) -> (A::Output, B::Output) {
+    use std::task::Poll;
+    let mut a = std::pin::pin!(a);
+    let mut b = std::pin::pin!(b);
+    let (mut out_a, mut out_b) = (None, None);
+    std::future::poll_fn(|cx| {
+        // Polled in this order, `a` posts its message first.
+        if out_a.is_none() {
+            if let Poll::Ready(v) = a.as_mut().poll(cx) {
+                out_a = Some(v);
+            }
+        }
+        if out_b.is_none() {
+            if let Poll::Ready(v) = b.as_mut().poll(cx) {
+                out_b = Some(v);
+            }
+        }
+        if out_a.is_some() && out_b.is_some() {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    })
+    .await;
+    match (out_a, out_b) {
+        (Some(a), Some(b)) => (a, b),
+        _ => unreachable!("both are ready"),
     }
 }
 

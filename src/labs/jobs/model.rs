@@ -499,14 +499,20 @@ impl Lab {
                 Tone::Info,
             ));
         }
-        // A lease that ran out on the last attempt is a dead letter, not another try.
-        db.query::<serde_json::Value>(REAP_SQL, &[]).await?;
+        // A lease that ran out on the last attempt is a dead letter, not another try. Sent
+        // with the claim, in one round trip: the worker runs it first.
         let sql = if self.per_key {
             CLAIM_PER_KEY_SQL
         } else {
             CLAIM_SQL
         };
-        let claimed = db.query::<Claimed>(sql, &[]).await?.first();
+        let (reaped, claimed) = crate::db::pipelined(
+            db.query::<serde_json::Value>(REAP_SQL, &[]),
+            db.query::<Claimed>(sql, &[]),
+        )
+        .await;
+        reaped?;
+        let claimed = claimed?.first();
         let Some(c) = claimed else {
             if self.per_key {
                 let held = db
