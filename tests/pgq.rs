@@ -5,10 +5,7 @@ use queue_lab::db::{Db, DbError};
 use queue_lab::labs::pgq::model::{self, Action, Lab, Outcome};
 use serde::Deserialize;
 use std::cell::Cell;
-use std::future::{poll_fn, Future};
-use std::pin::pin;
 use std::rc::Rc;
-use std::task::Poll;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -225,31 +222,6 @@ async fn an_in_flight_prepared_transactions_event_arrives_once_in_a_later_batch_
     db.close().await;
 }
 
-/// Runs two futures at once on this one thread (each resumes as its own replies come in)
-/// and returns both outputs.
-async fn both<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
-    let (mut a, mut b) = (pin!(a), pin!(b));
-    let (mut out_a, mut out_b) = (None, None);
-    poll_fn(|cx| {
-        if out_a.is_none() {
-            if let Poll::Ready(v) = a.as_mut().poll(cx) {
-                out_a = Some(v);
-            }
-        }
-        if out_b.is_none() {
-            if let Poll::Ready(v) = b.as_mut().poll(cx) {
-                out_b = Some(v);
-            }
-        }
-        if out_a.is_some() && out_b.is_some() {
-            Poll::Ready((out_a.take().unwrap(), out_b.take().unwrap()))
-        } else {
-            Poll::Pending
-        }
-    })
-    .await
-}
-
 #[derive(Deserialize)]
 struct Scratch {
     n: i64,
@@ -305,7 +277,8 @@ async fn prepare_beside_inserts(
         }
         during
     };
-    both(prepare, others).await
+    // Both at once on this one thread: each resumes as its own replies come in.
+    queue_lab::db::pipelined(prepare, others).await
 }
 
 fn text(v: &serde_json::Value) -> String {

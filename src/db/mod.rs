@@ -253,8 +253,7 @@ pub async fn pipelined<A: std::future::Future, B: std::future::Future>(
     b: B,
 ) -> (A::Output, B::Output) {
     use std::task::Poll;
-    let mut a = std::pin::pin!(a);
-    let mut b = std::pin::pin!(b);
+    let (mut a, mut b) = (std::pin::pin!(a), std::pin::pin!(b));
     let (mut out_a, mut out_b) = (None, None);
     std::future::poll_fn(|cx| {
         // Polled in this order, `a` posts its message first.
@@ -268,17 +267,15 @@ pub async fn pipelined<A: std::future::Future, B: std::future::Future>(
                 out_b = Some(v);
             }
         }
-        if out_a.is_some() && out_b.is_some() {
-            Poll::Ready(())
-        } else {
-            Poll::Pending
+        match (out_a.take(), out_b.take()) {
+            (Some(a), Some(b)) => Poll::Ready((a, b)),
+            (a, b) => {
+                (out_a, out_b) = (a, b);
+                Poll::Pending
+            }
         }
     })
-    .await;
-    match (out_a, out_b) {
-        (Some(a), Some(b)) => (a, b),
-        _ => unreachable!("both are ready"),
-    }
+    .await
 }
 
 /// How the session's transaction stands after a console statement.
