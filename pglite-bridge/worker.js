@@ -19,7 +19,9 @@
 // Messages out: { queueLab, type: 'progress' | 'booting' | 'error' } while starting, then
 //               { queueLab, type: 'ready', boot: 'datadir' | 'initdb', note } (note: why the
 //               prepared data directory was not used, null when it was or none was offered);
-//               { queueLab, type: 'reply', id, result } or { …, id, error } per message;
+//               { queueLab, type: 'reply', id, result } or { …, id, error } per message
+//               (a query's or exec's result, and an error, carry `ms`: the statement's own
+//               time, see lastEnd);
 //               { queueLab, type: 'notify', listen, payload } for each notification.
 //
 // Start-up: PGlite's manifest (pglite.json beside PGlite's versioned folder, written at build
@@ -311,14 +313,32 @@ async function endTransaction(id, outcome) {
   return null;
 }
 
+// When the last call finished. PostgreSQL runs one statement at a time, in the order they
+// came, so a statement starts when it arrives or when the one before it ends, whichever is
+// later: its own time, `ms` in a query's reply, leaves out its wait behind the statements
+// sent before it (the page sends several at once, see `pipelined` in src/db).
+let lastEnd = 0;
+
 self.addEventListener('message', async (event) => {
   const m = event.data;
   if (!m || m.queueLab !== 'call') return;
+  let arrived = 0;
+  const ownMs = () => {
+    const end = performance.now();
+    const ms = end - Math.max(arrived, lastEnd);
+    lastEnd = end;
+    return ms;
+  };
   try {
     const db = await ready;
+    arrived = performance.now();
     const result = await ops[m.op](db, m);
+    const ms = ownMs();
+    if (m.op === 'query' || m.op === 'exec') result.ms = ms;
     self.postMessage({ queueLab: true, type: 'reply', id: m.id, result });
   } catch (e) {
-    self.postMessage({ queueLab: true, type: 'reply', id: m.id, error: plainError(e) });
+    const error = plainError(e);
+    error.ms = ownMs();
+    self.postMessage({ queueLab: true, type: 'reply', id: m.id, error });
   }
 });

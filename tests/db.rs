@@ -350,6 +350,12 @@ async fn pipelined_statements_are_sent_together_and_run_in_order() {
             ));
         }
     };
+    let times = Rc::new(RefCell::new(Vec::new()));
+    {
+        let times = times.clone();
+        db.log()
+            .subscribe(move |e| times.borrow_mut().push((e.sql.clone(), e.ms)));
+    }
     let pair = queue_lab::db::pipelined(
         db.query::<serde_json::Value>("insert into pipe select 7 from pg_sleep(0.4)", &[]),
         db.query::<N>("select count(*) as n from pipe", &[]),
@@ -375,6 +381,23 @@ async fn pipelined_statements_are_sent_together_and_run_in_order() {
         seen[0].1
     );
     assert_eq!(db.in_flight().waiting(), 0);
+    // The SQL log gives each its own time: the count's excludes its wait behind the insert.
+    let times = times.borrow().clone();
+    let ms = |start: &str| {
+        times
+            .iter()
+            .find(|(sql, _)| sql.starts_with(start))
+            .map(|(_, ms)| *ms)
+            .expect("logged")
+    };
+    assert!(
+        ms("insert into pipe") >= 390.0,
+        "the insert slept: {times:?}"
+    );
+    assert!(
+        ms("select count(*)") < 200.0,
+        "the count's own time, not its wait behind the insert: {times:?}"
+    );
     // A failing first statement: the second still runs, and each says how it went.
     let (bad, after) = queue_lab::db::pipelined(
         db.query::<N>("select n from no_such_table", &[]),

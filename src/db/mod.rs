@@ -247,7 +247,8 @@ impl InFlight {
 /// Awaits two calls on one database together: both statements are sent to the worker before
 /// either reply is awaited, so they cost one round trip instead of two. The worker runs them
 /// one after the other in the order given (`a` first, `b` seeing what `a` did), each on its
-/// own; `b` runs even when `a` fails. `b`'s time in the SQL log includes its wait behind `a`.
+/// own; `b` runs even when `a` fails. Each one's time in the SQL log is its own, as the worker
+/// measured it, without `b`'s wait behind `a`.
 pub async fn pipelined<A: std::future::Future, B: std::future::Future>(
     a: A,
     b: B,
@@ -573,7 +574,14 @@ fn finish<T: DeserializeOwned>(
     params: &[Param],
     started: f64,
 ) -> Result<Rows<T>, DbError> {
-    let ms = log::now_ms() - started;
+    // The worker's figure for the statement alone (see `ms` in pglite-bridge/worker.js); the
+    // round trip measured here would also count the wait behind statements sent before it.
+    let own_ms = match &result {
+        Ok(v) | Err(v) => js_sys::Reflect::get(v, &JsValue::from_str("ms"))
+            .ok()
+            .and_then(|v| v.as_f64()),
+    };
+    let ms = own_ms.unwrap_or_else(|| log::now_ms() - started);
     // Rows decode once, from the worker's plain objects straight into `T`.
     let outcome = result.map_err(DbError::from_js).and_then(|raw| {
         let field = |name: &str| {
