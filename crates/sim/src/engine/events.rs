@@ -36,18 +36,27 @@ pub(super) const fn code(next: Next, stmt: Stmt) -> u8 {
 }
 
 /// Whether the reply to `stmt` that found `found` touches only its own worker: it closes the
-/// worker's autocommit transaction (or none), and starts the job or schedules the naive gap.
-/// No table row, lock, random draw or other worker is involved, and it records nothing once
-/// the timeline and spans are full. The other replies send a statement (a random round trip),
-/// stop a worker or consult the per-key state.
+/// worker's autocommit transaction (or none), or closes one as it opens the next, and starts
+/// the job, schedules the naive gap, sends COMMIT or starts the next claim. No table row,
+/// lock or other worker is involved (each worker draws its own round trips), and it records
+/// nothing once the timeline and spans are full. The other replies stop a worker (`holds_job`
+/// false after COMMIT), consult the per-key state, or start a claim that an execution limit
+/// (`unlimited` false) may refuse, which depends on the other workers' claims.
 #[inline(always)]
-pub(super) fn private_reply(stmt: Stmt, found: Option<u32>) -> bool {
+pub(super) fn private_reply(
+    stmt: Stmt,
+    found: Option<u32>,
+    holds_job: bool,
+    unlimited: bool,
+) -> bool {
     match stmt {
         Stmt::MarkRunning => true,
         Stmt::NaiveSelect | Stmt::SelectForUpdate | Stmt::SelectSkipLocked | Stmt::LeaseClaim => {
             found.is_some()
         }
-        Stmt::Begin | Stmt::MarkDone | Stmt::Commit => false,
+        Stmt::MarkDone => unlimited,
+        Stmt::Commit => holds_job && unlimited,
+        Stmt::Begin => false,
     }
 }
 

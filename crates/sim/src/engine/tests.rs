@@ -1,4 +1,5 @@
 use super::*;
+use crate::params::Durations;
 
 /// Replays the lock trace: a row may be acquired only when free, and released only by
 /// its holder.
@@ -88,4 +89,71 @@ fn the_agenda_returns_events_in_time_then_worker_order() {
         agenda.clear(w);
     }
     assert_eq!(order, vec![(5, 1), (5, 4), (7, 0), (10, 3)]);
+}
+
+/// Replies handled ahead (once recording is over) and statements they send ahead change no
+/// output: every field, timeline and span included, for every strategy, with and without an
+/// execution limit, at zero latency, and with recording over from the start or part-way.
+#[test]
+fn replies_handled_ahead_give_the_outputs_of_one_event_per_reply() {
+    let mut cases = Vec::new();
+    for timeline_limit in [0, 30, 10_000] {
+        cases.push(Params {
+            jobs: 2_000,
+            timeline_limit,
+            ..Params::default()
+        });
+        cases.push(Params {
+            workers: 8,
+            jobs: 1_000,
+            durations: Durations::LongTail {
+                min_us: 2_000,
+                max_us: 400_000,
+            },
+            latency_us: 3_000,
+            seed: 7,
+            timeline_limit,
+            ..Params::default()
+        });
+        cases.push(Params {
+            workers: 16,
+            jobs: 2_000,
+            keys: 50,
+            durations: Durations::Fixed { us: 20_000 },
+            gap_us: 0,
+            seed: 3,
+            timeline_limit,
+            ..Params::default()
+        });
+        cases.push(Params {
+            workers: 5,
+            jobs: 600,
+            latency_us: 0,
+            max_executions: Some(500),
+            timeline_limit,
+            ..Params::default()
+        });
+        cases.push(Params {
+            workers: 12,
+            jobs: 1_500,
+            max_executions: Some(2_500),
+            seed: 11,
+            timeline_limit,
+            ..Params::default()
+        });
+    }
+    let mut handled_ahead = 0;
+    for base in cases {
+        for strategy in Strategy::ALL {
+            let p = Params {
+                strategy,
+                ..base.clone()
+            };
+            let ahead = simulate(&p).expect("valid params");
+            let one_by_one = simulate_every_reply_an_event(&p).expect("valid params");
+            assert_eq!(ahead, one_by_one, "{strategy}, {p:?}");
+            handled_ahead += usize::from(ahead.timeline_truncated);
+        }
+    }
+    assert!(handled_ahead >= 24, "the cases reach the end of recording");
 }
