@@ -118,8 +118,39 @@ struct Worker {
     /// The row whose lock was handed over to this worker, until it re-checks the row.
     granted_row: Option<u32>,
     wait_since: u64,
-    /// This worker's round trips: `round_trips[draw % ROUND_TRIPS]`.
+    /// This worker's round trips: `round_trips[draw % ROUND_TRIPS]`, drawn
+    /// `ROUND_TRIP_BATCH` at a time into `next_round_trips` (the same sequence as one at a
+    /// time), so sending a statement reads its round trip instead of waiting for a draw.
     round_trip_draws: SplitMix64,
+    next_round_trips: [u32; ROUND_TRIP_BATCH],
+    /// How many of `next_round_trips` are used.
+    round_trips_used: usize,
+}
+
+/// Round trips drawn at a time per worker.
+const ROUND_TRIP_BATCH: usize = 16;
+
+impl Worker {
+    /// This worker's next round trip, in µs.
+    #[inline(always)]
+    fn next_round_trip(&mut self, round_trips: &[u64; ROUND_TRIPS]) -> u64 {
+        if self.round_trips_used == ROUND_TRIP_BATCH {
+            self.draw_round_trips(round_trips);
+        }
+        let rtt = self.next_round_trips[self.round_trips_used % ROUND_TRIP_BATCH];
+        self.round_trips_used += 1;
+        u64::from(rtt)
+    }
+
+    #[inline(never)]
+    fn draw_round_trips(&mut self, round_trips: &[u64; ROUND_TRIPS]) {
+        for slot in &mut self.next_round_trips {
+            // At most 1.2 × MAX_LATENCY_US, far below u32::MAX.
+            *slot = round_trips[(self.round_trip_draws.next_u64() % ROUND_TRIPS as u64) as usize]
+                as u32;
+        }
+        self.round_trips_used = 0;
+    }
 }
 
 struct Sim<'a> {
@@ -224,6 +255,8 @@ impl<'a> Sim<'a> {
             granted_row: None,
             wait_since: 0,
             round_trip_draws: SplitMix64::new(0),
+            next_round_trips: [0; ROUND_TRIP_BATCH],
+            round_trips_used: ROUND_TRIP_BATCH,
         };
         let mut workers = vec![worker; p.workers as usize].into_boxed_slice();
         let mut seeds = SplitMix64::new(p.seed ^ 0xBB67_AE85_84CA_A73B);
@@ -443,7 +476,7 @@ impl<'a> Sim<'a> {
         let rtt = if latency == 0 {
             0
         } else {
-            self.round_trips[(wk.round_trip_draws.next_u64() % ROUND_TRIPS as u64) as usize]
+            wk.next_round_trip(&self.round_trips)
         };
         let out = rtt / 2;
         let opens = self.autocommit || stmt == Stmt::Begin;
