@@ -382,9 +382,9 @@ async fn pipelined_statements_are_sent_together_and_run_in_order() {
     );
     assert_eq!(db.in_flight().waiting(), 0);
     // The SQL log gives each its own time: the count's excludes its wait behind the insert.
-    let times = times.borrow().clone();
     let ms = |start: &str| {
         times
+            .borrow()
             .iter()
             .find(|(sql, _)| sql.starts_with(start))
             .map(|(_, ms)| *ms)
@@ -392,12 +392,29 @@ async fn pipelined_statements_are_sent_together_and_run_in_order() {
     };
     assert!(
         ms("insert into pipe") >= 390.0,
-        "the insert slept: {times:?}"
+        "the insert slept: {:?}",
+        times.borrow()
     );
     assert!(
         ms("select count(*)") < 200.0,
-        "the count's own time, not its wait behind the insert: {times:?}"
+        "the count's own time, not its wait behind the insert: {:?}",
+        times.borrow()
     );
+    // The other way round: a quick first statement is not charged with the slow one behind
+    // it (the worker takes its end before the next statement runs).
+    let (quick, slow) = queue_lab::db::pipelined(
+        db.query::<N>("select 1::bigint as n", &[]),
+        db.query::<serde_json::Value>("select pg_sleep(0.3)", &[]),
+    )
+    .await;
+    quick.expect("the quick one");
+    slow.expect("the slow one");
+    assert!(
+        ms("select 1::bigint") < 150.0,
+        "the quick one's own time: {:?}",
+        times.borrow()
+    );
+    assert!(ms("select pg_sleep(0.3)") >= 290.0, "{:?}", times.borrow());
     // A failing first statement: the second still runs, and each says how it went.
     let (bad, after) = queue_lab::db::pipelined(
         db.query::<N>("select n from no_such_table", &[]),
