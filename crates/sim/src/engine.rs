@@ -53,8 +53,6 @@ const DONE: u8 = 2;
 const UNLOCKED: u16 = u16::MAX;
 /// No job (end of a key's chain, or no completion yet for a key).
 const NO_JOB: u32 = u32::MAX;
-/// Round trips are drawn within ±20 % of the latency, in whole percent: 41 of them.
-const ROUND_TRIPS: usize = 41;
 
 /// Runs one simulation. Invalid inputs return the validation error; nothing is simulated.
 pub fn simulate(params: &Params) -> Result<Outcome, ParamError> {
@@ -72,17 +70,6 @@ pub(crate) struct LockEvent {
     pub row: u32,
     pub worker: u16,
     pub acquired: bool,
-}
-
-/// As [`simulate`], with every reply handled as an event of its own at its arrival: the
-/// engine before replies were handled ahead, which a run's outputs must not tell apart.
-#[cfg(test)]
-pub(crate) fn simulate_every_reply_an_event(params: &Params) -> Result<Outcome, ParamError> {
-    params.validate()?;
-    let mut sim = Sim::new(params, false);
-    sim.replies_ahead = false;
-    sim.run();
-    Ok(sim.into_outcome())
 }
 
 /// As [`simulate`], also returning every row-lock acquisition and release, in time order.
@@ -118,39 +105,8 @@ struct Worker {
     /// The row whose lock was handed over to this worker, until it re-checks the row.
     granted_row: Option<u32>,
     wait_since: u64,
-    /// This worker's round trips: `round_trips[draw % ROUND_TRIPS]`, drawn
-    /// `ROUND_TRIP_BATCH` at a time into `next_round_trips` (the same sequence as one at a
-    /// time), so sending a statement reads its round trip instead of waiting for a draw.
-    round_trip_draws: SplitMix64,
-    next_round_trips: [u32; ROUND_TRIP_BATCH],
-    /// How many of `next_round_trips` are used.
-    round_trips_used: usize,
-}
-
-/// Round trips drawn at a time per worker.
-const ROUND_TRIP_BATCH: usize = 16;
-
-impl Worker {
-    /// This worker's next round trip, in µs.
-    #[inline(always)]
-    fn next_round_trip(&mut self, round_trips: &[u64; ROUND_TRIPS]) -> u64 {
-        if self.round_trips_used == ROUND_TRIP_BATCH {
-            self.draw_round_trips(round_trips);
-        }
-        let rtt = self.next_round_trips[self.round_trips_used % ROUND_TRIP_BATCH];
-        self.round_trips_used += 1;
-        u64::from(rtt)
-    }
-
-    #[inline(never)]
-    fn draw_round_trips(&mut self, round_trips: &[u64; ROUND_TRIPS]) {
-        for slot in &mut self.next_round_trips {
-            // At most 1.2 × MAX_LATENCY_US, far below u32::MAX.
-            *slot = round_trips[(self.round_trip_draws.next_u64() % ROUND_TRIPS as u64) as usize]
-                as u32;
-        }
-        self.round_trips_used = 0;
-    }
+    /// This worker's round trips.
+    round_trips: RoundTrips,
 }
 
 struct Sim<'a> {
@@ -172,8 +128,7 @@ struct Sim<'a> {
     waiters: VecDeque<(u32, u16)>,
     /// When each worker comes up.
     start_draws: SplitMix64,
-    /// Every round trip a statement can take: `latency_us × (80 + i) / 100` for a draw `i`
-    /// (from the worker's `round_trip_draws`).
+    /// Every round trip a statement can take (see `round_trips::table`).
     round_trips: [u64; ROUND_TRIPS],
     claims_started: u64,
     executions: u64,
@@ -241,28 +196,23 @@ impl<'a> Sim<'a> {
                 group_jobs[(k % p.workers) as usize].push(j as u32);
             }
         }
-        let worker = Worker {
-            stmt: Stmt::Begin,
-            half_back: 0,
-            found: None,
-            job: None,
-            holding: None,
-            scan_from: 0,
-            tx_start: None,
-            seg_kind: SegmentKind::Claim,
-            seg_start: 0,
-            seg_job: None,
-            granted_row: None,
-            wait_since: 0,
-            round_trip_draws: SplitMix64::new(0),
-            next_round_trips: [0; ROUND_TRIP_BATCH],
-            round_trips_used: ROUND_TRIP_BATCH,
-        };
-        let mut workers = vec![worker; p.workers as usize].into_boxed_slice();
-        let mut seeds = SplitMix64::new(p.seed ^ 0xBB67_AE85_84CA_A73B);
-        for wk in workers.iter_mut() {
-            wk.round_trip_draws = SplitMix64::new(seeds.next_u64());
-        }
+        let workers: Box<[Worker]> = RoundTrips::per_worker(p)
+            .map(|round_trips| Worker {
+                stmt: Stmt::Begin,
+                half_back: 0,
+                found: None,
+                job: None,
+                holding: None,
+                scan_from: 0,
+                tx_start: None,
+                seg_kind: SegmentKind::Claim,
+                seg_start: 0,
+                seg_job: None,
+                granted_row: None,
+                wait_since: 0,
+                round_trips,
+            })
+            .collect();
         Sim {
             p,
             autocommit: !p.strategy.holds_transaction_during_job(),
@@ -276,7 +226,7 @@ impl<'a> Sim<'a> {
             events: Agenda::new(p.workers as usize),
             waiters: VecDeque::new(),
             start_draws: SplitMix64::new(p.seed ^ 0x6A09_E667_F3BC_C909),
-            round_trips: std::array::from_fn(|i| p.latency_us * (80 + i as u64) / 100),
+            round_trips: round_trips::table(p),
             claims_started: 0,
             executions: 0,
             lock_wait_us: 0,
@@ -476,7 +426,7 @@ impl<'a> Sim<'a> {
         let rtt = if latency == 0 {
             0
         } else {
-            wk.next_round_trip(&self.round_trips)
+            wk.round_trips.next(&self.round_trips)
         };
         let out = rtt / 2;
         let opens = self.autocommit || stmt == Stmt::Begin;
@@ -822,10 +772,12 @@ impl<'a> Sim<'a> {
 mod agenda;
 mod draws;
 mod locks;
+mod round_trips;
 mod tx_clock;
 use agenda::Agenda;
 use draws::draw_durations;
 pub use draws::job_keys;
+use round_trips::{RoundTrips, ROUND_TRIPS};
 use tx_clock::TxClock;
 
 #[cfg(test)]

@@ -112,18 +112,18 @@ fn the_four_article_strategies_give_their_pinned_outputs() {
 
 /// Recorded when round trips became per worker.
 const PINNED: &str = "
-    naive:7ffeccd04f345c27
-    for-update:7355c0e3bd495727
-    skip-locked-tx:6b1359d379ff7e06
-    skip-locked-lease:e13da3008ae400e4
-    naive:04b72abae7535a16
-    for-update:fb4994c526c37e5f
-    skip-locked-tx:d55e0b977c5557f6
-    skip-locked-lease:e48a86fa032f3af8
-    naive:524a4790932b3a66
-    for-update:f95b8c9f92cc5aab
-    skip-locked-tx:41d7288af619e5cd
-    skip-locked-lease:dda4b81ab1727d39
+    naive:38e6cff096e78ba5
+    for-update:63a1aa7d86574461
+    skip-locked-tx:c6b3dd17c15319ae
+    skip-locked-lease:952318a9d777fbcb
+    naive:613611bbde04fe8d
+    for-update:7195254871db7c36
+    skip-locked-tx:1969f6402d79fb8d
+    skip-locked-lease:be7733b2a96cf624
+    naive:202bb268285d8998
+    for-update:9da73ce11ffbefc8
+    skip-locked-tx:32b4fbed0b88f047
+    skip-locked-lease:100469e347673153
 ";
 
 /// Runs that fill their timeline and transaction spans early (a small `timeline_limit`), so
@@ -204,24 +204,24 @@ fn outputs_stay_the_same_after_the_timeline_is_full() {
 
 /// Recorded when round trips became per worker.
 const PINNED_FULL: &str = "
-    naive:e49268e6c438f428
-    for-update:195fddd6efa1c0d2
-    skip-locked-tx:3642b2032e8b7985
-    skip-locked-lease:7562f378224446bb
-    split-queues:6bc6e428fe8dd1e3
-    per-key:316491f1f3890317
-    naive:1f921128ec5829fd
-    for-update:a2b3362dda6aea52
-    skip-locked-tx:4a34b9e6c5b9ef5c
-    skip-locked-lease:3909e85d77dae136
-    split-queues:2ce0a9a3fc28ef01
-    per-key:2822414d2aeff73e
-    naive:de67e96e24815bc9
-    for-update:2d0a8364f608e984
-    skip-locked-tx:7876c2d592a83a48
-    skip-locked-lease:37e3f8dc14c92486
-    split-queues:60306d836f07f95c
-    per-key:734e2594e7149d89
+    naive:61468ded7527b3f5
+    for-update:318e60b1067beda8
+    skip-locked-tx:774557b0423f9116
+    skip-locked-lease:8c44ec722aa36f21
+    split-queues:38fe26c5eaee13e6
+    per-key:a18a3d09de83c140
+    naive:8ad3b0195de7c614
+    for-update:16733d0732aeeee5
+    skip-locked-tx:60414109667f3926
+    skip-locked-lease:3892e0dac2c827cc
+    split-queues:15cdec691519e7d5
+    per-key:f17595a201670c60
+    naive:b31a7bff22c7b508
+    for-update:02e5e5c55161c731
+    skip-locked-tx:d0cb8619d66231ac
+    skip-locked-lease:0ecc78f6aa8eaadd
+    split-queues:fc2f72f410e20744
+    per-key:f6f04297254711e3
     naive:75b81eaa8ff4c3b2
     for-update:85b9b923cca16a79
     skip-locked-tx:ea65cac2d2a1c1f7
