@@ -15,9 +15,9 @@
 //! time thresholds are set to an hour on both, so no tick happens because real time passed:
 //! every tick is either the event-count threshold (`ticker_max_count` = 3) or forced.
 
-#[path = "against_pgq/lab.rs"]
+#[path = "against_pgq_lab.rs"]
 mod lab;
-#[path = "against_pgq/pgq_ext.rs"]
+#[path = "against_pgq_ext.rs"]
 mod pgq_ext;
 
 use crate::target::{self, table, CLOCK_SCHEMAS};
@@ -51,8 +51,9 @@ pub const NOTES: [&str; 5] = [
     "PgQ's empty batch (a tick with no events for this consumer) is a batch id with no \
      events, finished here at once; the lab's receive finishes an empty batch itself and \
      returns no rows. Both move the consumer's cursor.",
-    "Rotation on PgQ is two calls in two transactions (maint_rotate_tables_step1, then \
-     step2); the lab's maint() does both.",
+    "Rotation on PgQ is two calls in two transactions: maint_rotate_tables_step1 (switch \
+     and TRUNCATE), then step2 (records a later txid). The lab's maint() switches, or records \
+     step 2 when it is pending (so does its ticker()); the script calls it twice.",
 ];
 
 /// One event as a consumer received it.
@@ -62,8 +63,6 @@ pub struct Ev {
     pub payload: String,
     /// NULL on the first delivery, then how many times it was retried.
     pub retry: Option<i32>,
-    /// The row as the engine returned it, as text (the lab's nack takes the message back).
-    pub row: String,
 }
 
 /// What a receive got: no batch at all (no new tick), or a batch and its events.
@@ -73,6 +72,8 @@ pub struct Received {
     pub events: Vec<Ev>,
     /// The engine finished the batch itself (it held no events).
     pub finished_empty: bool,
+    /// What no batch means for this engine, when it is more than "no batch".
+    pub nothing: Option<&'static str>,
 }
 
 /// The queue's event tables: which is current, and how many events each holds.
@@ -149,7 +150,7 @@ fn events_text(events: &[Ev], with_ids: bool) -> String {
 /// shown text keeps PgQ's distinction.
 fn received_text(r: &Received, with_ids: bool) -> String {
     match r.batch {
-        None if with_ids => "no batch".into(),
+        None if with_ids => r.nothing.unwrap_or("no batch").into(),
         None => events_text(&[], false),
         Some(b) if with_ids => {
             let mut s = format!("batch {b}: {}", events_text(&r.events, true));
@@ -229,8 +230,15 @@ impl<'e> Script<'e> {
         Ok(())
     }
 
+    /// Acks the consumer's open batch; with none open (its receive got nothing), says so,
+    /// so that both engines' runs have the same steps whatever they received.
     fn ack(&mut self, consumer: &str) -> Result<(), CheckError> {
         let Some(i) = self.open.iter().position(|(c, _)| c == consumer) else {
+            self.row(
+                format!("{consumer}: ack the batch"),
+                "nothing open",
+                "nothing open".into(),
+            );
             return Ok(());
         };
         let (_, r) = self.open.remove(i);
@@ -389,7 +397,7 @@ pub struct Comparison {
     pub server: String,
     pub pgq_label: String,
     pub pgq: Vec<Row>,
-    /// None while the lab's engine is not there to run (see [`lab::engine`]).
+    /// None when the lab's engine could not run (see [`lab::engine`]).
     pub lab_label: String,
     pub lab: Option<Vec<Row>>,
 }

@@ -33,7 +33,7 @@ fn comparison() -> &'static Comparison {
 }
 
 /// What PgQ 3.5 did at each step of the script (measured), as compared between the engines.
-const PGQ: [(&str, &str); 46] = [
+const PGQ: [(&str, &str); 51] = [
     (
         "set up (create, configure, force a tick, register billing, email)",
         "ready",
@@ -65,7 +65,9 @@ const PGQ: [(&str, &str); 46] = [
     ("maint_retry_events()", "0 moved back"),
     ("force the next tick; ticker(queue)", "tick"),
     ("billing: receive", "(no events)"),
+    ("billing: ack the batch", "nothing open"),
     ("email: receive", "(no events)"),
+    ("email: ack the batch", "nothing open"),
     ("1.1 s pass", "waited"),
     ("maint_retry_events()", "1 moved back"),
     ("force the next tick; ticker(queue)", "tick"),
@@ -74,6 +76,7 @@ const PGQ: [(&str, &str); 46] = [
     ("billing: receive", "o4 (retry 1)"),
     ("billing: ack the batch", "returns 1"),
     ("email: receive", "(no events)"),
+    ("email: ack the batch", "nothing open"),
     // The rotation period has passed since the queue was made: switch to table 1 (empty).
     ("rotate the event tables", "switch 0 → 1"),
     ("A: send o5 in one transaction, commit", "sent"),
@@ -88,10 +91,12 @@ const PGQ: [(&str, &str); 46] = [
     ("rotate the event tables", "switch 1 → 2"),
     ("force the next tick; ticker(queue)", "tick"),
     ("billing: receive", "(no events)"),
+    ("billing: ack the batch", "nothing open"),
     ("1.1 s pass", "waited"),
     // email has not read past the last switch: rotation waits for it.
     ("rotate the event tables", "no switch (current 2)"),
     ("email: receive", "(no events)"),
+    ("email: ack the batch", "nothing open"),
     // Switching back to table 0 empties it: o1, o2, o3, b1, b2, o4 and o4's retry.
     (
         "rotate the event tables",

@@ -201,7 +201,7 @@ impl Engine for PgqExt {
         };
         let rows = context(
             self.a.query(
-                "select e.ev_id, e.ev_data, e.ev_retry, e::text from pgq.get_batch_events($1) e",
+                "select ev_id, ev_data, ev_retry from pgq.get_batch_events($1)",
                 &[&b],
             ),
             "pgq.get_batch_events",
@@ -212,7 +212,6 @@ impl Engine for PgqExt {
                 id: r.get(0),
                 payload: r.get::<_, Option<String>>(1).unwrap_or_default(),
                 retry: r.get(2),
-                row: r.get(3),
             })
             .collect();
         let finished_empty = events.is_empty();
@@ -223,6 +222,7 @@ impl Engine for PgqExt {
             batch: Some(b),
             events,
             finished_empty,
+            nothing: None,
         })
     }
 
