@@ -863,7 +863,7 @@ async fn each_tour_step_runs_and_shows_what_it_says() {
     }
 }
 
-// Cooperative consumers and subscribe / unsubscribe (src/sql/pgq/45_coop.sql).
+// Cooperative consumers and subscribe / unsubscribe (src/sql/pgque/45_coop.sql).
 
 const GROUP: &str = "audit";
 

@@ -1,6 +1,6 @@
 //! `pgcheck pgq`: L4's side by side on a real server, with L4's own SQL: the rotation queue
-//! (the lab's PL/pgSQL engine, `src/sql/pgq/*.sql`, its statements `src/sql/pgq/lab/` and
-//! `src/sql/pgq/compare/`) beside L1's table as a SKIP LOCKED queue (L3's enqueue, claim and
+//! (the lab's PL/pgSQL engine, `src/sql/pgque/*.sql`, its statements `src/sql/pgque/lab/` and
+//! `src/sql/pgque/compare/`) beside L1's table as a SKIP LOCKED queue (L3's enqueue, claim and
 //! DELETE), round after round, without and then with a long transaction. The same steps as
 //! the lab's `compare::run` (src/labs/pgq/compare.rs).
 //!

@@ -1,5 +1,5 @@
 //! L4's cooperative consumers and unsubscribe on a real server, with L4's own statements
-//! (`src/sql/pgq/lab/*.sql` over `45_coop.sql`), the steps of the lab's headless tests
+//! (`src/sql/pgque/lab/*.sql` over `45_coop.sql`), the steps of the lab's headless tests
 //! (tests/pgq.rs):
 //!
 //! - a group (`audit`) of two subconsumers, `w1` and `w2`, receives one batch as two disjoint

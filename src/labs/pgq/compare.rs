@@ -13,9 +13,9 @@
 //!   completion until drained, then VACUUM (standing in for autovacuum, which PGlite does
 //!   not run).
 //!
-//! Every statement is a file: the engine's lab SQL (`src/sql/pgq/lab/`), L3's claim,
+//! Every statement is a file: the engine's lab SQL (`src/sql/pgque/lab/`), L3's claim,
 //! enqueue and DELETE (`src/sql/vacuum/`), L1's table (`src/sql/jobs/schema.sql`) and the
-//! side by side's own (`src/sql/pgq/compare/`).
+//! side by side's own (`src/sql/pgque/compare/`).
 
 use crate::db::{Db, DbError, Param};
 use crate::labs::common::{breathe, claim_pages, now_ms, sql as vac};
@@ -27,7 +27,7 @@ use super::model::{ACK_SQL, CONSUMERS, FLUSH_STATS_SQL, RECEIVE_SQL, SEND_BURST_
 
 macro_rules! compare_sql {
     ($name:ident, $file:literal) => {
-        pub const $name: &str = include_str!(concat!("../../sql/pgq/compare/", $file));
+        pub const $name: &str = include_str!(concat!("../../sql/pgque/compare/", $file));
     };
 }
 compare_sql!(SETUP_SQL, "setup.sql");

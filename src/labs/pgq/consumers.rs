@@ -1,6 +1,6 @@
 //! L4's consumers as the learner changes them: subscribe and unsubscribe (PgQue's names),
 //! and cooperative consumers (a group whose subconsumers share one cursor and each take a
-//! part of its batch; see `src/sql/pgq/45_coop.sql`).
+//! part of its batch; see `src/sql/pgque/45_coop.sql`).
 //!
 //! A subconsumer "killed" here is a process that stopped: nothing reaches the database, its
 //! part stays un-acked, and the engine only finds out by the part's age (another

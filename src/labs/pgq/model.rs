@@ -1,7 +1,7 @@
 //! L4 PgQ-style rotation queue: state and actions, no UI.
 //!
-//! The queue is the PL/pgSQL engine in `src/sql/pgq/` (schema `pgq`); every statement the
-//! lab runs is a file in `src/sql/pgq/lab/`, shown verbatim in the SQL log. This module holds
+//! The queue is the PL/pgSQL engine in `src/sql/pgque/` (schema `pgq`); every statement the
+//! lab runs is a file in `src/sql/pgque/lab/`, shown verbatim in the SQL log. This module holds
 //! only what the database cannot: the page of events each consumer last received (what it is
 //! "working on"), whether the in-flight demo transaction is prepared, the auto-tick switches,
 //! and maint()'s last answer.

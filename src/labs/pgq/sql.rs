@@ -1,31 +1,31 @@
 //! L4's SQL: the engine's files in install order, every statement the lab runs (one file
-//! each in `src/sql/pgq/lab/`, shown verbatim in the SQL log), the lab's limits, and the
+//! each in `src/sql/pgque/lab/`, shown verbatim in the SQL log), the lab's limits, and the
 //! engine's SQLSTATEs.
 
 use crate::db::DbError;
 
 /// The engine, installed in this order (each file is one `db.exec`).
 pub const ENGINE: [(&str, &str); 9] = [
-    ("00_schema.sql", include_str!("../../sql/pgq/00_schema.sql")),
-    ("10_queue.sql", include_str!("../../sql/pgq/10_queue.sql")),
-    ("20_send.sql", include_str!("../../sql/pgq/20_send.sql")),
-    ("30_ticker.sql", include_str!("../../sql/pgq/30_ticker.sql")),
+    ("00_schema.sql", include_str!("../../sql/pgque/00_schema.sql")),
+    ("10_queue.sql", include_str!("../../sql/pgque/10_queue.sql")),
+    ("20_send.sql", include_str!("../../sql/pgque/20_send.sql")),
+    ("30_ticker.sql", include_str!("../../sql/pgque/30_ticker.sql")),
     (
         "40_receive.sql",
-        include_str!("../../sql/pgq/40_receive.sql"),
+        include_str!("../../sql/pgque/40_receive.sql"),
     ),
-    ("45_coop.sql", include_str!("../../sql/pgq/45_coop.sql")),
+    ("45_coop.sql", include_str!("../../sql/pgque/45_coop.sql")),
     (
         "50_retry_dlq.sql",
-        include_str!("../../sql/pgq/50_retry_dlq.sql"),
+        include_str!("../../sql/pgque/50_retry_dlq.sql"),
     ),
-    ("60_info.sql", include_str!("../../sql/pgq/60_info.sql")),
-    ("70_maint.sql", include_str!("../../sql/pgq/70_maint.sql")),
+    ("60_info.sql", include_str!("../../sql/pgque/60_info.sql")),
+    ("70_maint.sql", include_str!("../../sql/pgque/70_maint.sql")),
 ];
 
 macro_rules! lab_sql {
     ($name:ident, $file:literal) => {
-        pub const $name: &str = include_str!(concat!("../../sql/pgq/lab/", $file));
+        pub const $name: &str = include_str!(concat!("../../sql/pgque/lab/", $file));
     };
 }
 lab_sql!(DROP_SQL, "drop.sql");
