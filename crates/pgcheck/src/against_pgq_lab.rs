@@ -41,28 +41,22 @@ const QUEUE_INFO: &str = lab_sql!("pgque/lab/queue_info.sql");
 /// the whole batch.
 const MAX_RETURN: i32 = 100;
 
-/// The lab's engine, ready to run the script, or why it cannot.
-pub enum Lab {
-    Ready(Box<dyn Engine>),
-    #[allow(dead_code)] // kept for an engine that cannot be installed on some server
-    Missing(String),
-}
-
-/// Installs the engine (`create schema pgque` and its functions) on a lab session.
-pub fn engine(url: &str) -> Result<Lab, CheckError> {
+/// Installs the engine (`create schema pgque` and its functions) on a lab session, and
+/// opens B.
+pub fn engine(url: &str) -> Result<LabEngine, CheckError> {
     let mut a = target::lab_session(url, "pgq_lab")?;
     for (name, sql) in ENGINE {
         context(a.batch_execute(sql), name)?;
     }
     let b = target::lab_session(url, "pgq_lab")?;
-    Ok(Lab::Ready(Box::new(LabEngine {
+    Ok(LabEngine {
         a,
         b,
         b_open: false,
-    })))
+    })
 }
 
-struct LabEngine {
+pub struct LabEngine {
     a: Client,
     b: Client,
     b_open: bool,
