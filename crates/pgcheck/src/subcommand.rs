@@ -162,6 +162,10 @@ pub fn main(cmd: &str, args: Vec<String>) -> ExitCode {
     };
     match out {
         Ok(true) => ExitCode::SUCCESS,
+        Ok(false) if against => {
+            eprintln!("pgcheck pgq --against-pgq: the lab's engine and PgQ differ (FAILED above)");
+            ExitCode::FAILURE
+        }
         Ok(false) => {
             eprintln!("pgcheck {cmd}: the server did not behave as the lab shows (FAILED above)");
             ExitCode::FAILURE
