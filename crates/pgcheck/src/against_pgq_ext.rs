@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use postgres::Client;
 
+use super::ROTATION_SECONDS;
 use super::{Engine, Ev, Received, Tables, BILLING, EMAIL, EVENT_TYPE, MAX_COUNT, QUEUE};
-use super::{RETRY_SECONDS, ROTATION_SECONDS};
 use crate::target;
 use crate::{context, CheckError};
 
@@ -235,7 +235,6 @@ impl Engine for PgqExt {
     }
 
     fn retry(&mut self, batch: i64, ev: &Ev, seconds: i32) -> Result<i32, CheckError> {
-        debug_assert_eq!(seconds, RETRY_SECONDS);
         Ok(context(
             self.a.query_one(
                 "select pgq.event_retry($1::bigint, $2::bigint, $3::integer)",
@@ -296,6 +295,10 @@ impl Engine for PgqExt {
     fn wait(&mut self, seconds: f64) -> Result<(), CheckError> {
         std::thread::sleep(Duration::from_secs_f64(seconds));
         Ok(())
+    }
+
+    fn dead_letters(&mut self) -> Result<Option<i64>, CheckError> {
+        Ok(None)
     }
 
     fn queue_info(&mut self) -> Result<(i32, i32), CheckError> {

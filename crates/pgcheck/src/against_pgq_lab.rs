@@ -36,6 +36,7 @@ const RETRY_EVENTS: &str = lab_sql!("pgque/lab/retry_events.sql");
 const MAINT: &str = lab_sql!("pgque/lab/maint.sql");
 const TABLE_INFO: &str = lab_sql!("pgque/lab/table_info.sql");
 const QUEUE_INFO: &str = lab_sql!("pgque/lab/queue_info.sql");
+const DLQ_INSPECT: &str = lab_sql!("pgque/lab/dlq_inspect.sql");
 
 /// The most events one receive returns: above any batch of the script, so a receive returns
 /// the whole batch.
@@ -258,6 +259,15 @@ impl Engine for LabEngine {
         )?;
         context(self.a.query(&stmt, &[&seconds]), "clock_advance.sql")?;
         Ok(())
+    }
+
+    fn dead_letters(&mut self) -> Result<Option<i64>, CheckError> {
+        let stmt = context(
+            self.a.prepare_typed(DLQ_INSPECT, &[Type::TEXT, Type::INT4]),
+            "dlq_inspect.sql",
+        )?;
+        let rows = context(self.a.query(&stmt, &[&QUEUE, &100i32]), "dlq_inspect.sql")?;
+        Ok(Some(rows.len() as i64))
     }
 
     fn queue_info(&mut self) -> Result<(i32, i32), CheckError> {
