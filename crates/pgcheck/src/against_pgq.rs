@@ -393,17 +393,18 @@ impl<'e> Script<'e> {
             self.retry_events()?;
             self.ticker(true)?;
             self.receive(BILLING)?;
-            // One row for the cycle: retry, ack, moved back, tick, what came back.
+            // One row for the cycle: all of it compared; shown: moved back, tick, what came
+            // back.
             let parts: Vec<Row> = self.rows.drain(n..).collect();
-            let join = |f: fn(&Row) -> &str| parts.iter().map(f).collect::<Vec<_>>().join("; ");
-            let (compared, shown) = (join(|r| r.compared.as_str()), join(|r| r.shown.as_str()));
+            let compared: Vec<&str> = parts.iter().map(|r| r.compared.as_str()).collect();
+            let shown: Vec<&str> = parts[2..].iter().map(|r| r.shown.as_str()).collect();
             self.rows.push(Row {
                 step: format!(
-                    "{BILLING}: retry d1 after 0 s, ack; maint_retry_events(); force a tick; \
-                     receive (cycle {cycle})"
+                    "cycle {cycle}: {BILLING} retries d1 (0 s), acks; maint_retry_events(); \
+                     tick; receive"
                 ),
-                compared,
-                shown,
+                compared: compared.join("; "),
+                shown: shown.join("; "),
                 by_design: cycle > MAX_RETRIES,
             });
         }

@@ -119,8 +119,7 @@ fn max_retries_part(sixth: &str, then: [&str; 2]) -> Vec<(String, String)> {
     .collect();
     for cycle in 1..=6 {
         let step = format!(
-            "billing: retry d1 after 0 s, ack; maint_retry_events(); force a tick; receive \
-             (cycle {cycle})"
+            "cycle {cycle}: billing retries d1 (0 s), acks; maint_retry_events(); tick; receive"
         );
         let got = if cycle < 6 {
             format!("returns 1; returns 1; 1 moved back; tick; d1 (retry {cycle})")
