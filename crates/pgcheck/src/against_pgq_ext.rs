@@ -102,7 +102,7 @@ impl Engine for PgqExt {
         let a = &mut self.a;
         context(
             a.query_one("select pgq.create_queue($1)", &[&QUEUE]),
-            "pgq.create_queue",
+            "pgq.create_queue()",
         )?;
         let rotation = format!("{ROTATION_SECONDS} seconds");
         let max_count = MAX_COUNT.to_string();
@@ -117,7 +117,7 @@ impl Engine for PgqExt {
                     "select pgq.set_queue_config($1, $2, $3)",
                     &[&QUEUE, &param, &value],
                 ),
-                "pgq.set_queue_config",
+                "pgq.set_queue_config()",
             )?;
         }
         if self.force_tick()?.is_none() {
@@ -129,7 +129,7 @@ impl Engine for PgqExt {
             context(
                 self.a
                     .query_one("select pgq.register_consumer($1, $2)", &[&QUEUE, &consumer]),
-                "pgq.register_consumer",
+                "pgq.register_consumer()",
             )?;
         }
         Ok(())
@@ -144,7 +144,7 @@ impl Engine for PgqExt {
                     "select pgq.insert_event($1, $2, $3)",
                     &[&QUEUE, &EVENT_TYPE, p],
                 ),
-                "pgq.insert_event",
+                "pgq.insert_event()",
             )?;
             ids.push(r.get(0));
         }
@@ -176,7 +176,7 @@ impl Engine for PgqExt {
     fn ticker(&mut self) -> Result<Option<i64>, CheckError> {
         Ok(context(
             self.a.query_one("select pgq.ticker($1)", &[&QUEUE]),
-            "pgq.ticker",
+            "pgq.ticker()",
         )?
         .get(0))
     }
@@ -184,7 +184,7 @@ impl Engine for PgqExt {
     fn force_tick(&mut self) -> Result<Option<i64>, CheckError> {
         context(
             self.a.query_one("select pgq.force_tick($1)", &[&QUEUE]),
-            "pgq.force_tick",
+            "pgq.force_tick()",
         )?;
         self.ticker()
     }
@@ -193,7 +193,7 @@ impl Engine for PgqExt {
         let batch: Option<i64> = context(
             self.a
                 .query_one("select pgq.next_batch($1, $2)", &[&QUEUE, &consumer]),
-            "pgq.next_batch",
+            "pgq.next_batch()",
         )?
         .get(0);
         let Some(b) = batch else {
@@ -204,7 +204,7 @@ impl Engine for PgqExt {
                 "select ev_id, ev_data, ev_retry from pgq.get_batch_events($1)",
                 &[&b],
             ),
-            "pgq.get_batch_events",
+            "pgq.get_batch_events()",
         )?;
         let events: Vec<Ev> = rows
             .iter()
@@ -229,7 +229,7 @@ impl Engine for PgqExt {
     fn ack(&mut self, batch: i64) -> Result<i32, CheckError> {
         Ok(context(
             self.a.query_one("select pgq.finish_batch($1)", &[&batch]),
-            "pgq.finish_batch",
+            "pgq.finish_batch()",
         )?
         .get(0))
     }
@@ -240,13 +240,16 @@ impl Engine for PgqExt {
                 "select pgq.event_retry($1::bigint, $2::bigint, $3::integer)",
                 &[&batch, &ev.id, &seconds],
             ),
-            "pgq.event_retry",
+            "pgq.event_retry()",
         )?
         .get(0))
     }
 
     fn retry_events(&mut self) -> Result<i32, CheckError> {
-        self.one_i32("select pgq.maint_retry_events()", "pgq.maint_retry_events")
+        self.one_i32(
+            "select pgq.maint_retry_events()",
+            "pgq.maint_retry_events()",
+        )
     }
 
     fn rotate(&mut self) -> Result<(), CheckError> {
@@ -254,11 +257,11 @@ impl Engine for PgqExt {
         context(
             self.a
                 .query_one("select pgq.maint_rotate_tables_step1($1)", &[&QUEUE]),
-            "pgq.maint_rotate_tables_step1",
+            "pgq.maint_rotate_tables_step1()",
         )?;
         self.one_i32(
             "select pgq.maint_rotate_tables_step2()",
-            "pgq.maint_rotate_tables_step2",
+            "pgq.maint_rotate_tables_step2()",
         )?;
         Ok(())
     }
@@ -307,7 +310,7 @@ impl Engine for PgqExt {
                 "select queue_ntables, queue_cur_table from pgq.get_queue_info($1)",
                 &[&QUEUE],
             ),
-            "pgq.get_queue_info",
+            "pgq.get_queue_info()",
         )?;
         Ok((r.get(0), r.get(1)))
     }
