@@ -21,7 +21,7 @@ usage: pgcheck [workers] --database-url postgres://USER@HOST:PORT/DB [options]
 
 jobs, vacuum and pgq run L1's must-show scenarios, L3's rounds and L4's side by side with
 the lab's own SQL files; each prints the server's version, works only in the lab's schemas
-(lab, jobs_lab, vacuum_lab, pgq_lab, and vac_* or pgq, pgq_compare), refuses to run when
+(lab, jobs_lab, vacuum_lab, pgq_lab, and vac_* or pgque, pgq_compare), refuses to run when
 one of them holds anything, and drops them at the end. `pgcheck SUBCOMMAND --help` for more.
 
 workers (the default):

@@ -27,14 +27,15 @@ const PGQ_USAGE: &str = "\
 usage: pgcheck pgq --database-url URL [--events N] [--rounds R] [--page P]
        pgcheck pgq --against-pgq --database-url URL
 
-L4's side by side with L4's own SQL files: the rotation queue (the lab's pgq engine) beside
+L4's side by side with L4's own SQL files: the rotation queue (the lab's pgque engine) beside
 a SKIP LOCKED queue with DELETE and VACUUM, without and then with a long transaction (a
 second connection holding a transaction id). Prints the lab's table for each. Then L4's
-cooperative consumers (two subconsumers split one batch) and unsubscribe (a lagging consumer
-holds rotation back until it is unsubscribed).
+cooperative consumers (two subconsumers each receive a batch of their own; a dead one's batch
+is taken over after the dead interval) and unsubscribe (a lagging consumer holds rotation
+back until it is unsubscribed).
   --events N   events per round (default 20000, 100..20000)
   --rounds R   rounds (default 3, 1..5)
-  --page P     events per receive / jobs per claim (default 500, 10..1000)
+  --page P     events per batch (received whole) / jobs per claim (default 500, 10..1000)
 
 --against-pgq: L4's engine held to PgQ itself. One script (sends in transactions, one left
 open across ticks on a second connection, ticks, receives, acks, a retry whose delay passes,
