@@ -55,7 +55,7 @@ async fn assert_lab_restored(db: &Db) {
     assert_eq!(
         text(
             db,
-            "select count(*)::text as v from pgq.get_table_info('orders') where events > 0"
+            "select count(*)::text as v from pgque.get_table_info('orders') where events > 0"
         )
         .await,
         "0",
@@ -75,6 +75,14 @@ async fn without_a_long_transaction_vacuum_keeps_up_and_the_rotation_queue_trunc
             p.delivered,
             2 * u64::from(N),
             "fan-out: both consumers got every event"
+        );
+        // Each tick cut one batch of a page's worth, and each receive took one batch whole:
+        // N / page receives per consumer, and one more that finds nothing.
+        assert_eq!(
+            p.receives,
+            2 * (N / 100 + 1),
+            "round {}: whole batches, one per tick",
+            round.round
         );
         assert_eq!(
             p.dead, 0,

@@ -180,7 +180,9 @@ impl Lab {
                 Tone::Info,
             ));
         };
-        // Taken over: the same events a killed member of the group held, under a new batch.
+        // Taken over: the same events another member of the group held, under a new batch
+        // (a killed member, or one only silent past the dead interval: the engine cannot
+        // tell them apart).
         let ids: Vec<i64> = rows.iter().map(|e| e.msg_id).collect();
         let from = self
             .parts
@@ -188,7 +190,6 @@ impl Lab {
             .find(|((c, s), held)| {
                 c == consumer
                     && s != sub
-                    && self.killed.contains(&(c.clone(), s.clone()))
                     && held.first().is_some_and(|h| h.batch_id != first.batch_id)
                     && held.iter().map(|e| e.msg_id).collect::<Vec<_>>() == ids
             })

@@ -497,13 +497,23 @@ impl Lab {
             .await?
             .first()
             .map_or(0, |f| f.finished);
-        self.batches.remove(consumer);
         if finished != 1 {
+            // Nothing finished: the lab forgets the batch it holds only if that is the one
+            // acked (finished elsewhere already); another batch it holds is still open.
+            if self
+                .batch(consumer)
+                .first()
+                .is_some_and(|e| e.batch_id == batch)
+            {
+                self.batches.remove(consumer);
+                self.nacked.remove(consumer);
+            }
             return Ok(Outcome::new(
                 Msg::new("pgq.result.ack_not_open").arg("id", batch),
                 Tone::Warn,
             ));
         }
+        self.batches.remove(consumer);
         self.nacked.remove(consumer);
         let tick = db
             .query::<ConsumerInfo>(CONSUMER_INFO_SQL, &[QUEUE.into()])

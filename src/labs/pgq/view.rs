@@ -179,9 +179,9 @@ pub const TOUR: [TourStep<Action>; 8] = [
                     consumer: "billing".into(),
                     max: 2,
                 },
-                ack("billing"),
                 receive("email"),
-                ack("email"),
+                // last, so the outcome the page shows is the ack naming what it skipped
+                ack("billing"),
             ]
         },
     },
@@ -311,7 +311,7 @@ pub fn PgqLab() -> impl IntoView {
                 </div>
             </Show>
             <SqlLog entries=log/>
-            <SqlConsole placeholder="select * from pgq.get_consumer_info('orders');"/>
+            <SqlConsole placeholder="select * from pgque.get_consumer_info('orders');"/>
         </section>
     }
 }
