@@ -14,9 +14,13 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+mod lessons;
 mod lifecycle;
 mod notify;
 
+pub use lessons::{
+    effects, percent, size, Burst, Effect, Reconciled, Verdict, BURST_BYTES, BURST_RANGE,
+};
 pub use lifecycle::{Alert, ALERT_CHANNEL};
 
 pub use super::codec::{decode, encode};
@@ -53,6 +57,15 @@ pub const ENQUEUE_KEYED_SQL: &str = include_str!("../../sql/jobs/enqueue_keyed.s
 pub const CLAIM_PER_KEY_SQL: &str = include_str!("../../sql/jobs/claim_per_key.sql");
 /// The lab's own: how many ready jobs the per-key claim holds back.
 pub const HELD_BACK_SQL: &str = include_str!("../../sql/jobs/held_back.sql");
+/// §1: every order the lab wrote against the simulated broker and the jobs table.
+pub const BROKER_CHECK_SQL: &str = include_str!("../../sql/jobs/broker_check.sql");
+/// §4: a job's effect under its idempotency key, and the effects applied so far.
+pub const EFFECT_APPLY_SQL: &str = include_str!("../../sql/jobs/effect_apply.sql");
+pub const EFFECTS_SQL: &str = include_str!("../../sql/jobs/effects.sql");
+/// §5: the procedure that sends a burst of NOTIFYs, its CALL, and the queue's usage.
+pub const NOTIFY_BURST_PROC_SQL: &str = include_str!("../../sql/jobs/notify_burst_proc.sql");
+pub const NOTIFY_BURST_SQL: &str = include_str!("../../sql/jobs/notify_burst.sql");
+pub const NOTIFY_QUEUE_SQL: &str = include_str!("../../sql/jobs/notify_queue.sql");
 /// The channel the workers LISTEN on, as in the article (`NOTIFY jobs`).
 pub const CHANNEL: &str = "jobs";
 /// A safety-net poll runs every this many seconds of lab time (§5: "about 30 s").
@@ -133,6 +146,15 @@ pub enum Action {
     PerKeyClaim(bool),
     /// §2: from now on, completing a job deletes its row (true) or sets status = 'done'.
     DeleteOnComplete(bool),
+    /// §1's dual write: the order commits, then the publish to the (simulated) broker fails.
+    DualWriteLost,
+    /// §1's dual write: the job is published to the (simulated) broker, then the order's
+    /// transaction rolls back.
+    DualWriteGhost,
+    /// §4: the worker applies its job's effect under the job's idempotency key.
+    Effect(WorkerId),
+    /// §5: this many NOTIFYs while the listening session is busy (see [`BURST_RANGE`]).
+    NotifyBurst(u32),
 }
 
 pub use crate::labs::session::Tone;
@@ -219,6 +241,17 @@ pub struct Lab {
     pub delete_on_complete: bool,
     /// Alerts that arrived on `ALERT_CHANNEL` (§4), oldest first.
     pub alerts: Vec<Alert>,
+    /// §1: the simulated broker's messages, one order id each, oldest first. Outside every
+    /// transaction, as a real broker is.
+    pub broker: Vec<i64>,
+    /// Every order id the lab's actions inserted, committed or rolled back.
+    pub orders_written: Vec<i64>,
+    /// Whether a dual write ran (the view then shows every order checked by SQL).
+    pub dual_write_used: bool,
+    /// Whether a worker applied an effect (the view then shows the effects table).
+    pub effects_used: bool,
+    /// §5: what the last burst of NOTIFYs measured.
+    pub burst: Option<Burst>,
     /// Lab time (seconds since the start) of the last safety-net poll.
     last_poll: i64,
     elapsed: i64,
@@ -254,6 +287,11 @@ impl Default for Lab {
             per_key: false,
             delete_on_complete: false,
             alerts: Vec::new(),
+            broker: Vec::new(),
+            orders_written: Vec::new(),
+            dual_write_used: false,
+            effects_used: false,
+            burst: None,
             last_poll: 0,
             elapsed: 0,
             inbox: Rc::default(),
@@ -270,6 +308,7 @@ impl Lab {
         db.exec(RESET_SQL).await?;
         db.exec(SCHEMA_SQL).await?;
         db.exec(DEAD_ALERT_SQL).await?;
+        db.exec(NOTIFY_BURST_PROC_SQL).await?;
         clock::reset(db).await?;
         let lab = Lab::default();
         lab.connect(db).await?;
@@ -357,6 +396,10 @@ impl Lab {
                 Ok(Outcome::new(Msg::new(key), Tone::Info))
             }
             Action::DeleteOnComplete(on) => Ok(self.set_delete_on_complete(*on)),
+            Action::DualWriteLost => self.dual_write(db, false).await,
+            Action::DualWriteGhost => self.dual_write(db, true).await,
+            Action::Effect(w) => self.effect(db, *w).await,
+            Action::NotifyBurst(n) => self.notify_burst(db, *n).await,
         }
     }
 
@@ -450,7 +493,10 @@ impl Lab {
         }
         .await;
         let (order, job) = match written {
-            Ok(ids) => ids,
+            Ok(ids) => {
+                self.orders_written.push(ids.0);
+                ids
+            }
             Err(e) => {
                 tx.rollback().await?;
                 return Err(e);
@@ -766,6 +812,13 @@ impl crate::labs::session::LabModel for Lab {
         // What deleting leaves behind, read only while the lab deletes (two more statements).
         if self.delete_on_complete {
             snap.table = Some(table_stats(db).await?);
+        }
+        // The lessons' own tables, read only once the learner tried them.
+        if self.dual_write_used {
+            snap.reconciled = self.reconcile(db).await?;
+        }
+        if self.effects_used {
+            snap.effects = effects(db).await?;
         }
         Ok(snap)
     }
