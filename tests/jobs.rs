@@ -611,7 +611,10 @@ async fn each_tour_step_runs_and_shows_what_it_says() {
                 assert_eq!(last(2).msg.key, "jobs.out.effect_skipped");
                 let snap = LabModel::snapshot(&lab, &db).await.unwrap();
                 assert_eq!(snap.effects.len(), 1);
-                assert_eq!((snap.effects[0].worker.as_str(), snap.effects[0].attempt), ("A", 1));
+                assert_eq!(
+                    (snap.effects[0].worker.as_str(), snap.effects[0].attempt),
+                    ("A", 1)
+                );
                 assert_eq!(lab.executions.values().map(Vec::len).max(), Some(2));
             }
             10 => {
@@ -637,7 +640,10 @@ async fn a_dual_write_loses_a_job_or_leaves_a_ghost_and_the_transactional_enqueu
     assert_eq!(lost.msg.key, "jobs.out.dual_lost", "{:?}", lost.msg);
     assert_eq!(count(&db, "select count(*) as n from orders").await, 1);
     assert_eq!(count(&db, "select count(*) as n from jobs").await, 0);
-    assert!(lab.broker.is_empty(), "the failed publish reached the broker");
+    assert!(
+        lab.broker.is_empty(),
+        "the failed publish reached the broker"
+    );
     let ghost = run(&mut lab, &db, Action::DualWriteGhost).await;
     assert_eq!(ghost.msg.key, "jobs.out.dual_ghost", "{:?}", ghost.msg);
     assert_eq!(lab.broker, vec![2], "the publish outlives the rollback");
@@ -656,7 +662,12 @@ async fn a_dual_write_loses_a_job_or_leaves_a_ghost_and_the_transactional_enqueu
         .collect();
     assert_eq!(
         rows,
-        vec![(1, true, 0, 0), (2, false, 1, 0), (3, true, 0, 1), (4, false, 0, 0)]
+        vec![
+            (1, true, 0, 0),
+            (2, false, 1, 0),
+            (3, true, 0, 1),
+            (4, false, 0, 0)
+        ]
     );
     // The broker's messages travel in the share text and replay to the same check.
     let text = model::encode(&lab.history);
@@ -684,9 +695,16 @@ async fn a_job_that_runs_twice_applies_its_effect_once_under_its_idempotency_key
     run(&mut lab, &db, Action::Die(A)).await;
     run(&mut lab, &db, Action::Advance(31)).await;
     run(&mut lab, &db, Action::Claim(B)).await;
-    assert_eq!(lab.worker(B).holding.map(|c| (c.job, c.attempt)), Some((id, 2)));
+    assert_eq!(
+        lab.worker(B).holding.map(|c| (c.job, c.attempt)),
+        Some((id, 2))
+    );
     let second = run(&mut lab, &db, Action::Effect(B)).await;
-    assert_eq!(second.msg.key, "jobs.out.effect_skipped", "{:?}", second.msg);
+    assert_eq!(
+        second.msg.key, "jobs.out.effect_skipped",
+        "{:?}",
+        second.msg
+    );
     assert!(
         second.msg.args.contains(&("by", "A".to_string()))
             && second.msg.args.contains(&("by_attempt", "1".to_string())),
@@ -694,7 +712,11 @@ async fn a_job_that_runs_twice_applies_its_effect_once_under_its_idempotency_key
         second.msg
     );
     assert_eq!(
-        count(&db, &format!("select count(*) as n from effects where job_id = {id}")).await,
+        count(
+            &db,
+            &format!("select count(*) as n from effects where job_id = {id}")
+        )
+        .await,
         1,
         "the effect is applied once"
     );
@@ -717,14 +739,27 @@ async fn a_burst_of_notifies_fills_the_queue_while_the_listening_session_is_busy
 ) {
     let (db, mut lab) = lab().await;
     let out = run(&mut lab, &db, Action::NotifyBurst(500)).await;
-    assert_eq!(out.msg.key, "jobs.out.burst_held_then_read", "{:?}", out.msg);
+    assert_eq!(
+        out.msg.key, "jobs.out.burst_held_then_read",
+        "{:?}",
+        out.msg
+    );
     let b = lab.burst.clone().expect("measured");
     assert_eq!(b.before, 0.0);
     let pages = b.pages(b.during);
-    assert!((500..=502).contains(&pages), "{pages} pages for 500 NOTIFYs: {b:?}");
+    assert!(
+        (500..=502).contains(&pages),
+        "{pages} pages for 500 NOTIFYs: {b:?}"
+    );
     assert_eq!(b.idle, 0.0, "{b:?}");
     assert_eq!((b.max_pages, b.page_bytes), (1_048_576, 8192));
-    assert!(lab.delivered.is_empty(), "the burst's channel is not the workers'");
-    assert_eq!(model::decode(&model::encode(&lab.history)).unwrap(), lab.history);
+    assert!(
+        lab.delivered.is_empty(),
+        "the burst's channel is not the workers'"
+    );
+    assert_eq!(
+        model::decode(&model::encode(&lab.history)).unwrap(),
+        lab.history
+    );
     db.close().await;
 }

@@ -19,7 +19,9 @@ mod lifecycle;
 mod notify;
 
 pub use lessons::{
-    effects, percent, size, Burst, Effect, Reconciled, Verdict, BURST_BYTES, BURST_RANGE,
+    effects, percent, size, Burst, Effect, Reconciled, Verdict, BROKER_CHECK_SQL, BURST_BYTES,
+    BURST_RANGE, EFFECTS_SQL, EFFECT_APPLY_SQL, NOTIFY_BURST_PROC_SQL, NOTIFY_BURST_SQL,
+    NOTIFY_QUEUE_SQL,
 };
 pub use lifecycle::{Alert, ALERT_CHANNEL};
 
@@ -57,15 +59,6 @@ pub const ENQUEUE_KEYED_SQL: &str = include_str!("../../sql/jobs/enqueue_keyed.s
 pub const CLAIM_PER_KEY_SQL: &str = include_str!("../../sql/jobs/claim_per_key.sql");
 /// The lab's own: how many ready jobs the per-key claim holds back.
 pub const HELD_BACK_SQL: &str = include_str!("../../sql/jobs/held_back.sql");
-/// §1: every order the lab wrote against the simulated broker and the jobs table.
-pub const BROKER_CHECK_SQL: &str = include_str!("../../sql/jobs/broker_check.sql");
-/// §4: a job's effect under its idempotency key, and the effects applied so far.
-pub const EFFECT_APPLY_SQL: &str = include_str!("../../sql/jobs/effect_apply.sql");
-pub const EFFECTS_SQL: &str = include_str!("../../sql/jobs/effects.sql");
-/// §5: the procedure that sends a burst of NOTIFYs, its CALL, and the queue's usage.
-pub const NOTIFY_BURST_PROC_SQL: &str = include_str!("../../sql/jobs/notify_burst_proc.sql");
-pub const NOTIFY_BURST_SQL: &str = include_str!("../../sql/jobs/notify_burst.sql");
-pub const NOTIFY_QUEUE_SQL: &str = include_str!("../../sql/jobs/notify_queue.sql");
 /// The channel the workers LISTEN on, as in the article (`NOTIFY jobs`).
 pub const CHANNEL: &str = "jobs";
 /// A safety-net poll runs every this many seconds of lab time (§5: "about 30 s").
@@ -467,66 +460,6 @@ impl Lab {
         };
         self.after_commit(db, &id.to_string()).await?;
         Ok(id)
-    }
-
-    async fn order_with_job(&mut self, db: &Db, fails: bool) -> Result<Outcome, DbError> {
-        let tx = db.begin().await?;
-        let written = async {
-            let order = tx
-                .query::<Id>(
-                    ORDER_INSERT_SQL,
-                    &["kim@example.com".into(), Param::Float(42_000.0)],
-                )
-                .await?
-                .first()
-                .map(|r| r.id)
-                .ok_or_else(|| DbError::other("INSERT returned no id"))?;
-            let job = tx
-                .query::<Id>(ORDER_JOB_INSERT_SQL, &[order.into()])
-                .await?
-                .first()
-                .map(|r| r.id)
-                .ok_or_else(|| DbError::other("INSERT returned no id"))?;
-            tx.query::<serde_json::Value>(NOTIFY_SQL, &[job.to_string().into()])
-                .await?;
-            Ok::<_, DbError>((order, job))
-        }
-        .await;
-        let (order, job) = match written {
-            Ok(ids) => {
-                self.orders_written.push(ids.0);
-                ids
-            }
-            Err(e) => {
-                tx.rollback().await?;
-                return Err(e);
-            }
-        };
-        if fails {
-            // The request dies after writing: nothing it wrote, and no NOTIFY, survives.
-            tx.rollback().await?;
-            let now = clock::now(db).await?;
-            let arrived = self.take_notifications(&now);
-            let msg = Msg::new("jobs.out.rolled_back")
-                .arg("order", order)
-                .arg("job", job)
-                .arg("n", arrived);
-            return Ok(Outcome::new(msg, Tone::Warn));
-        }
-        tx.commit().await?;
-        let before = self.delivered.len();
-        self.after_commit(db, &job.to_string()).await?;
-        let woke = self.delivered.len() > before;
-        let key = if woke {
-            "jobs.out.committed_woke"
-        } else {
-            "jobs.out.committed_lost"
-        };
-        Ok(Outcome::new(
-            Msg::new(key).arg("order", order).arg("job", job),
-            Tone::Good,
-        )
-        .touching(job))
     }
 
     async fn claim(&mut self, db: &Db, w: WorkerId) -> Result<Outcome, DbError> {

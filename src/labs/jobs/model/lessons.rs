@@ -1,4 +1,5 @@
-//! Three lessons of the article that the rest of L1 does not let you try:
+//! §1's transactional enqueue, and three lessons of the article the rest of L1 does not
+//! let you try:
 //!
 //! - §1's dual write: the order in the database and its job in an outside broker. PGlite has
 //!   no broker, so the broker here is simulated: a list in this model, outside every
@@ -13,6 +14,16 @@
 
 use super::*;
 use queue_lab_core::format::{bytes, group};
+
+/// §1: every order the lab wrote against the simulated broker and the jobs table.
+pub const BROKER_CHECK_SQL: &str = include_str!("../../../sql/jobs/broker_check.sql");
+/// §4: a job's effect under its idempotency key, and the effects applied so far.
+pub const EFFECT_APPLY_SQL: &str = include_str!("../../../sql/jobs/effect_apply.sql");
+pub const EFFECTS_SQL: &str = include_str!("../../../sql/jobs/effects.sql");
+/// §5: the procedure that sends a burst of NOTIFYs, its CALL, and the queue's usage.
+pub const NOTIFY_BURST_PROC_SQL: &str = include_str!("../../../sql/jobs/notify_burst_proc.sql");
+pub const NOTIFY_BURST_SQL: &str = include_str!("../../../sql/jobs/notify_burst.sql");
+pub const NOTIFY_QUEUE_SQL: &str = include_str!("../../../sql/jobs/notify_queue.sql");
 
 /// §5: the payload each NOTIFY of a burst carries: the largest NOTIFY takes (under 8000 bytes).
 pub const BURST_BYTES: usize = NOTIFY_LIMIT - 1;
@@ -128,6 +139,72 @@ pub fn size(n: i64) -> String {
 }
 
 impl Lab {
+    /// §1's transactional enqueue: the order, its job and a NOTIFY in one transaction,
+    /// committed, or (`fails`) rolled back as a request that dies after writing.
+    pub(super) async fn order_with_job(
+        &mut self,
+        db: &Db,
+        fails: bool,
+    ) -> Result<Outcome, DbError> {
+        let tx = db.begin().await?;
+        let written = async {
+            let order = tx
+                .query::<Id>(
+                    ORDER_INSERT_SQL,
+                    &["kim@example.com".into(), Param::Float(42_000.0)],
+                )
+                .await?
+                .first()
+                .map(|r| r.id)
+                .ok_or_else(|| DbError::other("INSERT returned no id"))?;
+            let job = tx
+                .query::<Id>(ORDER_JOB_INSERT_SQL, &[order.into()])
+                .await?
+                .first()
+                .map(|r| r.id)
+                .ok_or_else(|| DbError::other("INSERT returned no id"))?;
+            tx.query::<serde_json::Value>(NOTIFY_SQL, &[job.to_string().into()])
+                .await?;
+            Ok::<_, DbError>((order, job))
+        }
+        .await;
+        let (order, job) = match written {
+            Ok(ids) => {
+                self.orders_written.push(ids.0);
+                ids
+            }
+            Err(e) => {
+                tx.rollback().await?;
+                return Err(e);
+            }
+        };
+        if fails {
+            // The request dies after writing: nothing it wrote, and no NOTIFY, survives.
+            tx.rollback().await?;
+            let now = clock::now(db).await?;
+            let arrived = self.take_notifications(&now);
+            let msg = Msg::new("jobs.out.rolled_back")
+                .arg("order", order)
+                .arg("job", job)
+                .arg("n", arrived);
+            return Ok(Outcome::new(msg, Tone::Warn));
+        }
+        tx.commit().await?;
+        let before = self.delivered.len();
+        self.after_commit(db, &job.to_string()).await?;
+        let woke = self.delivered.len() > before;
+        let key = if woke {
+            "jobs.out.committed_woke"
+        } else {
+            "jobs.out.committed_lost"
+        };
+        Ok(Outcome::new(
+            Msg::new(key).arg("order", order).arg("job", job),
+            Tone::Good,
+        )
+        .touching(job))
+    }
+
     /// §1's dual write, one way or the other. `publish_first`: the job is published to the
     /// broker inside the order's transaction, which then rolls back; otherwise the order
     /// commits and the publish after it fails.
@@ -178,10 +255,7 @@ impl Lab {
             (_, Some(Verdict::Consistent)) => ("jobs.out.dual_consistent", Tone::Good),
             _ => ("jobs.out.dual_other", Tone::Info),
         };
-        Ok(Outcome::new(
-            Msg::new(key).arg("order", order),
-            tone,
-        ))
+        Ok(Outcome::new(Msg::new(key).arg("order", order), tone))
     }
 
     /// Every order the lab wrote, checked against the broker and the jobs table.
