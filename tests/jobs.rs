@@ -2,7 +2,7 @@
 //! own model (the same code the buttons run).
 
 use queue_lab::db::Db;
-use queue_lab::labs::jobs::model::{self, Action, EnqueueInput, Lab, WorkerId};
+use queue_lab::labs::jobs::model::{self, Action, EnqueueInput, Lab, Verdict, WorkerId};
 use serde::Deserialize;
 use wasm_bindgen_test::*;
 
@@ -587,8 +587,179 @@ async fn each_tour_step_runs_and_shows_what_it_says() {
                 assert_eq!(lab.worker(C).holding.map(|c| c.job), Some(2));
                 assert_eq!(last(3).msg.key, "jobs.out.held_back", "{:?}", last(3).msg);
             }
-            _ => unreachable!("the tour has eight steps"),
+            8 => {
+                // Order 1 lost its job, order 2's job is a ghost, order 3 and its job
+                // committed together, order 4 and its job rolled back together.
+                let snap = LabModel::snapshot(&lab, &db).await.unwrap();
+                let verdicts: Vec<(i64, Verdict)> = snap
+                    .reconciled
+                    .iter()
+                    .map(|r| (r.order_id, r.verdict()))
+                    .collect();
+                assert_eq!(
+                    verdicts,
+                    vec![
+                        (1, Verdict::Lost),
+                        (2, Verdict::Ghost),
+                        (3, Verdict::Consistent),
+                        (4, Verdict::Neither)
+                    ]
+                );
+            }
+            9 => {
+                // B's run of the job skipped the effect A had applied: one row, A's.
+                assert_eq!(last(2).msg.key, "jobs.out.effect_skipped");
+                let snap = LabModel::snapshot(&lab, &db).await.unwrap();
+                assert_eq!(snap.effects.len(), 1);
+                assert_eq!(
+                    (snap.effects[0].worker.as_str(), snap.effects[0].attempt),
+                    ("A", 1)
+                );
+                assert_eq!(lab.executions.values().map(Vec::len).max(), Some(2));
+            }
+            10 => {
+                let b = lab.burst.clone().expect("the burst measured");
+                assert_eq!(last(1).msg.key, "jobs.out.burst_held_then_read");
+                assert!(b.during > b.before && b.idle < b.during, "{b:?}");
+            }
+            _ => unreachable!("the tour has eleven steps"),
         }
         db.close().await;
     }
+}
+
+/// §1's dual write with the simulated broker: an order committed before a publish that fails
+/// has no job anywhere (lost); a job published before its order rolls back is a job for an
+/// order that does not exist (ghost). The transactional enqueue, beside them, leaves neither.
+/// Each verdict is read by broker_check.sql from the orders and jobs tables.
+#[wasm_bindgen_test]
+async fn a_dual_write_loses_a_job_or_leaves_a_ghost_and_the_transactional_enqueue_does_neither() {
+    use queue_lab::labs::session::LabModel;
+    let (db, mut lab) = lab().await;
+    let lost = run(&mut lab, &db, Action::DualWriteLost).await;
+    assert_eq!(lost.msg.key, "jobs.out.dual_lost", "{:?}", lost.msg);
+    assert_eq!(count(&db, "select count(*) as n from orders").await, 1);
+    assert_eq!(count(&db, "select count(*) as n from jobs").await, 0);
+    assert!(
+        lab.broker.is_empty(),
+        "the failed publish reached the broker"
+    );
+    let ghost = run(&mut lab, &db, Action::DualWriteGhost).await;
+    assert_eq!(ghost.msg.key, "jobs.out.dual_ghost", "{:?}", ghost.msg);
+    assert_eq!(lab.broker, vec![2], "the publish outlives the rollback");
+    assert_eq!(
+        count(&db, "select count(*) as n from orders where id = 2").await,
+        0,
+        "the rolled-back order is gone"
+    );
+    run(&mut lab, &db, Action::OrderWithJob).await;
+    run(&mut lab, &db, Action::OrderWithJobFails).await;
+    let snap = LabModel::snapshot(&lab, &db).await.unwrap();
+    let rows: Vec<(i64, bool, i64, i64)> = snap
+        .reconciled
+        .iter()
+        .map(|r| (r.order_id, r.order_exists, r.in_broker, r.in_jobs))
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            (1, true, 0, 0),
+            (2, false, 1, 0),
+            (3, true, 0, 1),
+            (4, false, 0, 0)
+        ]
+    );
+    // The broker's messages travel in the share text and replay to the same check.
+    let text = model::encode(&lab.history);
+    assert!(text.starts_with("b.p."), "{text}");
+    let mut replayed = Lab::setup(&db).await.unwrap();
+    for s in model::decode(&text).unwrap() {
+        run(&mut replayed, &db, s).await;
+    }
+    let again = LabModel::snapshot(&replayed, &db).await.unwrap();
+    assert_eq!(again.reconciled, snap.reconciled);
+    db.close().await;
+}
+
+/// §4's idempotency key: a job that runs twice (its worker died, the lease ran out, another
+/// worker claimed it) applies its effect once; the second run finds the key and skips.
+#[wasm_bindgen_test]
+async fn a_job_that_runs_twice_applies_its_effect_once_under_its_idempotency_key() {
+    use queue_lab::labs::session::LabModel;
+    let (db, mut lab) = lab().await;
+    run(&mut lab, &db, job(0)).await;
+    run(&mut lab, &db, Action::Claim(A)).await;
+    let id = lab.worker(A).holding.expect("A claimed").job;
+    let first = run(&mut lab, &db, Action::Effect(A)).await;
+    assert_eq!(first.msg.key, "jobs.out.effect_applied", "{:?}", first.msg);
+    run(&mut lab, &db, Action::Die(A)).await;
+    run(&mut lab, &db, Action::Advance(31)).await;
+    run(&mut lab, &db, Action::Claim(B)).await;
+    assert_eq!(
+        lab.worker(B).holding.map(|c| (c.job, c.attempt)),
+        Some((id, 2))
+    );
+    let second = run(&mut lab, &db, Action::Effect(B)).await;
+    assert_eq!(
+        second.msg.key, "jobs.out.effect_skipped",
+        "{:?}",
+        second.msg
+    );
+    assert!(
+        second.msg.args.contains(&("by", "A".to_string()))
+            && second.msg.args.contains(&("by_attempt", "1".to_string())),
+        "{:?}",
+        second.msg
+    );
+    assert_eq!(
+        count(
+            &db,
+            &format!("select count(*) as n from effects where job_id = {id}")
+        )
+        .await,
+        1,
+        "the effect is applied once"
+    );
+    run(&mut lab, &db, Action::Complete(B)).await;
+    assert_eq!(lab.ran_more_than_once().len(), 1, "the job did run twice");
+    let snap = LabModel::snapshot(&lab, &db).await.unwrap();
+    assert_eq!(snap.effects.len(), 1);
+    assert_eq!(snap.effects[0].idempotency_key, format!("job-{id}"));
+    // A worker holding nothing applies nothing.
+    let none = run(&mut lab, &db, Action::Effect(C)).await;
+    assert_eq!(none.msg.key, "jobs.out.holds_nothing");
+    db.close().await;
+}
+
+/// §5: a burst of NOTIFYs committed while the listening session is busy stays in the queue
+/// (pg_notification_queue_usage() rises by about one page per NOTIFY of 7,999 bytes), and is
+/// read once the session is idle; the limit is read from the server.
+#[wasm_bindgen_test]
+async fn a_burst_of_notifies_fills_the_queue_while_the_listening_session_is_busy_and_empties_once_idle(
+) {
+    let (db, mut lab) = lab().await;
+    let out = run(&mut lab, &db, Action::NotifyBurst(500)).await;
+    assert_eq!(
+        out.msg.key, "jobs.out.burst_held_then_read",
+        "{:?}",
+        out.msg
+    );
+    let b = lab.burst.clone().expect("measured");
+    assert_eq!(b.before, 0.0);
+    let pages = b.pages(b.during);
+    assert!(
+        (498..=502).contains(&pages),
+        "{pages} pages for 500 NOTIFYs: {b:?}"
+    );
+    assert_eq!(b.idle, 0.0, "{b:?}");
+    assert_eq!((b.max_pages, b.page_bytes), (1_048_576, 8192));
+    assert!(
+        lab.delivered.is_empty(),
+        "the burst's channel is not the workers'"
+    );
+    assert_eq!(
+        model::decode(&model::encode(&lab.history)).unwrap(),
+        lab.history
+    );
+    db.close().await;
 }

@@ -683,10 +683,15 @@ async fn random_sequences_keep_every_queue_invariant() {
                     }
                     kinds.add("DELETE on completion switched");
                 }
-                // The lab's own per-key actions are not generated here; tests/jobs.rs checks
-                // them.
-                Action::EnqueueKeyed(_) | Action::PerKeyClaim(_) => {
-                    unreachable!("the generator makes no per-key action")
+                // The lab's own per-key actions and the lessons' (dual write, idempotency
+                // key, NOTIFY burst) are not generated here; tests/jobs.rs checks them.
+                Action::EnqueueKeyed(_)
+                | Action::PerKeyClaim(_)
+                | Action::DualWriteLost
+                | Action::DualWriteGhost
+                | Action::Effect(_)
+                | Action::NotifyBurst(_) => {
+                    unreachable!("the generator makes no per-key or lesson action")
                 }
             }
             assert_eq!(

@@ -2,7 +2,7 @@
 // a Postgres error shown with its message, the shared URL replaying, and screenshots.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, shot, startPostgres, useSite } from './harness.mjs';
+import { ARTIFACTS, newPage, shot, startPostgres, useSite } from './harness.mjs';
 
 const site = useSite();
 
@@ -180,3 +180,36 @@ test('an action changes the page in one go: its counts, its SQL and the buttons 
   }
   assert.deepEqual(page.errors, []);
 });
+
+// The article's lessons no other control reaches (§1, §4, §5), through tour steps 9-11, in
+// both languages; each panel is photographed on its own.
+for (const lang of ['en', 'ko']) {
+  test(`tour 9-11 (${lang}): dual write lost and ghost, the idempotency key, NOTIFY's queue`, async () => {
+    const page = await openLab(lang, { width: 1280, height: 900 });
+    const panel = async (id, name) => {
+      await page.locator(id).scrollIntoViewIfNeeded();
+      await page.locator(id).screenshot({ path: `${ARTIFACTS}/${name}-${lang}.png` });
+    };
+    await tourStep(page, 8);
+    assert.deepEqual(
+      await page.locator('#dual-check tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.verdict)),
+      ['lost', 'ghost', 'consistent', 'neither'],
+    );
+    assert.equal(await page.locator('#broker li').count(), 1, 'the ghost\'s message stays in the broker');
+    assert.match(await page.textContent('#dual-write'), lang === 'en' ? /simulated/ : /시뮬레이션/);
+    await panel('#dual-write', 'jobs-dual-write');
+    await tourStep(page, 9);
+    assert.equal(await page.locator('#effects-table tbody tr').count(), 1);
+    assert.match(await page.textContent('#effects-table tbody tr'), /job-1\s*1\s*A\s*1/);
+    assert.match(await page.textContent('#ran-twice'), lang === 'en' ? /A \(attempt 1\), B \(attempt 2\)/ : /A\(시도 1\), B\(시도 2\)/);
+    await panel('#idempotency', 'jobs-idempotency');
+    await tourStep(page, 10);
+    const result = await page.textContent('#burst-result');
+    assert.match(result, /1,000/);
+    assert.match(await page.textContent('#burst-limit'), /1,048,576/);
+    assert.match(await page.textContent('#last-outcome'), lang === 'en' ? /once the CALL ended/i : /한가해진 세션이 알림을 읽자/);
+    await panel('#notify-queue', 'jobs-notify-queue');
+    assert.match(await page.textContent('#last-sql'), /call notify_burst\(\$1, \$2, null, null, null\)/);
+    assert.deepEqual(page.errors, []);
+  });
+}

@@ -31,6 +31,8 @@ const COMPLETE_DELETE: &str = lab_sql!("jobs/complete_delete.sql");
 const FAIL: &str = lab_sql!("jobs/fail.sql");
 const HEARTBEAT: &str = lab_sql!("jobs/heartbeat.sql");
 const DEAD_ALERT: &str = lab_sql!("jobs/dead_alert.sql");
+const BROKER_CHECK: &str = lab_sql!("jobs/broker_check.sql");
+const EFFECT_APPLY: &str = lab_sql!("jobs/effect_apply.sql");
 
 /// The channel `notify.sql` sends on.
 const CHANNEL: &str = "jobs";
@@ -94,6 +96,8 @@ pub const RETRIES: &str = "retries with backoff, then dead letter and its alert"
 pub const NOTIFY_NAME: &str = "LISTEN/NOTIFY on commit, not on rollback";
 pub const PER_KEY: &str = "per-key claim holds a key's second job back";
 pub const DELETE_ON_COMPLETE: &str = "DELETE on complete: done row gone, failed one kept";
+pub const DUAL_WRITE: &str = "dual write with a broker (simulated): a lost job, a ghost job";
+pub const IDEMPOTENCY: &str = "idempotency key: a job run twice applies its effect once";
 
 /// Runs every scenario in its own schemas (see [`target::run_in_schemas`]).
 pub fn run(url: &str) -> Result<Report, CheckError> {
@@ -101,7 +105,7 @@ pub fn run(url: &str) -> Result<Report, CheckError> {
         let mut lab = Lab::open(url)?;
         let mut scenarios = Vec::new();
         type Step = fn(&mut Lab) -> Result<(bool, String), CheckError>;
-        let steps: [(&'static str, Step); 7] = [
+        let steps: [(&'static str, Step); 9] = [
             (TRANSACTIONAL, Lab::transactional),
             (SKIP_LOCKED, Lab::skip_locked),
             (LEASE, Lab::lease),
@@ -109,6 +113,8 @@ pub fn run(url: &str) -> Result<Report, CheckError> {
             (NOTIFY_NAME, Lab::notify),
             (PER_KEY, Lab::per_key),
             (DELETE_ON_COMPLETE, Lab::delete_on_complete),
+            (DUAL_WRITE, Lab::dual_write),
+            (IDEMPOTENCY, Lab::idempotency),
         ];
         for (name, step) in steps {
             lab.fresh()?;
@@ -611,6 +617,120 @@ impl Lab {
                 show(after),
                 show(plain_a),
                 show(plain_b)
+            ),
+        ))
+    }
+
+    /// §1's dual write, as the lab runs it: the broker is simulated (a list here, outside
+    /// every transaction, as PGlite has no broker); the orders are the server's. An order
+    /// committed before a failed publish has no job anywhere; a job published before its
+    /// order rolled back has no order. The transactional enqueue, committed and rolled back,
+    /// leaves neither. broker_check.sql reads each order against the broker and jobs.
+    fn dual_write(&mut self) -> Result<(bool, String), CheckError> {
+        let mut broker: Vec<i64> = Vec::new();
+        let mut written = Vec::new();
+        for publish_first in [false, true] {
+            let mut tx = context(self.a.transaction(), "BEGIN")?;
+            let ins = context(
+                tx.prepare_typed(ORDER_INSERT, &[Type::TEXT, Type::FLOAT8]),
+                "order_insert.sql",
+            )?;
+            let order: i64 = context(
+                tx.query_one(&ins, &[&"kim@example.com", &42_000.0f64]),
+                "order_insert.sql",
+            )?
+            .get("id");
+            if publish_first {
+                broker.push(order);
+                context(tx.rollback(), "ROLLBACK")?;
+            } else {
+                context(tx.commit(), "COMMIT")?;
+            }
+            written.push(order);
+        }
+        let (committed, _) = self.order_with_job(true)?;
+        let (rolled_back, _) = self.order_with_job(false)?;
+        written.extend([committed, rolled_back]);
+        let check = context(
+            self.b
+                .prepare_typed(BROKER_CHECK, &[Type::INT8_ARRAY, Type::INT8_ARRAY]),
+            "broker_check.sql",
+        )?;
+        let rows: Vec<(i64, bool, i64, i64)> = context(
+            self.b.query(&check, &[&broker, &written]),
+            "broker_check.sql",
+        )?
+        .iter()
+        .map(|r| {
+            (
+                r.get("order_id"),
+                r.get("order_exists"),
+                r.get("in_broker"),
+                r.get("in_jobs"),
+            )
+        })
+        .collect();
+        let expected = vec![
+            (written[0], true, 0, 0),
+            (written[1], false, 1, 0),
+            (committed, true, 0, 1),
+            (rolled_back, false, 0, 0),
+        ];
+        let show: Vec<String> = rows
+            .iter()
+            .map(|(o, e, b, j)| format!("order {o}: exists {e}, broker {b}, jobs {j}"))
+            .collect();
+        Ok((
+            rows == expected,
+            format!(
+                "commit then failed publish, publish then rollback, transactional commit, \
+                 transactional rollback → {}",
+                show.join("; ")
+            ),
+        ))
+    }
+
+    /// §4's idempotency key: A claims and applies the job's effect, then stops; past the
+    /// lease B claims the same job (attempt 2) and applies it again: the key is taken, so
+    /// nothing is inserted and the row says A applied it.
+    fn idempotency(&mut self) -> Result<(bool, String), CheckError> {
+        let job = Self::enqueue(&mut self.a, 5)?;
+        let apply = |c: &mut Client, (id, attempt): Claimed, w: &str| {
+            let stmt = context(
+                c.prepare_typed(EFFECT_APPLY, &[Type::INT8, Type::TEXT, Type::INT4]),
+                "effect_apply.sql",
+            )?;
+            let row = context(c.query_one(&stmt, &[&id, &w, &attempt]), "effect_apply.sql")?;
+            Ok::<_, CheckError>((
+                row.get::<_, bool>("applied"),
+                row.get::<_, String>("worker"),
+                row.get::<_, i32>("attempt"),
+            ))
+        };
+        let Some(a) = Self::claim(&mut self.a, CLAIM)? else {
+            return Ok((false, "A claimed nothing".into()));
+        };
+        let first = apply(&mut self.a, a, "A")?;
+        self.advance(31.0)?;
+        let Some(b) = Self::claim(&mut self.b, CLAIM)? else {
+            return Ok((false, "B claimed nothing past the lease".into()));
+        };
+        let second = apply(&mut self.b, b, "B")?;
+        let rows = Self::count(
+            &mut self.b,
+            &format!("select count(*) from effects where job_id = {job}"),
+        )?;
+        let passed = a == (job, 1)
+            && b == (job, 2)
+            && first == (true, "A".into(), 1)
+            && second == (false, "A".into(), 1)
+            && rows == 1;
+        Ok((
+            passed,
+            format!(
+                "job {job}: A (attempt {}) applied = {}; past the lease B (attempt {}) applied = {}, \
+                 the key's row says worker {} attempt {}; {rows} row in effects",
+                a.1, first.0, b.1, second.0, second.1, second.2
             ),
         ))
     }

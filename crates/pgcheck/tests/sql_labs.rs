@@ -58,6 +58,8 @@ fn jobs_subcommand_shows_every_l1_scenario_on_the_server_and_leaves_nothing() {
         jobs::NOTIFY_NAME,
         jobs::PER_KEY,
         jobs::DELETE_ON_COMPLETE,
+        jobs::DUAL_WRITE,
+        jobs::IDEMPOTENCY,
     ] {
         let s = report
             .get(name)

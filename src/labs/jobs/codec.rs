@@ -1,7 +1,7 @@
 //! L1's share text: its actions as a compact string for the URL, and back.
 
 use super::input::{parse_key, EnqueueInput};
-use super::model::{Action, WorkerId};
+use super::model::{Action, WorkerId, BURST_RANGE};
 use crate::clock;
 use queue_lab_core::i18n::Msg;
 
@@ -34,6 +34,10 @@ pub fn encode(actions: &[Action]) -> String {
             Action::EnqueueKeyed(k) => format!("k{}", queue_lab_core::url::encode_token(k)),
             Action::PerKeyClaim(on) => format!("s{}", u8::from(*on)),
             Action::DeleteOnComplete(on) => format!("g{}", u8::from(*on)),
+            Action::DualWriteLost => "b".into(),
+            Action::DualWriteGhost => "p".into(),
+            Action::Effect(w) => format!("i{}", w.letter()),
+            Action::NotifyBurst(n) => format!("z{n}"),
         })
         .collect::<Vec<_>>()
         .join(".")
@@ -59,6 +63,15 @@ pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
             'r' if rest.is_empty() => Action::OrderWithJobFails,
             'u' if rest.is_empty() => Action::Disconnect,
             'l' if rest.is_empty() => Action::Reconnect,
+            'b' if rest.is_empty() => Action::DualWriteLost,
+            'p' if rest.is_empty() => Action::DualWriteGhost,
+            'i' => Action::Effect(worker()?),
+            'z' => Action::NotifyBurst(
+                rest.parse::<u32>()
+                    .ok()
+                    .filter(|n| (BURST_RANGE.0..=BURST_RANGE.1).contains(n))
+                    .ok_or_else(bad)?,
+            ),
             'c' => Action::Claim(worker()?),
             'd' => Action::Complete(worker()?),
             'f' => Action::Fail(worker()?),
@@ -135,6 +148,10 @@ mod tests {
             Action::PerKeyClaim(false),
             Action::DeleteOnComplete(true),
             Action::DeleteOnComplete(false),
+            Action::DualWriteLost,
+            Action::DualWriteGhost,
+            Action::Effect(WorkerId::C),
+            Action::NotifyBurst(1000),
         ];
         let text = encode(&actions);
         assert!(
@@ -156,5 +173,8 @@ mod tests {
         assert!(decode("w").is_err());
         assert!(decode("g2").is_err());
         assert!(decode("g").is_err());
+        assert!(decode("z0").is_err());
+        assert!(decode("z10001").is_err());
+        assert!(decode("iD").is_err());
     }
 }

@@ -5,6 +5,7 @@ pub mod input;
 pub mod model;
 pub mod rows;
 pub mod view;
+mod view_lessons;
 mod view_lifecycle;
 
 use crate::lab::{Lab, LabId};

@@ -14,9 +14,15 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+mod lessons;
 mod lifecycle;
 mod notify;
 
+pub use lessons::{
+    effects, percent, size, Burst, Effect, Reconciled, Verdict, BROKER_CHECK_SQL, BURST_BYTES,
+    BURST_RANGE, EFFECTS_SQL, EFFECT_APPLY_SQL, NOTIFY_BURST_PROC_SQL, NOTIFY_BURST_SQL,
+    NOTIFY_QUEUE_SQL,
+};
 pub use lifecycle::{Alert, ALERT_CHANNEL};
 
 pub use super::codec::{decode, encode};
@@ -133,6 +139,15 @@ pub enum Action {
     PerKeyClaim(bool),
     /// §2: from now on, completing a job deletes its row (true) or sets status = 'done'.
     DeleteOnComplete(bool),
+    /// §1's dual write: the order commits, then the publish to the (simulated) broker fails.
+    DualWriteLost,
+    /// §1's dual write: the job is published to the (simulated) broker, then the order's
+    /// transaction rolls back.
+    DualWriteGhost,
+    /// §4: the worker applies its job's effect under the job's idempotency key.
+    Effect(WorkerId),
+    /// §5: this many NOTIFYs while the listening session is busy (see [`BURST_RANGE`]).
+    NotifyBurst(u32),
 }
 
 pub use crate::labs::session::Tone;
@@ -219,6 +234,17 @@ pub struct Lab {
     pub delete_on_complete: bool,
     /// Alerts that arrived on `ALERT_CHANNEL` (§4), oldest first.
     pub alerts: Vec<Alert>,
+    /// §1: the simulated broker's messages, one order id each, oldest first. Outside every
+    /// transaction, as a real broker is.
+    pub broker: Vec<i64>,
+    /// Every order id the lab's actions inserted, committed or rolled back.
+    pub orders_written: Vec<i64>,
+    /// Whether a dual write ran (the view then shows every order checked by SQL).
+    pub dual_write_used: bool,
+    /// Whether a worker applied an effect (the view then shows the effects table).
+    pub effects_used: bool,
+    /// §5: what the last burst of NOTIFYs measured.
+    pub burst: Option<Burst>,
     /// Lab time (seconds since the start) of the last safety-net poll.
     last_poll: i64,
     elapsed: i64,
@@ -254,6 +280,11 @@ impl Default for Lab {
             per_key: false,
             delete_on_complete: false,
             alerts: Vec::new(),
+            broker: Vec::new(),
+            orders_written: Vec::new(),
+            dual_write_used: false,
+            effects_used: false,
+            burst: None,
             last_poll: 0,
             elapsed: 0,
             inbox: Rc::default(),
@@ -270,6 +301,7 @@ impl Lab {
         db.exec(RESET_SQL).await?;
         db.exec(SCHEMA_SQL).await?;
         db.exec(DEAD_ALERT_SQL).await?;
+        db.exec(NOTIFY_BURST_PROC_SQL).await?;
         clock::reset(db).await?;
         let lab = Lab::default();
         lab.connect(db).await?;
@@ -357,6 +389,10 @@ impl Lab {
                 Ok(Outcome::new(Msg::new(key), Tone::Info))
             }
             Action::DeleteOnComplete(on) => Ok(self.set_delete_on_complete(*on)),
+            Action::DualWriteLost => self.dual_write(db, false).await,
+            Action::DualWriteGhost => self.dual_write(db, true).await,
+            Action::Effect(w) => self.effect(db, *w).await,
+            Action::NotifyBurst(n) => self.notify_burst(db, *n).await,
         }
     }
 
@@ -424,63 +460,6 @@ impl Lab {
         };
         self.after_commit(db, &id.to_string()).await?;
         Ok(id)
-    }
-
-    async fn order_with_job(&mut self, db: &Db, fails: bool) -> Result<Outcome, DbError> {
-        let tx = db.begin().await?;
-        let written = async {
-            let order = tx
-                .query::<Id>(
-                    ORDER_INSERT_SQL,
-                    &["kim@example.com".into(), Param::Float(42_000.0)],
-                )
-                .await?
-                .first()
-                .map(|r| r.id)
-                .ok_or_else(|| DbError::other("INSERT returned no id"))?;
-            let job = tx
-                .query::<Id>(ORDER_JOB_INSERT_SQL, &[order.into()])
-                .await?
-                .first()
-                .map(|r| r.id)
-                .ok_or_else(|| DbError::other("INSERT returned no id"))?;
-            tx.query::<serde_json::Value>(NOTIFY_SQL, &[job.to_string().into()])
-                .await?;
-            Ok::<_, DbError>((order, job))
-        }
-        .await;
-        let (order, job) = match written {
-            Ok(ids) => ids,
-            Err(e) => {
-                tx.rollback().await?;
-                return Err(e);
-            }
-        };
-        if fails {
-            // The request dies after writing: nothing it wrote, and no NOTIFY, survives.
-            tx.rollback().await?;
-            let now = clock::now(db).await?;
-            let arrived = self.take_notifications(&now);
-            let msg = Msg::new("jobs.out.rolled_back")
-                .arg("order", order)
-                .arg("job", job)
-                .arg("n", arrived);
-            return Ok(Outcome::new(msg, Tone::Warn));
-        }
-        tx.commit().await?;
-        let before = self.delivered.len();
-        self.after_commit(db, &job.to_string()).await?;
-        let woke = self.delivered.len() > before;
-        let key = if woke {
-            "jobs.out.committed_woke"
-        } else {
-            "jobs.out.committed_lost"
-        };
-        Ok(Outcome::new(
-            Msg::new(key).arg("order", order).arg("job", job),
-            Tone::Good,
-        )
-        .touching(job))
     }
 
     async fn claim(&mut self, db: &Db, w: WorkerId) -> Result<Outcome, DbError> {
@@ -766,6 +745,13 @@ impl crate::labs::session::LabModel for Lab {
         // What deleting leaves behind, read only while the lab deletes (two more statements).
         if self.delete_on_complete {
             snap.table = Some(table_stats(db).await?);
+        }
+        // The lessons' own tables, read only once the learner tried them.
+        if self.dual_write_used {
+            snap.reconciled = self.reconcile(db).await?;
+        }
+        if self.effects_used {
+            snap.effects = effects(db).await?;
         }
         Ok(snap)
     }

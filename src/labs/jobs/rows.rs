@@ -46,6 +46,10 @@ pub struct Snapshot {
     pub counts: Counts,
     /// The table's rows, dead versions and size: read only while completing deletes (§2).
     pub table: Option<TableStats>,
+    /// §1: every order the lab wrote, checked against the simulated broker (once one ran).
+    pub reconciled: Vec<super::model::Reconciled>,
+    /// §4: the effects applied under their idempotency keys (once one was applied).
+    pub effects: Vec<super::model::Effect>,
 }
 
 /// What is left in the jobs table, dead row versions included (`table_stats.sql`).
@@ -92,5 +96,7 @@ pub async fn snapshot(db: &Db, also: &[i64]) -> Result<Snapshot, DbError> {
         orders: decode("orders", &row.orders)?,
         counts: decode("counts", &row.counts)?,
         table: None,
+        reconciled: Vec::new(),
+        effects: Vec::new(),
     })
 }

@@ -2,6 +2,7 @@
 //! guided tour of the article's scenarios, the SQL log and console.
 
 use super::model::{self, Action, EnqueueInput, Lab, Snapshot, WorkerId};
+use super::view_lessons::{DualWrite, Idempotency, NotifyQueue};
 use super::view_lifecycle::{CompleteMode, DeadAlerts, DeadCount};
 use crate::ctx::use_ctx;
 use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour, TourStep};
@@ -23,7 +24,7 @@ fn enqueue(priority: i32, max_attempts: i32) -> Action {
     })
 }
 
-pub const TOUR: [TourStep<Action>; 8] = [
+pub const TOUR: [TourStep<Action>; 11] = [
     TourStep {
         title: "jobs.tour.1.title",
         body: "jobs.tour.1.body",
@@ -122,6 +123,40 @@ pub const TOUR: [TourStep<Action>; 8] = [
             ]
         },
     },
+    TourStep {
+        title: "jobs.tour.9.title",
+        body: "jobs.tour.9.body",
+        actions: || {
+            vec![
+                Action::DualWriteLost,
+                Action::DualWriteGhost,
+                Action::OrderWithJob,
+                Action::OrderWithJobFails,
+            ]
+        },
+    },
+    TourStep {
+        title: "jobs.tour.10.title",
+        body: "jobs.tour.10.body",
+        actions: || {
+            use WorkerId::*;
+            vec![
+                enqueue(0, 5),
+                Action::Claim(A),
+                Action::Effect(A),
+                Action::Die(A),
+                Action::Advance(31),
+                Action::Claim(B),
+                Action::Effect(B),
+                Action::Complete(B),
+            ]
+        },
+    },
+    TourStep {
+        title: "jobs.tour.11.title",
+        body: "jobs.tour.11.body",
+        actions: || vec![Action::NotifyBurst(1000)],
+    },
 ];
 
 #[component]
@@ -173,7 +208,10 @@ pub fn JobsLab() -> impl IntoView {
                             <Producers act=Callback::new(act) disabled=Signal::derive(disabled)/>
                             <Notify lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
                         </div>
+                        <DualWrite lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                        <NotifyQueue lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
                         <Workers lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                        <Idempotency lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
                         <CompleteMode lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
                         <DeadAlerts lab=lab/>
                         <PerKey lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>

@@ -25,3 +25,13 @@ create table orders (
 -- columns, for the per-key claim (claim_per_key.sql). Null: the job has no ordering key.
 alter table jobs add column key text;
 create index jobs_key on jobs (key, id) where status in ('ready', 'running');
+
+-- The lab's own, for §4's idempotency key: a job's effect (the receipt e-mail, recorded as
+-- sent) at most once per key, whichever run of the job gets there first (effect_apply.sql).
+create table effects (
+  idempotency_key text        primary key,
+  job_id          bigint      not null,
+  worker          text        not null,
+  attempt         int         not null,
+  applied_at      timestamptz not null default now()
+);

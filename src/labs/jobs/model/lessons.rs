@@ -1,0 +1,368 @@
+//! §1's transactional enqueue, and three lessons of the article the rest of L1 does not
+//! let you try:
+//!
+//! - §1's dual write: the order in the database and its job in an outside broker. PGlite has
+//!   no broker, so the broker here is simulated: a list in this model, outside every
+//!   transaction, as a real broker is. Which orders lost their job and which jobs have no
+//!   order is read by SQL (`broker_check.sql`), the broker's messages passed as a parameter.
+//! - §4's idempotency key: a job's effect recorded under a unique key, so a job that runs
+//!   twice (at-least-once) applies it once (`effect_apply.sql`).
+//! - §5's notification queue: a burst of NOTIFYs while the listening session is busy, and
+//!   the queue's usage before, during and after (`notify_burst_proc.sql`, `notify_queue.sql`).
+//!
+//! Not for: anything a real broker does beyond holding messages (it delivers nothing here).
+
+use super::*;
+use queue_lab_core::format::{bytes, group};
+
+/// §1: every order the lab wrote against the simulated broker and the jobs table.
+pub const BROKER_CHECK_SQL: &str = include_str!("../../../sql/jobs/broker_check.sql");
+/// §4: a job's effect under its idempotency key, and the effects applied so far.
+pub const EFFECT_APPLY_SQL: &str = include_str!("../../../sql/jobs/effect_apply.sql");
+pub const EFFECTS_SQL: &str = include_str!("../../../sql/jobs/effects.sql");
+/// §5: the procedure that sends a burst of NOTIFYs, its CALL, and the queue's usage.
+pub const NOTIFY_BURST_PROC_SQL: &str = include_str!("../../../sql/jobs/notify_burst_proc.sql");
+pub const NOTIFY_BURST_SQL: &str = include_str!("../../../sql/jobs/notify_burst.sql");
+pub const NOTIFY_QUEUE_SQL: &str = include_str!("../../../sql/jobs/notify_queue.sql");
+
+/// §5: the payload each NOTIFY of a burst carries: the largest NOTIFY takes (under 8000 bytes).
+pub const BURST_BYTES: usize = NOTIFY_LIMIT - 1;
+/// §5: how many NOTIFYs a burst may send (10,000 took 2.2 s in PGlite under Node).
+pub const BURST_RANGE: (u32, u32) = (1, 10_000);
+
+/// One order checked against the broker and the jobs table (`broker_check.sql`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Reconciled {
+    pub order_id: i64,
+    pub order_exists: bool,
+    /// Messages the simulated broker holds for this order.
+    pub in_broker: i64,
+    /// Receipt jobs for this order in the jobs table.
+    pub in_jobs: i64,
+}
+
+/// What a reconciled order says about the way its job was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The order, and one job for it.
+    Consistent,
+    /// Neither the order nor a job: rolled back together.
+    Neither,
+    /// The order without a job: its receipt is never sent.
+    Lost,
+    /// A job for an order that does not exist.
+    Ghost,
+    /// The order with more than one job.
+    Duplicate,
+}
+
+impl Reconciled {
+    pub fn verdict(&self) -> Verdict {
+        let jobs = self.in_broker + self.in_jobs;
+        match (self.order_exists, jobs) {
+            (true, 1) => Verdict::Consistent,
+            (true, 0) => Verdict::Lost,
+            (true, _) => Verdict::Duplicate,
+            (false, 0) => Verdict::Neither,
+            (false, _) => Verdict::Ghost,
+        }
+    }
+}
+
+/// A row of the effects table (`effects.sql`, `effect_apply.sql`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Effect {
+    pub idempotency_key: String,
+    pub job_id: i64,
+    pub worker: String,
+    pub attempt: i32,
+    pub applied_at: String,
+}
+
+#[derive(Deserialize)]
+struct Applied {
+    applied: bool,
+    #[serde(flatten)]
+    effect: Effect,
+}
+
+/// §5: what one burst measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Burst {
+    pub n: u32,
+    pub bytes: usize,
+    /// pg_notification_queue_usage() before the burst, after it (the session still busy),
+    /// and once the session was idle again.
+    pub before: f64,
+    pub during: f64,
+    pub idle: f64,
+    /// max_notify_queue_pages and block_size, as the server reports them.
+    pub max_pages: i64,
+    pub page_bytes: i64,
+    pub elapsed_ms: f64,
+}
+
+impl Burst {
+    /// Pages a usage fraction stands for.
+    pub fn pages(&self, usage: f64) -> i64 {
+        (usage * self.max_pages as f64).round() as i64
+    }
+}
+
+#[derive(Deserialize)]
+struct BurstRow {
+    usage_before: f64,
+    usage_after: f64,
+    elapsed_ms: f64,
+}
+
+#[derive(Deserialize)]
+struct QueueRow {
+    usage: f64,
+    max_pages: i64,
+    page_bytes: i64,
+}
+
+/// A usage fraction as a percentage that still shows a burst of a few pages.
+pub fn percent(usage: f64) -> String {
+    format!("{:.4} %", usage * 100.0)
+}
+
+/// A size as `bytes` writes it, but whole gigabytes (the queue's limit) as GB.
+pub fn size(n: i64) -> String {
+    const GB: i64 = 1 << 30;
+    if n >= GB && n % GB == 0 {
+        format!("{} GB", group(n / GB))
+    } else {
+        bytes(n)
+    }
+}
+
+impl Lab {
+    /// §1's transactional enqueue: the order, its job and a NOTIFY in one transaction,
+    /// committed, or (`fails`) rolled back as a request that dies after writing.
+    pub(super) async fn order_with_job(
+        &mut self,
+        db: &Db,
+        fails: bool,
+    ) -> Result<Outcome, DbError> {
+        let tx = db.begin().await?;
+        let written = async {
+            let order = tx
+                .query::<Id>(
+                    ORDER_INSERT_SQL,
+                    &["kim@example.com".into(), Param::Float(42_000.0)],
+                )
+                .await?
+                .first()
+                .map(|r| r.id)
+                .ok_or_else(|| DbError::other("INSERT returned no id"))?;
+            let job = tx
+                .query::<Id>(ORDER_JOB_INSERT_SQL, &[order.into()])
+                .await?
+                .first()
+                .map(|r| r.id)
+                .ok_or_else(|| DbError::other("INSERT returned no id"))?;
+            tx.query::<serde_json::Value>(NOTIFY_SQL, &[job.to_string().into()])
+                .await?;
+            Ok::<_, DbError>((order, job))
+        }
+        .await;
+        let (order, job) = match written {
+            Ok(ids) => {
+                self.orders_written.push(ids.0);
+                ids
+            }
+            Err(e) => {
+                tx.rollback().await?;
+                return Err(e);
+            }
+        };
+        if fails {
+            // The request dies after writing: nothing it wrote, and no NOTIFY, survives.
+            tx.rollback().await?;
+            let now = clock::now(db).await?;
+            let arrived = self.take_notifications(&now);
+            let msg = Msg::new("jobs.out.rolled_back")
+                .arg("order", order)
+                .arg("job", job)
+                .arg("n", arrived);
+            return Ok(Outcome::new(msg, Tone::Warn));
+        }
+        tx.commit().await?;
+        let before = self.delivered.len();
+        self.after_commit(db, &job.to_string()).await?;
+        let woke = self.delivered.len() > before;
+        let key = if woke {
+            "jobs.out.committed_woke"
+        } else {
+            "jobs.out.committed_lost"
+        };
+        Ok(Outcome::new(
+            Msg::new(key).arg("order", order).arg("job", job),
+            Tone::Good,
+        )
+        .touching(job))
+    }
+
+    /// §1's dual write, one way or the other. `publish_first`: the job is published to the
+    /// broker inside the order's transaction, which then rolls back; otherwise the order
+    /// commits and the publish after it fails.
+    pub(super) async fn dual_write(
+        &mut self,
+        db: &Db,
+        publish_first: bool,
+    ) -> Result<Outcome, DbError> {
+        let tx = db.begin().await?;
+        let inserted = tx
+            .query::<Id>(
+                ORDER_INSERT_SQL,
+                &["kim@example.com".into(), Param::Float(42_000.0)],
+            )
+            .await
+            .and_then(|r| {
+                r.first()
+                    .map(|r| r.id)
+                    .ok_or_else(|| DbError::other("INSERT returned no id"))
+            });
+        let order = match inserted {
+            Ok(id) => id,
+            Err(e) => {
+                tx.rollback().await?;
+                return Err(e);
+            }
+        };
+        if publish_first {
+            // The broker takes the message at once: it is outside the transaction.
+            self.broker.push(order);
+            // The request fails after publishing: the order rolls back, the message stays.
+            tx.rollback().await?;
+        } else {
+            tx.commit().await?;
+            // The process dies (or the broker is unreachable) before the publish: nothing
+            // reaches the broker.
+        }
+        self.orders_written.push(order);
+        self.dual_write_used = true;
+        let checked = self.reconcile(db).await?;
+        let verdict = checked
+            .iter()
+            .find(|r| r.order_id == order)
+            .map(Reconciled::verdict);
+        let (key, tone) = match (publish_first, verdict) {
+            (false, Some(Verdict::Lost)) => ("jobs.out.dual_lost", Tone::Warn),
+            (true, Some(Verdict::Ghost)) => ("jobs.out.dual_ghost", Tone::Warn),
+            (_, Some(Verdict::Consistent)) => ("jobs.out.dual_consistent", Tone::Good),
+            _ => ("jobs.out.dual_other", Tone::Info),
+        };
+        Ok(Outcome::new(Msg::new(key).arg("order", order), tone))
+    }
+
+    /// Every order the lab wrote, checked against the broker and the jobs table.
+    pub(super) async fn reconcile(&self, db: &Db) -> Result<Vec<Reconciled>, DbError> {
+        Ok(db
+            .query::<Reconciled>(
+                BROKER_CHECK_SQL,
+                &[Param::ids(&self.broker), Param::ids(&self.orders_written)],
+            )
+            .await?
+            .rows)
+    }
+
+    /// §4: worker `w` applies its job's effect under the job's idempotency key.
+    pub(super) async fn effect(&mut self, db: &Db, w: WorkerId) -> Result<Outcome, DbError> {
+        let worker = self.worker(w);
+        let Some(c) = worker.holding else {
+            return Ok(Outcome::new(
+                Msg::new("jobs.out.holds_nothing").arg("w", w.letter()),
+                Tone::Info,
+            ));
+        };
+        if !worker.alive {
+            return Ok(Outcome::new(
+                Msg::new("jobs.out.worker_dead").arg("w", w.letter()),
+                Tone::Warn,
+            ));
+        }
+        let row = db
+            .query::<Applied>(
+                EFFECT_APPLY_SQL,
+                &[
+                    c.job.into(),
+                    w.letter().to_string().into(),
+                    c.attempt.into(),
+                ],
+            )
+            .await?
+            .first()
+            .ok_or_else(|| DbError::other("effect_apply.sql returned no row"))?;
+        self.effects_used = true;
+        let e = row.effect;
+        let msg = if row.applied {
+            Msg::new("jobs.out.effect_applied")
+                .arg("w", w.letter())
+                .arg("job", c.job)
+                .arg("attempt", c.attempt)
+                .arg("key", &e.idempotency_key)
+        } else {
+            Msg::new("jobs.out.effect_skipped")
+                .arg("w", w.letter())
+                .arg("job", c.job)
+                .arg("attempt", c.attempt)
+                .arg("key", &e.idempotency_key)
+                .arg("by", &e.worker)
+                .arg("by_attempt", e.attempt)
+        };
+        let tone = if row.applied { Tone::Good } else { Tone::Info };
+        Ok(Outcome::new(msg, tone).touching(c.job))
+    }
+
+    /// §5: `n` NOTIFYs while this session is busy, and the queue's usage around them.
+    pub(super) async fn notify_burst(&mut self, db: &Db, n: u32) -> Result<Outcome, DbError> {
+        let n = n.clamp(BURST_RANGE.0, BURST_RANGE.1);
+        let burst = db
+            .query::<BurstRow>(NOTIFY_BURST_SQL, &[n.into(), (BURST_BYTES as i64).into()])
+            .await?
+            .first()
+            .ok_or_else(|| DbError::other("notify_burst.sql returned no row"))?;
+        // The CALL is over: the session is idle and has read what it holds.
+        let queue = db
+            .query::<QueueRow>(NOTIFY_QUEUE_SQL, &[])
+            .await?
+            .first()
+            .ok_or_else(|| DbError::other("notify_queue.sql returned no row"))?;
+        let b = Burst {
+            n,
+            bytes: BURST_BYTES,
+            before: burst.usage_before,
+            during: burst.usage_after,
+            idle: queue.usage,
+            max_pages: queue.max_pages,
+            page_bytes: queue.page_bytes,
+            elapsed_ms: burst.elapsed_ms,
+        };
+        let held = b.pages(b.during) - b.pages(b.before);
+        let key = match (held > 0, b.idle < b.during) {
+            (true, true) => "jobs.out.burst_held_then_read",
+            (true, false) => "jobs.out.burst_held",
+            (false, _) => "jobs.out.burst_not_held",
+        };
+        let msg = Msg::new(key)
+            .arg("n", group(n))
+            .arg("bytes", group(b.bytes as i64))
+            .arg("before", percent(b.before))
+            .arg("during", percent(b.during))
+            .arg("idle", percent(b.idle))
+            .arg("pages", group(held.max(0)))
+            .arg("size", size(held.max(0) * b.page_bytes))
+            .arg("max", size(b.max_pages * b.page_bytes));
+        let tone = if held > 0 { Tone::Warn } else { Tone::Info };
+        self.burst = Some(b);
+        Ok(Outcome::new(msg, tone))
+    }
+}
+
+/// Reads the effects table (§4), newest first.
+pub async fn effects(db: &Db) -> Result<Vec<Effect>, DbError> {
+    Ok(db.query::<Effect>(EFFECTS_SQL, &[]).await?.rows)
+}

@@ -1,0 +1,218 @@
+//! L1's panels for the lessons the other controls do not reach: §1's dual write with a
+//! simulated broker, §4's idempotency key, §5's notification queue usage.
+
+use super::model::{self, Action, Lab, Snapshot, Verdict, WorkerId};
+use crate::ctx::use_ctx;
+use crate::ui::format::{group, ms};
+use crate::ui::i18n::render;
+use leptos::prelude::*;
+use queue_lab_core::i18n::Msg;
+
+/// §1: the dual write's two failures, and every order the lab wrote checked by SQL.
+#[component]
+pub fn DualWrite(
+    lab: RwSignal<Option<Lab>, LocalStorage>,
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let broker = move || lab.with(|l| l.as_ref().map(|l| l.broker.clone()).unwrap_or_default());
+    let used = move || lab.with(|l| l.as_ref().is_some_and(|l| l.dual_write_used));
+    let verdict_key = |v: Verdict| match v {
+        Verdict::Consistent => "jobs.dual.v.consistent",
+        Verdict::Neither => "jobs.dual.v.neither",
+        Verdict::Lost => "jobs.dual.v.lost",
+        Verdict::Ghost => "jobs.dual.v.ghost",
+        Verdict::Duplicate => "jobs.dual.v.duplicate",
+    };
+    view! {
+        <section class="panel" aria-labelledby="dual-title" id="dual-write">
+            <h2 id="dual-title">{ctx.t("jobs.dual.title")}</h2>
+            <p class="note">{ctx.t("jobs.dual.note")}</p>
+            <div class="row">
+                <button type="button" id="dual-lost" disabled=disabled on:click=move |_| act.run(Action::DualWriteLost)>
+                    {ctx.t("jobs.dual.lost")}
+                </button>
+                <button type="button" id="dual-ghost" disabled=disabled on:click=move |_| act.run(Action::DualWriteGhost)>
+                    {ctx.t("jobs.dual.ghost")}
+                </button>
+            </div>
+            <h3>{move || render(ctx.lang.get(), &Msg::new("jobs.dual.broker").arg("n", broker().len()))}</h3>
+            <ul class="deliveries" id="broker">
+                {move || broker().into_iter().map(|order| view! {
+                    <li translate="no"><code>{format!(r#"{{"kind": "receipt_email", "order_id": {order}}}"#)}</code></li>
+                }).collect_view()}
+            </ul>
+            <Show when=used fallback=move || view! { <p class="muted">{ctx.t("jobs.dual.none")}</p> }>
+                <h3>{ctx.t("jobs.dual.check")}</h3>
+                <div class="table-wrap" tabindex="0">
+                    <table id="dual-check">
+                        <thead>
+                            <tr>
+                                <th scope="col" translate="no">"order_id"</th>
+                                <th scope="col" translate="no">"order_exists"</th>
+                                <th scope="col" translate="no">"in_broker"</th>
+                                <th scope="col" translate="no">"in_jobs"</th>
+                                <th scope="col">{ctx.t("jobs.dual.verdict")}</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            <For each=move || snap.with(|s| s.reconciled.clone()) key=|r| (r.order_id, r.order_exists, r.in_broker, r.in_jobs) let:r>
+                                {
+                                    let v = r.verdict();
+                                    let bad = matches!(v, Verdict::Lost | Verdict::Ghost | Verdict::Duplicate);
+                                    view! {
+                                        <tr data-order=r.order_id.to_string() data-verdict=format!("{v:?}").to_lowercase() class:bad=bad>
+                                            <td class="mono">{r.order_id}</td>
+                                            <td class="mono">{r.order_exists.to_string()}</td>
+                                            <td class="mono">{r.in_broker}</td>
+                                            <td class="mono">{r.in_jobs}</td>
+                                            <td>{ctx.t(verdict_key(v))}</td>
+                                        </tr>
+                                    }
+                                }
+                            </For>
+                        </tbody>
+                    </table>
+                </div>
+            </Show>
+            <details>
+                <summary>{ctx.t("jobs.dual.sql")}</summary>
+                <pre class="sql">{model::BROKER_CHECK_SQL.trim()}</pre>
+            </details>
+        </section>
+    }
+}
+
+/// §4: each worker applies its job's effect under the job's idempotency key.
+#[component]
+pub fn Idempotency(
+    lab: RwSignal<Option<Lab>, LocalStorage>,
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let can = move |w: WorkerId| {
+        lab.with(|l| {
+            l.as_ref()
+                .is_some_and(|l| l.worker(w).alive && l.worker(w).holding.is_some())
+        })
+    };
+    let button = move |w: WorkerId| {
+        let letter = w.letter();
+        view! {
+            <button type="button" class="small" id=format!("effect-{letter}") data-act="effect"
+                disabled=move || disabled.get() || !can(w) on:click=move |_| act.run(Action::Effect(w))>
+                {move || render(ctx.lang.get(), &Msg::new("jobs.idem.apply").arg("w", letter))}
+            </button>
+        }
+    };
+    view! {
+        <section class="panel" aria-labelledby="idem-title" id="idempotency">
+            <h2 id="idem-title">{ctx.t("jobs.idem.title")}</h2>
+            <p class="note">{ctx.t("jobs.idem.note")}</p>
+            <div class="row">{WorkerId::ALL.into_iter().map(button).collect_view()}</div>
+            <h3>{ctx.t("jobs.idem.table")}</h3>
+            <Show when=move || snap.with(|s| !s.effects.is_empty()) fallback=move || view! { <p class="muted">{ctx.t("jobs.idem.none")}</p> }>
+                <div class="table-wrap" tabindex="0">
+                    <table id="effects-table">
+                        <thead>
+                            <tr>
+                                <th scope="col" translate="no">"idempotency_key"</th>
+                                <th scope="col" translate="no">"job_id"</th>
+                                <th scope="col" translate="no">"worker"</th>
+                                <th scope="col" translate="no">"attempt"</th>
+                                <th scope="col" translate="no">"applied_at"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            <For each=move || snap.with(|s| s.effects.clone()) key=|e| e.idempotency_key.clone() let:e>
+                                <tr data-key=e.idempotency_key.clone()>
+                                    <td class="mono" translate="no">{e.idempotency_key.clone()}</td>
+                                    <td class="mono">{e.job_id}</td>
+                                    <td class="mono">{e.worker.clone()}</td>
+                                    <td class="mono">{e.attempt}</td>
+                                    <td class="mono">{crate::clock::time_of_day(&e.applied_at).to_owned()}</td>
+                                </tr>
+                            </For>
+                        </tbody>
+                    </table>
+                </div>
+            </Show>
+            <details>
+                <summary>{ctx.t("jobs.idem.sql")}</summary>
+                <pre class="sql">{model::EFFECT_APPLY_SQL.trim()}</pre>
+            </details>
+        </section>
+    }
+}
+
+/// §5: a burst of NOTIFYs while the listening session is busy, and the queue's usage.
+#[component]
+pub fn NotifyQueue(
+    lab: RwSignal<Option<Lab>, LocalStorage>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let count = RwSignal::new("1000".to_string());
+    let problem = RwSignal::new(None::<Msg>);
+    let (min, max) = model::BURST_RANGE;
+    let send = move || match count.get_untracked().trim().parse::<u32>() {
+        Ok(n) if (min..=max).contains(&n) => {
+            problem.set(None);
+            act.run(Action::NotifyBurst(n));
+        }
+        Ok(n) => problem.set(Some(
+            Msg::new("jobs.err.range")
+                .arg("min", min)
+                .arg("max", max)
+                .arg("n", n),
+        )),
+        Err(_) => problem.set(Some(
+            Msg::new("jobs.err.number").arg("text", count.get_untracked()),
+        )),
+    };
+    let burst = move || lab.with(|l| l.as_ref().and_then(|l| l.burst.clone()));
+    view! {
+        <section class="panel" aria-labelledby="nq-title" id="notify-queue">
+            <h2 id="nq-title">{ctx.t("jobs.nq.title")}</h2>
+            <p class="note">{ctx.t("jobs.nq.note")}</p>
+            <form class="row" on:submit=move |ev| { ev.prevent_default(); send(); }>
+                <label for="burst-count">{ctx.t("jobs.nq.count")}</label>
+                <input id="burst-count" type="text" inputmode="numeric" size="6" prop:value=count on:input=move |ev| count.set(event_target_value(&ev))/>
+                <button type="submit" id="burst-send" disabled=disabled>{ctx.t("jobs.nq.send")}</button>
+            </form>
+            {move || problem.get().map(|m| view! { <p class="field-error" role="alert" id="err-burst">{render(ctx.lang.get(), &m)}</p> })}
+            {move || match burst() {
+                None => view! { <p class="muted" id="burst-result">{ctx.t("jobs.nq.none")}</p> }.into_any(),
+                Some(b) => {
+                    let measured = Msg::new("jobs.nq.measured")
+                        .arg("n", group(b.n))
+                        .arg("bytes", group(b.bytes as i64))
+                        .arg("ms", ms(b.elapsed_ms))
+                        .arg("before", model::percent(b.before))
+                        .arg("during", model::percent(b.during))
+                        .arg("pages", group(b.pages(b.during) - b.pages(b.before)))
+                        .arg("idle", model::percent(b.idle));
+                    let limit = Msg::new("jobs.nq.limit")
+                        .arg("pages", group(b.max_pages))
+                        .arg("page", group(b.page_bytes))
+                        .arg("max", model::size(b.max_pages * b.page_bytes));
+                    view! {
+                        <p class="note" id="burst-result">{move || render(ctx.lang.get(), &measured)}</p>
+                        <p class="muted" id="burst-limit">{move || render(ctx.lang.get(), &limit)}</p>
+                    }.into_any()
+                }
+            }}
+            <details>
+                <summary>{ctx.t("jobs.nq.sql")}</summary>
+                <pre class="sql">{model::NOTIFY_BURST_PROC_SQL.trim()}</pre>
+                <pre class="sql">{model::NOTIFY_BURST_SQL.trim()}</pre>
+                <pre class="sql">{model::NOTIFY_QUEUE_SQL.trim()}</pre>
+            </details>
+        </section>
+    }
+}
