@@ -257,7 +257,6 @@ fn numbers_are_formatted_for_people() {
     assert_eq!(ms_text(1_500), "1.5");
 }
 
-
 /// (d)'s sentence is chosen from its throughput against (c)'s: with short jobs and slow round
 /// trips the lease claim runs far more jobs a second than the held transaction, and the
 /// reading says so, in both languages, with both figures and the rule of thumb it used.
@@ -299,7 +298,10 @@ fn the_lease_reading_follows_the_figures_when_c_and_d_differ() {
         }
     }
     let en = cat.render(queue_lab_core::i18n::Lang::En, &m);
-    assert!(!en.contains("same throughput") && !en.contains("Same throughput"), "{en}");
+    assert!(
+        !en.contains("same throughput") && !en.contains("Same throughput"),
+        "{en}"
+    );
 }
 
 #[test]
