@@ -4,6 +4,7 @@
 
 use super::model::Strategy;
 pub use crate::labs::common::PlanSummary;
+use crate::ui::format::group;
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 
@@ -225,19 +226,19 @@ pub fn lessons(records: &[Record]) -> Vec<Msg> {
         out.push(
             Msg::new("vacuum.lesson.delete")
                 .arg_msg("strategy", name(r.strategy))
-                .arg("dead", p.measure.stats.n_dead_tup)
-                .arg("before", p.measure.claim.pages)
-                .arg("after", r.measure.claim.pages)
-                .arg("heap_before", p.measure.stats.heap_pages)
-                .arg("heap_after", r.measure.stats.heap_pages),
+                .arg("dead", group(p.measure.stats.n_dead_tup))
+                .arg("before", group(p.measure.claim.pages))
+                .arg("after", group(r.measure.claim.pages))
+                .arg("heap_before", group(p.measure.stats.heap_pages))
+                .arg("heap_after", group(r.measure.stats.heap_pages)),
         );
     }
     if let Some((p, r)) = vacuums().find(|(_, r)| r.measure.stats.n_dead_tup > 0) {
         out.push(
             Msg::new("vacuum.lesson.held")
                 .arg_msg("strategy", name(r.strategy))
-                .arg("dead_before", p.measure.stats.n_dead_tup)
-                .arg("dead", r.measure.stats.n_dead_tup),
+                .arg("dead_before", group(p.measure.stats.n_dead_tup))
+                .arg("dead", group(r.measure.stats.n_dead_tup)),
         );
     }
     if let Some((_, r)) = vacuums().find(|(_, r)| {
@@ -248,9 +249,9 @@ pub fn lessons(records: &[Record]) -> Vec<Msg> {
     }) {
         out.push(
             Msg::new("vacuum.lesson.keep")
-                .arg("claim", r.measure.claim.pages)
-                .arg("heap", r.measure.stats.heap_pages)
-                .arg("live", r.measure.stats.n_live_tup),
+                .arg("claim", group(r.measure.claim.pages))
+                .arg("heap", group(r.measure.stats.heap_pages))
+                .arg("live", group(r.measure.stats.n_live_tup)),
         );
     }
     for (strategy, step, key) in [
@@ -275,10 +276,10 @@ pub fn lessons(records: &[Record]) -> Vec<Msg> {
             out.push(
                 Msg::new(key)
                     .arg("round", r.round)
-                    .arg("dead", p.measure.stats.n_dead_tup)
-                    .arg("pages", p.measure.stats.heap_pages)
-                    .arg("pages_after", r.measure.stats.heap_pages)
-                    .arg("claim", r.measure.claim.pages),
+                    .arg("dead", group(p.measure.stats.n_dead_tup))
+                    .arg("pages", group(p.measure.stats.heap_pages))
+                    .arg("pages_after", group(r.measure.stats.heap_pages))
+                    .arg("claim", group(r.measure.claim.pages)),
             );
         }
     }
@@ -288,7 +289,7 @@ pub fn lessons(records: &[Record]) -> Vec<Msg> {
         out.push(
             Msg::new("vacuum.lesson.no_shrink")
                 .arg_msg("strategy", name(r.strategy))
-                .arg("pages", r.measure.stats.heap_pages),
+                .arg("pages", group(r.measure.stats.heap_pages)),
         );
     }
     out

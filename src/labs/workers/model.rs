@@ -449,10 +449,16 @@ pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
             }
         }
         Strategy::ForUpdate => {
-            let msg = Msg::new("workers.read.for_update")
-                .arg("waits", fmt_int(out.lock_waits))
-                .arg("wait", fmt_us(out.lock_wait_us))
-                .arg("tp", format!("{:.0}", out.jobs_per_s));
+            // "Everyone queued" only when someone did.
+            let msg = if out.lock_waits == 0 {
+                Msg::new("workers.read.for_update_no_wait")
+                    .arg("tp", format!("{:.0}", out.jobs_per_s))
+            } else {
+                Msg::new("workers.read.for_update")
+                    .arg("waits", fmt_int(out.lock_waits))
+                    .arg("wait", fmt_us(out.lock_wait_us))
+                    .arg("tp", format!("{:.0}", out.jobs_per_s))
+            };
             // The verdict is computed: against SKIP LOCKED on the same jobs, when it ran.
             match all
                 .iter()

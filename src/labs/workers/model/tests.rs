@@ -311,3 +311,23 @@ fn the_pace_is_the_same_only_within_the_rule_of_thumb() {
     assert_eq!(pace_vs_tx(111.0, 100.0).key, "workers.read.pace.faster");
     assert_eq!(pace_vs_tx(89.0, 100.0).key, "workers.read.pace.slower");
 }
+
+/// With one worker nobody waits for the head row, and (b)'s reading does not say everyone
+/// queued on it.
+#[test]
+fn for_update_says_it_queued_only_when_a_worker_waited() {
+    let one = Inputs {
+        workers: "1".into(),
+        ..Inputs::default()
+    };
+    let outs = run(&one.to_params().expect("valid")).expect("runs");
+    let b = &outs[1];
+    assert_eq!(b.params.strategy, Strategy::ForUpdate);
+    assert_eq!(b.lock_waits, 0);
+    let m = reading(b, &outs);
+    let head = &m.nested.iter().find(|(n, _)| *n == "head").expect("head").1;
+    assert_eq!(head.key, "workers.read.for_update_no_wait");
+    let four = run(&Inputs::default().to_params().expect("valid")).expect("runs");
+    let m = reading(&four[1], &four);
+    assert_eq!(m.nested[0].1.key, "workers.read.for_update");
+}
