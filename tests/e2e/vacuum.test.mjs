@@ -275,12 +275,14 @@ test('with the long transaction on, the lessons say only what the results show',
     const held = await page.textContent('#vacuum-lessons li[data-lesson="vacuum.lesson.held"]');
     assert.match(held, lang === 'en' ? /after VACUUM, [\d,]+ of its [\d,]+ dead tuples are still there/ : /VACUUM을 돌린 뒤에도 죽은 행 [\d,]+개 중 [\d,]+개가 그대로 있습니다/);
     await shot(page, `vacuum-lessons-long-tx-${lang}`);
+    await page.locator('#vacuum-lessons').screenshot({ path: new URL(`./artifacts/vacuum-lessons-only-long-tx-${lang}.png`, import.meta.url).pathname });
     // Released and VACUUM again: now DELETE's lesson, with its figures.
     await page.click('#vacuum-long-tx');
     await page.waitForSelector('#vacuum-long-tx[aria-pressed="false"]');
     await page.click('#vacuum-vacuum');
     await page.waitForFunction(() => document.querySelector('#vacuum-lessons li[data-lesson="vacuum.lesson.delete"]'));
     await shot(page, `vacuum-lessons-released-${lang}`);
+    await page.locator('#vacuum-lessons').screenshot({ path: new URL(`./artifacts/vacuum-lessons-only-released-${lang}.png`, import.meta.url).pathname });
     assert.deepEqual(page.errors, []);
   }
 });
