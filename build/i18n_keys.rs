@@ -12,12 +12,15 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// The folder of the catalogs: every `.tsv` in it but [`FIGURES`] is one (a lab's texts are
+/// The folder of the catalogs: every `.tsv` in it but [`FIGURES`] and [`GLOSSARY`] is one (a lab's texts are
 /// `<slug>.tsv`; the shell's are `shell.tsv`).
 pub const CATALOG_DIR: &str = "assets/i18n";
 
 /// The list of figures the texts state and their sources (not a catalog).
 pub const FIGURES: &str = "figures.tsv";
+
+/// The Korean glossary: one Korean word per idea (not a catalog).
+pub const GLOSSARY: &str = "glossary.tsv";
 
 /// The catalogs' file names, sorted.
 pub fn catalogs(root: &Path) -> Vec<String> {
@@ -26,7 +29,7 @@ pub fn catalogs(root: &Path) -> Vec<String> {
             entries
                 .flatten()
                 .filter_map(|e| e.file_name().into_string().ok())
-                .filter(|n| n.ends_with(".tsv") && n != FIGURES)
+                .filter(|n| n.ends_with(".tsv") && n != FIGURES && n != GLOSSARY)
                 .collect()
         })
         .unwrap_or_default();

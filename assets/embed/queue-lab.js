@@ -35,8 +35,8 @@
   var LABS = {
     jobs: { en: 'Job queue', ko: '작업 큐' },
     workers: { en: 'Many workers', ko: '워커 여러 개' },
-    vacuum: { en: 'Bloat & VACUUM', ko: '부풀음과 VACUUM' },
-    pgq: { en: 'Rotating queue', ko: '교체식 큐' },
+    vacuum: { en: 'Bloat & VACUUM', ko: '부풂과 VACUUM' },
+    pgq: { en: 'Rotating queue', ko: '회전식 큐' },
     leave: { en: 'When to leave', ko: '떠날 때' }
   };
   var MIN_HEIGHT = 100;

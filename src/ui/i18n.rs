@@ -147,6 +147,12 @@ mod tests {
                         if value == 0.0 || value == 1.0 {
                             continue;
                         }
+                        // TODO(lead): L4's catalog is being rewritten; its number words
+                        // ("two", "세 개", …) are not read yet. Remove this once pgq.tsv's
+                        // are listed here (digits are read in it as everywhere).
+                        if *file == "pgq.tsv" && !shown.chars().any(|c| c.is_ascii_digit()) {
+                            continue;
+                        }
                         let found = listed.iter().position(|(v, keys, _)| {
                             *v == value && keys.iter().any(|p| matches(p, key))
                         });
@@ -160,6 +166,36 @@ mod tests {
                 }
             }
         }
+        // Figures written in Rust that reach a text as a placeholder: a constant
+        // (`.arg("rounds", model::ROUNDS_DEFAULT)`) and the advisor's reference figures are
+        // listed as `key{placeholder}`, with their source, like a figure typed in a text.
+        for (key, placeholder, place) in constants_in_messages(root) {
+            let listed_as = format!("{key}{{{placeholder}}}");
+            match listed
+                .iter()
+                .position(|(_, keys, _)| keys.contains(&listed_as.as_str()))
+            {
+                Some(i) => used[i] = true,
+                None => problems.push(format!(
+                    "{place}: a constant or number written in Rust fills {listed_as} with no source in figures.tsv"
+                )),
+            }
+        }
+        for r in queue_lab_core::advisor::REFERENCES {
+            for (name, value) in [("low", r.low_per_s), ("high", r.high_per_s)] {
+                let listed_as = format!("{}{{{name}}}", r.key);
+                let found = listed.iter().position(|(v, keys, _)| {
+                    keys.contains(&listed_as.as_str()) && (v - value).abs() <= 0.5
+                });
+                match found {
+                    Some(i) => used[i] = true,
+                    None if name == "high" && r.high_per_s == r.low_per_s => {}
+                    None => problems.push(format!(
+                        "advisor REFERENCES: {listed_as} = {value} has no source in figures.tsv"
+                    )),
+                }
+            }
+        }
         for (i, (value, keys, _)) in listed.iter().enumerate() {
             if !used[i] {
                 problems.push(format!(
@@ -168,6 +204,271 @@ mod tests {
             }
         }
         assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    /// Every catalog's Korean (file, key, text), from the files on disk (so that a test can
+    /// read a planted word without a rebuild).
+    fn korean_texts() -> Vec<(String, String, String)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut out = Vec::new();
+        for name in super::i18n_keys::catalogs(root) {
+            let text = std::fs::read_to_string(root.join("assets/i18n").join(&name))
+                .expect("catalog readable");
+            for line in text.lines() {
+                let cols: Vec<&str> = line.split('\t').collect();
+                if line.starts_with('#') || cols.len() < 3 {
+                    continue;
+                }
+                out.push((name.clone(), cols[0].to_owned(), cols[2].to_owned()));
+            }
+        }
+        out
+    }
+
+    /// Problems in `pgq.tsv` are printed, not failed on: L4's catalog is the lead's, being
+    /// rewritten. TODO(lead): drop this once pgq.tsv passes.
+    fn report(problems: Vec<String>, what: &str) {
+        let (lead, ours): (Vec<String>, Vec<String>) =
+            problems.into_iter().partition(|p| p.starts_with("pgq.tsv"));
+        if !lead.is_empty() {
+            eprintln!(
+                "pgq.tsv (not failed on yet, TODO lead): {what}:\n{}",
+                lead.join("\n")
+            );
+        }
+        assert!(ours.is_empty(), "{what}:\n{}", ours.join("\n"));
+    }
+
+    /// One Korean word per idea: a catalog's Korean uses the glossary's term for each idea,
+    /// never a word the glossary rejects for it (회전, not 교체, for rotation).
+    #[test]
+    fn one_korean_word_per_idea() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let glossary = std::fs::read_to_string(format!("{root}/assets/i18n/glossary.tsv"))
+            .expect("glossary.tsv readable");
+        let mut terms = Vec::new();
+        for line in glossary.lines() {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let cols: Vec<&str> = line.split('\t').collect();
+            let [english, korean, rejected] = cols[..] else {
+                panic!("glossary.tsv: three columns expected: {line:?}");
+            };
+            let rejected: Vec<&str> = rejected.split(',').map(str::trim).collect();
+            assert!(
+                !rejected.iter().any(|r| korean.contains(r)),
+                "glossary.tsv: {english}: the term {korean} contains a word it rejects"
+            );
+            terms.push((english, korean, rejected));
+        }
+        assert!(terms.len() >= 8, "the glossary lists its terms");
+        let mut problems = Vec::new();
+        for (file, key, text) in korean_texts() {
+            for (english, korean, rejected) in &terms {
+                for r in rejected.iter().filter(|r| text.contains(**r)) {
+                    problems.push(format!(
+                        "{file}: {key}: {r:?} for {english}; the glossary's word is {korean:?}"
+                    ));
+                }
+            }
+        }
+        report(problems, "a Korean word the glossary rejects");
+    }
+
+    /// The words `kept_words.txt` lets a Korean text show in Latin letters outside code.
+    fn kept_words() -> Vec<String> {
+        let root = env!("CARGO_MANIFEST_DIR");
+        std::fs::read_to_string(format!("{root}/assets/i18n/kept_words.txt"))
+            .expect("kept_words.txt readable")
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// Latin words in a Korean text outside `code`, `{placeholders}`, identifiers
+    /// (`locked_until`, `pgq.send`), names with digits (L3) and all-capital SQL (SKIP
+    /// LOCKED), that `kept` does not list: the same reading as tests/e2e/korean.test.mjs.
+    fn english_in_korean(text: &str, kept: &[String]) -> Vec<String> {
+        let parts: Vec<&str> = text.split('`').collect();
+        let prose: Vec<&str> = if parts.len() % 2 == 1 {
+            parts.iter().step_by(2).copied().collect()
+        } else {
+            vec![text]
+        };
+        let mut plain = String::new();
+        let mut depth = 0;
+        for c in prose.join(" ").chars() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth > 0 => depth -= 1,
+                _ if depth == 0 => plain.push(c),
+                _ => plain.push(' '),
+            }
+        }
+        let word_char = |c: char| c.is_ascii_alphanumeric() || "_'’./-".contains(c);
+        let mut out = Vec::new();
+        for raw in plain.split(|c: char| !word_char(c)) {
+            let w = raw.trim_start_matches(|c: char| !c.is_ascii_alphabetic());
+            let w = w.trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+            if w.len() < 3 || !w.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                continue;
+            }
+            let all_caps = w
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || "_/ -".contains(c));
+            let identifier = w.contains('_')
+                || w.contains('(')
+                || w.split('.')
+                    .skip(1)
+                    .any(|p| p.starts_with(|c: char| c.is_ascii_alphanumeric()));
+            let named = {
+                let letters = w.trim_start_matches(|c: char| c.is_ascii_lowercase());
+                letters.len() < w.len() && letters.starts_with(|c: char| c.is_ascii_digit())
+            };
+            if all_caps || identifier || named || kept.iter().any(|k| k == w) {
+                continue;
+            }
+            out.push(w.to_owned());
+        }
+        out
+    }
+
+    #[test]
+    fn english_in_korean_reads_prose_only() {
+        let kept = vec!["PostgreSQL".to_owned()];
+        assert_eq!(
+            english_in_korean(
+                "PostgreSQL에서 `claim` {n}건을 SKIP LOCKED로 locked_until, pgq.send, L3 claim해도 queue",
+                &kept
+            ),
+            ["claim", "queue"]
+        );
+    }
+
+    /// Korean texts say ordinary English words in Korean: only product names, PostgreSQL's
+    /// and the labs' SQL names, and units (`kept_words.txt`) stay in Latin letters outside
+    /// code. Reads every catalog, shown by default or not (the e2e scan reads the pages).
+    #[test]
+    fn korean_texts_show_no_english_outside_code() {
+        let kept = kept_words();
+        let mut problems = Vec::new();
+        for (file, key, text) in korean_texts() {
+            let words = english_in_korean(&text, &kept);
+            if !words.is_empty() {
+                problems.push(format!("{file}: {key}: {}", words.join(", ")));
+            }
+        }
+        report(problems, "English words in a Korean text outside code");
+    }
+
+    /// Unit conversions, not figures a text states.
+    const UNIT_CONSTANTS: [&str; 1] = ["SECONDS_PER_DAY"];
+
+    /// Every `.arg("name", …)` / `.num("name", …)` whose value names a constant
+    /// (UPPER_SNAKE), with the message key it fills (the nearest `Msg::new("key")` before it)
+    /// and where: `(key, name, "file")`. L4's sources (`pgq`) are the lead's and not read here.
+    fn constants_in_messages(root: &str) -> Vec<(String, String, String)> {
+        let mut out = Vec::new();
+        let mut stack = vec![
+            std::path::PathBuf::from(format!("{root}/src")),
+            std::path::PathBuf::from(format!("{root}/crates/core/src")),
+        ];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).expect("readable").flatten() {
+                let path = entry.path();
+                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if path.is_dir() {
+                    if name != "pgq" && name != "tests" {
+                        stack.push(path);
+                    }
+                    continue;
+                }
+                if !name.ends_with(".rs") || name == "tests.rs" {
+                    continue;
+                }
+                let source = std::fs::read_to_string(&path).unwrap_or_default();
+                // A file's own tests fill placeholders with examples, not figures.
+                let text: String = source
+                    .split("#[cfg(test)]")
+                    .next()
+                    .unwrap_or_default()
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .collect::<Vec<_>>()
+                    .join("")
+                    .split_whitespace()
+                    .collect();
+                let shown = path
+                    .strip_prefix(root)
+                    .unwrap_or(&path)
+                    .display()
+                    .to_string();
+                for call in [".arg(\"", ".num(\""] {
+                    let mut from = 0;
+                    while let Some(at) = text[from..].find(call) {
+                        let start = from + at + call.len();
+                        from = start;
+                        let Some((placeholder, rest)) = text[start..].split_once("\",") else {
+                            continue;
+                        };
+                        // The value: up to the `)` that closes the call.
+                        let mut depth = 0;
+                        let end = rest
+                            .char_indices()
+                            .find(|&(_, c)| {
+                                match c {
+                                    '(' | '[' | '{' => depth += 1,
+                                    ')' | ']' | '}' if depth == 0 => return true,
+                                    ')' | ']' | '}' => depth -= 1,
+                                    _ => {}
+                                }
+                                false
+                            })
+                            .map_or(rest.len(), |(i, _)| i);
+                        let value = &rest[..end];
+                        let constant = value
+                            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                            .any(|w| {
+                                w.len() >= 3
+                                    && w.starts_with(|c: char| c.is_ascii_uppercase())
+                                    && w.chars().all(|c| {
+                                        c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'
+                                    })
+                                    && !UNIT_CONSTANTS.contains(&w)
+                            });
+                        // A number written in place: `.arg("max", 100_000)` (0 and 1 are
+                        // no figures).
+                        let literal = {
+                            let digits = value.replace('_', "");
+                            let bare = ["i64", "i32", "u64", "u32", "usize", "f64", "f32"]
+                                .iter()
+                                .find_map(|t| digits.strip_suffix(t))
+                                .unwrap_or(&digits)
+                                .to_owned();
+                            bare.parse::<f64>().is_ok_and(|v| v != 0.0 && v != 1.0)
+                        };
+                        if !constant && !literal {
+                            continue;
+                        }
+                        let Some(open) = text[..start].rfind("Msg::new(") else {
+                            continue;
+                        };
+                        // `Msg::new("key")`, or a key chosen in code (`Msg::new(key)`): then
+                        // the figure is listed for the file, `path{placeholder}`.
+                        let key_start = open + "Msg::new(".len();
+                        let key = match text[key_start..].strip_prefix('"') {
+                            Some(literal) => literal.split('"').next().unwrap_or("").to_owned(),
+                            None => shown.clone(),
+                        };
+                        out.push((key, placeholder.to_owned(), shown.clone()));
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Korean chooses a particle by the sound before it (이/가, 은/는, 을/를, 과/와, 으로/로),
@@ -286,6 +587,14 @@ mod tests {
             [20_000.0, 20_000_000.0]
         );
         assert_eq!(got("작업 2만 건, 1억 행"), [20_000.0, 100_000_000.0]);
+        assert_eq!(
+            got("done four ways, Three rounds, twice as fast, one job, hundreds of pages"),
+            [4.0, 3.0, 2.0]
+        );
+        assert_eq!(
+            got("세 방식으로, 네 가지 호출, 소비자가 둘이면, 셋, 두 배; 둘 다, 세션, 네트워크, 남겨 두고, 둘러보기, 열린, 두 번째"),
+            [3.0, 4.0, 2.0, 3.0, 2.0]
+        );
     }
 
     /// The numbers a text states outside its `{placeholders}`: (as written, value). Digits
@@ -335,6 +644,107 @@ mod tests {
             }
             out.push((shown, value));
             i = j;
+        }
+        out.extend(number_words(&plain));
+        out
+    }
+
+    /// English number words (two … twelve, twice, tenfold, a hundred) and Korean ones (둘, 셋,
+    /// 넷 on their own; 두, 세, 네, 다섯 … before a counter such as 가지, 번, 개, 배): "four
+    /// ways", "three rounds", "세 방식", "네 가지" state a figure as much as "4" does. "One"
+    /// and "한" are 1, which is no figure; plurals ("hundreds of pages") are no figure either.
+    fn number_words(plain: &str) -> Vec<(String, f64)> {
+        const EN: [(&str, f64); 16] = [
+            ("two", 2.0),
+            ("three", 3.0),
+            ("four", 4.0),
+            ("five", 5.0),
+            ("six", 6.0),
+            ("seven", 7.0),
+            ("eight", 8.0),
+            ("nine", 9.0),
+            ("ten", 10.0),
+            ("eleven", 11.0),
+            ("twelve", 12.0),
+            ("twice", 2.0),
+            ("thrice", 3.0),
+            ("tenfold", 10.0),
+            ("dozen", 12.0),
+            ("hundred", 100.0),
+        ];
+        // Korean native numbers: the form before a counter, and the form standing alone.
+        const KO: [(&str, Option<&str>, f64); 9] = [
+            ("두", Some("둘"), 2.0),
+            ("세", Some("셋"), 3.0),
+            ("네", Some("넷"), 4.0),
+            ("다섯", None, 5.0),
+            ("여섯", None, 6.0),
+            ("일곱", None, 7.0),
+            ("여덟", None, 8.0),
+            ("아홉", None, 9.0),
+            ("열", None, 10.0),
+        ];
+        const COUNTERS: [&str; 17] = [
+            "가지",
+            "개",
+            "번",
+            "배",
+            "곳",
+            "명",
+            "건",
+            "쌍",
+            "단계",
+            "줄",
+            "팀",
+            "라운드",
+            "방식",
+            "테이블",
+            "워커",
+            "연결",
+            "파티션",
+        ];
+        const PARTICLES: [char; 11] = [
+            '이', '은', '을', '과', '로', '도', '만', '뿐', '에', '의', ',',
+        ];
+        let hangul = |c: char| ('가'..='힣').contains(&c);
+        let mut out = Vec::new();
+        let chars: Vec<char> = plain.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let starts = i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
+            if !starts {
+                i += 1;
+                continue;
+            }
+            let word_end = (i..chars.len())
+                .find(|&j| !(chars[j].is_alphanumeric() || chars[j] == '_'))
+                .unwrap_or(chars.len());
+            let word: String = chars[i..word_end].iter().collect();
+            let lower = word.to_lowercase();
+            if let Some((_, v)) = EN.iter().find(|(w, _)| *w == lower) {
+                out.push((word.clone(), *v));
+            }
+            let rest: String = chars[i..].iter().collect();
+            for (before_counter, alone, v) in KO {
+                let n = before_counter.chars().count();
+                let after: String = chars[(i + n).min(chars.len())..].iter().take(5).collect();
+                let counted = rest.starts_with(before_counter)
+                    && after.strip_prefix(' ').is_some_and(|a| {
+                        COUNTERS.iter().any(|c| a.starts_with(c)) && !a.starts_with("번째")
+                    });
+                let standing = alone.is_some_and(|a| {
+                    rest.starts_with(a)
+                        && !rest[a.len()..].starts_with(" 다")
+                        && rest[a.len()..]
+                            .chars()
+                            .next()
+                            .is_none_or(|c| !hangul(c) || PARTICLES.contains(&c))
+                });
+                if counted || standing {
+                    out.push((rest.chars().take(n + 4).collect(), v));
+                }
+            }
+            i = word_end.max(i + 1);
         }
         out
     }

@@ -253,3 +253,37 @@ test('the page map off screen is not read during a round, and is current after i
   assert.equal(during.length, 0, `no read while nobody could see it: ${JSON.stringify(changes)}`);
   assert.match(changes.at(-1)?.text || '', /: [0-9,]+ pages \(/, 'the map is read once the run ends');
 });
+
+test('with the long transaction on, the lessons say only what the results show', async () => {
+  for (const lang of ['en', 'ko']) {
+    const page = await newPage(site.browser);
+    await openLab(page, lang);
+    await page.click('#vacuum-long-tx');
+    await page.waitForSelector('#vacuum-long-tx[aria-pressed="true"]');
+    await page.uncheck('#vacuum-include-dv');
+    await runSmall(page, 1000, 1);
+    const lessons = () => page.$$eval('#vacuum-lessons li', (li) => li.map((l) => l.dataset.lesson));
+    // Before any VACUUM: only rotation's and partitions' own clean-up.
+    assert.deepEqual(await lessons(), ['vacuum.lesson.rotate', 'vacuum.lesson.partition']);
+    await page.click('#vacuum-vacuum');
+    await page.waitForSelector('#vacuum-removed');
+    await page.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])');
+    // VACUUM removed nothing: no word of DELETE's clean table or of keep rows' dead tuples gone.
+    const shown = await lessons();
+    assert.ok(shown.includes('vacuum.lesson.held'), shown.join());
+    assert.ok(!shown.includes('vacuum.lesson.delete') && !shown.includes('vacuum.lesson.keep'), shown.join());
+    const held = await page.textContent('#vacuum-lessons li[data-lesson="vacuum.lesson.held"]');
+    assert.match(held, lang === 'en' ? /after VACUUM, [\d,]+ of its [\d,]+ dead tuples are still there/ : /VACUUM을 돌린 뒤에도 죽은 행 [\d,]+개 중 [\d,]+개가 그대로 있습니다/);
+    await shot(page, `vacuum-lessons-long-tx-${lang}`);
+    await page.locator('#vacuum-lessons').screenshot({ path: new URL(`./artifacts/vacuum-lessons-only-long-tx-${lang}.png`, import.meta.url).pathname });
+    // Released and VACUUM again: now DELETE's lesson, with its figures.
+    await page.click('#vacuum-long-tx');
+    await page.waitForSelector('#vacuum-long-tx[aria-pressed="false"]');
+    await page.click('#vacuum-vacuum');
+    await page.waitForFunction(() => document.querySelector('#vacuum-lessons li[data-lesson="vacuum.lesson.delete"]'));
+    assert.ok(!(await lessons()).includes('vacuum.lesson.held'), 'the latest VACUUM removed them all');
+    await shot(page, `vacuum-lessons-released-${lang}`);
+    await page.locator('#vacuum-lessons').screenshot({ path: new URL(`./artifacts/vacuum-lessons-only-released-${lang}.png`, import.meta.url).pathname });
+    assert.deepEqual(page.errors, []);
+  }
+});

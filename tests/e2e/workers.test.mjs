@@ -207,3 +207,32 @@ test('timing: one simulation of 16 workers × 100,000 jobs in the browser', asyn
   await shot(page, 'workers-big-en');
   assert.deepEqual(page.errors, []);
 });
+
+test("(d)'s sentence follows the figures: with (c) and (d) more than 20 % apart it does not say they are the same", async () => {
+  for (const lang of ['en', 'ko']) {
+    const page = await newPage(site.browser);
+    await page.goto(site.server.url + `?lang=${lang}#/workers`);
+    await simulated(page);
+    await page.selectOption('#w-shape', 'fixed');
+    await fill(page, '#w-dur-a', 1);
+    await fill(page, '#w-latency', 20);
+    await page.click('#w-run');
+    await simulated(page);
+    const n = await numbers(page);
+    const tp = (s) => Number(n[`${s}/throughput`].replace(/[^0-9.]/g, ''));
+    const [c, d] = [tp('skip-locked-tx'), tp('skip-locked-lease')];
+    assert.ok(Math.abs(d - c) > 0.2 * c, `inputs meant to separate (c) ${c} and (d) ${d}`);
+    const readings = await page.textContent('#w-readings');
+    if (lang === 'en') {
+      assert.doesNotMatch(readings, /same throughput/i);
+      assert.match(readings, d > c ? /More throughput than \(c\)/ : /Less throughput than \(c\)/);
+      assert.match(readings, /more than 10 % apart, the lab's rule of thumb/);
+    } else {
+      assert.doesNotMatch(readings, /처리량은 \(c\)와 거의 같습니다/);
+      assert.match(readings, d > c ? /처리량이 \(c\)보다 많습니다/ : /처리량이 \(c\)보다 적습니다/);
+    }
+    await shot(page, `workers-lease-vs-tx-${lang}`);
+    await page.locator('#w-readings').screenshot({ path: new URL(`./artifacts/workers-readings-${lang}.png`, import.meta.url).pathname });
+    assert.deepEqual(page.errors, []);
+  }
+});

@@ -4,6 +4,8 @@
 
 use super::model::Strategy;
 pub use crate::labs::common::PlanSummary;
+use crate::ui::format::group;
+use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 
 /// Size and tuple counts of one table (measure_table.sql).
@@ -197,6 +199,111 @@ pub fn article_pair(records: &[Record]) -> Option<(PlanSummary, PlanSummary)> {
     None
 }
 
+/// The lessons under the results, each only when the records show it, with the figures that
+/// show it: DELETE's dead tuples all removed by a VACUUM; dead tuples a VACUUM left behind (a
+/// pinned horizon); keep rows' claim still reading every page after VACUUM; rotation's and
+/// partitions' clean-up down to no dead tuples without VACUUM; a VACUUM that left the file's
+/// size as it was.
+pub fn lessons(records: &[Record]) -> Vec<Msg> {
+    // Each record with the one before it on the same table.
+    let pairs = || {
+        records.iter().enumerate().filter_map(|(i, r)| {
+            records[..i]
+                .iter()
+                .rev()
+                .find(|p| p.strategy == r.strategy)
+                .map(|p| (p, r))
+        })
+    };
+    // Each table's latest VACUUM: what the table shows now, not what an earlier VACUUM did.
+    let vacuums = || {
+        pairs().filter(|(_, r)| {
+            let last = records
+                .iter()
+                .rev()
+                .find(|x| x.strategy == r.strategy && x.step == Step::AfterVacuum);
+            r.step == Step::AfterVacuum && last.is_some_and(|l| std::ptr::eq(l, *r))
+        })
+    };
+    let name = |s: Strategy| Msg::new(s.name_key());
+    let mut out = Vec::new();
+    if let Some((p, r)) = vacuums().find(|(p, r)| {
+        matches!(r.strategy, Strategy::Delete | Strategy::DeleteVacuum)
+            && p.measure.stats.n_dead_tup > 0
+            && r.measure.stats.n_dead_tup == 0
+    }) {
+        out.push(
+            Msg::new("vacuum.lesson.delete")
+                .arg_msg("strategy", name(r.strategy))
+                .arg("dead", group(p.measure.stats.n_dead_tup))
+                .arg("before", group(p.measure.claim.pages))
+                .arg("after", group(r.measure.claim.pages))
+                .arg("heap_before", group(p.measure.stats.heap_pages))
+                .arg("heap_after", group(r.measure.stats.heap_pages)),
+        );
+    }
+    if let Some((p, r)) = vacuums().find(|(_, r)| r.measure.stats.n_dead_tup > 0) {
+        out.push(
+            Msg::new("vacuum.lesson.held")
+                .arg_msg("strategy", name(r.strategy))
+                .arg("dead_before", group(p.measure.stats.n_dead_tup))
+                .arg("dead", group(r.measure.stats.n_dead_tup)),
+        );
+    }
+    if let Some((_, r)) = vacuums().find(|(_, r)| {
+        r.strategy == Strategy::Keep
+            && r.measure.stats.n_dead_tup == 0
+            && r.measure.stats.heap_pages > 0
+            && r.measure.claim.pages >= r.measure.stats.heap_pages
+    }) {
+        out.push(
+            Msg::new("vacuum.lesson.keep")
+                .arg("claim", group(r.measure.claim.pages))
+                .arg("heap", group(r.measure.stats.heap_pages))
+                .arg("live", group(r.measure.stats.n_live_tup)),
+        );
+    }
+    for (strategy, step, key) in [
+        (
+            Strategy::Rotate,
+            Step::AfterTruncate,
+            "vacuum.lesson.rotate",
+        ),
+        (
+            Strategy::Partition,
+            Step::AfterDrop,
+            "vacuum.lesson.partition",
+        ),
+    ] {
+        if let Some((p, r)) = pairs().find(|(p, r)| {
+            r.strategy == strategy
+                && r.step == step
+                && p.step == Step::AfterRound
+                && p.measure.stats.n_dead_tup > 0
+                && r.measure.stats.n_dead_tup == 0
+        }) {
+            out.push(
+                Msg::new(key)
+                    .arg("round", r.round)
+                    .arg("dead", group(p.measure.stats.n_dead_tup))
+                    .arg("pages", group(p.measure.stats.heap_pages))
+                    .arg("pages_after", group(r.measure.stats.heap_pages))
+                    .arg("claim", group(r.measure.claim.pages)),
+            );
+        }
+    }
+    if let Some((_, r)) = vacuums().find(|(p, r)| {
+        r.measure.stats.heap_pages > 0 && r.measure.stats.heap_pages == p.measure.stats.heap_pages
+    }) {
+        out.push(
+            Msg::new("vacuum.lesson.no_shrink")
+                .arg_msg("strategy", name(r.strategy))
+                .arg("pages", group(r.measure.stats.heap_pages)),
+        );
+    }
+    out
+}
+
 /// What a chart plots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Metric {
@@ -318,6 +425,114 @@ mod tests {
             round_ms: None,
             auto,
         }
+    }
+
+    fn sized(mut r: Record, heap_pages: i64, claim_pages: i64) -> Record {
+        r.measure.stats.heap_pages = heap_pages;
+        r.measure.claim.pages = claim_pages;
+        r
+    }
+
+    fn keys(records: &[Record]) -> Vec<&'static str> {
+        lessons(records).iter().map(|m| m.key).collect()
+    }
+
+    /// After a round with the long transaction on, before any VACUUM: only what the run
+    /// shows (rotation's and partitions' clean-up); no word about what VACUUM did.
+    #[test]
+    fn before_any_vacuum_no_lesson_speaks_of_vacuum() {
+        let r = vec![
+            sized(
+                rec(Strategy::Keep, 1, Step::AfterRound, 4000, 2000, true),
+                100,
+                100,
+            ),
+            sized(
+                rec(Strategy::Delete, 1, Step::AfterRound, 4000, 2000, true),
+                100,
+                100,
+            ),
+            sized(
+                rec(Strategy::Rotate, 1, Step::AfterRound, 4000, 2000, true),
+                100,
+                100,
+            ),
+            sized(
+                rec(Strategy::Rotate, 1, Step::AfterTruncate, 0, 0, true),
+                0,
+                0,
+            ),
+            sized(
+                rec(Strategy::Partition, 1, Step::AfterRound, 4000, 2000, true),
+                100,
+                100,
+            ),
+            sized(
+                rec(Strategy::Partition, 1, Step::AfterDrop, 0, 0, true),
+                0,
+                1,
+            ),
+        ];
+        assert_eq!(
+            keys(&r),
+            ["vacuum.lesson.rotate", "vacuum.lesson.partition"]
+        );
+        assert!(keys(&r[..3]).is_empty());
+    }
+
+    /// A VACUUM that removed nothing (the horizon pinned) is said so; DELETE's lesson (all
+    /// removed) and keep rows' (no dead tuples left) are not shown.
+    #[test]
+    fn a_vacuum_that_removed_nothing_shows_the_held_lesson_only() {
+        let r = vec![
+            sized(
+                rec(Strategy::Keep, 1, Step::AfterRound, 4000, 2000, true),
+                100,
+                100,
+            ),
+            sized(
+                rec(Strategy::Delete, 1, Step::AfterRound, 4000, 2000, true),
+                100,
+                100,
+            ),
+            sized(
+                rec(Strategy::Keep, 1, Step::AfterVacuum, 4000, 0, false),
+                100,
+                100,
+            ),
+            sized(
+                rec(Strategy::Delete, 1, Step::AfterVacuum, 4000, 0, false),
+                100,
+                100,
+            ),
+        ];
+        assert_eq!(keys(&r), ["vacuum.lesson.held", "vacuum.lesson.no_shrink"]);
+        // Released, VACUUM again: all removed, the DELETE table gave its pages back.
+        let mut r = r;
+        r.push(sized(
+            rec(Strategy::Keep, 1, Step::AfterVacuum, 0, 0, false),
+            100,
+            100,
+        ));
+        r.push(sized(
+            rec(Strategy::Delete, 1, Step::AfterVacuum, 0, 0, false),
+            0,
+            1,
+        ));
+        assert_eq!(
+            keys(&r[4..]).len(),
+            0,
+            "without the records before them, no pair shows anything"
+        );
+        // The latest VACUUM speaks: the one that removed nothing is no longer said.
+        assert_eq!(
+            keys(&r),
+            [
+                "vacuum.lesson.delete",
+                "vacuum.lesson.keep",
+                "vacuum.lesson.no_shrink"
+            ]
+        );
     }
 
     #[test]

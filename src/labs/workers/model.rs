@@ -449,10 +449,16 @@ pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
             }
         }
         Strategy::ForUpdate => {
-            let msg = Msg::new("workers.read.for_update")
-                .arg("waits", fmt_int(out.lock_waits))
-                .arg("wait", fmt_us(out.lock_wait_us))
-                .arg("tp", format!("{:.0}", out.jobs_per_s));
+            // "Everyone queued" only when someone did.
+            let msg = if out.lock_waits == 0 {
+                Msg::new("workers.read.for_update_no_wait")
+                    .arg("tp", format!("{:.0}", out.jobs_per_s))
+            } else {
+                Msg::new("workers.read.for_update")
+                    .arg("waits", fmt_int(out.lock_waits))
+                    .arg("wait", fmt_us(out.lock_wait_us))
+                    .arg("tp", format!("{:.0}", out.jobs_per_s))
+            };
             // The verdict is computed: against SKIP LOCKED on the same jobs, when it ran.
             match all
                 .iter()
@@ -479,8 +485,7 @@ pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
                 .find(|o| o.params.strategy == Strategy::SkipLockedTx)
             {
                 Some(c) => Msg::new("workers.read.lease_vs_tx")
-                    .arg("tp", format!("{:.0}", out.jobs_per_s))
-                    .arg("tp_c", format!("{:.0}", c.jobs_per_s))
+                    .arg_msg("pace", pace_vs_tx(out.jobs_per_s, c.jobs_per_s))
                     .arg("longest", fmt_us(out.tx.longest_tx_us))
                     .arg("longest_c", fmt_us(c.tx.longest_tx_us))
                     .arg("mean", format!("{:.2}", out.tx.mean_in_tx))
@@ -497,6 +502,28 @@ pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
             .arg("tp", format!("{:.0}", out.jobs_per_s))
             .arg("inv", fmt_int(out.key_inversions)),
     }
+}
+
+/// Throughputs within this share (percent) of each other are read as "about the same": the
+/// lab's rule of thumb for a simulated run, shown in the sentence with the figures.
+pub const SAME_PACE_PERCENT: f64 = 10.0;
+
+/// How (d)'s throughput compares with (c)'s, chosen from the two figures and
+/// [`SAME_PACE_PERCENT`]: about the same, faster or slower, with both figures and the share.
+pub fn pace_vs_tx(tp: f64, tp_c: f64) -> Msg {
+    let share = if tp_c > 0.0 { 100.0 * tp / tp_c } else { 100.0 };
+    let key = if (share - 100.0).abs() <= SAME_PACE_PERCENT {
+        "workers.read.pace.same"
+    } else if share > 100.0 {
+        "workers.read.pace.faster"
+    } else {
+        "workers.read.pace.slower"
+    };
+    Msg::new(key)
+        .arg("tp", format!("{tp:.0}"))
+        .arg("tp_c", format!("{tp_c:.0}"))
+        .arg("share", format!("{share:.0}"))
+        .arg("within", format!("{SAME_PACE_PERCENT:.0}"))
 }
 
 /// The reading of completion order across the runs, beside the article's figure and this

@@ -157,6 +157,8 @@ pub(super) fn main_db_signal(w: &Workload) -> Signal {
             true,
             Msg::new("leave.main_db.met")
                 .num("load", w.db_load_percent)
+                .num("high_load", HIGH_LOAD_PERCENT)
+                .num("matters_at", QUEUE_MATTERS_AT)
                 .num("jobs_per_s", jobs)
                 .num("writes_per_s", writes),
         )
@@ -206,6 +208,7 @@ pub(super) fn thousands_signal(w: &Workload) -> Signal {
             true,
             Msg::new("leave.thousands.met")
                 .num("jobs_per_s", jobs)
+                .num("leave_at", THOUSANDS_LEAVE_AT)
                 .num("jobs_per_day", jobs * SECONDS_PER_DAY),
         )
     } else if w.peak_jobs_per_s >= THOUSANDS_LEAVE_AT {
@@ -213,6 +216,7 @@ pub(super) fn thousands_signal(w: &Workload) -> Signal {
             false,
             Msg::new("leave.thousands.not_met.peak_only")
                 .num("jobs_per_s", jobs)
+                .num("leave_at", THOUSANDS_LEAVE_AT)
                 .num("peak_per_s", w.peak_jobs_per_s),
         )
     } else {
@@ -220,6 +224,7 @@ pub(super) fn thousands_signal(w: &Workload) -> Signal {
             false,
             Msg::new("leave.thousands.not_met")
                 .num("jobs_per_s", jobs)
+                .num("leave_at", THOUSANDS_LEAVE_AT)
                 .num("jobs_per_day", jobs * SECONDS_PER_DAY),
         )
     };

@@ -177,7 +177,11 @@ impl DeadTuples {
             );
         }
         lines.push(Msg::new("leave.dead.lab_reference"));
-        lines.push(Msg::new("leave.dead.model"));
+        lines.push(
+            Msg::new("leave.dead.model")
+                .num("rows_per_page", ROWS_PER_HEAP_PAGE)
+                .num("entries_per_leaf", INDEX_ENTRIES_PER_LEAF_PAGE),
+        );
         lines
     }
 }

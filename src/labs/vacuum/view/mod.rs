@@ -127,7 +127,8 @@ pub fn VacuumLab() -> impl IntoView {
     let ready = move || lab.with(Option::is_some) && ctx.runner().is_some();
     let lead = Msg::new("vacuum.lead")
         .arg("jobs", group(i64::from(model::JOBS_DEFAULT)))
-        .arg("rounds", model::ROUNDS_DEFAULT);
+        .arg("rounds", model::ROUNDS_DEFAULT)
+        .arg("ways", model::Strategy::ALL.len());
     let refused = move || match session.last.get() {
         Some(Last::Refused(m)) => {
             Some(view! { <p class="field-error" role="alert">{ui.msg(m)}</p> })

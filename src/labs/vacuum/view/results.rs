@@ -28,6 +28,17 @@ pub(super) fn Results(ui: Ui) -> impl IntoView {
                 }
             })
     };
+    // Each lesson only when the results show it, with their figures (see `model::lessons`).
+    let lessons = move || {
+        records
+            .with(|r| model::lessons(r))
+            .into_iter()
+            .map(|m| {
+                let key = m.key;
+                view! { <li data-lesson=key>{ui.msg(m)}</li> }
+            })
+            .collect_view()
+    };
     let rows = move || {
         let lang = ctx.lang.get();
         records
@@ -107,13 +118,7 @@ pub(super) fn Results(ui: Ui) -> impl IntoView {
                     <Chart ui=ui records=records metric=Metric::DeadTuples title="vacuum.col.dead"/>
                     <Chart ui=ui records=records metric=Metric::ClaimPages title="vacuum.col.claim_pages"/>
                 </div>
-                <ul>
-                    <li>{ctx.t("vacuum.lesson.delete")}</li>
-                    <li>{ctx.t("vacuum.lesson.keep")}</li>
-                    <li>{ctx.t("vacuum.lesson.rotate")}</li>
-                    <li>{ctx.t("vacuum.lesson.partition")}</li>
-                    <li>{ctx.t("vacuum.lesson.no_shrink")}</li>
-                </ul>
+                <ul id="vacuum-lessons">{lessons}</ul>
             </section>
         </Show>
     }

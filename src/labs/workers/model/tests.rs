@@ -256,3 +256,78 @@ fn numbers_are_formatted_for_people() {
     assert_eq!(ms_text(50_000), "50");
     assert_eq!(ms_text(1_500), "1.5");
 }
+
+/// (d)'s sentence is chosen from its throughput against (c)'s: with short jobs and slow round
+/// trips the lease claim runs far more jobs a second than the held transaction, and the
+/// reading says so, in both languages, with both figures and the rule of thumb it used.
+#[test]
+fn the_lease_reading_follows_the_figures_when_c_and_d_differ() {
+    let cat = catalog();
+    let inputs = Inputs {
+        shape: Shape::Fixed,
+        dur_a: "1".into(),
+        dur_b: "1".into(),
+        latency: "20".into(),
+        ..Inputs::default()
+    };
+    let outs = run(&inputs.to_params().expect("valid")).expect("runs");
+    let (c, d) = (&outs[2], &outs[3]);
+    assert_eq!(c.params.strategy, Strategy::SkipLockedTx);
+    assert!(
+        d.jobs_per_s > 1.2 * c.jobs_per_s,
+        "these inputs are meant to separate (c) {} and (d) {}",
+        c.jobs_per_s,
+        d.jobs_per_s
+    );
+    let m = reading(d, &outs);
+    let pace = &m.nested.iter().find(|(n, _)| *n == "pace").expect("pace").1;
+    assert_eq!(pace.key, "workers.read.pace.faster");
+    for lang in [
+        queue_lab_core::i18n::Lang::En,
+        queue_lab_core::i18n::Lang::Ko,
+    ] {
+        let text = cat.render(lang, &m);
+        assert!(!text.contains('{'), "unfilled: {text}");
+        for figure in [
+            format!("{:.0}", d.jobs_per_s),
+            format!("{:.0}", c.jobs_per_s),
+            format!("{:.0}", 100.0 * d.jobs_per_s / c.jobs_per_s),
+            format!("{SAME_PACE_PERCENT:.0} %"),
+        ] {
+            assert!(text.contains(&figure), "{figure} not in {text}");
+        }
+    }
+    let en = cat.render(queue_lab_core::i18n::Lang::En, &m);
+    assert!(
+        !en.contains("same throughput") && !en.contains("Same throughput"),
+        "{en}"
+    );
+}
+
+#[test]
+fn the_pace_is_the_same_only_within_the_rule_of_thumb() {
+    assert_eq!(pace_vs_tx(105.0, 100.0).key, "workers.read.pace.same");
+    assert_eq!(pace_vs_tx(91.0, 100.0).key, "workers.read.pace.same");
+    assert_eq!(pace_vs_tx(111.0, 100.0).key, "workers.read.pace.faster");
+    assert_eq!(pace_vs_tx(89.0, 100.0).key, "workers.read.pace.slower");
+}
+
+/// With one worker nobody waits for the head row, and (b)'s reading does not say everyone
+/// queued on it.
+#[test]
+fn for_update_says_it_queued_only_when_a_worker_waited() {
+    let one = Inputs {
+        workers: "1".into(),
+        ..Inputs::default()
+    };
+    let outs = run(&one.to_params().expect("valid")).expect("runs");
+    let b = &outs[1];
+    assert_eq!(b.params.strategy, Strategy::ForUpdate);
+    assert_eq!(b.lock_waits, 0);
+    let m = reading(b, &outs);
+    let head = &m.nested.iter().find(|(n, _)| *n == "head").expect("head").1;
+    assert_eq!(head.key, "workers.read.for_update_no_wait");
+    let four = run(&Inputs::default().to_params().expect("valid")).expect("runs");
+    let m = reading(&four[1], &four);
+    assert_eq!(m.nested[0].1.key, "workers.read.for_update");
+}
