@@ -752,7 +752,11 @@ mod tests {
                 since: 12.0
             })
         );
-        assert_eq!(s.waiting(vacuum::ID), None, "a lab with nothing queued waits for nothing");
+        assert_eq!(
+            s.waiting(vacuum::ID),
+            None,
+            "a lab with nothing queued waits for nothing"
+        );
     }
 
     #[test]
@@ -769,6 +773,9 @@ mod tests {
         assert_eq!(s.waiting(jobs::ID).map(|w| w.blocker), Some(Blocker::Reset));
         s.running = None;
         s.tx = TxState::Open;
-        assert_eq!(s.waiting(jobs::ID).map(|w| w.blocker), Some(Blocker::ConsoleTx));
+        assert_eq!(
+            s.waiting(jobs::ID).map(|w| w.blocker),
+            Some(Blocker::ConsoleTx)
+        );
     }
 }

@@ -446,15 +446,14 @@ async fn a_worker_closed_from_inside_fails_the_next_call_as_dead_within_seconds(
     close_worker_from_inside();
     gloo_timers::future::TimeoutFuture::new(100).await;
     let started = now_ms();
-    let (begin, query) = queue_lab::db::pipelined(
-        db.begin(),
-        db.query::<serde_json::Value>("select 1", &[]),
-    )
-    .await;
+    let (begin, query) =
+        queue_lab::db::pipelined(db.begin(), db.query::<serde_json::Value>("select 1", &[])).await;
     let waited = now_ms() - started;
-    let begin = begin.err().expect("BEGIN on a closed worker fails");
+    let Err(begin) = begin else {
+        panic!("BEGIN on a closed worker fails")
+    };
     assert!(begin.dead, "BEGIN fails as dead: {begin:?}");
-    assert!(query.err().expect("a query fails").dead);
+    assert!(query.unwrap_err().dead);
     assert!(
         (4_500.0..8_000.0).contains(&waited),
         "found after {waited} ms (the watch allows 5 s of silence)"
@@ -469,8 +468,8 @@ async fn a_worker_closed_from_inside_fails_the_next_call_as_dead_within_seconds(
 /// PostgreSQL runs in the worker's one thread, so a long statement holds the heartbeat's
 /// ping too: a statement known to be running is "busy", not "stopped".
 #[wasm_bindgen_test]
-async fn a_statement_that_holds_the_worker_longer_than_the_watch_is_not_taken_for_a_stopped_worker(
-) {
+async fn a_statement_that_holds_the_worker_longer_than_the_watch_is_not_taken_for_a_stopped_worker()
+{
     let db = db().await;
     let tx = db.begin().await.expect("begin");
     tx.query::<serde_json::Value>("select pg_sleep(7)", &[])
