@@ -99,12 +99,18 @@ export async function open(base, workerUrl, onProgress, timeoutMs, datadir) {
   });
   try {
     await Promise.race([started, tooSlow]);
+    conn.watching = true;
     await Promise.race([conn.call({ op: 'query', sql: 'select 1', params: [] }), tooSlow]);
     const handle = new Handle(conn);
     handle.boot = how.boot;
     handle.bootNote = how.note;
-    // Test hook (end-to-end tests): stop the newest database's worker as if it had crashed.
-    globalThis.queueLabTest = { killWorker: () => conn.fail('the database worker was stopped (test hook)') };
+    // Test hooks (end-to-end tests) on the newest database's worker: stop it from the page as
+    // if it had crashed (an error), or let it close itself (no error event: only the
+    // heartbeat can tell).
+    globalThis.queueLabTest = {
+      killWorker: () => conn.fail('the database worker was stopped (test hook)'),
+      closeWorker: () => conn.worker.postMessage({ queueLab: 'test-close' }),
+    };
     return handle;
   } catch (e) {
     worker.terminate();
@@ -120,8 +126,21 @@ function bridgeError(message) {
   return e;
 }
 
+/** How long the worker may leave a ping unanswered, while none of our calls is running in it,
+ * before it counts as stopped (ms); and how often a ping goes out while calls wait. */
+export const STALL_MS = 5000;
+const BEAT_MS = 500;
+
 /** The page's end of the worker: numbered calls, each answered once. Once the worker has
- * died, every pending and every later call fails with `dead: true`, so nothing waits forever. */
+ * died, every pending and every later call fails with `dead: true`, so nothing waits forever.
+ *
+ * The watch: a worker can stop without an error event (`self.close()` inside it, or the
+ * browser reclaiming it), and then simply never answers. While calls wait for their replies,
+ * the page pings the worker every BEAT_MS; the worker answers whenever its one thread is
+ * free. PostgreSQL runs in that thread, so a long statement holds the ping back too: the
+ * worker says `started` before each call runs, and a ping unanswered while a started call
+ * has not replied means "busy" (the page's 30 s notice offers Cancel for that), while one
+ * unanswered for STALL_MS with no call running means "stopped". */
 class Connection {
   constructor(worker) {
     this.worker = worker;
@@ -130,12 +149,24 @@ class Connection {
     this.nextId = 1;
     this.dead = null;
     this.onStart = () => {};
+    // The watch (see above): on once the worker is ready.
+    this.watching = false;
+    this.running = new Set();
+    this.heard = performance.now();
+    this.pingAt = null;
+    this.beatAt = null;
+    this.timer = null;
     worker.addEventListener('message', (event) => {
       const msg = event.data;
       if (!msg || !msg.queueLab) return;
-      if (msg.type === 'reply') {
+      this.heard = performance.now();
+      if (msg.type === 'pong') return;
+      if (msg.type === 'started') {
+        if (this.pending.has(msg.id)) this.running.add(msg.id);
+      } else if (msg.type === 'reply') {
         const p = this.pending.get(msg.id);
         this.pending.delete(msg.id);
+        this.running.delete(msg.id);
         if (p) (msg.error ? p.reject(msg.error) : p.resolve(msg.result));
       } else if (msg.type === 'notify') {
         this.listeners.get(msg.listen)?.(msg.payload);
@@ -152,18 +183,53 @@ class Connection {
   fail(message) {
     if (this.dead) return;
     this.dead = { message, code: null, position: null, detail: null, hint: null, severity: null, dead: true };
+    this.stopBeat();
     this.worker.terminate();
     for (const p of this.pending.values()) p.reject(this.dead);
     this.pending.clear();
+    this.running.clear();
   }
   /** Rejects with Postgres's error as a plain object {message, code, position, detail, hint}. */
   call(msg) {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
+    const reply = new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ queueLab: 'call', id, ...msg });
     });
+    this.beat();
+    return reply;
+  }
+  /** One step of the watch: runs while calls wait, at the first call and every BEAT_MS. */
+  beat() {
+    if (!this.watching || this.dead) return;
+    if (this.pending.size === 0) {
+      this.stopBeat();
+      return;
+    }
+    if (!this.timer) this.timer = setInterval(() => this.beat(), BEAT_MS);
+    const now = performance.now();
+    // A page that was itself held up (a long task, a background tab) judges nothing from
+    // that gap: the worker's answer may be queued behind it. Ping afresh.
+    const pageStalled = this.beatAt !== null && now - this.beatAt > 3 * BEAT_MS;
+    this.beatAt = now;
+    const unanswered = this.pingAt !== null && this.heard < this.pingAt && !pageStalled;
+    if (unanswered) {
+      if (this.running.size === 0 && now - this.pingAt >= STALL_MS) {
+        this.fail(`the database worker stopped answering: no reply for ${STALL_MS / 1000} s while none of its statements was running`);
+      }
+      return;
+    }
+    if (this.pingAt === null || now - this.pingAt >= BEAT_MS || pageStalled) {
+      this.pingAt = now;
+      this.worker.postMessage({ queueLab: 'ping' });
+    }
+  }
+  stopBeat() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.pingAt = null;
+    this.beatAt = null;
   }
 }
 

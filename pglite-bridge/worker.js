@@ -23,6 +23,11 @@
 //               (a query's or exec's result, and an error, carry `ms`: the statement's own
 //               time, see lastEnd);
 //               { queueLab, type: 'notify', listen, payload } for each notification.
+// Liveness (see Connection in bridge.js): { queueLab: 'ping' } is answered at once with
+// { queueLab, type: 'pong' } whenever the worker's one thread is free; and before each call
+// runs, { queueLab, type: 'started', id } says that a statement may now hold the thread (so a
+// ping unanswered meanwhile means "busy", not "stopped"). { queueLab: 'test-close' } closes
+// the worker from inside (end-to-end tests: a worker that stops without an error event).
 //
 // Start-up: PGlite's manifest (pglite.json beside PGlite's versioned folder, written at build
 // time by build.mjs) names the data directory and gives the sizes of the files, uncompressed, so the progress bar is right behind a compressing host (where
@@ -97,6 +102,8 @@ async function download(url, label) {
 async function compile(url, label) {
   const response = await fetchOk(url, label);
   const counted = drain(response.clone().body);
+  // Awaited below unless the compile fails first: its own failure then says nothing new.
+  counted.catch(() => {});
   let module;
   try {
     module = await WebAssembly.compileStreaming(response);
@@ -140,6 +147,8 @@ async function start() {
   // The data directory is optional: a failed download falls back to initdb.
   const datadir = datadirUrl ? download(datadirUrl, 'data directory').catch((e) => e) : null;
   const initdbFirst = datadirUrl ? null : compile(new URL('initdb.wasm', base), 'initdb.wasm');
+  // Awaited only if the boot gets that far; a failure before then is reported by what failed.
+  initdbFirst?.catch(() => {});
   const [pgliteWasmModule, fsBundle, dump] = await Promise.all([
     compile(new URL('pglite.wasm', base), 'pglite.wasm'),
     download(new URL('pglite.data', base), 'pglite.data'),
@@ -223,6 +232,8 @@ const started = start().catch((e) => {
 });
 started.then(({ boot, note }) => report({ type: 'ready', boot, note }), () => {});
 const ready = started.then(({ db }) => db);
+// A failed start was reported above; each call that awaits `ready` answers with it too.
+ready.catch(() => {});
 
 // Open transactions: id → { tx, decide(outcome), done (settles when PGlite has ended it) }.
 const transactions = new Map();
@@ -321,6 +332,14 @@ let lastEnd = 0;
 
 self.addEventListener('message', async (event) => {
   const m = event.data;
+  if (m && m.queueLab === 'ping') {
+    self.postMessage({ queueLab: true, type: 'pong' });
+    return;
+  }
+  if (m && m.queueLab === 'test-close') {
+    self.close();
+    return;
+  }
   if (!m || m.queueLab !== 'call') return;
   let arrived = 0;
   const ownMs = () => {
@@ -332,6 +351,7 @@ self.addEventListener('message', async (event) => {
   try {
     const db = await ready;
     arrived = performance.now();
+    self.postMessage({ queueLab: true, type: 'started', id: m.id });
     const result = await ops[m.op](db, m);
     const ms = ownMs();
     if (m.op === 'query' || m.op === 'exec') result.ms = ms;

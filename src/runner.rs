@@ -56,6 +56,30 @@ pub const CONSOLE_ROW_LIMIT: u32 = 500;
 pub struct Running {
     pub scope: Scope,
     pub what: Option<Msg>,
+    /// The console's statement, when it is the console's piece.
+    pub sql: Option<String>,
+    /// When it started (`performance.now()` ms).
+    pub since: f64,
+}
+
+/// What a lab's queued work waits for, as its status line names it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Blocker {
+    /// The SQL console's statement (its text).
+    Console(String),
+    /// Another lab's piece of work (its description, if it has one).
+    Lab(LabId, Option<Msg>),
+    /// Reset database.
+    Reset,
+    /// The console's open or failed transaction.
+    ConsoleTx,
+}
+
+/// A lab's wait: what it waits for, and since when (`performance.now()` ms).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Waiting {
+    pub blocker: Blocker,
+    pub since: f64,
 }
 
 /// What the page shows of the runner.
@@ -64,6 +88,8 @@ pub struct Status {
     pub running: Option<Running>,
     /// Labs with work queued behind the running piece.
     pub queued: Vec<LabId>,
+    /// Each queued lab with when its oldest queued piece was asked for.
+    pub queued_since: Vec<(LabId, f64)>,
     /// The console's transaction: labs wait while it is open or failed.
     pub tx: TxState,
     /// What was cancelled in each lab, to say so when the learner comes back.
@@ -74,6 +100,32 @@ pub struct Status {
     pub generation: u64,
     /// The worker stopped: the message, until PostgreSQL restarts.
     pub dead: Option<String>,
+    /// The labs whose state was in the stopped PostgreSQL (it is gone with it).
+    pub lost: Vec<LabId>,
+}
+
+impl Status {
+    /// What `lab`'s queued work waits for, if it waits behind something that is not its own
+    /// work: the console's statement or transaction, another lab's work, Reset.
+    pub fn waiting(&self, lab: LabId) -> Option<Waiting> {
+        let since = self
+            .queued_since
+            .iter()
+            .find(|(l, _)| *l == lab)
+            .map(|(_, at)| *at)?;
+        let blocker = match &self.running {
+            Some(r) => match r.scope {
+                Scope::Lab(l) if l == lab => return None,
+                Scope::Lab(l) => Blocker::Lab(l, r.what.clone()),
+                Scope::Console(_) => Blocker::Console(r.sql.clone().unwrap_or_default()),
+                Scope::Admin if self.tx != TxState::Idle => Blocker::ConsoleTx,
+                Scope::Admin => Blocker::Reset,
+            },
+            None if self.tx != TxState::Idle => Blocker::ConsoleTx,
+            None => return None,
+        };
+        Some(Waiting { blocker, since })
+    }
 }
 
 /// A piece of work's view of the session: the database and its cancellation.
@@ -107,6 +159,8 @@ struct Ticket {
     scope: Scope,
     what: Option<Msg>,
     cancel: Rc<Cell<bool>>,
+    /// When it was asked for (`performance.now()` ms).
+    since: f64,
 }
 
 struct Inner {
@@ -224,6 +278,17 @@ impl Runner {
         what: Option<Msg>,
         work: impl AsyncFnOnce(&Work) -> Result<T, DbError>,
     ) -> Result<T, DbError> {
+        self.run_named(scope, what, None, work).await
+    }
+
+    /// [`Self::run`], with the statement it runs named for the labs that wait behind it.
+    async fn run_named<T>(
+        &self,
+        scope: Scope,
+        what: Option<Msg>,
+        sql: Option<String>,
+        work: impl AsyncFnOnce(&Work) -> Result<T, DbError>,
+    ) -> Result<T, DbError> {
         let cancel = match scope.lab() {
             Some(lab) if matches!(scope, Scope::Lab(_)) => self.cancel_flag(lab),
             _ => Rc::new(Cell::new(false)),
@@ -235,6 +300,7 @@ impl Runner {
             scope,
             what: what.clone(),
             cancel: cancel.clone(),
+            since: crate::db::now_ms(),
         });
         self.publish();
         Turn {
@@ -247,6 +313,8 @@ impl Runner {
             s.running = Some(Running {
                 scope,
                 what: what.clone(),
+                sql,
+                since: crate::db::now_ms(),
             })
         });
         let w = Work {
@@ -340,11 +408,15 @@ impl Runner {
     /// Runs console SQL in the current lab's search path and clock, then reads the session:
     /// the transaction it left, and whether the lab clock is still there.
     pub async fn console(&self, lab: Option<LabId>, sql: &str) -> crate::db::ConsoleReply {
+        let named = sql.to_owned();
         let sql = sql.to_owned();
         let reply = self
-            .run(Scope::Console(lab), None, async move |w: &Work| {
-                Ok(w.db().console(&sql, CONSOLE_ROW_LIMIT).await)
-            })
+            .run_named(
+                Scope::Console(lab),
+                None,
+                Some(named),
+                async move |w: &Work| Ok(w.db().console(&sql, CONSOLE_ROW_LIMIT).await),
+            )
             .await;
         let reply = match reply {
             Ok(r) => r,
@@ -425,9 +497,13 @@ impl Runner {
         }
         *self.inner.dead.borrow_mut() = Some(message.to_owned());
         self.inner.db.terminate(message);
-        self.inner
-            .status
-            .update(|s| s.dead = Some(message.to_owned()));
+        // Every lab that set itself up in this PostgreSQL, in the site's order (L1 … L5).
+        let mut lost: Vec<LabId> = self.inner.kept.borrow().keys().copied().collect();
+        lost.sort_by_key(|l| l.tag);
+        self.inner.status.update(|s| {
+            s.dead = Some(message.to_owned());
+            s.lost = lost;
+        });
         self.wake();
     }
 
@@ -574,19 +650,28 @@ impl Runner {
     }
 
     fn publish(&self) {
+        let mut queued_since: Vec<(LabId, f64)> = Vec::new();
         let queued: Vec<LabId> = self
             .inner
             .queue
             .borrow()
             .iter()
             .filter_map(|t| match t.scope {
-                Scope::Lab(l) => Some(l),
+                Scope::Lab(l) => {
+                    if !queued_since.iter().any(|(q, _)| *q == l) {
+                        queued_since.push((l, t.since));
+                    }
+                    Some(l)
+                }
                 _ => None,
             })
             .collect();
         self.inner.status.update(|s| {
             if s.queued != queued {
                 s.queued = queued;
+            }
+            if s.queued_since != queued_since {
+                s.queued_since = queued_since;
             }
         });
     }
@@ -631,5 +716,66 @@ impl Drop for Release {
         self.0.inner.busy.set(false);
         self.0.inner.status.update(|s| s.running = None);
         self.0.wake();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::labs::{jobs, vacuum};
+
+    fn queued(lab: LabId, since: f64) -> Status {
+        Status {
+            queued: vec![lab],
+            queued_since: vec![(lab, since)],
+            ..Status::default()
+        }
+    }
+
+    fn running(scope: Scope, sql: Option<&str>) -> Option<Running> {
+        Some(Running {
+            scope,
+            what: None,
+            sql: sql.map(str::to_owned),
+            since: 0.0,
+        })
+    }
+
+    #[test]
+    fn a_lab_queued_behind_the_console_waits_for_the_console_statement_since_it_was_asked() {
+        let mut s = queued(jobs::ID, 12.0);
+        s.running = running(Scope::Console(Some(jobs::ID)), Some("select pg_sleep(20)"));
+        assert_eq!(
+            s.waiting(jobs::ID),
+            Some(Waiting {
+                blocker: Blocker::Console("select pg_sleep(20)".into()),
+                since: 12.0
+            })
+        );
+        assert_eq!(
+            s.waiting(vacuum::ID),
+            None,
+            "a lab with nothing queued waits for nothing"
+        );
+    }
+
+    #[test]
+    fn a_lab_behind_its_own_work_waits_for_nothing_else_and_behind_another_lab_names_it() {
+        let mut s = queued(jobs::ID, 1.0);
+        s.running = running(Scope::Lab(jobs::ID), None);
+        assert_eq!(s.waiting(jobs::ID), None);
+        s.running = running(Scope::Lab(vacuum::ID), None);
+        assert_eq!(
+            s.waiting(jobs::ID).map(|w| w.blocker),
+            Some(Blocker::Lab(vacuum::ID, None))
+        );
+        s.running = running(Scope::Admin, None);
+        assert_eq!(s.waiting(jobs::ID).map(|w| w.blocker), Some(Blocker::Reset));
+        s.running = None;
+        s.tx = TxState::Open;
+        assert_eq!(
+            s.waiting(jobs::ID).map(|w| w.blocker),
+            Some(Blocker::ConsoleTx)
+        );
     }
 }

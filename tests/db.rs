@@ -425,3 +425,60 @@ async fn pipelined_statements_are_sent_together_and_run_in_order() {
     assert_eq!(after.expect("the count").first().map(|r| r.n), Some(1));
     db.close().await;
 }
+
+/// Closes the newest database's worker from inside (`self.close()`): no error event reaches
+/// the page, the worker just stops answering.
+fn close_worker_from_inside() {
+    js_sys::eval("globalThis.queueLabTest.closeWorker()").expect("the test hook is there");
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// The heartbeat: a worker that stopped answering is found within seconds, and every call
+/// (BEGIN included) fails as `dead` instead of waiting forever.
+#[wasm_bindgen_test]
+async fn a_worker_closed_from_inside_fails_the_next_call_as_dead_within_seconds() {
+    let db = db().await;
+    close_worker_from_inside();
+    gloo_timers::future::TimeoutFuture::new(100).await;
+    let started = now_ms();
+    let (begin, query) =
+        queue_lab::db::pipelined(db.begin(), db.query::<serde_json::Value>("select 1", &[])).await;
+    let waited = now_ms() - started;
+    let Err(begin) = begin else {
+        panic!("BEGIN on a closed worker fails")
+    };
+    assert!(begin.dead, "BEGIN fails as dead: {begin:?}");
+    assert!(query.unwrap_err().dead);
+    assert!(
+        (4_500.0..8_000.0).contains(&waited),
+        "found after {waited} ms (the watch allows 5 s of silence)"
+    );
+    assert!(db.dead().is_some_and(|m| m.contains("stopped answering")));
+    // Later calls fail at once.
+    let t = now_ms();
+    assert!(db.exec("select 1").await.unwrap_err().dead);
+    assert!(now_ms() - t < 100.0);
+}
+
+/// PostgreSQL runs in the worker's one thread, so a long statement holds the heartbeat's
+/// ping too: a statement known to be running is "busy", not "stopped".
+#[wasm_bindgen_test]
+async fn a_statement_that_holds_the_worker_longer_than_the_watch_is_not_taken_for_a_stopped_worker()
+{
+    let db = db().await;
+    let tx = db.begin().await.expect("begin");
+    tx.query::<serde_json::Value>("select pg_sleep(7)", &[])
+        .await
+        .expect("a 7 s statement ends normally");
+    tx.commit().await.expect("commit");
+    assert!(db.dead().is_none());
+    db.query::<serde_json::Value>("select 1", &[])
+        .await
+        .expect("and the worker answers");
+    db.close().await;
+}

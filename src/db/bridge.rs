@@ -194,8 +194,14 @@ impl Subscription {
 impl Drop for Subscription {
     fn drop(&mut self) {
         if let Some(callback) = self.callback.take() {
-            // The promise settles later; its outcome changes nothing here.
-            let _ = self.stop.call0(&JsValue::NULL);
+            // The promise settles later; its outcome changes nothing here, but it is awaited,
+            // so a failure (the worker gone meanwhile) is no unhandled rejection.
+            if let Ok(promise) = self.stop.call0(&JsValue::NULL) {
+                let done = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise));
+                wasm_bindgen_futures::spawn_local(async move {
+                    let _ = done.await;
+                });
+            }
             let _ = callback.into_js_value();
         }
     }

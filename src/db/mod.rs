@@ -434,7 +434,7 @@ impl Db {
     /// statement back, so nothing else interleaves with it.
     pub async fn begin(&self) -> Result<Tx, DbError> {
         let started = log::now_ms();
-        let session = self.handle.begin().await;
+        let session = self.in_flight.watch("BEGIN", self.handle.begin()).await;
         let session = finish_unit(session, &self.log, "BEGIN", started)?;
         Ok(Tx {
             session: Some(session),
@@ -451,8 +451,12 @@ impl Db {
         on_notify: impl Fn(String) + 'static,
     ) -> Result<Listener, DbError> {
         let started = log::now_ms();
-        let listener = self.handle.listen(channel, on_notify).await;
-        finish_unit(listener, &self.log, &format!("LISTEN {channel}"), started)
+        let sql = format!("LISTEN {channel}");
+        let listener = self
+            .in_flight
+            .watch(&sql, self.handle.listen(channel, on_notify))
+            .await;
+        finish_unit(listener, &self.log, &sql, started)
     }
 
     pub async fn close(&self) {
@@ -530,9 +534,10 @@ impl Drop for Tx {
     fn drop(&mut self) {
         if let Some(session) = self.session.take() {
             let log = self.log.clone();
+            let in_flight = self.in_flight.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let started = log::now_ms();
-                let result = session.rollback().await;
+                let result = in_flight.watch("ROLLBACK", session.rollback()).await;
                 // Recorded like any other statement, so the log says why the work vanished.
                 let _ = finish_unit(result, &log, "ROLLBACK", started);
             });

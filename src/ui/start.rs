@@ -3,8 +3,25 @@
 
 use crate::ctx::{use_ctx, DbState, Route};
 use crate::db::TxState;
-use crate::runner::Runner;
+use crate::runner::{Blocker, Runner};
 use leptos::prelude::*;
+use queue_lab_core::i18n::Msg;
+
+/// How long a lab's work waits behind another piece before its status line says what for
+/// (ms): shorter waits are the ordinary turns of the queue.
+const WAIT_SHOWN_AFTER_MS: f64 = 500.0;
+
+/// `performance.now()`, in ms.
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// A lab's name as the status line gives it: `L3 Bloat & VACUUM`.
+fn lab_name(lang: queue_lab_core::i18n::Lang, lab: crate::lab::LabId) -> String {
+    format!("{} {}", lab.tag, crate::ui::i18n::tr(lang, lab.short))
+}
 
 /// How long one statement may run before the page offers a way out (seconds). A page URL
 /// can lower it (`?statement_limit=3`), which the end-to-end tests do.
@@ -38,21 +55,25 @@ fn ResetButton(runner: Runner) -> impl IntoView {
 }
 
 /// What the session's owner has to say: a transaction the console left open, a lab clock
-/// that is gone, a statement that runs too long, a worker that died.
+/// that is gone, a statement that runs too long, a worker that died, what this lab's work
+/// waits for.
 #[component]
 fn SessionNotes(runner: Runner) -> impl IntoView {
     let ctx = use_ctx();
     let status = runner.status();
     let limit = statement_limit_s();
-    // The running statement's age, polled once a second (a statement that never ends sends
-    // no event to wait on).
+    // The running statement's age, polled twice a second (a statement that never ends sends
+    // no event to wait on); and the clock of the waiting note, ticking while labs wait.
     let slow = RwSignal::new(None::<(u64, String)>);
+    let now = RwSignal::new(now_ms());
     let watched = runner.clone();
     let handle = set_interval_with_handle(
         move || {
-            let now = web_sys::window()
-                .and_then(|w| w.performance())
-                .map_or(0.0, |p| p.now());
+            let now_ = now_ms();
+            if status.with_untracked(|s| !s.queued.is_empty()) {
+                now.set(now_);
+            }
+            let now = now_;
             let over = watched
                 .db()
                 .in_flight()
@@ -63,7 +84,7 @@ fn SessionNotes(runner: Runner) -> impl IntoView {
                 slow.set(over);
             }
         },
-        std::time::Duration::from_millis(1000),
+        std::time::Duration::from_millis(500),
     );
     on_cleanup(move || {
         if let Ok(h) = handle {
@@ -74,6 +95,16 @@ fn SessionNotes(runner: Runner) -> impl IntoView {
         {move || status.with(|s| s.dead.clone()).map(|message| view! {
             <div class="error" role="alert" id="worker-dead">
                 <p><strong>{ctx.t("runner.dead")}</strong></p>
+                <p id="worker-dead-lost">{move || {
+                    let lang = ctx.lang.get();
+                    let lost = status.with(|s| s.lost.clone());
+                    if lost.is_empty() {
+                        crate::ui::i18n::tr(lang, "runner.dead.lost_none")
+                    } else {
+                        let labs: Vec<String> = lost.into_iter().map(|l| lab_name(lang, l)).collect();
+                        crate::ui::i18n::render(lang, &Msg::new("runner.dead.lost").arg("labs", labs.join(", ")))
+                    }
+                }}</p>
                 <p class="error-text">{message}</p>
                 <button type="button" class="primary" id="restart-postgres" on:click=move |_| ctx.restart_postgres()>
                     {ctx.t("runner.restart")}
@@ -91,6 +122,59 @@ fn SessionNotes(runner: Runner) -> impl IntoView {
             </div>
         })}
         <ConsoleTx id="console-tx"/>
+        {move || {
+            let Route::Lab(here) = ctx.route.get() else { return None };
+            let waiting = status.with(|s| s.waiting(here))?;
+            let waited = now.get() - waiting.since;
+            if waited < WAIT_SHOWN_AFTER_MS || status.with(|s| s.dead.is_some()) {
+                return None;
+            }
+            let seconds = (waited / 1000.0).floor() as u64;
+            let lang = ctx.lang.get();
+            let (text, sql, cancel) = match waiting.blocker {
+                Blocker::Console(sql) => (
+                    Msg::new("runner.wait.console").arg("s", seconds),
+                    Some(sql.lines().find(|l| !l.trim().is_empty()).unwrap_or_default().to_owned()),
+                    Some(None),
+                ),
+                Blocker::Lab(lab, what) => (
+                    match what {
+                        Some(what) => Msg::new("runner.wait.lab_run")
+                            .arg("lab", lab_name(lang, lab))
+                            .arg("what", crate::ui::i18n::render(lang, &what))
+                            .arg("s", seconds),
+                        None => Msg::new("runner.wait.lab").arg("lab", lab_name(lang, lab)).arg("s", seconds),
+                    },
+                    None,
+                    Some(Some(lab)),
+                ),
+                Blocker::Reset => (Msg::new("runner.wait.reset").arg("s", seconds), None, None),
+                Blocker::ConsoleTx => (Msg::new("runner.wait.tx").arg("s", seconds), None, None),
+            };
+            Some(view! {
+                <div class="note" role="status" id="lab-waiting">
+                    <p>{crate::ui::i18n::render(lang, &text)}</p>
+                    {sql.map(|sql| view! { <pre class="sql">{sql}</pre> })}
+                    {cancel.map(|other| match other {
+                        // Another lab's run stops at its next safe point.
+                        Some(lab) => view! {
+                            <button type="button" class="small" id="waiting-cancel" on:click=move |_| {
+                                if let Some(r) = ctx.runner_untracked() {
+                                    r.cancel(lab);
+                                }
+                            }>{ctx.t("runner.wait.cancel_run")}</button>
+                        }.into_any(),
+                        // A running statement cannot be interrupted: only a restart ends it.
+                        None => view! {
+                            <p class="muted">{ctx.t("runner.slow.why")}</p>
+                            <button type="button" class="small" id="waiting-cancel" on:click=move |_| ctx.restart_postgres()>
+                                {ctx.t("runner.slow.cancel")}
+                            </button>
+                        }.into_any(),
+                    })}
+                </div>
+            })
+        }}
         {move || {
             let Route::Lab(here) = ctx.route.get() else { return None };
             let note = status.with(|s| s.cancelled.iter().find(|(l, _)| *l == here).map(|(_, m)| m.clone()))?;

@@ -1,6 +1,7 @@
 // Shared by the end-to-end tests: a static server for the release build (dist/), optionally
 // under a sub-path, and a headless Chromium from the system (never a downloaded browser).
-import { before, after } from 'node:test';
+import { before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,13 +60,34 @@ export async function launch() {
   });
 }
 
-/** A page that fails the test on any uncaught page error, with a viewport of `width`. */
+/** Pages opened by `newPage` during the test running now. */
+const opened = new Set();
+
+/**
+ * A page that fails the test on any uncaught page error or unhandled promise rejection, with a
+ * viewport of `width`. `page.errors` lists them as they happen (kept after the page closes);
+ * after each test, the harness fails it if any page it opened has one.
+ */
 export async function newPage(browser, { width = 1200, height = 900, colorScheme = 'light' } = {}) {
   const page = await browser.newPage({ viewport: { width, height }, colorScheme });
   page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
+  page.on('pageerror', (e) => page.errors.push(`pageerror: ${e.message}`));
+  await page.exposeFunction('__queueLabRejected', (message) => page.errors.push(`unhandledrejection: ${message}`));
+  await page.addInitScript(() => {
+    window.addEventListener('unhandledrejection', (event) => {
+      const r = event.reason;
+      window.__queueLabRejected(String((r && (r.message || r.stack)) || r));
+    });
+  });
+  opened.add(page);
   return page;
 }
+
+afterEach(() => {
+  const found = [...opened].flatMap((p) => p.errors);
+  opened.clear();
+  assert.deepEqual(found, [], 'no page error or unhandled promise rejection on any page the test opened');
+});
 
 export async function shot(page, name) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
