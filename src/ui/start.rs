@@ -226,11 +226,16 @@ pub fn StartPanel() -> impl IntoView {
             }
             .into_any()
         }
-        DbState::Ready { version, runner, fallback } => view! {
+        DbState::Ready { version, runner, fallback } => {
+            // A stopped worker is not "running": the status line says so until Restart.
+            let status = runner.status();
+            let stopped = move || status.with(|s| s.dead.is_some());
+            view! {
             <div class="row status-line">
-                <p class="ready" id="pg-version">
+                <p class="ready" id="pg-version" class:stopped=stopped>
                     <span class="dot" aria-hidden="true"></span>
-                    {ctx.t("start.ready")} " " <strong>{format!("PostgreSQL {version}")}</strong>
+                    {move || if stopped() { ctx.t("start.stopped")() } else { ctx.t("start.ready")() }}
+                    " " <strong>{format!("PostgreSQL {version}")}</strong>
                     " · " {ctx.t("start.in_tab")}
                 </p>
                 <ResetButton runner=runner.clone()/>
@@ -242,6 +247,7 @@ pub fn StartPanel() -> impl IntoView {
                 </p>
             })}
             <SessionNotes runner=runner/>
+            }
         }
         .into_any(),
         DbState::Failed(message) => view! {

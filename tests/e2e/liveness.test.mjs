@@ -46,6 +46,7 @@ test('a worker that closes itself (no error event) is reported as stopped within
   assert.match(said, /stopped answering/, 'the reason is the silence, not a slow statement');
   assert.match(await page.textContent('#worker-dead-lost'), /L1 Job queue/, 'what was lost: L1 had built its tables in it');
   assert.equal(await page.locator('#statement-slow').count(), 0, 'not reported as a slow statement');
+  assert.match(await page.textContent('#pg-version'), /^\s*Stopped:/, 'the status line no longer says Running');
   assert.ok(fromClick < 10_000);
   await shot(page, 'liveness-worker-closed-en');
   await language(page, 'ko');
@@ -56,6 +57,7 @@ test('a worker that closes itself (no error event) is reported as stopped within
 
   await page.click('#restart-postgres');
   await page.waitForSelector('#pg-version', { timeout: 120_000 });
+  await page.waitForFunction(() => /^\s*Running:/.test(document.querySelector('#pg-version')?.textContent ?? ''), null, { timeout: 120_000 });
   await jobsIdle(page);
   assert.equal(await page.locator('#jobs-table tbody tr').count(), 0, 'a fresh database');
   await page.click('#enqueue');
