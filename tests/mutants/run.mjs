@@ -87,7 +87,17 @@ export function applyFault(f, text) {
 let pgUrl = null;
 function pgcheckEnv() {
   if (pgUrl === null) {
-    pgUrl = execFileSync(join(root, 'scripts/pg-local.sh'), ['start'], { encoding: 'utf8' }).trim();
+    const shared = execFileSync(join(root, 'scripts/pg-local.sh'), ['start'], { encoding: 'utf8' }).trim();
+    // A database of its own on the local server: the reality check's schemas (lab, jobs_lab,
+    // …) and its advisory lock are per database, so a run here never meets someone else's
+    // `cargo test -p pgcheck` on the same server (the mutants' runs are long).
+    const db = process.env.QUEUE_LAB_MUTANTS_DB ?? 'queue_lab_mutants';
+    if (!/^[a-z_][a-z0-9_]*$/.test(db)) throw new Error(`QUEUE_LAB_MUTANTS_DB: not a plain name: ${db}`);
+    const exists = execFileSync('psql', [shared, '-Atc', `select 1 from pg_database where datname = '${db}'`], { encoding: 'utf8' }).trim();
+    if (exists !== '1') execFileSync('psql', [shared, '-qc', `create database ${db}`]);
+    const u = new URL(shared);
+    u.pathname = `/${db}`;
+    pgUrl = u.toString();
   }
   return { QUEUE_LAB_PG_URL: pgUrl };
 }
@@ -130,7 +140,14 @@ function runSuite(s) {
     child.stderr.on('data', (d) => { out += d; });
     child.on('close', (code) => {
       const failed = new Set();
-      for (const m of out.matchAll(/^test (\S+) \.\.\. FAILED$/gm)) failed.add(m[1]);
+      // cargo: each binary's results follow its "Running tests/x.rs (…)" line.
+      let binary = '';
+      for (const line of out.split('\n')) {
+        const run = line.match(/^\s*Running (?:unittests )?(\S+)/);
+        if (run) binary = run[1].replace(/^(src|tests)\//, '').replace(/\.rs$/, '');
+        const t = line.match(/^test (\S+) \.\.\. FAILED$/);
+        if (t) failed.add(binary ? `${binary}::${t[1]}` : t[1]);
+      }
       for (const m of out.matchAll(/^\s*not ok \d+ - (.+)$/gm)) {
         if (!/\.test\.mjs$|tests\/node/.test(m[1])) failed.add(m[1].trim());
       }
