@@ -104,20 +104,20 @@ function pgcheckEnv() {
 
 /** [command, args, extra env] of a suite name (README.md lists them). */
 function suiteCommand(s) {
-  const cargo = (...a) => ['cargo', ['test', ...a], {}];
+  const cargo = (...a) => ['cargo', ['test', '--no-fail-fast', ...a], {}];
   if (s === 'native') return cargo('-p', 'queue-lab', '-p', 'queue-lab-core', '-p', 'queue-sim');
   if (s === 'native:sim') return cargo('-p', 'queue-sim');
   if (s === 'native:core') return cargo('-p', 'queue-lab-core');
   if (s === 'native:app') return cargo('-p', 'queue-lab', '--lib');
-  if (s === 'pgcheck') return ['cargo', ['test', '-p', 'pgcheck'], 'pg'];
+  if (s === 'pgcheck') return ['cargo', ['test', '--no-fail-fast', '-p', 'pgcheck'], 'pg'];
   let m = s.match(/^pgcheck:([a-z_]+)$/);
-  if (m) return ['cargo', ['test', '-p', 'pgcheck', '--test', m[1]], 'pg'];
+  if (m) return ['cargo', ['test', '--no-fail-fast', '-p', 'pgcheck', '--test', m[1]], 'pg'];
   if (s === 'node') return ['node', ['--test', '--test-reporter=tap', 'tests/node/'], {}];
   m = s.match(/^node:([a-z_.]+)$/);
   if (m) return ['node', ['--test', '--test-reporter=tap', `tests/node/${m[1]}.test.mjs`], {}];
   m = s.match(/^headless:([a-z_]+)$/);
   if (m) {
-    return ['cargo', ['test', '-p', 'queue-lab', '--target', 'wasm32-unknown-unknown', '--test', m[1]], {
+    return ['cargo', ['test', '--no-fail-fast', '-p', 'queue-lab', '--target', 'wasm32-unknown-unknown', '--test', m[1]], {
       CHROMEDRIVER: process.env.CHROMEDRIVER ?? '/usr/bin/chromedriver',
       WASM_BINDGEN_TEST_TIMEOUT: process.env.WASM_BINDGEN_TEST_TIMEOUT ?? '1200',
     }];
