@@ -9,6 +9,8 @@
 #   scripts/pg-local.sh stop     stop the server (the data directory stays for the next start)
 #   scripts/pg-local.sh status   say whether it runs, and the URL
 #   scripts/pg-local.sh url      print the URL only
+#   scripts/pg-local.sh major    print the server's major version (e.g. 15), for installing
+#                                extensions built for it (./lab installs postgresql-<major>-pgq3)
 #
 # Both start and stop are idempotent. PostgreSQL refuses to run as root, so as root the
 # server runs as the `postgres` user (created with useradd when missing); as any other user
@@ -167,8 +169,9 @@ case "${1:-}" in
     if running; then echo "running: $URL"; else echo "stopped"; exit 3; fi
     ;;
   url) echo "$URL" ;;
+  major) echo "$PG_MAJOR" ;;
   *)
-    echo "usage: scripts/pg-local.sh start|stop|status|url" >&2
+    echo "usage: scripts/pg-local.sh start|stop|status|url|major" >&2
     exit 2
     ;;
 esac

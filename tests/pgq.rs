@@ -863,7 +863,7 @@ async fn each_tour_step_runs_and_shows_what_it_says() {
     }
 }
 
-// Cooperative consumers and subscribe / unsubscribe (src/sql/pgq/45_coop.sql).
+// Cooperative consumers and subscribe / unsubscribe (src/sql/pgque/45_coop.sql).
 
 const GROUP: &str = "audit";
 
@@ -875,7 +875,7 @@ fn add(s: &str) -> Action {
 }
 fn take(s: &str) -> Action {
     sub(
-        |consumer, sub| Action::ReceivePart {
+        |consumer, sub| Action::ReceiveCoop {
             consumer,
             sub,
             max: 100,
@@ -884,7 +884,7 @@ fn take(s: &str) -> Action {
     )
 }
 fn ack_part(s: &str) -> Action {
-    sub(|consumer, sub| Action::AckPart { consumer, sub }, s)
+    sub(|consumer, sub| Action::AckCoop { consumer, sub }, s)
 }
 fn ids_of(lab: &Lab, s: &str) -> Vec<i64> {
     lab.part(GROUP, s).iter().map(|e| e.msg_id).collect()

@@ -7,7 +7,8 @@
 //! stand in for job work and the numbers depend on the machine — nor for touching any table
 //! but its own (`queue_lab_pgcheck_jobs`, dropped at the end).
 //!
-//! The SQL labs' subcommands live in [`jobs`] (L1), [`vacuum`] (L3) and [`pgq`] (L4), over
+//! The SQL labs' subcommands live in [`jobs`] (L1), [`vacuum`] (L3) and [`pgq`] (L4) (with
+//! [`against_pgq`], L4's engine beside PgQ's C extension), over
 //! [`target`] (the lab's SQL files, its clock, and the schemas a run reserves and drops).
 //!
 //! How a run measures what the simulator reports:
@@ -33,6 +34,7 @@ use std::time::{Duration, Instant};
 use postgres::{Client, NoTls};
 use queue_sim::{job_keys, Durations, Params, Strategy, Summary, TxStats};
 
+pub mod against_pgq;
 pub mod jobs;
 pub mod pgq;
 pub mod target;

@@ -1,6 +1,6 @@
 //! `pgcheck pgq`: L4's side by side on a real server, with L4's own SQL: the rotation queue
-//! (the lab's PL/pgSQL engine, `src/sql/pgq/*.sql`, its statements `src/sql/pgq/lab/` and
-//! `src/sql/pgq/compare/`) beside L1's table as a SKIP LOCKED queue (L3's enqueue, claim and
+//! (the lab's PL/pgSQL engine, `src/sql/pgque/*.sql`, its statements `src/sql/pgque/lab/` and
+//! `src/sql/pgque/compare/`) beside L1's table as a SKIP LOCKED queue (L3's enqueue, claim and
 //! DELETE), round after round, without and then with a long transaction. The same steps as
 //! the lab's `compare::run` (src/labs/pgq/compare.rs).
 //!
@@ -9,8 +9,15 @@
 //! transaction (`pin.sql` needs `max_prepared_transactions` > 0; servers default to 0).
 //! Both pin the xmin horizon the same way, for VACUUM and for maint()'s rotation rule.
 //!
-//! Then cooperative consumers and unsubscribe ([`coop`]): two subconsumers share one batch,
-//! and an unsubscribed consumer stops holding rotation back.
+//! A batch is one tick interval, and `ack(batch_id)` finishes the whole batch, also events a
+//! receive's `max_return` left out (PgQue's batch-ownership caveat). So a round sends its N
+//! events in transactions of `page` events, each followed by a tick (`force_tick.sql`, then
+//! `tick.sql`: a tick now, whatever the ticker's thresholds): every batch holds at most
+//! `page` events, and each receive asks for `page`, so it returns its batch whole.
+//!
+//! Then cooperative consumers and unsubscribe ([`coop`]): two subconsumers receive two
+//! batches of their own, a dead member's batch is taken over, and an unsubscribed consumer
+//! stops holding rotation back.
 
 #[path = "pgq_coop.rs"]
 pub mod coop;
@@ -26,25 +33,26 @@ use queue_lab_core::i18n::Msg;
 
 /// The engine, in install order (each file one script), as the lab installs it.
 const ENGINE: [(&str, &str); 9] = [
-    ("00_schema.sql", lab_sql!("pgq/00_schema.sql")),
-    ("10_queue.sql", lab_sql!("pgq/10_queue.sql")),
-    ("20_send.sql", lab_sql!("pgq/20_send.sql")),
-    ("30_ticker.sql", lab_sql!("pgq/30_ticker.sql")),
-    ("40_receive.sql", lab_sql!("pgq/40_receive.sql")),
-    ("45_coop.sql", lab_sql!("pgq/45_coop.sql")),
-    ("50_retry_dlq.sql", lab_sql!("pgq/50_retry_dlq.sql")),
-    ("60_info.sql", lab_sql!("pgq/60_info.sql")),
-    ("70_maint.sql", lab_sql!("pgq/70_maint.sql")),
+    ("00_schema.sql", lab_sql!("pgque/00_schema.sql")),
+    ("10_queue.sql", lab_sql!("pgque/10_queue.sql")),
+    ("20_send.sql", lab_sql!("pgque/20_send.sql")),
+    ("30_ticker.sql", lab_sql!("pgque/30_ticker.sql")),
+    ("40_receive.sql", lab_sql!("pgque/40_receive.sql")),
+    ("45_coop.sql", lab_sql!("pgque/45_coop.sql")),
+    ("50_retry_dlq.sql", lab_sql!("pgque/50_retry_dlq.sql")),
+    ("60_info.sql", lab_sql!("pgque/60_info.sql")),
+    ("70_maint.sql", lab_sql!("pgque/70_maint.sql")),
 ];
-const SEND_BURST: &str = lab_sql!("pgq/lab/send_burst.sql");
-const TICK: &str = lab_sql!("pgq/lab/tick.sql");
-const RECEIVE: &str = lab_sql!("pgq/lab/receive.sql");
-const ACK: &str = lab_sql!("pgq/lab/ack.sql");
-const FLUSH_STATS: &str = lab_sql!("pgq/lab/flush_stats.sql");
-const SETUP: &str = lab_sql!("pgq/compare/setup.sql");
-const MAINT: &str = lab_sql!("pgq/compare/maint.sql");
-const EVENT_STATS: &str = lab_sql!("pgq/compare/event_stats.sql");
-const JOBS_STATS: &str = lab_sql!("pgq/compare/jobs_stats.sql");
+const SEND_BURST: &str = lab_sql!("pgque/lab/send_burst.sql");
+const FORCE_TICK: &str = lab_sql!("pgque/lab/force_tick.sql");
+const TICK: &str = lab_sql!("pgque/lab/tick.sql");
+const RECEIVE: &str = lab_sql!("pgque/lab/receive.sql");
+const ACK: &str = lab_sql!("pgque/lab/ack.sql");
+const FLUSH_STATS: &str = lab_sql!("pgque/lab/flush_stats.sql");
+const SETUP: &str = lab_sql!("pgque/compare/setup.sql");
+const MAINT: &str = lab_sql!("pgque/compare/maint.sql");
+const EVENT_STATS: &str = lab_sql!("pgque/compare/event_stats.sql");
+const JOBS_STATS: &str = lab_sql!("pgque/compare/jobs_stats.sql");
 /// L1's table, created in `pgq_compare` (setup.sql puts it first on the search path).
 const JOBS_TABLE: &str = lab_sql!("jobs/schema.sql");
 const ENQUEUE: &str = lab_sql!("vacuum/enqueue.sql");
@@ -60,6 +68,9 @@ const CONSUMERS: [&str; 2] = ["billing", "email"];
 const EVENT_TYPE: &str = "order.created";
 const ROTATION_SECONDS: f64 = 30.0;
 
+/// The schemas L4's SQL creates itself: the engine's and the side by side's.
+const MADE_BY_SQL: [&str; 2] = ["pgque", "pgq_compare"];
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
     pub events: u32,
@@ -68,7 +79,8 @@ pub struct Settings {
 }
 
 impl Default for Settings {
-    /// The lab's defaults: the article's 20,000 jobs × 3 rounds, pages of 500.
+    /// The lab's defaults: the article's 20,000 jobs × 3 rounds, pages of 500 (batches of
+    /// at most 500 events, each received whole).
     fn default() -> Self {
         Settings {
             events: 20_000,
@@ -83,7 +95,14 @@ impl Default for Settings {
 pub struct Round {
     pub round: u32,
     // The rotation queue.
+    /// Batches the round's sends made (one tick after each `page` events).
+    pub batches: u32,
+    /// Receives, the last of each consumer's loop (which found no batch) included.
     pub receives: u32,
+    /// Acks that returned 0 (the batch was not open): none should.
+    pub unfinished_acks: u32,
+    /// Events a housekeeping receive returned after the round's loop (none should).
+    pub stray: u64,
     pub delivered: u64,
     pub receive_ms: f64,
     pub pgq_dead: i64,
@@ -110,6 +129,8 @@ pub struct Released {
     pub jobs_bytes: i64,
     pub truncated: i64,
     pub pgq_bytes: i64,
+    /// Events a housekeeping receive returned (none should be left to it).
+    pub stray: u64,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -224,6 +245,29 @@ impl Report {
                         r.round, r.delivered
                     ));
                 }
+                let batches = self.settings.events.div_ceil(self.settings.page.max(1));
+                if r.batches != batches {
+                    out.push(format!(
+                        "{h}: round {}: {} batches sent, not {batches}",
+                        r.round, r.batches
+                    ));
+                }
+                // Each consumer: one receive per batch, and one that finds none.
+                if r.receives != 2 * (batches + 1) {
+                    out.push(format!(
+                        "{h}: round {}: {} receives, not {} (a batch is one tick interval, \
+                         received whole)",
+                        r.round,
+                        r.receives,
+                        2 * (batches + 1)
+                    ));
+                }
+                if r.unfinished_acks != 0 || r.stray != 0 {
+                    out.push(format!(
+                        "{h}: round {}: {} acks finished no batch; housekeeping received {} events",
+                        r.round, r.unfinished_acks, r.stray
+                    ));
+                }
                 if r.done != u64::from(self.settings.events) {
                     out.push(format!(
                         "{h}: round {}: SKIP LOCKED ran {} jobs, not {}",
@@ -273,6 +317,10 @@ impl Report {
             }
             if run.pinned {
                 match &run.released {
+                    Some(r) if r.stray != 0 => out.push(format!(
+                        "pinned: housekeeping after the release received {} events",
+                        r.stray
+                    )),
                     Some(r) if r.jobs_dead == 0 => {}
                     Some(r) => out.push(format!(
                         "pinned: after the transaction ended VACUUM still left {} dead tuples",
@@ -292,7 +340,7 @@ pub fn run(
     settings: Settings,
     print: &mut dyn FnMut(String),
 ) -> Result<Report, CheckError> {
-    target::run_in_schemas(url, "pgq", &CLOCK_SCHEMAS, &["pgq", "pgq_compare"], || {
+    target::run_in_schemas(url, "pgq", &CLOCK_SCHEMAS, &MADE_BY_SQL, || {
         let mut c = target::lab_session(url, "pgq_lab")?;
         for (name, sql) in ENGINE {
             context(c.batch_execute(sql), name)?;
@@ -319,7 +367,7 @@ pub fn run(
 
 /// Cooperative consumers and unsubscribe alone (the end of [`run`]), in the same schemas.
 pub fn run_coop(url: &str) -> Result<coop::Coop, CheckError> {
-    target::run_in_schemas(url, "pgq", &CLOCK_SCHEMAS, &["pgq", "pgq_compare"], || {
+    target::run_in_schemas(url, "pgq", &CLOCK_SCHEMAS, &MADE_BY_SQL, || {
         let mut c = target::lab_session(url, "pgq_lab")?;
         for (name, sql) in ENGINE {
             context(c.batch_execute(sql), name)?;
@@ -373,7 +421,7 @@ fn one_run(url: &str, c: &mut Client, s: Settings, pinned: bool) -> Result<Run, 
         // The held-back rotations now go through: one per period, as maint() allows.
         for _ in 0..3 {
             advance(c, ROTATION_SECONDS)?;
-            released.truncated += housekeeping(c, s.page)?.0.unwrap_or(0);
+            released.truncated += housekeeping(c, s.page, &mut released.stray)?.0.unwrap_or(0);
         }
         released.pgq_bytes = event_stats(c)?.1;
         context(c.batch_execute(VACUUM), "vacuum.sql")?;
@@ -394,7 +442,7 @@ fn advance(c: &mut Client, secs: f64) -> Result<(), CheckError> {
     Ok(())
 }
 
-/// receive.sql for one consumer: (batch id of the page, events in it).
+/// receive.sql for one consumer, asking for `page` events: (batch id, events returned).
 fn receive(c: &mut Client, consumer: &str, page: u32) -> Result<(Option<i64>, usize), CheckError> {
     let stmt = context(
         c.prepare_typed(RECEIVE, &[Type::TEXT, Type::TEXT, Type::INT4]),
@@ -407,18 +455,39 @@ fn receive(c: &mut Client, consumer: &str, page: u32) -> Result<(Option<i64>, us
     Ok((rows.first().map(|r| r.get("batch_id")), rows.len()))
 }
 
-fn tick(c: &mut Client) -> Result<(), CheckError> {
+/// ack.sql: 1 when it finished the batch, 0 when the batch was not open.
+fn ack(c: &mut Client, batch: i64) -> Result<i32, CheckError> {
+    let stmt = context(c.prepare_typed(ACK, &[Type::INT8]), "ack.sql")?;
+    let r = context(c.query_one(&stmt, &[&batch]), "ack.sql")?;
+    Ok(r.get("finished"))
+}
+
+/// A tick now, whatever the ticker's thresholds: force_tick.sql, then tick.sql (PgQue's
+/// idiom: force_next_tick, then ticker, in statements of their own).
+fn tick(c: &mut Client) -> Result<i64, CheckError> {
+    let force = context(c.prepare_typed(FORCE_TICK, &[Type::TEXT]), "force_tick.sql")?;
+    context(c.query(&force, &[&QUEUE]), "force_tick.sql")?;
     let stmt = context(c.prepare_typed(TICK, &[Type::TEXT]), "tick.sql")?;
-    context(c.query(&stmt, &[&QUEUE]), "tick.sql")?;
-    Ok(())
+    let r = context(c.query_one(&stmt, &[&QUEUE]), "tick.sql")?;
+    r.get::<_, Option<i64>>("tick_id")
+        .ok_or_else(|| CheckError("tick.sql made no tick after force_tick.sql".into()))
 }
 
 /// A tick, each consumer steps onto it, maint(): what a ticker daemon does between rounds.
-/// Returns (events truncated, maint's reason to wait with its detail).
-fn housekeeping(c: &mut Client, page: u32) -> Result<(Option<i64>, Option<String>), CheckError> {
+/// The tick's batch holds no event (none was sent after the round's last tick), so each
+/// consumer's receive finishes it at once; one that returns events is acked and counted in
+/// `stray`. Returns (events truncated, maint's reason to wait with its detail).
+fn housekeeping(
+    c: &mut Client,
+    page: u32,
+    stray: &mut u64,
+) -> Result<(Option<i64>, Option<String>), CheckError> {
     tick(c)?;
     for consumer in CONSUMERS {
-        receive(c, consumer, page)?;
+        if let (Some(batch), n) = receive(c, consumer, page)? {
+            *stray += n as u64;
+            ack(c, batch)?;
+        }
     }
     let stmt = context(c.prepare_typed(MAINT, &[Type::TEXT]), "compare/maint.sql")?;
     let rows = context(c.query(&stmt, &[&QUEUE]), "compare/maint.sql")?;
@@ -461,17 +530,25 @@ fn jobs_stats(c: &mut Client) -> Result<(i64, i64), CheckError> {
     Ok((r.get("dead"), r.get("bytes")))
 }
 
+/// The round's N events in transactions of `page` (send_burst.sql), each followed by a tick,
+/// so every batch holds at most `page` events; then each consumer receives with
+/// max_return = `page` (its batch whole) and acks, until no tick is left.
 fn pgq_round(c: &mut Client, s: Settings, r: &mut Round) -> Result<(), CheckError> {
     let send = context(
         c.prepare_typed(SEND_BURST, &[Type::TEXT, Type::TEXT, Type::INT4]),
         "send_burst.sql",
     )?;
-    context(
-        c.query(&send, &[&QUEUE, &EVENT_TYPE, &(s.events as i32)]),
-        "send_burst.sql",
-    )?;
-    tick(c)?;
-    let ack = context(c.prepare_typed(ACK, &[Type::INT8, Type::TEXT]), "ack.sql")?;
+    let mut left = s.events;
+    while left > 0 {
+        let n = left.min(s.page.max(1));
+        context(
+            c.query(&send, &[&QUEUE, &EVENT_TYPE, &(n as i32)]),
+            "send_burst.sql",
+        )?;
+        tick(c)?;
+        r.batches += 1;
+        left -= n;
+    }
     let started = Instant::now();
     for consumer in CONSUMERS {
         loop {
@@ -479,12 +556,14 @@ fn pgq_round(c: &mut Client, s: Settings, r: &mut Round) -> Result<(), CheckErro
             r.receives += 1;
             let Some(batch) = batch else { break };
             r.delivered += n as u64;
-            context(c.query(&ack, &[&batch, &consumer]), "ack.sql")?;
+            if ack(c, batch)? != 1 {
+                r.unfinished_acks += 1;
+            }
         }
     }
     r.receive_ms = started.elapsed().as_secs_f64() * 1000.0;
     advance(c, ROTATION_SECONDS)?;
-    (r.truncated, r.waiting) = housekeeping(c, s.page)?;
+    (r.truncated, r.waiting) = housekeeping(c, s.page, &mut r.stray)?;
     (r.pgq_dead, r.pgq_bytes, _) = event_stats(c)?;
     Ok(())
 }

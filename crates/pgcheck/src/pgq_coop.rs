@@ -1,10 +1,15 @@
 //! L4's cooperative consumers and unsubscribe on a real server, with L4's own statements
-//! (`src/sql/pgq/lab/*.sql` over `45_coop.sql`), the steps of the lab's headless tests
-//! (tests/pgq.rs):
+//! (`src/sql/pgque/lab/*.sql` over `45_coop.sql`), the steps of the lab's tests
+//! (tests/node/pgq.test.mjs):
 //!
-//! - a group (`audit`) of two subconsumers, `w1` and `w2`, receives one batch as two disjoint
-//!   parts whose union is the batch (as a plain consumer over the same ticks received it);
-//!   the group's cursor moves only when both parts are acked;
+//! - a group (`audit`, a plain consumer converted by `register_subconsumer(…, true)`) of two
+//!   subconsumers, `w1` and `w2`: each `receive_coop` hands its member a batch of its own (a
+//!   tick interval), so over two ticks w1 and w2 get two different batches whose union is
+//!   what a plain consumer (`billing`) receives over the same ticks; the group's cursor moves
+//!   past each batch as it is handed out;
+//! - a member that dies holding a batch: another member's `receive_coop` takes it over only
+//!   once the dead interval has passed, under a new batch id, so the dead one's late ack
+//!   finishes nothing (0);
 //! - a consumer that never reads (`email`) holds rotation back; once unsubscribed, maint()
 //!   rotates past it.
 
@@ -15,47 +20,62 @@ use super::{advance, ROTATION_SECONDS};
 use crate::target::{lab_sql, table};
 use crate::{context, CheckError};
 
-const CREATE_QUEUE: &str = lab_sql!("pgq/lab/create_queue.sql");
-const SUBSCRIBE: &str = lab_sql!("pgq/lab/subscribe.sql");
-const UNSUBSCRIBE: &str = lab_sql!("pgq/lab/unsubscribe.sql");
-const SUB_ADD: &str = lab_sql!("pgq/lab/sub_add.sql");
-const RECEIVE_PART: &str = lab_sql!("pgq/lab/receive_part.sql");
-const ACK_PART: &str = lab_sql!("pgq/lab/ack_part.sql");
-const CONSUMER_INFO: &str = lab_sql!("pgq/lab/consumer_info.sql");
-const MAINT_ALL: &str = lab_sql!("pgq/lab/maint.sql");
-const SEND_BURST: &str = lab_sql!("pgq/lab/send_burst.sql");
-const TICK: &str = lab_sql!("pgq/lab/tick.sql");
-const RECEIVE: &str = lab_sql!("pgq/lab/receive.sql");
-const ACK: &str = lab_sql!("pgq/lab/ack.sql");
+const CREATE_QUEUE: &str = lab_sql!("pgque/lab/create_queue.sql");
+const QUEUE_CONFIG: &str = lab_sql!("pgque/lab/queue_config.sql");
+const SUBSCRIBE: &str = lab_sql!("pgque/lab/subscribe.sql");
+const UNSUBSCRIBE: &str = lab_sql!("pgque/lab/unsubscribe.sql");
+const SUB_ADD: &str = lab_sql!("pgque/lab/sub_add.sql");
+const RECEIVE_COOP: &str = lab_sql!("pgque/lab/receive_coop.sql");
+const CONSUMER_INFO: &str = lab_sql!("pgque/lab/consumer_info.sql");
+const MAINT_ALL: &str = lab_sql!("pgque/lab/maint.sql");
+const SEND_BURST: &str = lab_sql!("pgque/lab/send_burst.sql");
+const FORCE_TICK: &str = lab_sql!("pgque/lab/force_tick.sql");
+const TICK: &str = lab_sql!("pgque/lab/tick.sql");
+const RECEIVE: &str = lab_sql!("pgque/lab/receive.sql");
+const ACK: &str = lab_sql!("pgque/lab/ack.sql");
 
-/// As in the lab (src/labs/pgq/sql.rs): tables, retries, the dead interval of a part.
+/// As in the lab (src/labs/pgq/sql.rs): event tables; the dead interval of a member.
 const NTABLES: i32 = 3;
-const MAX_RETRIES: i32 = 3;
 const DEAD_SECONDS: f64 = 30.0;
 const EVENT_TYPE: &str = "order.created";
 /// The queues this check makes (beside the side by side's `compare`).
 const GROUP_QUEUE: &str = "coop";
 const ROTATION_QUEUE: &str = "unsub";
 const GROUP: &str = "audit";
+const MEMBERS: [&str; 2] = ["w1", "w2"];
 const PLAIN: &str = "billing";
 const LAGGING: &str = "email";
-/// Events in the group's batch (as in the lab's test).
-const BATCH: i32 = 6;
+/// Events sent before each of the group's two ticks, and before the dead member's tick.
+const BATCH: i32 = 3;
+/// Above any batch here: every receive returns its batch whole.
+const MAX_RETURN: i32 = 100;
 
 /// maint()'s reason to wait, as a code and its values (e.g. `consumer`, [`email`, …]).
 pub type Reason = (String, Vec<String>);
 
+/// A batch as a receive returned it: (batch id, event ids).
+pub type Batch = (i64, Vec<i64>);
+
 /// What the server did.
 #[derive(Clone, Debug, Default)]
 pub struct Coop {
-    /// The batch as the plain consumer received it (event ids).
-    pub batch: Vec<i64>,
-    /// Each subconsumer's part: (name, batch id, event ids).
-    pub parts: Vec<(String, i64, Vec<i64>)>,
-    /// The group's cursor (last tick) before, after the first ack, after the second.
+    /// The plain consumer's batches over the group's two ticks.
+    pub plain: Vec<Batch>,
+    /// Each member's batch: (member, batch id, event ids).
+    pub members: Vec<(String, i64, Vec<i64>)>,
+    /// The group's cursor (last tick): before, after w1's receive_coop, after w2's.
     pub cursor: [i64; 3],
-    /// Whether each ack_part finished the batch.
-    pub finished: [bool; 2],
+    /// What each member's ack returned (1: finished).
+    pub acks: [i32; 2],
+    /// The batch w1 held when it died.
+    pub dead: Batch,
+    /// What w2's receive_coop returned before the dead interval had passed.
+    pub early: Vec<i64>,
+    /// What it returned after: the dead member's events, under a new batch id.
+    pub taken: Batch,
+    /// The dead member's late ack of its old batch id, then the taker's ack.
+    pub late_ack: i32,
+    pub taker_ack: i32,
     /// maint() with the lagging consumer subscribed: its actions, and its reason to wait.
     pub held: Vec<String>,
     pub held_reason: Option<Reason>,
@@ -64,42 +84,82 @@ pub struct Coop {
 }
 
 impl Coop {
+    /// The plain consumer's events, sorted.
+    pub fn plain_events(&self) -> Vec<i64> {
+        let mut v: Vec<i64> = self.plain.iter().flat_map(|b| b.1.clone()).collect();
+        v.sort_unstable();
+        v
+    }
+
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let mut union: Vec<i64> = self.parts.iter().flat_map(|p| p.2.clone()).collect();
+        let plain = self.plain_events();
+        if self.plain.len() != 2 || plain.len() != 2 * BATCH as usize {
+            out.push(format!(
+                "coop: the plain consumer received {:?}, not two batches of {BATCH}",
+                self.plain
+            ));
+        }
+        if self.members.len() != 2 || self.members.iter().any(|m| m.2.is_empty()) {
+            out.push(format!(
+                "coop: not one non-empty batch per member: {:?}",
+                self.members
+            ));
+        }
+        if self.members.windows(2).any(|w| w[0].1 == w[1].1) {
+            out.push(format!(
+                "coop: the members got the same batch: {:?}",
+                self.members
+            ));
+        }
+        let mut union: Vec<i64> = self.members.iter().flat_map(|m| m.2.clone()).collect();
         let total = union.len();
         union.sort_unstable();
         union.dedup();
-        if self.batch.len() != BATCH as usize {
-            out.push(format!(
-                "coop: the plain consumer received {:?}",
-                self.batch
-            ));
-        }
-        if self.parts.len() != 2 || self.parts.iter().any(|p| p.2.is_empty()) {
-            out.push(format!("coop: not two parts: {:?}", self.parts));
-        }
         if union.len() != total {
-            out.push(format!("coop: the parts overlap: {:?}", self.parts));
-        }
-        if union != self.batch {
             out.push(format!(
-                "coop: the parts {union:?} are not the batch {:?}",
-                self.batch
+                "coop: the members' batches overlap: {:?}",
+                self.members
             ));
         }
-        if self.parts.windows(2).any(|w| w[0].1 != w[1].1) {
+        if union != plain {
             out.push(format!(
-                "coop: the parts come from different batches: {:?}",
-                self.parts
+                "coop: the members' events {union:?} are not the plain consumer's {plain:?}"
             ));
         }
         let [before, first, second] = self.cursor;
-        if first != before || self.finished[0] {
-            out.push("coop: the group's cursor moved with one part still unacked".into());
+        if !(before < first && first < second) {
+            out.push(format!(
+                "coop: the group's cursor did not move past each batch as it was handed out: \
+                 {before} → {first} → {second}"
+            ));
         }
-        if second <= before || !self.finished[1] {
-            out.push("coop: the group's cursor did not move when both parts were acked".into());
+        if self.acks != [1, 1] {
+            out.push(format!(
+                "coop: the members' acks returned {:?}, not [1, 1]",
+                self.acks
+            ));
+        }
+        if self.dead.1.len() != BATCH as usize {
+            out.push(format!("dead member: w1 held {:?}", self.dead));
+        }
+        if !self.early.is_empty() {
+            out.push(format!(
+                "dead member: w2 took {:?} before the dead interval had passed",
+                self.early
+            ));
+        }
+        if self.taken.1 != self.dead.1 || self.taken.0 == self.dead.0 {
+            out.push(format!(
+                "dead member: w2 took {:?}, not w1's events {:?} under a new batch id",
+                self.taken, self.dead
+            ));
+        }
+        if (self.late_ack, self.taker_ack) != (0, 1) {
+            out.push(format!(
+                "dead member: the late ack returned {} (not 0), the taker's {} (not 1)",
+                self.late_ack, self.taker_ack
+            ));
         }
         if self.held.iter().any(|a| a == "rotate") {
             out.push(format!(
@@ -123,24 +183,49 @@ impl Coop {
         out
     }
 
-    /// The parts, the cursor and the rotation, as a table.
+    /// The batches, the cursor, the takeover and the rotation, as a table and lines.
     pub fn table(&self) -> String {
         let ids = |v: &[i64]| match (v.first(), v.last()) {
             (Some(a), Some(b)) => format!("{a}–{b} ({})", v.len()),
             _ => "none".into(),
         };
+        let batches = |v: &[Batch]| {
+            v.iter()
+                .map(|b| b.0.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         let mut rows = vec![vec![
             format!("{PLAIN} (plain consumer)"),
-            "batch".into(),
-            ids(&self.batch),
+            format!("batches {}", batches(&self.plain)),
+            ids(&self.plain_events()),
         ]];
-        for (name, batch, events) in &self.parts {
+        for (name, batch, events) in &self.members {
             rows.push(vec![
                 format!("{GROUP}/{name}"),
-                format!("part of batch {batch}"),
+                format!("batch {batch}"),
                 ids(events),
             ]);
         }
+        rows.push(vec![
+            format!("{GROUP}/w1, then dies"),
+            format!("batch {}", self.dead.0),
+            ids(&self.dead.1),
+        ]);
+        rows.push(vec![
+            format!("{GROUP}/w2 at {:.0} s", DEAD_SECONDS - 1.0),
+            if self.early.is_empty() {
+                "nothing".into()
+            } else {
+                "events".into()
+            },
+            ids(&self.early),
+        ]);
+        rows.push(vec![
+            format!("{GROUP}/w2 at {:.0} s", DEAD_SECONDS + 1.0),
+            format!("batch {} (taken over)", self.taken.0),
+            ids(&self.taken.1),
+        ]);
         let [before, first, second] = self.cursor;
         let header = ["who".to_string(), "received".into(), "events".into()];
         let actions = |v: &[String]| {
@@ -157,11 +242,18 @@ impl Coop {
                 format!(" (reason {r}: {})", args.join(", "))
             });
         format!(
-            "\nCooperative consumers: group {GROUP}, subconsumers w1 and w2, one batch of {BATCH} \
-             events\n{}\n{GROUP}'s cursor: tick {before} → {first} after w1's ack → {second} after \
-             w2's.\nUnsubscribe: with {LAGGING} lagging, maint() did: {}{reason}; after \
+            "\nCooperative consumers: group {GROUP}, subconsumers w1 and w2, two ticks of \
+             {BATCH} events; dead interval {DEAD_SECONDS:.0} s\n{}\n{GROUP}'s cursor: tick \
+             {before} → {first} at w1's receive_coop → {second} at w2's; their acks returned \
+             {} and {}. The dead member's late ack of batch {} returned {}; the taker's ack \
+             returned {}.\nUnsubscribe: with {LAGGING} lagging, maint() did: {}{reason}; after \
              unsubscribe({LAGGING}) it did: {}.",
             table(&header, &rows, 3),
+            self.acks[0],
+            self.acks[1],
+            self.dead.0,
+            self.late_ack,
+            self.taker_ack,
             actions(&self.held),
             actions(&self.after_unsubscribe),
         )
@@ -184,8 +276,16 @@ fn make_queue(c: &mut Client, queue: &str, consumers: &[&str]) -> Result<(), Che
         c,
         CREATE_QUEUE,
         "create_queue.sql",
-        &[Type::TEXT, Type::INT4, Type::FLOAT8, Type::INT4],
-        &[&queue, &NTABLES, &ROTATION_SECONDS, &MAX_RETRIES],
+        &[Type::TEXT, Type::INT4],
+        &[&queue, &NTABLES],
+    )?;
+    let period = format!("{ROTATION_SECONDS} seconds");
+    exec(
+        c,
+        QUEUE_CONFIG,
+        "queue_config.sql",
+        &[Type::TEXT, Type::TEXT, Type::TEXT],
+        &[&queue, &"rotation_period", &period],
     )?;
     for consumer in consumers {
         exec(
@@ -210,37 +310,68 @@ fn send(c: &mut Client, queue: &str, n: i32) -> Result<(), CheckError> {
     Ok(())
 }
 
+/// A tick now: force_tick.sql, then tick.sql.
 fn tick(c: &mut Client, queue: &str) -> Result<(), CheckError> {
-    exec(c, TICK, "tick.sql", &[Type::TEXT], &[&queue])?;
-    Ok(())
+    exec(c, FORCE_TICK, "force_tick.sql", &[Type::TEXT], &[&queue])?;
+    let rows = exec(c, TICK, "tick.sql", &[Type::TEXT], &[&queue])?;
+    match rows
+        .first()
+        .and_then(|r| r.get::<_, Option<i64>>("tick_id"))
+    {
+        Some(_) => Ok(()),
+        None => Err(CheckError(format!(
+            "tick.sql made no tick on {queue} after force_tick.sql"
+        ))),
+    }
 }
 
-/// receive.sql then ack.sql until nothing comes; the event ids received.
-fn drain(c: &mut Client, queue: &str, consumer: &str) -> Result<Vec<i64>, CheckError> {
+fn ack(c: &mut Client, batch: i64) -> Result<i32, CheckError> {
+    let rows = exec(c, ACK, "ack.sql", &[Type::INT8], &[&batch])?;
+    Ok(rows.first().map_or(0, |r| r.get("finished")))
+}
+
+/// The batch id (0 when none) and event ids of a receive's rows.
+fn batch_of(rows: &[postgres::Row]) -> Batch {
+    (
+        rows.first().map_or(0, |r| r.get("batch_id")),
+        rows.iter().map(|r| r.get("msg_id")).collect(),
+    )
+}
+
+/// receive.sql then ack.sql while the consumer's cursor has ticks after it (an empty
+/// batch returns nothing but is finished all the same); its non-empty batches.
+fn drain(c: &mut Client, queue: &str, consumer: &str) -> Result<Vec<Batch>, CheckError> {
     let mut got = Vec::new();
-    loop {
+    while lag_ticks(c, queue, consumer)? > 0 {
         let rows = exec(
             c,
             RECEIVE,
             "receive.sql",
             &[Type::TEXT, Type::TEXT, Type::INT4],
-            &[&queue, &consumer, &100i32],
+            &[&queue, &consumer, &MAX_RETURN],
         )?;
-        let Some(batch) = rows.first().map(|r| r.get::<_, i64>("batch_id")) else {
-            return Ok(got);
-        };
-        got.extend(rows.iter().map(|r| r.get::<_, i64>("msg_id")));
-        exec(
-            c,
-            ACK,
-            "ack.sql",
-            &[Type::INT8, Type::TEXT],
-            &[&batch, &consumer],
-        )?;
+        if rows.is_empty() {
+            continue;
+        }
+        let batch = batch_of(&rows);
+        ack(c, batch.0)?;
+        got.push(batch);
     }
+    Ok(got)
 }
 
-fn cursor(c: &mut Client, queue: &str, consumer: &str) -> Result<i64, CheckError> {
+fn receive_coop(c: &mut Client, member: &str) -> Result<Batch, CheckError> {
+    let rows = exec(
+        c,
+        RECEIVE_COOP,
+        "receive_coop.sql",
+        &[Type::TEXT, Type::TEXT, Type::TEXT, Type::INT4, Type::FLOAT8],
+        &[&GROUP_QUEUE, &GROUP, &member, &MAX_RETURN, &DEAD_SECONDS],
+    )?;
+    Ok(batch_of(&rows))
+}
+
+fn consumer_row(c: &mut Client, queue: &str, consumer: &str) -> Result<postgres::Row, CheckError> {
     let rows = exec(
         c,
         CONSUMER_INFO,
@@ -248,10 +379,17 @@ fn cursor(c: &mut Client, queue: &str, consumer: &str) -> Result<i64, CheckError
         &[Type::TEXT],
         &[&queue],
     )?;
-    rows.iter()
+    rows.into_iter()
         .find(|r| r.get::<_, String>("consumer_name") == consumer)
-        .map(|r| r.get("last_tick"))
         .ok_or_else(|| CheckError(format!("consumer_info.sql: no row for {consumer}")))
+}
+
+fn cursor(c: &mut Client, queue: &str, consumer: &str) -> Result<i64, CheckError> {
+    Ok(consumer_row(c, queue, consumer)?.get("last_tick"))
+}
+
+fn lag_ticks(c: &mut Client, queue: &str, consumer: &str) -> Result<i32, CheckError> {
+    Ok(consumer_row(c, queue, consumer)?.get("lag_ticks"))
 }
 
 /// maint.sql (every queue, as the lab runs it): this queue's actions and its reason to wait.
@@ -273,52 +411,47 @@ fn maint(c: &mut Client, queue: &str) -> Result<(Vec<String>, Option<Reason>), C
     Ok((actions, reason))
 }
 
-/// Runs both cases on `c`, a lab session with the engine (45_coop.sql included) installed.
+/// Runs the three cases on `c`, a lab session with the engine (45_coop.sql included)
+/// installed.
 pub fn run(c: &mut Client) -> Result<Coop, CheckError> {
     let mut out = Coop::default();
 
-    // A group of two subconsumers and a plain consumer over the same ticks.
+    // A group of two subconsumers and a plain consumer over the same two ticks.
     make_queue(c, GROUP_QUEUE, &[PLAIN, GROUP])?;
-    for sub in ["w1", "w2"] {
+    for member in MEMBERS {
         exec(
             c,
             SUB_ADD,
             "sub_add.sql",
             &[Type::TEXT, Type::TEXT, Type::TEXT],
-            &[&GROUP_QUEUE, &GROUP, &sub],
+            &[&GROUP_QUEUE, &GROUP, &member],
         )?;
     }
-    send(c, GROUP_QUEUE, BATCH)?;
-    tick(c, GROUP_QUEUE)?;
-    out.batch = drain(c, GROUP_QUEUE, PLAIN)?;
-    out.batch.sort_unstable();
+    for _ in 0..2 {
+        send(c, GROUP_QUEUE, BATCH)?;
+        tick(c, GROUP_QUEUE)?;
+    }
+    out.plain = drain(c, GROUP_QUEUE, PLAIN)?;
     out.cursor[0] = cursor(c, GROUP_QUEUE, GROUP)?;
-    for sub in ["w1", "w2"] {
-        let rows = exec(
-            c,
-            RECEIVE_PART,
-            "receive_part.sql",
-            &[Type::TEXT, Type::TEXT, Type::TEXT, Type::INT4, Type::FLOAT8],
-            &[&GROUP_QUEUE, &GROUP, &sub, &100i32, &DEAD_SECONDS],
-        )?;
-        let batch = rows.first().map_or(0, |r| r.get::<_, i64>("batch_id"));
-        let ids = rows.iter().map(|r| r.get::<_, i64>("msg_id")).collect();
-        out.parts.push((sub.to_string(), batch, ids));
-    }
-    for (i, sub) in ["w1", "w2"].into_iter().enumerate() {
-        let batch = out.parts[i].1;
-        let rows = exec(
-            c,
-            ACK_PART,
-            "ack_part.sql",
-            &[Type::INT8, Type::TEXT, Type::TEXT],
-            &[&batch, &GROUP, &sub],
-        )?;
-        out.finished[i] = rows
-            .first()
-            .is_some_and(|r| r.get::<_, i32>("finished") == 1);
+    for (i, member) in MEMBERS.into_iter().enumerate() {
+        let (batch, events) = receive_coop(c, member)?;
+        out.members.push((member.to_string(), batch, events));
         out.cursor[i + 1] = cursor(c, GROUP_QUEUE, GROUP)?;
     }
+    for i in 0..2 {
+        out.acks[i] = ack(c, out.members[i].1)?;
+    }
+
+    // w1 takes the next batch and dies; w2 takes it over once the dead interval has passed.
+    send(c, GROUP_QUEUE, BATCH)?;
+    tick(c, GROUP_QUEUE)?;
+    out.dead = receive_coop(c, MEMBERS[0])?;
+    advance(c, DEAD_SECONDS - 1.0)?;
+    out.early = receive_coop(c, MEMBERS[1])?.1;
+    advance(c, 2.0)?;
+    out.taken = receive_coop(c, MEMBERS[1])?;
+    out.late_ack = ack(c, out.dead.0)?;
+    out.taker_ack = ack(c, out.taken.0)?;
 
     // A consumer that never reads holds rotation back until it is unsubscribed.
     make_queue(c, ROTATION_QUEUE, &[PLAIN, LAGGING])?;

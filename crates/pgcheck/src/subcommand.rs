@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use pgcheck::{jobs, pgq, vacuum, CheckError};
+use pgcheck::{against_pgq, jobs, pgq, vacuum, CheckError};
 
 const JOBS_USAGE: &str = "\
 usage: pgcheck jobs --database-url URL
@@ -25,6 +25,7 @@ Autovacuum is turned off on the four tables (PGlite has none, so the lab runs wi
 
 const PGQ_USAGE: &str = "\
 usage: pgcheck pgq --database-url URL [--events N] [--rounds R] [--page P]
+       pgcheck pgq --against-pgq --database-url URL
 
 L4's side by side with L4's own SQL files: the rotation queue (the lab's pgq engine) beside
 a SKIP LOCKED queue with DELETE and VACUUM, without and then with a long transaction (a
@@ -33,7 +34,14 @@ cooperative consumers (two subconsumers split one batch) and unsubscribe (a lagg
 holds rotation back until it is unsubscribed).
   --events N   events per round (default 20000, 100..20000)
   --rounds R   rounds (default 3, 1..5)
-  --page P     events per receive / jobs per claim (default 500, 10..1000)";
+  --page P     events per receive / jobs per claim (default 500, 10..1000)
+
+--against-pgq: L4's engine held to PgQ itself. One script (sends in transactions, one left
+open across ticks on a second connection, ticks, receives, acks, a retry whose delay passes,
+rotation, then one event retried past the lab's max_retries) runs on PgQ's C extension
+(create extension pgq; Debian: postgresql-<major>-pgq3) and on the lab's engine in the same
+database, printed side by side. Exits 1 when a step differs, except the steps marked \"by
+design\". PgQ reads real time, so the run sleeps about 4.4 s; the lab's clock moves as much.";
 
 fn usage(cmd: &str) -> &'static str {
     match cmd {
@@ -82,7 +90,10 @@ fn parse(cmd: &str, args: Vec<String>, allowed: &[(&str, u32, u32)]) -> Result<P
 }
 
 pub fn main(cmd: &str, args: Vec<String>) -> ExitCode {
+    let against = cmd == "pgq" && args.iter().any(|a| a == "--against-pgq");
+    let args: Vec<String> = args.into_iter().filter(|a| a != "--against-pgq").collect();
     let allowed: &[(&str, u32, u32)] = match cmd {
+        _ if against => &[],
         "jobs" => &[],
         "vacuum" => &[
             ("--jobs", 100, 50_000),
@@ -107,6 +118,14 @@ pub fn main(cmd: &str, args: Vec<String>) -> ExitCode {
         }
     };
     let out: Result<bool, CheckError> = match cmd {
+        _ if against => against_pgq::run(&url).map(|c| {
+            println!("\n{}", c.table());
+            let differences = c.differences();
+            for d in &differences {
+                println!("FAILED: {d}");
+            }
+            differences.is_empty()
+        }),
         "jobs" => jobs::run(&url).map(|r| {
             println!("\nL1 on a real server:\n{}", r.table());
             r.passed()
@@ -144,6 +163,10 @@ pub fn main(cmd: &str, args: Vec<String>) -> ExitCode {
     };
     match out {
         Ok(true) => ExitCode::SUCCESS,
+        Ok(false) if against => {
+            eprintln!("pgcheck pgq --against-pgq: the lab's engine and PgQ differ (FAILED above)");
+            ExitCode::FAILURE
+        }
         Ok(false) => {
             eprintln!("pgcheck {cmd}: the server did not behave as the lab shows (FAILED above)");
             ExitCode::FAILURE

@@ -3,8 +3,9 @@
 //! they hold anything, and dropped (or emptied) at the end, also when the run fails.
 //!
 //! The lab's SQL names its schemas itself (`clock_install.sql` makes `lab`, `jobs_lab`,
-//! `vacuum_lab` and `pgq_lab`; L3's tables live in `vac_*`, L4's engine in `pgq`), so the
-//! subcommands use those names and run the files unchanged.
+//! `vacuum_lab` and `pgq_lab`; L3's tables live in `vac_*`, L4's engine in `pgque` and its
+//! side by side in `pgq_compare`), so the subcommands use those names and run the files
+//! unchanged.
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -83,7 +84,8 @@ pub fn server_version(c: &mut Client) -> Result<String, CheckError> {
 /// existed empty are emptied again. Prints the server's version first.
 ///
 /// `made_by_sql`: schemas the lab's SQL creates itself with a plain `create schema` (L4's
-/// engine makes `pgq`): those must be absent, are not created here, and are dropped at the end.
+/// engine makes `pgque`, its side by side `pgq_compare`): those must be absent, are not
+/// created here, and are dropped at the end.
 pub fn run_in_schemas<T>(
     url: &str,
     command: &str,

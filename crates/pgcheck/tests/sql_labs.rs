@@ -31,7 +31,7 @@ fn leftovers(url: &str) -> Vec<String> {
     let mut c = target::connect(url).expect("connect");
     c.query(
         "select nspname::text from pg_namespace
-          where nspname = any(array['lab', 'jobs_lab', 'vacuum_lab', 'pgq_lab', 'pgq',
+          where nspname = any(array['lab', 'jobs_lab', 'vacuum_lab', 'pgq_lab', 'pgque',
                                     'pgq_compare', 'vac_keep', 'vac_delete',
                                     'vac_delete_vacuum', 'vac_rotate', 'vac_partition',
                                     'vac_plan'])
@@ -154,6 +154,14 @@ fn pgq_subcommand_rotation_queue_never_bloats_while_skip_locked_piles_up_dead_tu
     let report = pgq::run(&url, s, &mut |t| println!("{t}")).expect("pgcheck pgq");
     for r in report.free.rounds.iter().chain(&report.pinned.rounds) {
         assert_eq!(r.pgq_dead, 0, "rotation queue, round {}", r.round);
+        // Five batches of 200 (a tick after every 200 sent), each received whole by each
+        // consumer: every event twice (fan-out), one receive per batch plus the empty last.
+        assert_eq!(
+            (r.batches, r.receives, r.delivered, r.unfinished_acks),
+            (5, 12, 2_000, 0),
+            "round {}",
+            r.round
+        );
     }
     let truncated: i64 = report.free.rounds.iter().filter_map(|r| r.truncated).sum();
     assert!(truncated > 0, "free: no event was ever truncated");
@@ -165,15 +173,17 @@ fn pgq_subcommand_rotation_queue_never_bloats_while_skip_locked_piles_up_dead_tu
 }
 
 #[test]
-fn pgq_coop_two_subconsumers_split_one_batch_and_an_unsubscribed_consumer_stops_holding_rotation() {
+fn pgq_coop_subconsumers_get_batches_of_their_own_a_dead_members_batch_is_taken_over_and_an_unsubscribed_consumer_stops_holding_rotation(
+) {
     let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
     let url = url();
     let coop = pgq::run_coop(&url).expect("pgcheck pgq (cooperative consumers)");
     println!("{}", coop.table());
-    // Two parts of one batch, disjoint, together the batch a plain consumer received.
-    assert_eq!(coop.parts.len(), 2, "{:?}", coop.parts);
-    let (a, b) = (&coop.parts[0], &coop.parts[1]);
-    assert_eq!(a.1, b.1, "one batch");
+    // Each member gets a batch of its own: two different batches, disjoint, together what
+    // the plain consumer received over the same two ticks.
+    assert_eq!(coop.members.len(), 2, "{:?}", coop.members);
+    let (a, b) = (&coop.members[0], &coop.members[1]);
+    assert_ne!(a.1, b.1, "two batches");
     assert!(!a.2.is_empty() && !b.2.is_empty(), "{a:?} {b:?}");
     assert!(
         a.2.iter().all(|id| !b.2.contains(id)),
@@ -181,11 +191,19 @@ fn pgq_coop_two_subconsumers_split_one_batch_and_an_unsubscribed_consumer_stops_
     );
     let mut union = [a.2.clone(), b.2.clone()].concat();
     union.sort_unstable();
-    assert_eq!(union, coop.batch);
-    // The shared cursor moves on the last part's ack, not before.
+    assert_eq!(coop.plain.len(), 2, "{:?}", coop.plain);
+    assert_eq!(union, coop.plain_events());
+    // The group's cursor moves past each batch as it is handed out; each ack finishes one.
     let [before, first, second] = coop.cursor;
-    assert_eq!((first, coop.finished[0]), (before, false));
-    assert!(second > before && coop.finished[1]);
+    assert!(before < first && first < second, "{:?}", coop.cursor);
+    assert_eq!(coop.acks, [1, 1]);
+    // A dead member's batch: not taken before the dead interval, then taken whole under a
+    // new batch id; the dead member's late ack finishes nothing.
+    assert!(!coop.dead.1.is_empty(), "{:?}", coop.dead);
+    assert_eq!(coop.early, Vec::<i64>::new());
+    assert_eq!(coop.taken.1, coop.dead.1);
+    assert_ne!(coop.taken.0, coop.dead.0);
+    assert_eq!((coop.late_ack, coop.taker_ack), (0, 1));
     // A consumer that never reads holds rotation back; unsubscribed, it no longer does.
     assert!(!coop.held.iter().any(|x| x == "rotate"), "{:?}", coop.held);
     assert_eq!(

@@ -3,9 +3,10 @@
 //! State and measurements only, no UI.
 //!
 //! A round, each side fed the same N events:
-//! - **rotation queue** (`pgq`, queue `compare`, consumers billing and email): one
-//!   `send_batch` of N, a tick, each consumer receives pages of `page` events and acks them
-//!   until drained (fan-out: 2 × N deliveries); then the housekeeping a ticker daemon does:
+//! - **rotation queue** (`pgque`, queue `compare`, consumers billing and email): `send_batch`
+//!   of `page` events at a time, each followed by a tick (so a batch holds at most `page`);
+//!   each consumer receives every batch whole and acks it (fan-out: 2 × N deliveries); then
+//!   the housekeeping a ticker daemon does:
 //!   the lab clock moves on by the rotation period, a tick, each consumer steps onto it,
 //!   `maint('compare')`.
 //! - **SKIP LOCKED queue** (the article's `jobs` table, in schema `pgq_compare`): N INSERTs
@@ -13,9 +14,9 @@
 //!   completion until drained, then VACUUM (standing in for autovacuum, which PGlite does
 //!   not run).
 //!
-//! Every statement is a file: the engine's lab SQL (`src/sql/pgq/lab/`), L3's claim,
+//! Every statement is a file: the engine's lab SQL (`src/sql/pgque/lab/`), L3's claim,
 //! enqueue and DELETE (`src/sql/vacuum/`), L1's table (`src/sql/jobs/schema.sql`) and the
-//! side by side's own (`src/sql/pgq/compare/`).
+//! side by side's own (`src/sql/pgque/compare/`).
 
 use crate::db::{Db, DbError, Param};
 use crate::labs::common::{breathe, claim_pages, now_ms, sql as vac};
@@ -23,11 +24,13 @@ use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 use std::cell::Cell;
 
-use super::model::{ACK_SQL, CONSUMERS, FLUSH_STATS_SQL, RECEIVE_SQL, SEND_BURST_SQL, TICK_SQL};
+use super::model::{
+    ACK_SQL, CONSUMERS, FLUSH_STATS_SQL, FORCE_TICK_SQL, RECEIVE_SQL, SEND_BURST_SQL, TICK_SQL,
+};
 
 macro_rules! compare_sql {
     ($name:ident, $file:literal) => {
-        pub const $name: &str = include_str!(concat!("../../sql/pgq/compare/", $file));
+        pub const $name: &str = include_str!(concat!("../../sql/pgque/compare/", $file));
     };
 }
 compare_sql!(SETUP_SQL, "setup.sql");
@@ -202,11 +205,19 @@ async fn stats(db: &Db, sql: &str, params: &[Param]) -> Result<Stats, DbError> {
         .ok_or_else(|| DbError::other("no statistics row"))
 }
 
-/// A tick, each consumer steps onto it, maint(): what a ticker daemon does between rounds.
-/// Returns (events truncated, maint's reason to wait).
-async fn housekeeping(db: &Db, page: u32) -> Result<(Option<i64>, Option<Msg>), DbError> {
+/// A tick now (force_next_tick, then ticker): the side by side cuts its batches itself.
+async fn tick(db: &Db) -> Result<(), DbError> {
+    db.query::<serde_json::Value>(FORCE_TICK_SQL, &[QUEUE.into()])
+        .await?;
     db.query::<serde_json::Value>(TICK_SQL, &[QUEUE.into()])
         .await?;
+    Ok(())
+}
+
+/// A tick, each consumer steps onto it (its batch is empty, so receive finishes it), maint():
+/// what a ticker daemon does between rounds. Returns (events truncated, maint's reason to wait).
+async fn housekeeping(db: &Db, page: u32) -> Result<(Option<i64>, Option<Msg>), DbError> {
+    tick(db).await?;
     for c in CONSUMERS {
         db.query::<serde_json::Value>(RECEIVE_SQL, &[QUEUE.into(), c.into(), page.into()])
             .await?;
@@ -224,14 +235,21 @@ async fn housekeeping(db: &Db, page: u32) -> Result<(Option<i64>, Option<Msg>), 
     Ok((truncated, waiting))
 }
 
+/// One round: the N events go in as transactions of `page` events, each followed by a tick,
+/// so no batch holds more than `page`; each consumer receives every batch whole (a limit of
+/// `page`, at least the batch size: PgQue's batch-ownership rule) and acks it.
 async fn pgq_round(db: &Db, s: Settings, cancel: &Cell<bool>) -> Result<PgqRound, DbError> {
-    db.query::<serde_json::Value>(
-        SEND_BURST_SQL,
-        &[QUEUE.into(), "order.created".into(), s.events.into()],
-    )
-    .await?;
-    db.query::<serde_json::Value>(TICK_SQL, &[QUEUE.into()])
+    let mut left = i64::from(s.events);
+    while left > 0 {
+        let n = left.min(i64::from(s.page));
+        db.query::<serde_json::Value>(
+            SEND_BURST_SQL,
+            &[QUEUE.into(), "order.created".into(), n.into()],
+        )
         .await?;
+        tick(db).await?;
+        left -= n;
+    }
     let mut r = PgqRound::default();
     let started = now_ms();
     for c in CONSUMERS {
@@ -246,7 +264,7 @@ async fn pgq_round(db: &Db, s: Settings, cancel: &Cell<bool>) -> Result<PgqRound
             r.receives += 1;
             let Some(first) = page.first() else { break };
             r.delivered += page.len() as u64;
-            db.query::<serde_json::Value>(ACK_SQL, &[first.batch_id.into(), c.into()])
+            db.query::<serde_json::Value>(ACK_SQL, &[first.batch_id.into()])
                 .await?;
             breathe().await;
         }

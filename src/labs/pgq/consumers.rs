@@ -1,46 +1,31 @@
-//! L4's consumers as the learner changes them: subscribe and unsubscribe (PgQue's names),
-//! and cooperative consumers (a group whose subconsumers share one cursor and each take a
-//! part of its batch; see `src/sql/pgq/45_coop.sql`).
+//! L4's consumers as the learner changes them: subscribe and unsubscribe, and cooperative
+//! consumers (PgQue's subconsumers: a group whose members share one cursor, each receiving a
+//! batch of its own; see `src/sql/pgque/45_coop.sql`).
 //!
 //! A subconsumer "killed" here is a process that stopped: nothing reaches the database, its
-//! part stays un-acked, and the engine only finds out by the part's age (another
-//! subconsumer's receive takes it over after [`DEAD_SECONDS`]).
+//! batch stays un-acked, and the engine only finds out by its silence (another member's
+//! receive_coop takes the batch over after [`DEAD_SECONDS`]).
 
-use super::model::{Lab, Outcome, Tone};
+use super::model::{Event, Lab, Outcome, Tone};
 use super::sql::{
-    ACK_PART_SQL, DEAD_SECONDS, MAX_RECEIVE, QUEUE, RECEIVE_PART_SQL, SUBSCRIBE_SQL, SUB_ADD_SQL,
+    ACK_SQL, DEAD_SECONDS, MAX_RECEIVE, QUEUE, RECEIVE_COOP_SQL, SUBSCRIBE_SQL, SUB_ADD_SQL,
     SUB_REMOVE_SQL, UNSUBSCRIBE_SQL,
 };
 use crate::db::{Db, DbError};
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 
-/// One event of a part, as `pgq.receive_part` hands it out.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct PartEvent {
-    pub batch_id: i64,
-    pub part_no: i32,
-    pub msg_id: i64,
-    pub payload: String,
-    pub retry_count: i32,
-    pub txid: serde_json::Value,
-    pub taken_over: bool,
-}
-
-/// One subconsumer, as `pgq.get_subconsumer_info` reports it.
+/// One member of a cooperative group, as `pgque.get_subconsumer_info` reports it.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 pub struct SubInfo {
+    #[serde(rename = "consumer")]
     pub consumer_name: String,
+    #[serde(rename = "subconsumer")]
     pub subconsumer_name: String,
-    /// The group's lag: the cursor is shared.
-    pub lag_events: i64,
     pub batch_id: Option<i64>,
-    pub part_no: Option<i32>,
-    pub part_events: Option<i32>,
-    pub part_first_id: Option<i64>,
-    pub part_last_id: Option<i64>,
-    pub part_age: Option<String>,
-    pub part_deliveries: Option<i32>,
+    pub batch_start_tick: Option<i64>,
+    pub batch_end_tick: Option<i64>,
+    pub batch_events: i32,
     pub idle: Option<String>,
 }
 
@@ -61,8 +46,8 @@ fn key(consumer: &str, sub: &str) -> SubKey {
 }
 
 impl Lab {
-    /// The part a subconsumer holds (received, not acked), if any.
-    pub fn part(&self, consumer: &str, sub: &str) -> &[PartEvent] {
+    /// The batch a subconsumer holds (received, not acked), if any.
+    pub fn part(&self, consumer: &str, sub: &str) -> &[Event] {
         self.parts
             .get(&key(consumer, sub))
             .map_or(&[], Vec::as_slice)
@@ -156,7 +141,7 @@ impl Lab {
         ))
     }
 
-    pub(super) async fn receive_part(
+    pub(super) async fn receive_coop(
         &mut self,
         db: &Db,
         consumer: &str,
@@ -176,8 +161,8 @@ impl Lab {
             return Ok(self.stopped(sub));
         }
         let rows = db
-            .query::<PartEvent>(
-                RECEIVE_PART_SQL,
+            .query::<Event>(
+                RECEIVE_COOP_SQL,
                 &[
                     QUEUE.into(),
                     consumer.into(),
@@ -195,33 +180,44 @@ impl Lab {
                 Tone::Info,
             ));
         };
-        let (lo, hi) = rows.iter().fold((i64::MAX, i64::MIN), |(lo, hi), e| {
-            (lo.min(e.msg_id), hi.max(e.msg_id))
-        });
-        let msg = if first.taken_over {
-            "pgq.out.part_taken_over"
-        } else {
-            "pgq.out.part_received"
-        };
+        // Taken over: the same events a killed member of the group held, under a new batch.
+        let ids: Vec<i64> = rows.iter().map(|e| e.msg_id).collect();
+        let from = self
+            .parts
+            .iter()
+            .find(|((c, s), held)| {
+                c == consumer
+                    && s != sub
+                    && self.killed.contains(&(c.clone(), s.clone()))
+                    && held.first().is_some_and(|h| h.batch_id != first.batch_id)
+                    && held.iter().map(|e| e.msg_id).collect::<Vec<_>>() == ids
+            })
+            .map(|((_, s), _)| s.clone());
         let count = rows.len();
+        if let Some(dead) = &from {
+            self.parts.remove(&key(consumer, dead));
+        }
         self.parts.insert(key(consumer, sub), rows);
-        Ok(Outcome::new(
-            Msg::new(msg)
-                .arg("sub", sub)
-                .arg("part", first.part_no)
-                .arg("batch", first.batch_id)
-                .arg("count", count)
-                .arg("from", lo)
-                .arg("to", hi),
-            if first.taken_over {
-                Tone::Warn
-            } else {
-                Tone::Good
-            },
-        ))
+        Ok(match from {
+            Some(dead) => Outcome::new(
+                Msg::new("pgq.out.part_taken_over")
+                    .arg("sub", sub)
+                    .arg("dead", dead)
+                    .arg("batch", first.batch_id)
+                    .arg("count", count),
+                Tone::Warn,
+            ),
+            None => Outcome::new(
+                Msg::new("pgq.out.part_received")
+                    .arg("sub", sub)
+                    .arg("batch", first.batch_id)
+                    .arg("count", count),
+                Tone::Good,
+            ),
+        })
     }
 
-    pub(super) async fn ack_part(
+    pub(super) async fn ack_coop(
         &mut self,
         db: &Db,
         consumer: &str,
@@ -237,29 +233,24 @@ impl Lab {
             ));
         };
         let finished = db
-            .query::<Finished>(
-                ACK_PART_SQL,
-                &[first.batch_id.into(), consumer.into(), sub.into()],
-            )
-            .await;
-        // Acked, or refused because another subconsumer took the part over: either way
-        // this one no longer holds it.
+            .query::<Finished>(ACK_SQL, &[first.batch_id.into()])
+            .await?
+            .first()
+            .map_or(0, |f| f.finished);
         self.parts.remove(&key(consumer, sub));
-        let finished = finished?.first().map_or(0, |f| f.finished);
         Ok(Outcome::new(
             Msg::new(if finished == 1 {
-                "pgq.out.part_acked_batch_done"
-            } else {
                 "pgq.out.part_acked"
+            } else {
+                "pgq.result.ack_not_open"
             })
             .arg("sub", sub)
-            .arg("part", first.part_no)
-            .arg("batch", first.batch_id)
+            .arg("id", first.batch_id)
             .arg("consumer", consumer),
             if finished == 1 {
                 Tone::Good
             } else {
-                Tone::Info
+                Tone::Warn
             },
         ))
     }

@@ -257,7 +257,6 @@ fn PlainBatch(
                             <th scope="col">{ctx.t("pgq.label.msg_id")}</th>
                             <th scope="col">{ctx.t("pgq.field.payload")}</th>
                             <th scope="col">{ctx.t("pgq.label.retry_count")}</th>
-                            <th scope="col">{ctx.t("pgq.label.txid")}</th>
                             <th scope="col">{ctx.t("pgq.label.created_at")}</th>
                             <th scope="col"><span class="visually-hidden">{ctx.t("pgq.action.nack")}</span></th>
                         </tr>
@@ -269,9 +268,8 @@ fn PlainBatch(
                                 view! {
                                     <tr data-msg=msg.to_string()>
                                         <td class="mono">{msg}</td>
-                                        <td class="payload">{e.payload.clone()}</td>
-                                        <td class="mono">{e.retry_count}</td>
-                                        <td class="mono">{crate::ui::console::cell_text(&e.txid)}</td>
+                                        <td class="payload">{e.payload.clone().unwrap_or_default()}</td>
+                                        <td class="mono">{e.retry_count.map_or_else(|| "null".to_owned(), |n| n.to_string())}</td>
                                         <td class="mono">{crate::clock::time_of_day(&e.created_at).to_owned()}</td>
                                         <td>
                                             {move || match nacked(msg) {
@@ -355,20 +353,17 @@ fn SubRow(
         })
     };
     let killed = move || lab.with(|l| l.as_ref().is_some_and(|l| l.is_killed(name, sub)));
-    let part = move |i: SubInfo| match (i.part_no, i.batch_id) {
-        (Some(p), Some(b)) => Msg::new("pgq.label.part")
-            .arg("part", p)
+    let part = move |i: SubInfo| match i.batch_id {
+        Some(b) => Msg::new("pgq.label.part")
             .arg("batch", b)
-            .arg("from", i.part_first_id.unwrap_or(0))
-            .arg("to", i.part_last_id.unwrap_or(0))
-            .arg("count", i.part_events.unwrap_or(0))
-            .arg("age", i.part_age.unwrap_or_default())
-            .arg("times", i.part_deliveries.unwrap_or(1)),
-        _ => Msg::new("pgq.label.no_part"),
+            .arg("from", i.batch_start_tick.unwrap_or(0))
+            .arg("to", i.batch_end_tick.unwrap_or(0))
+            .arg("count", i.batch_events),
+        None => Msg::new("pgq.label.no_part"),
     };
     let receive = move || {
         if let Some(max) = f.limit() {
-            act.run(Action::ReceivePart {
+            act.run(Action::ReceiveCoop {
                 consumer: name.into(),
                 sub: sub.into(),
                 max,
@@ -381,15 +376,15 @@ fn SubRow(
             <span data-field="part">{move || render(ctx.lang.get(), &part(info()))}</span>
             <br/>
             <span class="muted" data-field="sub-lag">
-                {move || render(ctx.lang.get(), &Msg::new("pgq.label.sub_lag").arg("count", info().lag_events).arg("idle", info().idle.unwrap_or_default()))}
+                {move || render(ctx.lang.get(), &Msg::new("pgq.label.sub_idle").arg("idle", info().idle.unwrap_or_default()))}
             </span>
             <Show when=killed>
                 <p class="note bad" data-field="killed">{ctx.t("pgq.label.killed")}</p>
             </Show>
             <div class="row">
-                <button type="button" class="small" data-act="receive-part" disabled=move || disabled.get() || killed() on:click=move |_| receive()>{ctx.t("pgq.action.receive_part")}</button>
-                <button type="button" class="small" data-act="ack-part" disabled=move || disabled.get() || killed() || held().is_empty()
-                    on:click=move |_| act.run(Action::AckPart { consumer: name.into(), sub: sub.into() })>{ctx.t("pgq.action.ack_part")}</button>
+                <button type="button" class="small" data-act="receive-coop" disabled=move || disabled.get() || killed() on:click=move |_| receive()>{ctx.t("pgq.action.receive_coop")}</button>
+                <button type="button" class="small" data-act="ack-coop" disabled=move || disabled.get() || killed() || held().is_empty()
+                    on:click=move |_| act.run(Action::AckCoop { consumer: name.into(), sub: sub.into() })>{ctx.t("pgq.action.ack_coop")}</button>
                 <Show when=killed fallback=move || view! {
                     <button type="button" class="small" data-act="kill" disabled=disabled
                         on:click=move |_| act.run(Action::Kill { consumer: name.into(), sub: sub.into() })>{ctx.t("pgq.action.kill")}</button>

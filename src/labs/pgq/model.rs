@@ -1,17 +1,17 @@
 //! L4 PgQ-style rotation queue: state and actions, no UI.
 //!
-//! The queue is the PL/pgSQL engine in `src/sql/pgq/` (schema `pgq`); every statement the
-//! lab runs is a file in `src/sql/pgq/lab/`, shown verbatim in the SQL log. This module holds
-//! only what the database cannot: the page of events each consumer last received (what it is
-//! "working on"), whether the in-flight demo transaction is prepared, the auto-tick switches,
-//! and maint()'s last answer.
+//! The queue is the PL/pgSQL engine in `src/sql/pgque/` (schema `pgque`, PgQue's API); every
+//! statement the lab runs is a file in `src/sql/pgque/lab/`, shown verbatim in the SQL log. This
+//! module holds only what the database cannot: the events each consumer last received (what
+//! it is "working on"), whether the in-flight demo transaction is prepared, the auto-tick
+//! switches, and maint()'s last answer.
 
 use crate::clock;
 use crate::db::{Db, DbError, Param};
 use queue_lab_core::i18n::Msg;
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use super::consumers::{PartEvent, SubInfo, SubKey};
+pub use super::consumers::{SubInfo, SubKey};
 
 pub use super::rows::*;
 pub use super::share::{decode, encode};
@@ -37,7 +37,7 @@ pub enum Action {
         consumer: String,
         batch: i64,
     },
-    /// Acks the page `consumer` holds, whatever its batch id (the tour's and a share
+    /// Acks the batch `consumer` holds, whatever its batch id (the tour's and a share
     /// link's "ack": a batch id depends on what ran before).
     AckHeld(String),
     Nack {
@@ -52,11 +52,11 @@ pub enum Action {
     Advance(i64),
     SetAutoTick(bool),
     SetAutoMaint(bool),
-    /// `pgq.subscribe`: a new consumer with its own cursor from the newest tick.
+    /// `pgque.subscribe`: a new consumer with its own cursor from the newest tick.
     Subscribe(String),
-    /// `pgq.unsubscribe`: the consumer, its cursor and its batch are gone.
+    /// `pgque.unsubscribe`: the consumer, its cursor and its batch are gone.
     Unsubscribe(String),
-    /// `pgq.register_subconsumer`: the consumer becomes a cooperative group.
+    /// `pgque.register_subconsumer`: the consumer becomes a cooperative group.
     AddSub {
         consumer: String,
         sub: String,
@@ -65,18 +65,18 @@ pub enum Action {
         consumer: String,
         sub: String,
     },
-    /// `pgq.receive_part`: the subconsumer's part of the group's batch.
-    ReceivePart {
+    /// `pgque.receive_coop`: the subconsumer's own batch of the group's events.
+    ReceiveCoop {
         consumer: String,
         sub: String,
         max: i64,
     },
-    /// `pgq.ack_part` for the part the subconsumer holds.
-    AckPart {
+    /// `pgque.ack` of the batch the subconsumer holds.
+    AckCoop {
         consumer: String,
         sub: String,
     },
-    /// The subconsumer's process dies: no statement; its part stays un-acked.
+    /// The subconsumer's process dies: no statement; its batch stays un-acked.
     Kill {
         consumer: String,
         sub: String,
@@ -101,7 +101,7 @@ impl Outcome {
 /// The lab's state beside the database.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Lab {
-    /// The page each consumer last received and has not acked yet.
+    /// The events each consumer last received and has not acked yet.
     pub batches: BTreeMap<String, Vec<Event>>,
     /// Events nacked in the open batch, per consumer.
     pub nacked: BTreeMap<String, Vec<(i64, String)>>,
@@ -115,8 +115,8 @@ pub struct Lab {
     /// Events sent so far by "send one" (numbers the payloads).
     pub sent: i64,
     pub history: Vec<Action>,
-    /// The part each subconsumer last received and has not acked yet.
-    pub parts: BTreeMap<SubKey, Vec<PartEvent>>,
+    /// The batch each subconsumer last received and has not acked yet.
+    pub parts: BTreeMap<SubKey, Vec<Event>>,
     /// Subconsumers the learner killed (their process stopped).
     pub killed: BTreeSet<SubKey>,
 }
@@ -129,7 +129,7 @@ async fn inflight_open(db: &Db) -> Result<bool, DbError> {
         .is_empty())
 }
 
-/// Installs the engine in a fresh `pgq` schema (dropping the lab's earlier one).
+/// Installs the engine in a fresh `pgque` schema (dropping the lab's earlier one).
 pub async fn install(db: &Db) -> Result<(), DbError> {
     // A prepared transaction would hold locks the DROP waits on forever (one session).
     if inflight_open(db).await? {
@@ -147,13 +147,14 @@ impl Lab {
     pub async fn setup(db: &Db) -> Result<Lab, DbError> {
         install(db).await?;
         clock::reset(db).await?;
+        db.query::<serde_json::Value>(CREATE_QUEUE_SQL, &[QUEUE.into(), NTABLES.into()])
+            .await?;
         db.query::<serde_json::Value>(
-            CREATE_QUEUE_SQL,
+            QUEUE_CONFIG_SQL,
             &[
                 QUEUE.into(),
-                NTABLES.into(),
-                ROTATION_SECONDS.into(),
-                MAX_RETRIES.into(),
+                "rotation_period".into(),
+                format!("{ROTATION_SECONDS} seconds").into(),
             ],
         )
         .await?;
@@ -222,17 +223,17 @@ impl Lab {
             Action::Unsubscribe(c) => self.unsubscribe(db, &c).await,
             Action::AddSub { consumer, sub } => self.add_sub(db, &consumer, &sub).await,
             Action::RemoveSub { consumer, sub } => self.remove_sub(db, &consumer, &sub).await,
-            Action::ReceivePart { consumer, sub, max } => {
-                self.receive_part(db, &consumer, &sub, max).await
+            Action::ReceiveCoop { consumer, sub, max } => {
+                self.receive_coop(db, &consumer, &sub, max).await
             }
-            Action::AckPart { consumer, sub } => self.ack_part(db, &consumer, &sub).await,
+            Action::AckCoop { consumer, sub } => self.ack_coop(db, &consumer, &sub).await,
             Action::Kill { consumer, sub } => Ok(self.kill(&consumer, &sub)),
         }?;
         self.history.push(action);
         Ok(out)
     }
 
-    /// The open page a consumer holds, if any.
+    /// The events of the open batch a consumer holds, if any.
     pub fn batch(&self, consumer: &str) -> &[Event] {
         self.batches.get(consumer).map_or(&[], Vec::as_slice)
     }
@@ -360,12 +361,18 @@ impl Lab {
         })
     }
 
+    /// PgQue's demo idiom: force_next_tick, then ticker: a tick now, whatever the thresholds.
     async fn tick(&mut self, db: &Db) -> Result<Outcome, DbError> {
-        let tick = db
+        db.query::<serde_json::Value>(FORCE_TICK_SQL, &[QUEUE.into()])
+            .await?;
+        let Some(tick) = db
             .query::<TickId>(TICK_SQL, &[QUEUE.into()])
             .await?
             .first()
-            .map_or(0, |t| t.tick_id);
+            .and_then(|t| t.tick_id)
+        else {
+            return Err(DbError::other("ticker made no tick after force_next_tick"));
+        };
         let snap = db
             .query::<TickSnap>(TICK_SNAPSHOT_SQL, &[QUEUE.into(), tick.into()])
             .await?
@@ -396,13 +403,25 @@ impl Lab {
             .rows;
         let Some(first) = rows.first() else {
             self.batches.remove(consumer);
+            let info = db
+                .query::<ConsumerInfo>(CONSUMER_INFO_SQL, &[QUEUE.into()])
+                .await?
+                .rows
+                .into_iter()
+                .find(|c| c.consumer_name == consumer)
+                .unwrap_or_default();
             let waiting = db
                 .query::<QueueInfo>(QUEUE_INFO_SQL, &[QUEUE.into()])
                 .await?
                 .first()
                 .and_then(|q| q.events_since_tick)
                 .unwrap_or(0);
-            let msg = if waiting > 0 {
+            let msg = if info.lag_ticks > 0 {
+                // receive found a batch with nothing for this consumer and finished it.
+                Msg::new("pgq.out.empty_batch")
+                    .arg("consumer", consumer)
+                    .arg("count", info.lag_ticks)
+            } else if waiting > 0 {
                 Msg::new("pgq.out.waiting_tick")
                     .arg("consumer", consumer)
                     .arg("count", waiting)
@@ -416,60 +435,105 @@ impl Lab {
         let again = self
             .batch(consumer)
             .first()
-            .is_some_and(|e| e.batch_id == batch && e.msg_id == rows[0].msg_id);
-        if self.nacked.get(consumer).is_some_and(|n| !n.is_empty())
-            && self
-                .batch(consumer)
-                .first()
-                .is_some_and(|e| e.batch_id != batch)
+            .is_some_and(|e| e.batch_id == batch);
+        if self
+            .batch(consumer)
+            .first()
+            .is_some_and(|e| e.batch_id != batch)
         {
             self.nacked.remove(consumer);
         }
+        let size = db
+            .query::<BatchEvent>(BATCH_EVENTS_SQL, &[batch.into()])
+            .await?
+            .rows
+            .len();
         self.batches.insert(consumer.to_owned(), rows);
-        Ok(if again {
-            Outcome::new(
-                Msg::new("pgq.result.received_again").arg("id", batch),
-                Tone::Warn,
-            )
+        let msg = if again {
+            Msg::new("pgq.result.received_again").arg("id", batch)
+        } else if size > count {
+            Msg::new("pgq.out.received_part")
+                .arg("consumer", consumer)
+                .arg("id", batch)
+                .arg("count", count)
+                .arg("size", size)
+                .arg("skipped", size - count)
         } else {
-            Outcome::new(
-                Msg::new("pgq.out.received")
-                    .arg("consumer", consumer)
-                    .arg("id", batch)
-                    .arg("count", count),
-                Tone::Good,
-            )
-        })
+            Msg::new("pgq.out.received")
+                .arg("consumer", consumer)
+                .arg("id", batch)
+                .arg("count", count)
+        };
+        Ok(Outcome::new(
+            msg,
+            if again || size > count {
+                Tone::Warn
+            } else {
+                Tone::Good
+            },
+        ))
     }
 
+    /// `pgque.ack`: the whole batch is finished. The events of the batch that no receive
+    /// returned (a limit below its size) are read first, so the page can name what the ack
+    /// skipped.
     async fn ack(&mut self, db: &Db, consumer: &str, batch: i64) -> Result<Outcome, DbError> {
+        let held: BTreeSet<i64> = self.batch(consumer).iter().map(|e| e.msg_id).collect();
+        let skipped: Vec<i64> = match db
+            .query::<BatchEvent>(BATCH_EVENTS_SQL, &[batch.into()])
+            .await
+        {
+            Ok(rows) => rows
+                .rows
+                .into_iter()
+                .map(|e| e.msg_id)
+                .filter(|id| !held.contains(id))
+                .collect(),
+            // Not open (acked already): the ack below says so.
+            Err(_) => Vec::new(),
+        };
         let finished = db
-            .query::<Finished>(ACK_SQL, &[batch.into(), consumer.into()])
+            .query::<Finished>(ACK_SQL, &[batch.into()])
             .await?
             .first()
             .map_or(0, |f| f.finished);
         self.batches.remove(consumer);
-        if finished == 1 {
-            self.nacked.remove(consumer);
-            let tick = db
-                .query::<ConsumerInfo>(CONSUMER_INFO_SQL, &[QUEUE.into()])
-                .await?
-                .rows
-                .into_iter()
-                .find(|c| c.consumer_name == consumer)
-                .map_or(0, |c| c.last_tick);
-            Ok(Outcome::new(
+        if finished != 1 {
+            return Ok(Outcome::new(
+                Msg::new("pgq.result.ack_not_open").arg("id", batch),
+                Tone::Warn,
+            ));
+        }
+        self.nacked.remove(consumer);
+        let tick = db
+            .query::<ConsumerInfo>(CONSUMER_INFO_SQL, &[QUEUE.into()])
+            .await?
+            .rows
+            .into_iter()
+            .find(|c| c.consumer_name == consumer)
+            .map_or(0, |c| c.last_tick);
+        if skipped.is_empty() {
+            return Ok(Outcome::new(
                 Msg::new("pgq.result.acked")
                     .arg("id", batch)
                     .arg("tick", tick),
                 Tone::Good,
-            ))
-        } else {
-            Ok(Outcome::new(
-                Msg::new("pgq.result.acked_page").arg("id", batch),
-                Tone::Info,
-            ))
+            ));
         }
+        let ids = skipped
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        Ok(Outcome::new(
+            Msg::new("pgq.result.acked_skipped")
+                .arg("id", batch)
+                .arg("tick", tick)
+                .arg("consumer", consumer)
+                .arg("count", skipped.len())
+                .arg("ids", ids),
+            Tone::Warn,
+        ))
     }
 
     async fn nack(
@@ -490,16 +554,16 @@ impl Lab {
             ));
         }
         let reason = format!("{consumer} failed event {msg}");
+        db.query::<Nacked>(
+            NACK_SQL,
+            &[batch.into(), msg.into(), delay.into(), reason.into()],
+        )
+        .await?;
+        // nack returns 1 either way; where the event went is read back from the tables.
         let outcome = db
             .query::<NackOutcome>(
-                NACK_SQL,
-                &[
-                    batch.into(),
-                    msg.into(),
-                    delay.into(),
-                    reason.into(),
-                    consumer.into(),
-                ],
+                NACK_OUTCOME_SQL,
+                &[QUEUE.into(), consumer.into(), msg.into()],
             )
             .await?
             .first()
@@ -540,7 +604,7 @@ impl Lab {
 
     async fn retry_events(&mut self, db: &Db) -> Result<Outcome, DbError> {
         let n = db
-            .query::<Released>(RETRY_EVENTS_SQL, &[QUEUE.into()])
+            .query::<Released>(RETRY_EVENTS_SQL, &[])
             .await?
             .first()
             .map_or(0, |r| r.released);
@@ -579,19 +643,24 @@ impl Lab {
             .arg("secs", seconds)
             .arg("now", clock::time_of_day(&now));
         if self.auto_maint {
-            db.query::<Released>(RETRY_EVENTS_SQL, &[QUEUE.into()])
-                .await?;
+            db.query::<Released>(RETRY_EVENTS_SQL, &[]).await?;
         }
         if self.auto_tick {
+            // The scheduler's ticker: a tick only if PgQ's thresholds say one is due.
             let tick = db
                 .query::<TickId>(TICK_SQL, &[QUEUE.into()])
                 .await?
                 .first()
-                .map_or(0, |t| t.tick_id);
-            msg = Msg::new("pgq.out.advanced_ticked")
-                .arg("secs", seconds)
-                .arg("now", clock::time_of_day(&now))
-                .arg("tick", tick);
+                .and_then(|t| t.tick_id);
+            msg = match tick {
+                Some(tick) => Msg::new("pgq.out.advanced_ticked")
+                    .arg("secs", seconds)
+                    .arg("now", clock::time_of_day(&now))
+                    .arg("tick", tick),
+                None => Msg::new("pgq.out.advanced_no_tick")
+                    .arg("secs", seconds)
+                    .arg("now", clock::time_of_day(&now)),
+            };
         }
         if self.auto_maint {
             self.last_maint = db.query::<MaintRow>(MAINT_SQL, &[]).await?.rows;
@@ -660,7 +729,7 @@ mod tests {
     #[test]
     fn the_in_flight_script_sends_to_the_labs_queue_and_prepares_the_transaction_the_lab_finds() {
         let script = INFLIGHT_PREPARE_SQL;
-        assert!(script.contains(&format!("pgq.send('{QUEUE}', '{EVENT_TYPE}', ")));
+        assert!(script.contains(&format!("pgque.send('{QUEUE}', '{EVENT_TYPE}', ")));
         let gid = "'pgq_inflight'";
         assert!(script.contains(&format!("prepare transaction {gid};")));
         for other in [

@@ -4,31 +4,44 @@
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 
-/// One event as `pgq.receive` hands it out.
+/// One event as `pgque.receive` hands it out: PgQue's `pgque.message` (its extra1..4 unread).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Event {
     pub batch_id: i64,
     pub msg_id: i64,
     #[serde(rename = "type")]
-    pub kind: String,
-    pub payload: String,
-    pub retry_count: i32,
+    pub kind: Option<String>,
+    pub payload: Option<String>,
+    /// Null on an event's first delivery, as in PgQue.
+    pub retry_count: Option<i32>,
     pub created_at: String,
-    pub txid: serde_json::Value,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+/// `pgque.get_queue_info`: PgQue's columns (under the lab's field names where the view has
+/// its own), then the lab's.
 pub struct QueueInfo {
     pub queue_name: String,
+    #[serde(rename = "queue_ntables")]
     pub ntables: i32,
+    #[serde(rename = "queue_cur_table")]
     pub cur_table: i32,
     pub cur_table_name: String,
+    #[serde(rename = "queue_rotation_period")]
     pub rotation_period: String,
+    #[serde(rename = "queue_switch_time")]
     pub switch_time: String,
+    #[serde(rename = "queue_ticker_max_count")]
+    pub ticker_max_count: i32,
+    #[serde(rename = "queue_ticker_max_lag")]
+    pub ticker_max_lag: String,
     pub max_retries: i32,
+    #[serde(rename = "last_tick_id")]
     pub last_tick: i64,
     pub last_tick_time: Option<String>,
     pub ticks_kept: i32,
+    /// Event ids handed out since the last tick (PgQue's `ev_new`).
+    #[serde(rename = "ev_new")]
     pub events_since_tick: Option<i64>,
     pub consumers: i32,
     pub retries_pending: i32,
@@ -49,7 +62,7 @@ impl QueueInfo {
     }
 }
 
-/// The engine's reason (`pgq.rotation_status` / `pgq.maint`: a code and its values) as a
+/// The engine's reason (`pgque.rotation_status` / `pgque.maint`: a code and its values) as a
 /// message; the engine's own English note stays in the SQL log.
 pub fn reason_msg(reason: Option<&str>, args: &[String]) -> Msg {
     let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
@@ -68,17 +81,21 @@ pub fn reason_msg(reason: Option<&str>, args: &[String]) -> Msg {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+/// `pgque.get_consumer_info`: PgQue's columns, then the lab's.
 pub struct ConsumerInfo {
     pub consumer_name: String,
     pub last_tick: i64,
     pub last_tick_time: Option<String>,
     pub lag_ticks: i32,
     pub lag_events: i64,
+    #[serde(rename = "lag")]
     pub lag_time: Option<String>,
+    #[serde(rename = "current_batch")]
     pub batch_id: Option<i64>,
+    #[serde(rename = "next_tick")]
     pub batch_end_tick: Option<i64>,
-    pub batch_acked_upto: Option<i64>,
-    pub last_ack_time: Option<String>,
+    /// Time since its last receive or ack (PgQue's `last_seen`).
+    pub last_seen: Option<String>,
     pub retries_pending: i32,
     pub dead_letters: i32,
     pub holds_rotation: bool,
@@ -118,9 +135,6 @@ impl MaintRow {
         let args = self.args.as_deref().unwrap_or_default();
         let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
         match self.action.as_str() {
-            "retry" => Msg::new("pgq.maint.retry")
-                .arg("count", arg(0))
-                .arg("table", arg(1)),
             "step2" => Msg::new("pgq.maint.step2"),
             "rotate" => Msg::new("pgq.maint.rotate")
                 .arg("from", arg(0))
@@ -134,26 +148,31 @@ impl MaintRow {
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
+/// A row of `pgque.dead_letter`, as `pgque.dlq_inspect` returns it.
 pub struct DeadLetter {
     pub dl_id: i64,
+    #[serde(rename = "dl_consumer")]
     pub consumer: String,
+    #[serde(rename = "ev_id")]
     pub msg_id: i64,
-    pub batch_id: i64,
-    #[serde(rename = "type")]
+    #[serde(rename = "ev_type")]
     pub kind: Option<String>,
+    #[serde(rename = "ev_data")]
     pub payload: Option<String>,
-    pub retry_count: i32,
+    #[serde(rename = "ev_retry")]
+    pub retry_count: Option<i32>,
+    #[serde(rename = "dl_reason")]
     pub reason: Option<String>,
+    #[serde(rename = "ev_time")]
     pub created_at: String,
+    #[serde(rename = "dl_time")]
     pub died_at: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Retry {
-    pub rq_id: i64,
     pub consumer: String,
     pub msg_id: i64,
-    pub batch_id: i64,
     pub retry_count: i32,
     pub retry_after: String,
     pub reason: Option<String>,
@@ -166,7 +185,7 @@ pub struct Snapshot {
     pub now: String,
     pub queue: Option<QueueInfo>,
     pub consumers: Vec<ConsumerInfo>,
-    /// Every subconsumer of every group (`pgq.get_subconsumer_info`).
+    /// Every subconsumer of every group (`pgque.get_subconsumer_info`).
     pub subs: Vec<super::consumers::SubInfo>,
     pub tables: Vec<TableInfo>,
     pub retries: Vec<Retry>,
@@ -189,7 +208,12 @@ pub(super) struct Count {
 }
 #[derive(Deserialize)]
 pub(super) struct TickId {
-    pub(super) tick_id: i64,
+    /// Null when `pgque.ticker(queue)` found no tick due.
+    pub(super) tick_id: Option<i64>,
+}
+#[derive(Deserialize)]
+pub(super) struct BatchEvent {
+    pub(super) msg_id: i64,
 }
 #[derive(Deserialize)]
 pub(super) struct TickSnap {
@@ -198,6 +222,11 @@ pub(super) struct TickSnap {
 #[derive(Deserialize)]
 pub(super) struct Finished {
     pub(super) finished: i32,
+}
+#[derive(Deserialize)]
+pub(super) struct Nacked {
+    #[allow(dead_code)]
+    pub(super) nacked: i32,
 }
 #[derive(Deserialize)]
 pub(super) struct NackOutcome {

@@ -37,8 +37,8 @@ pub fn encode(actions: &[Action]) -> String {
             Action::Unsubscribe(c) => format!("U{c}"),
             Action::AddSub { consumer, sub } => format!("g{consumer},{sub}"),
             Action::RemoveSub { consumer, sub } => format!("G{consumer},{sub}"),
-            Action::ReceivePart { consumer, sub, max } => format!("w{consumer},{sub},{max}"),
-            Action::AckPart { consumer, sub } => format!("x{consumer},{sub}"),
+            Action::ReceiveCoop { consumer, sub, max } => format!("w{consumer},{sub},{max}"),
+            Action::AckCoop { consumer, sub } => format!("x{consumer},{sub}"),
             Action::Kill { consumer, sub } => format!("K{consumer},{sub}"),
         })
         .collect::<Vec<_>>()
@@ -114,12 +114,12 @@ pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
                 consumer: consumer(c)?,
                 sub: sub(s)?,
             },
-            ('w', [c, s, max]) => Action::ReceivePart {
+            ('w', [c, s, max]) => Action::ReceiveCoop {
                 consumer: consumer(c)?,
                 sub: sub(s)?,
                 max: int(max, 1, MAX_RECEIVE)?,
             },
-            ('x', [c, s]) => Action::AckPart {
+            ('x', [c, s]) => Action::AckCoop {
                 consumer: consumer(c)?,
                 sub: sub(s)?,
             },
@@ -174,12 +174,12 @@ mod tests {
                 consumer: "audit".into(),
                 sub: "w1".into(),
             },
-            Action::ReceivePart {
+            Action::ReceiveCoop {
                 consumer: "audit".into(),
                 sub: "w1".into(),
                 max: 10,
             },
-            Action::AckPart {
+            Action::AckCoop {
                 consumer: "audit".into(),
                 sub: "w1".into(),
             },

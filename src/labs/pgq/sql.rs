@@ -1,31 +1,37 @@
 //! L4's SQL: the engine's files in install order, every statement the lab runs (one file
-//! each in `src/sql/pgq/lab/`, shown verbatim in the SQL log), the lab's limits, and the
+//! each in `src/sql/pgque/lab/`, shown verbatim in the SQL log), the lab's limits, and the
 //! engine's SQLSTATEs.
 
 use crate::db::DbError;
 
 /// The engine, installed in this order (each file is one `db.exec`).
 pub const ENGINE: [(&str, &str); 9] = [
-    ("00_schema.sql", include_str!("../../sql/pgq/00_schema.sql")),
-    ("10_queue.sql", include_str!("../../sql/pgq/10_queue.sql")),
-    ("20_send.sql", include_str!("../../sql/pgq/20_send.sql")),
-    ("30_ticker.sql", include_str!("../../sql/pgq/30_ticker.sql")),
+    (
+        "00_schema.sql",
+        include_str!("../../sql/pgque/00_schema.sql"),
+    ),
+    ("10_queue.sql", include_str!("../../sql/pgque/10_queue.sql")),
+    ("20_send.sql", include_str!("../../sql/pgque/20_send.sql")),
+    (
+        "30_ticker.sql",
+        include_str!("../../sql/pgque/30_ticker.sql"),
+    ),
     (
         "40_receive.sql",
-        include_str!("../../sql/pgq/40_receive.sql"),
+        include_str!("../../sql/pgque/40_receive.sql"),
     ),
-    ("45_coop.sql", include_str!("../../sql/pgq/45_coop.sql")),
+    ("45_coop.sql", include_str!("../../sql/pgque/45_coop.sql")),
     (
         "50_retry_dlq.sql",
-        include_str!("../../sql/pgq/50_retry_dlq.sql"),
+        include_str!("../../sql/pgque/50_retry_dlq.sql"),
     ),
-    ("60_info.sql", include_str!("../../sql/pgq/60_info.sql")),
-    ("70_maint.sql", include_str!("../../sql/pgq/70_maint.sql")),
+    ("60_info.sql", include_str!("../../sql/pgque/60_info.sql")),
+    ("70_maint.sql", include_str!("../../sql/pgque/70_maint.sql")),
 ];
 
 macro_rules! lab_sql {
     ($name:ident, $file:literal) => {
-        pub const $name: &str = include_str!(concat!("../../sql/pgq/lab/", $file));
+        pub const $name: &str = include_str!(concat!("../../sql/pgque/lab/", $file));
     };
 }
 lab_sql!(DROP_SQL, "drop.sql");
@@ -34,12 +40,15 @@ lab_sql!(SUBSCRIBE_SQL, "subscribe.sql");
 lab_sql!(UNSUBSCRIBE_SQL, "unsubscribe.sql");
 lab_sql!(SUB_ADD_SQL, "sub_add.sql");
 lab_sql!(SUB_REMOVE_SQL, "sub_remove.sql");
-lab_sql!(RECEIVE_PART_SQL, "receive_part.sql");
-lab_sql!(ACK_PART_SQL, "ack_part.sql");
+lab_sql!(RECEIVE_COOP_SQL, "receive_coop.sql");
 lab_sql!(SUBCONSUMER_INFO_SQL, "subconsumer_info.sql");
 lab_sql!(SEND_SQL, "send.sql");
 lab_sql!(SEND_BURST_SQL, "send_burst.sql");
+lab_sql!(FORCE_TICK_SQL, "force_tick.sql");
 lab_sql!(TICK_SQL, "tick.sql");
+lab_sql!(QUEUE_CONFIG_SQL, "queue_config.sql");
+lab_sql!(BATCH_EVENTS_SQL, "batch_events.sql");
+lab_sql!(NACK_OUTCOME_SQL, "nack_outcome.sql");
 lab_sql!(TICK_SNAPSHOT_SQL, "tick_snapshot.sql");
 lab_sql!(RECEIVE_SQL, "receive.sql");
 lab_sql!(ACK_SQL, "ack.sql");
@@ -66,12 +75,12 @@ pub const CONSUMERS: [&str; 2] = ["billing", "email"];
 pub const NAMES: [&str; 4] = ["billing", "email", "audit", "search"];
 /// Subconsumer names the page offers, per consumer.
 pub const SUBS: [&str; 3] = ["w1", "w2", "w3"];
-/// A part handed out longer ago than this (lab seconds) and not acked is taken over.
+/// A member's batch whose member was silent longer than this (lab seconds) is taken over
+/// (receive_coop's dead_interval).
 pub const DEAD_SECONDS: i64 = 30;
 pub const EVENT_TYPE: &str = "order.created";
 pub const NTABLES: i32 = 3;
 pub const ROTATION_SECONDS: i64 = 30;
-pub const MAX_RETRIES: i32 = 3;
 /// The largest burst one click sends.
 pub const MAX_BURST: i64 = 5_000;
 /// The most events one receive asks for.
@@ -87,14 +96,10 @@ pub fn error_key(e: &DbError) -> Option<&'static str> {
         "PQ001" => "pgq.error.PQ001",
         "PQ002" => "pgq.error.PQ002",
         "PQ003" => "pgq.error.PQ003",
-        "PQ004" => "pgq.error.PQ004",
-        "PQ005" => "pgq.error.PQ005",
-        "PQ006" => "pgq.error.PQ006",
         "PQ007" => "pgq.error.PQ007",
         "PQ008" => "pgq.error.PQ008",
         "PQ009" => "pgq.error.PQ009",
         "PQ010" => "pgq.error.PQ010",
-        "PQ011" => "pgq.error.PQ011",
         "22023" => "pgq.error.22023",
         "55P03" => "pgq.error.55P03",
         _ => return None,

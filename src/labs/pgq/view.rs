@@ -43,7 +43,7 @@ fn ack(consumer: &str) -> Action {
 }
 
 /// The guided tour: each step from a fresh queue, in the order the ideas build on each other.
-pub const TOUR: [TourStep<Action>; 6] = [
+pub const TOUR: [TourStep<Action>; 8] = [
     TourStep {
         title: "pgq.tour.1.title",
         body: "pgq.tour.1.body",
@@ -131,7 +131,7 @@ pub const TOUR: [TourStep<Action>; 6] = [
             let sub = |s: &str| ("audit".to_string(), s.to_string());
             let part = |s: &str| {
                 let (consumer, sub) = sub(s);
-                Action::ReceivePart {
+                Action::ReceiveCoop {
                     consumer,
                     sub,
                     max: 100,
@@ -149,7 +149,9 @@ pub const TOUR: [TourStep<Action>; 6] = [
                     consumer: c2.clone(),
                     sub: w2.clone(),
                 },
-                Action::Burst(6),
+                Action::Burst(3),
+                Action::Tick,
+                Action::Burst(3),
                 Action::Tick,
                 part("w1"),
                 part("w2"),
@@ -157,7 +159,7 @@ pub const TOUR: [TourStep<Action>; 6] = [
                     consumer: c1,
                     sub: w1,
                 },
-                Action::AckPart {
+                Action::AckCoop {
                     consumer: c2,
                     sub: w2,
                 },
@@ -166,6 +168,49 @@ pub const TOUR: [TourStep<Action>; 6] = [
             ]
         },
     },
+    TourStep {
+        title: "pgq.tour.7.title",
+        body: "pgq.tour.7.body",
+        actions: || {
+            vec![
+                Action::Burst(5),
+                Action::Tick,
+                Action::Receive {
+                    consumer: "billing".into(),
+                    max: 2,
+                },
+                ack("billing"),
+                receive("email"),
+                ack("email"),
+            ]
+        },
+    },
+    TourStep {
+        title: "pgq.tour.8.title",
+        body: "pgq.tour.8.body",
+        actions: || {
+            vec![
+                Action::Burst(3),
+                Action::Tick,
+                receive("billing"),
+                receive("billing"),
+                ack("billing"),
+            ]
+        },
+    },
+];
+
+/// Every way the lab's engine differs from PgQue, each with its reason (shown on the page).
+pub const DIFFERENCES: [&str; 9] = [
+    "pgq.diff.code",
+    "pgq.diff.ntables",
+    "pgq.diff.clock",
+    "pgq.diff.force_tick",
+    "pgq.diff.maint",
+    "pgq.diff.info",
+    "pgq.diff.dead_letter",
+    "pgq.diff.retry_batch",
+    "pgq.diff.omitted",
 ];
 
 #[component]
@@ -183,7 +228,7 @@ pub fn PgqLab() -> impl IntoView {
     let act = Callback::new(move |a: Action| {
         reveal.set_value(match &a {
             Action::Receive { consumer, .. } => Some(format!("#consumer-{consumer} table.batch")),
-            Action::ReceivePart { consumer, sub, .. } => Some(format!("#sub-{consumer}-{sub}")),
+            Action::ReceiveCoop { consumer, sub, .. } => Some(format!("#sub-{consumer}-{sub}")),
             _ => None,
         });
         run_actions(vec![a], false)
@@ -206,6 +251,12 @@ pub fn PgqLab() -> impl IntoView {
             <h1>{ctx.t("lab.pgq.title")}</h1>
             <p class="lead">{ctx.t("pgq.lead")}</p>
             <p class="muted">{ctx.t("pgq.engine_note")}</p>
+            <details class="pgque-diff" id="pgque-diff">
+                <summary>{ctx.t("pgq.diff.title")}</summary>
+                <ul>
+                    {DIFFERENCES.iter().map(|k| view! { <li>{ctx.t(k)}</li> }).collect_view()}
+                </ul>
+            </details>
             <ReplayCut cut=guide.cut/>
             <Show when=ready fallback=move || view! { <p class="muted">{ctx.t("pgq.needs_postgres")}</p> }>
                 <Tour guide=guide session=session title="pgq.tour.title" busy=disabled/>
@@ -355,6 +406,9 @@ fn Ticker(
             <p id="waiting-tick" class:note=move || { waiting() > 0 } class:muted=move || { waiting() == 0 }>
                 {move || render(ctx.lang.get(), &Msg::new("pgq.label.events_since_tick").arg("count", waiting()))}
             </p>
+            <p class="muted" id="ticker-thresholds">
+                {move || { let q = q(); render(ctx.lang.get(), &Msg::new("pgq.label.thresholds").arg("count", q.ticker_max_count).arg("lag", q.ticker_max_lag)) }}
+            </p>
             <p class="muted">{ctx.t("pgq.explain.latency")}</p>
             <p class="muted">{ctx.t("pgq.explain.fanout")}</p>
         </section>
@@ -460,7 +514,7 @@ fn RetriesAndDead(
                             </tr>
                         </thead>
                         <tbody>
-                            <For each=move || snap.get().retries key=|r| (r.rq_id, r.due) let:r>
+                            <For each=move || snap.get().retries key=|r| (r.consumer.clone(), r.msg_id, r.due) let:r>
                                 <tr class:claimable=r.due>
                                     <td>{r.consumer.clone()}</td>
                                     <td class="mono">{r.msg_id}</td>

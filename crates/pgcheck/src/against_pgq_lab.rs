@@ -1,0 +1,280 @@
+//! The script's operations on the lab's engine (schema `pgque`, `src/sql/pgque/*.sql`), with
+//! L4's own statements (`src/sql/pgque/lab/*.sql`), on the lab's clock and search path as
+//! the app runs them. B, the connection that holds a transaction open, is a lab session too,
+//! its clock set to A's before it begins.
+
+use postgres::types::Type;
+use postgres::Client;
+
+use super::{Engine, Ev, Received, Tables, BILLING, EMAIL, EVENT_TYPE, MAX_COUNT, NTABLES};
+use super::{QUEUE, ROTATION_SECONDS};
+use crate::target::{self, lab_sql, CLOCK_ADVANCE};
+use crate::{context, CheckError};
+
+/// The engine, in install order, as the lab installs it.
+const ENGINE: [(&str, &str); 9] = [
+    ("00_schema.sql", lab_sql!("pgque/00_schema.sql")),
+    ("10_queue.sql", lab_sql!("pgque/10_queue.sql")),
+    ("20_send.sql", lab_sql!("pgque/20_send.sql")),
+    ("30_ticker.sql", lab_sql!("pgque/30_ticker.sql")),
+    ("40_receive.sql", lab_sql!("pgque/40_receive.sql")),
+    ("45_coop.sql", lab_sql!("pgque/45_coop.sql")),
+    ("50_retry_dlq.sql", lab_sql!("pgque/50_retry_dlq.sql")),
+    ("60_info.sql", lab_sql!("pgque/60_info.sql")),
+    ("70_maint.sql", lab_sql!("pgque/70_maint.sql")),
+];
+const CREATE_QUEUE: &str = lab_sql!("pgque/lab/create_queue.sql");
+const QUEUE_CONFIG: &str = lab_sql!("pgque/lab/queue_config.sql");
+const SUBSCRIBE: &str = lab_sql!("pgque/lab/subscribe.sql");
+const SEND: &str = lab_sql!("pgque/lab/send.sql");
+const TICK: &str = lab_sql!("pgque/lab/tick.sql");
+const FORCE_TICK: &str = lab_sql!("pgque/lab/force_tick.sql");
+const RECEIVE: &str = lab_sql!("pgque/lab/receive.sql");
+const ACK: &str = lab_sql!("pgque/lab/ack.sql");
+const NACK: &str = lab_sql!("pgque/lab/nack.sql");
+const RETRY_EVENTS: &str = lab_sql!("pgque/lab/retry_events.sql");
+const MAINT: &str = lab_sql!("pgque/lab/maint.sql");
+const TABLE_INFO: &str = lab_sql!("pgque/lab/table_info.sql");
+const QUEUE_INFO: &str = lab_sql!("pgque/lab/queue_info.sql");
+const DLQ_INSPECT: &str = lab_sql!("pgque/lab/dlq_inspect.sql");
+
+/// The most events one receive returns: above any batch of the script, so a receive returns
+/// the whole batch.
+const MAX_RETURN: i32 = 100;
+
+/// Installs the engine (`create schema pgque` and its functions) on a lab session, and
+/// opens B.
+pub fn engine(url: &str) -> Result<LabEngine, CheckError> {
+    let mut a = target::lab_session(url, "pgq_lab")?;
+    for (name, sql) in ENGINE {
+        context(a.batch_execute(sql), name)?;
+    }
+    let b = target::lab_session(url, "pgq_lab")?;
+    Ok(LabEngine {
+        a,
+        b,
+        b_open: false,
+    })
+}
+
+pub struct LabEngine {
+    a: Client,
+    b: Client,
+    b_open: bool,
+}
+
+fn send_on(c: &mut Client, payload: &str) -> Result<i64, CheckError> {
+    let stmt = context(
+        c.prepare_typed(SEND, &[Type::TEXT, Type::TEXT, Type::TEXT]),
+        "send.sql",
+    )?;
+    Ok(context(
+        c.query_one(&stmt, &[&QUEUE, &EVENT_TYPE, &payload]),
+        "send.sql",
+    )?
+    .get("msg_id"))
+}
+
+impl LabEngine {
+    fn on_queue(&mut self, sql: &str, what: &str) -> Result<Vec<postgres::Row>, CheckError> {
+        let stmt = context(self.a.prepare_typed(sql, &[Type::TEXT]), what)?;
+        context(self.a.query(&stmt, &[&QUEUE]), what)
+    }
+}
+
+impl Engine for LabEngine {
+    fn label(&self) -> String {
+        "lab engine (pgque, PL/pgSQL, lab clock)".into()
+    }
+
+    fn setup(&mut self) -> Result<(), CheckError> {
+        let stmt = context(
+            self.a
+                .prepare_typed(CREATE_QUEUE, &[Type::TEXT, Type::INT4]),
+            "create_queue.sql",
+        )?;
+        context(self.a.query(&stmt, &[&QUEUE, &NTABLES]), "create_queue.sql")?;
+        let config = context(
+            self.a
+                .prepare_typed(QUEUE_CONFIG, &[Type::TEXT, Type::TEXT, Type::TEXT]),
+            "queue_config.sql",
+        )?;
+        let rotation = format!("{ROTATION_SECONDS} seconds");
+        let max_count = MAX_COUNT.to_string();
+        for (param, value) in [
+            ("ticker_max_count", max_count.as_str()),
+            ("ticker_max_lag", "1 hour"),
+            ("ticker_idle_period", "1 hour"),
+            ("rotation_period", rotation.as_str()),
+        ] {
+            context(
+                self.a.query(&config, &[&QUEUE, &param, &value]),
+                "queue_config.sql",
+            )?;
+        }
+        if self.force_tick()?.is_none() {
+            return Err(CheckError(
+                "lab: ticker() made no tick after force_next_tick()".into(),
+            ));
+        }
+        let subscribe = context(
+            self.a.prepare_typed(SUBSCRIBE, &[Type::TEXT, Type::TEXT]),
+            "subscribe.sql",
+        )?;
+        for consumer in [BILLING, EMAIL] {
+            context(
+                self.a.query(&subscribe, &[&QUEUE, &consumer]),
+                "subscribe.sql",
+            )?;
+        }
+        Ok(())
+    }
+
+    fn send(&mut self, payloads: &[&str]) -> Result<Vec<i64>, CheckError> {
+        context(self.a.batch_execute("begin"), "begin")?;
+        let mut ids = Vec::new();
+        for p in payloads {
+            match send_on(&mut self.a, p) {
+                Ok(id) => ids.push(id),
+                Err(e) => {
+                    let _ = self.a.batch_execute("rollback");
+                    return Err(e);
+                }
+            }
+        }
+        context(self.a.batch_execute("commit"), "commit")?;
+        Ok(ids)
+    }
+
+    fn send_open(&mut self, payload: &str) -> Result<i64, CheckError> {
+        if !self.b_open {
+            let clock: String = context(
+                self.a.query_one("select current_setting('lab.clock')", &[]),
+                "reading A's lab clock",
+            )?
+            .get(0);
+            context(
+                self.b
+                    .query_one("select set_config('lab.clock', $1, false)", &[&clock]),
+                "B: setting the lab clock",
+            )?;
+            context(self.b.batch_execute("begin"), "B: begin")?;
+            self.b_open = true;
+        }
+        send_on(&mut self.b, payload)
+    }
+
+    fn commit_open(&mut self) -> Result<(), CheckError> {
+        context(self.b.batch_execute("commit"), "B: commit")?;
+        self.b_open = false;
+        Ok(())
+    }
+
+    fn ticker(&mut self) -> Result<Option<i64>, CheckError> {
+        let rows = self.on_queue(TICK, "tick.sql")?;
+        Ok(rows.first().and_then(|r| r.get("tick_id")))
+    }
+
+    fn force_tick(&mut self) -> Result<Option<i64>, CheckError> {
+        self.on_queue(FORCE_TICK, "force_tick.sql")?;
+        self.ticker()
+    }
+
+    fn receive(&mut self, consumer: &str) -> Result<Received, CheckError> {
+        let stmt = context(
+            self.a
+                .prepare_typed(RECEIVE, &[Type::TEXT, Type::TEXT, Type::INT4]),
+            "receive.sql",
+        )?;
+        let rows = context(
+            self.a.query(&stmt, &[&QUEUE, &consumer, &MAX_RETURN]),
+            "receive.sql",
+        )?;
+        let events: Vec<Ev> = rows
+            .iter()
+            .map(|r| Ev {
+                id: r.get("msg_id"),
+                payload: r.get::<_, Option<String>>("payload").unwrap_or_default(),
+                retry: r.get("retry_count"),
+            })
+            .collect();
+        Ok(Received {
+            batch: rows.first().map(|r| r.get("batch_id")),
+            events,
+            finished_empty: false,
+            nothing: Some("no rows (no batch due, or an empty one it finished)"),
+        })
+    }
+
+    fn ack(&mut self, batch: i64) -> Result<i32, CheckError> {
+        let stmt = context(self.a.prepare_typed(ACK, &[Type::INT8]), "ack.sql")?;
+        Ok(context(self.a.query_one(&stmt, &[&batch]), "ack.sql")?.get("finished"))
+    }
+
+    fn retry(&mut self, batch: i64, ev: &Ev, seconds: i32) -> Result<i32, CheckError> {
+        let stmt = context(
+            self.a
+                .prepare_typed(NACK, &[Type::INT8, Type::INT8, Type::FLOAT8, Type::TEXT]),
+            "nack.sql",
+        )?;
+        let reason: Option<&str> = None;
+        Ok(context(
+            self.a
+                .query_one(&stmt, &[&batch, &ev.id, &f64::from(seconds), &reason]),
+            "nack.sql",
+        )?
+        .get("nacked"))
+    }
+
+    fn retry_events(&mut self) -> Result<i32, CheckError> {
+        Ok(context(self.a.query_one(RETRY_EVENTS, &[]), "retry_events.sql")?.get("released"))
+    }
+
+    fn rotate(&mut self) -> Result<(), CheckError> {
+        // maint() records step 2 of the last switch when it is pending, in a later
+        // transaction than the switch; twice, as PgQ's step1 and step2 are two calls.
+        for _ in 0..2 {
+            context(self.a.query(MAINT, &[]), "maint.sql")?;
+        }
+        Ok(())
+    }
+
+    fn tables(&mut self) -> Result<Tables, CheckError> {
+        let rows = self.on_queue(TABLE_INFO, "table_info.sql")?;
+        let mut t = Tables::default();
+        for r in rows {
+            let no: i32 = r.get("table_no");
+            if r.get::<_, bool>("is_current") {
+                t.current = no;
+            }
+            t.counts.push(r.get("events"));
+        }
+        Ok(t)
+    }
+
+    fn wait(&mut self, seconds: f64) -> Result<(), CheckError> {
+        let stmt = context(
+            self.a.prepare_typed(CLOCK_ADVANCE, &[Type::FLOAT8]),
+            "clock_advance.sql",
+        )?;
+        context(self.a.query(&stmt, &[&seconds]), "clock_advance.sql")?;
+        Ok(())
+    }
+
+    fn dead_letters(&mut self) -> Result<Option<i64>, CheckError> {
+        let stmt = context(
+            self.a.prepare_typed(DLQ_INSPECT, &[Type::TEXT, Type::INT4]),
+            "dlq_inspect.sql",
+        )?;
+        let rows = context(self.a.query(&stmt, &[&QUEUE, &100i32]), "dlq_inspect.sql")?;
+        Ok(Some(rows.len() as i64))
+    }
+
+    fn queue_info(&mut self) -> Result<(i32, i32), CheckError> {
+        let rows = self.on_queue(QUEUE_INFO, "queue_info.sql")?;
+        let r = rows
+            .first()
+            .ok_or_else(|| CheckError("queue_info.sql returned no row".into()))?;
+        Ok((r.get("queue_ntables"), r.get("queue_cur_table")))
+    }
+}

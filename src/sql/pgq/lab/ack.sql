@@ -1,1 +1,0 @@
-select pgq.ack($1, $2) as finished

@@ -1,1 +1,0 @@
-commit prepared 'pgq_inflight'

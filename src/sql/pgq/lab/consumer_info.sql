@@ -1,1 +1,0 @@
-select * from pgq.get_consumer_info($1)

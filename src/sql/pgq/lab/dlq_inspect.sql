@@ -1,1 +1,0 @@
-select * from pgq.dlq_inspect($1, $2)

@@ -1,1 +1,0 @@
-select pgq.dlq_replay($1) as msg_id

@@ -1,2 +1,0 @@
--- The lab's reset: remove the engine with every queue, table and function in it.
-drop schema if exists pgq cascade

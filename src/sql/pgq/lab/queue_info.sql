@@ -1,1 +1,0 @@
-select * from pgq.get_queue_info($1)

@@ -1,1 +1,0 @@
-select * from pgq.receive($1, $2, $3)

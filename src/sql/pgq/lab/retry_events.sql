@@ -1,1 +1,0 @@
-select pgq.maint_retry_events($1) as released

@@ -1,1 +1,0 @@
-rollback prepared 'pgq_inflight'

@@ -1,2 +1,0 @@
--- $1 queue, $2 event type, $3 payload
-select pgq.send($1, $2, $3) as msg_id, pg_current_xact_id()::text as txid

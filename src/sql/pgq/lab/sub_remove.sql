@@ -1,1 +1,0 @@
-select pgq.unregister_subconsumer($1, $2, $3) as done

@@ -1,1 +1,0 @@
-select * from pgq.get_subconsumer_info($1)

@@ -1,1 +1,0 @@
-select pgq.subscribe($1, $2) as done

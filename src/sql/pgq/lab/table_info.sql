@@ -1,1 +1,0 @@
-select * from pgq.get_table_info($1)

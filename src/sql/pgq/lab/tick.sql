@@ -1,1 +1,0 @@
-select pgq.ticker($1) as tick_id

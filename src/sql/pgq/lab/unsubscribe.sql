@@ -1,1 +1,0 @@
-select pgq.unsubscribe($1, $2) as done

@@ -1,0 +1,253 @@
+-- Consuming: PgQ's next_batch, get_batch_events and finish_batch, and PgQue's
+-- receive, ack and nack over them.
+
+-- pgque.batch_events(i_queue_id int, i_owner int, i_last pg_snapshot, i_next pg_snapshot)
+--   i_queue_id  queue id
+--   i_owner     the consumer (a cooperative group's sub_id for its members):
+--               events addressed to another consumer are skipped
+--   i_last      snapshot of the batch's first tick
+--   i_next      snapshot of the batch's last tick
+-- Returns the batch's events in ev_id order (as PgQ): those whose
+-- transaction is visible in i_next and was not yet visible in i_last.
+-- Guarantee: reads only. Consecutive batches [t0,t1], [t1,t2], ... cover
+-- every committed event once: a transaction is visible in t2's snapshot and
+-- not in t1's exactly once along the chain. Rolled-back events are never
+-- visible to the query at all. The read is one range of the (ev_txid, ev_id)
+-- index per table: anything below i_last's xmin was visible in i_last,
+-- anything from i_next's xmax on was not visible in i_next.
+create function pgque.batch_events(
+    i_queue_id int, i_owner int, i_last pg_snapshot, i_next pg_snapshot)
+returns table (ev_id bigint, ev_time timestamptz, ev_txid xid8, ev_owner int,
+               ev_retry int, ev_type text, ev_data text, ev_extra1 text,
+               ev_extra2 text, ev_extra3 text, ev_extra4 text)
+language plpgsql stable as $$
+begin
+    return query execute format(
+        'select e.ev_id, e.ev_time, e.ev_txid, e.ev_owner, e.ev_retry, e.ev_type, e.ev_data,
+                e.ev_extra1, e.ev_extra2, e.ev_extra3, e.ev_extra4
+           from %s e
+          where e.ev_txid >= pg_snapshot_xmin($1)
+            and e.ev_txid < pg_snapshot_xmax($2)
+            and pg_visible_in_snapshot(e.ev_txid, $2)
+            and not pg_visible_in_snapshot(e.ev_txid, $1)
+            and (e.ev_owner is null or e.ev_owner = $3)
+          order by e.ev_id', pgque.event_table(i_queue_id))
+    using i_last, i_next, i_owner;
+end;
+$$;
+
+-- pgque.refuse_coop(s pgque.subscription) returns void
+-- Raises PQ009 when the consumer is a cooperative group with members, or a
+-- member: a plain next_batch / receive would bypass the group (as PgQue
+-- refuses it). Reads only.
+create function pgque.refuse_coop(s pgque.subscription)
+returns void
+language plpgsql stable as $$
+begin
+    if s.sub_role = 'coop_member'
+       or exists (select 1 from pgque.subscription m where m.sub_main = s.sub_id) then
+        raise exception 'pgque: consumer "%" is a cooperative group (or one of its members): its subconsumers receive with receive_coop', s.sub_consumer
+            using errcode = 'PQ009',
+                  hint = 'call pgque.receive_coop(queue, consumer, subconsumer, max_return)';
+    end if;
+end;
+$$;
+
+-- pgque.next_batch(i_queue text, i_consumer text) returns bigint
+--   i_queue, i_consumer  names
+-- Returns the consumer's open batch id, or opens the next one, or null when
+-- no tick follows the consumer's cursor.
+-- Guarantee: as PgQ: a batch spans one tick interval, from the consumer's
+-- cursor to the next tick (a consumer behind by several ticks gets them one
+-- batch at a time); an open batch is returned again until it is finished,
+-- so a consumer that crashed before its ack gets the same batch after a
+-- restart. Raises PQ001 / PQ002, PQ009 for a cooperative group or member.
+create function pgque.next_batch(i_queue text, i_consumer text)
+returns bigint
+language plpgsql as $$
+declare
+    s pgque.subscription := pgque.find_subscription(i_queue, i_consumer, true);
+    v_next bigint;
+    v_batch bigint;
+begin
+    perform pgque.refuse_coop(s);
+    if s.sub_batch is not null then
+        update pgque.subscription set sub_active = now() where sub_id = s.sub_id;
+        return s.sub_batch;
+    end if;
+    select min(t.tick_id) into v_next from pgque.tick t
+     where t.tick_queue = s.sub_queue and t.tick_id > s.sub_last_tick;
+    if v_next is null then
+        return null;
+    end if;
+    v_batch := nextval('pgque.batch_id_seq');
+    update pgque.subscription
+       set sub_batch = v_batch, sub_next_tick = v_next, sub_active = now()
+     where sub_id = s.sub_id;
+    return v_batch;
+end;
+$$;
+
+-- pgque.get_batch_events(i_batch_id bigint) returns setof record
+--   i_batch_id  an open batch
+-- Returns (ev_id bigint, ev_time timestamptz, ev_txid bigint, ev_retry int,
+--          ev_type text, ev_data text, ev_extra1..4 text), in ev_id order:
+-- every event of the batch, whatever a receive returned of it.
+-- Guarantee: reads only. Raises PQ003 for a batch that is not open.
+create function pgque.get_batch_events(i_batch_id bigint)
+returns table (ev_id bigint, ev_time timestamptz, ev_txid bigint, ev_retry int,
+               ev_type text, ev_data text, ev_extra1 text, ev_extra2 text,
+               ev_extra3 text, ev_extra4 text)
+language plpgsql stable as $$
+declare
+    s pgque.subscription;
+    v_last pg_snapshot;
+    v_next pg_snapshot;
+begin
+    select * into s from pgque.subscription where sub_batch = i_batch_id;
+    if not found then
+        raise exception 'pgque: batch % is not open', i_batch_id using errcode = 'PQ003';
+    end if;
+    select t.tick_snapshot into v_last from pgque.tick t
+     where t.tick_queue = s.sub_queue and t.tick_id = s.sub_last_tick;
+    select t.tick_snapshot into v_next from pgque.tick t
+     where t.tick_queue = s.sub_queue and t.tick_id = s.sub_next_tick;
+    return query
+        select b.ev_id, b.ev_time, b.ev_txid::text::bigint, b.ev_retry, b.ev_type, b.ev_data,
+               b.ev_extra1, b.ev_extra2, b.ev_extra3, b.ev_extra4
+          from pgque.batch_events(s.sub_queue, coalesce(s.sub_main, s.sub_id), v_last, v_next) b;
+end;
+$$;
+
+-- pgque.finish_batch(i_batch_id bigint) returns integer
+--   i_batch_id  an open batch
+-- Returns 1 when the batch was open and is now finished, 0 when no
+-- consumer has it open (already finished, or never opened).
+-- Guarantee: a plain consumer's cursor moves to the batch's end tick; a
+-- cooperative member just lets go of its batch (the group's cursor moved
+-- when the batch was handed out). Every event of the batch is then done for
+-- this consumer, also those no receive returned: nacked ones come back only
+-- as retries.
+create function pgque.finish_batch(i_batch_id bigint)
+returns integer
+language plpgsql as $$
+declare
+    s pgque.subscription;
+begin
+    select * into s from pgque.subscription where sub_batch = i_batch_id for update;
+    if not found then
+        return 0;
+    end if;
+    if s.sub_role = 'coop_member' then
+        update pgque.subscription
+           set sub_last_tick = null, sub_next_tick = null, sub_batch = null, sub_active = now()
+         where sub_id = s.sub_id;
+    else
+        update pgque.subscription
+           set sub_last_tick = sub_next_tick, sub_next_tick = null, sub_batch = null,
+               sub_active = now()
+         where sub_id = s.sub_id;
+    end if;
+    return 1;
+end;
+$$;
+
+-- pgque.receive(i_queue text, i_consumer text, i_max_return int) returns setof pgque.message
+--   i_queue, i_consumer  names
+--   i_max_return  at most this many events are returned (default 100, >= 1)
+-- Returns the consumer's batch (next_batch) as pgque.message rows, in
+-- ev_id order, at most i_max_return of them; no rows when no tick follows
+-- the cursor, or when the batch holds no event for this consumer (it is
+-- then finished at once: the cursor moves on).
+-- Guarantee: as PgQue's receive. The limit cuts only what is returned:
+-- ack(batch_id) finishes the whole batch, so events beyond the limit are
+-- skipped for this consumer (PgQue's batch-ownership caveat). Receive with a
+-- limit at least the batch size (ticker_max_count bounds it), or read the
+-- rest with get_batch_events before the ack. An un-acked batch is returned
+-- again by the next receive. Raises 22023 for a limit below 1, PQ001 /
+-- PQ002 / PQ009 as next_batch.
+create function pgque.receive(i_queue text, i_consumer text, i_max_return int default 100)
+returns setof pgque.message
+language plpgsql as $$
+declare
+    v_batch bigint;
+    ev record;
+    n int := 0;
+begin
+    if i_max_return is null or i_max_return < 1 then
+        raise exception 'pgque: receive needs max_return of at least 1, not %', i_max_return
+            using errcode = '22023';
+    end if;
+    v_batch := pgque.next_batch(i_queue, i_consumer);
+    if v_batch is null then
+        return;
+    end if;
+    for ev in select * from pgque.get_batch_events(v_batch) loop
+        return next row(ev.ev_id, v_batch, ev.ev_type, ev.ev_data, ev.ev_retry, ev.ev_time,
+                        ev.ev_extra1, ev.ev_extra2, ev.ev_extra3, ev.ev_extra4)::pgque.message;
+        n := n + 1;
+        exit when n >= i_max_return;
+    end loop;
+    if n = 0 then
+        perform pgque.finish_batch(v_batch);
+    end if;
+end;
+$$;
+
+-- pgque.ack(i_batch_id bigint) returns integer
+--   i_batch_id  the batch_id receive returned
+-- Returns 1 when the batch is finished, 0 when it was not open (acked
+-- already, or unknown).
+-- Guarantee: PgQue's alias of finish_batch: the whole batch is done for
+-- its consumer, also the events the receive limit left out.
+create function pgque.ack(i_batch_id bigint)
+returns integer
+language sql as $$ select pgque.finish_batch(i_batch_id) $$;
+
+-- pgque.nack(i_batch_id bigint, i_msg pgque.message, i_retry_after interval, i_reason text) returns integer
+--   i_batch_id     the open batch the event is in
+--   i_msg          the event; only its msg_id is read (as PgQue: the rest
+--                  is taken from the batch itself)
+--   i_retry_after  how long before it is delivered again (default 60 s)
+--   i_reason       why, kept with the dead letter (and the lab's retry row)
+-- Returns 1.
+-- Guarantee: if the event's retry count (null: 0) has reached the queue's
+-- max_retries (default 5), it goes to pgque.dead_letter (once: nacking it
+-- again changes nothing); otherwise to pgque.retry_queue (event_retry),
+-- due at now() + i_retry_after, with the retry count one higher. The event
+-- stays in the batch: still ack the batch. Raises PQ003 for a batch that is
+-- not open, PQ007 if the event is not in it, 22023 for a negative or null
+-- delay.
+create function pgque.nack(
+    i_batch_id bigint, i_msg pgque.message,
+    i_retry_after interval default '60 seconds',
+    i_reason text default null)
+returns integer
+language plpgsql as $$
+declare
+    v_max int;
+    ev record;
+begin
+    if i_retry_after is null or i_retry_after < interval '0' then
+        raise exception 'pgque: nack needs a retry delay of zero or more, not %', i_retry_after
+            using errcode = '22023';
+    end if;
+    select coalesce(q.queue_max_retries, 5) into v_max
+      from pgque.subscription s join pgque.queue q on q.queue_id = s.sub_queue
+     where s.sub_batch = i_batch_id;
+    if not found then
+        raise exception 'pgque: batch % is not open', i_batch_id using errcode = 'PQ003';
+    end if;
+    select * into ev from pgque.get_batch_events(i_batch_id) b where b.ev_id = (i_msg).msg_id;
+    if not found then
+        raise exception 'pgque: msg_id % not found in batch %', (i_msg).msg_id, i_batch_id
+            using errcode = 'PQ007';
+    end if;
+    if coalesce(ev.ev_retry, 0) >= v_max then
+        perform pgque.event_dead(i_batch_id, ev.ev_id, coalesce(i_reason, 'max retries exceeded'));
+    else
+        perform pgque.event_retry_raw(i_batch_id, ev.ev_id, now() + i_retry_after, i_reason);
+    end if;
+    return 1;
+end;
+$$;

@@ -1,0 +1,290 @@
+-- Cooperative consumers (PgQue's subconsumers): several workers share one consumer's cursor.
+--
+-- A consumer becomes a cooperative group when a subconsumer is registered
+-- under it. The group's row (sub_role 'coop_main') keeps the group's cursor;
+-- each member has a row of its own ('coop_member', named '<group>.<member>')
+-- that holds the batch it works on. receive_coop hands the calling member
+-- the group's *next batch*, a whole tick interval of its own, and moves the
+-- group's cursor past it at once; so two members receiving one after the
+-- other work on two different batches side by side. A member's open batch
+-- starts at its own row's sub_last_tick, which is what holds rotation back
+-- until it is acked (70_maint.sql looks at every row's cursor).
+--
+-- A member that dies holding a batch. Nothing notices a death as such (as
+-- in PgQue): a batch whose member has not called receive_coop, ack or
+-- touch_subconsumer for longer than the dead_interval a caller passes to
+-- receive_coop is taken over by that caller, if it holds no batch itself.
+-- The taker gets the same events under a new batch id, so the old holder's
+-- late ack finishes nothing (it returns 0): at-least-once, the dead one may
+-- have done part of the work.
+--
+-- Retries: nack works on a member's batch as on any; the retry is addressed
+-- to the group, so whichever member receives next gets it.
+
+-- pgque.register_subconsumer(i_queue text, i_consumer text, i_subconsumer text,
+--                            i_convert_normal boolean) returns integer
+--   i_queue           queue name
+--   i_consumer        the group; registered (at the newest tick) if new
+--   i_subconsumer     the member's name, unique in the group, no dot
+--   i_convert_normal  allow turning an existing plain consumer into a group
+--                     (default false: refused, as PgQue does)
+-- Returns 1 for a new member, 0 when it was registered already.
+-- Guarantee: the group keeps the plain consumer's cursor. Raises PQ001 for
+-- an unknown queue, 22023 for an empty name or one with a dot, PQ009 for a
+-- plain consumer without i_convert_normal, or one with an open batch (ack
+-- it first).
+create function pgque.register_subconsumer(
+    i_queue text, i_consumer text, i_subconsumer text, i_convert_normal boolean default false)
+returns integer
+language plpgsql as $$
+declare
+    q pgque.queue := pgque.find_queue(i_queue);
+    m pgque.subscription;
+    v_name text := i_consumer || '.' || i_subconsumer;
+    v_new boolean;
+begin
+    if coalesce(i_subconsumer, '') = '' or position('.' in i_subconsumer) > 0 then
+        raise exception 'pgque: a subconsumer needs a name without a dot, not "%"', i_subconsumer
+            using errcode = '22023';
+    end if;
+    v_new := pgque.register_consumer(i_queue, i_consumer) = 1;
+    select * into m from pgque.subscription
+     where sub_queue = q.queue_id and sub_consumer = i_consumer for update;
+    if m.sub_role = 'coop_member' then
+        raise exception 'pgque: "%" is a subconsumer, not a consumer', i_consumer using errcode = 'PQ009';
+    end if;
+    if m.sub_role = 'normal' then
+        if not v_new and not coalesce(i_convert_normal, false) then
+            raise exception 'pgque: consumer "%" is a plain consumer; it becomes a cooperative group only on request', i_consumer
+                using errcode = 'PQ009',
+                      hint = 'pass convert_normal => true';
+        end if;
+        if m.sub_batch is not null then
+            raise exception 'pgque: consumer "%" has batch % open; ack it before it becomes a cooperative group', i_consumer, m.sub_batch
+                using errcode = 'PQ009';
+        end if;
+        update pgque.subscription set sub_role = 'coop_main' where sub_id = m.sub_id;
+    end if;
+    if exists (select 1 from pgque.subscription where sub_queue = q.queue_id and sub_consumer = v_name) then
+        return 0;
+    end if;
+    insert into pgque.subscription (sub_queue, sub_consumer, sub_role, sub_main, sub_last_tick,
+                                    sub_active, sub_registered_at)
+    values (q.queue_id, v_name, 'coop_member', m.sub_id, null, now(), now());
+    return 1;
+end;
+$$;
+
+-- pgque.find_member(i_queue text, i_consumer text, i_subconsumer text) returns pgque.subscription
+-- Returns the member's row, locked, after locking the group's row (so calls
+-- of one group run one after the other). Raises PQ001 / PQ002 / PQ010.
+create function pgque.find_member(i_queue text, i_consumer text, i_subconsumer text)
+returns pgque.subscription
+language plpgsql as $$
+declare
+    g pgque.subscription := pgque.find_subscription(i_queue, i_consumer, true);
+    m pgque.subscription;
+begin
+    select * into m from pgque.subscription
+     where sub_main = g.sub_id and sub_consumer = i_consumer || '.' || i_subconsumer
+       for update;
+    if not found then
+        raise exception 'pgque: "%" is not a subconsumer of consumer "%" on queue "%"', i_subconsumer, i_consumer, i_queue
+            using errcode = 'PQ010',
+                  hint = 'add it with pgque.register_subconsumer(queue, consumer, subconsumer)';
+    end if;
+    return m;
+end;
+$$;
+
+-- pgque.unregister_subconsumer(i_queue text, i_consumer text, i_subconsumer text,
+--                              i_batch_handling int) returns integer
+--   i_batch_handling  0 (default): refuse while the member holds a batch;
+--                     1: nack every event of its batch (retry, or dead
+--                     letter past max_retries), then unregister
+-- Returns 1.
+-- Guarantee: when the last member goes, the group becomes a plain consumer
+-- again, with the group's cursor. Raises PQ001 / PQ002 / PQ010, PQ009 for a
+-- member holding a batch with i_batch_handling 0.
+create function pgque.unregister_subconsumer(
+    i_queue text, i_consumer text, i_subconsumer text, i_batch_handling int default 0)
+returns integer
+language plpgsql as $$
+declare
+    m pgque.subscription := pgque.find_member(i_queue, i_consumer, i_subconsumer);
+    ev record;
+begin
+    if m.sub_batch is not null then
+        if coalesce(i_batch_handling, 0) <> 1 then
+            raise exception 'pgque: subconsumer "%" holds batch %: ack it, or unregister with batch_handling => 1', i_subconsumer, m.sub_batch
+                using errcode = 'PQ009';
+        end if;
+        for ev in select * from pgque.get_batch_events(m.sub_batch) loop
+            perform pgque.nack(m.sub_batch, row(ev.ev_id, m.sub_batch, null, null, null, null,
+                                                null, null, null, null)::pgque.message,
+                               interval '0', 'subconsumer unregistered');
+        end loop;
+    end if;
+    delete from pgque.subscription where sub_id = m.sub_id;
+    if not exists (select 1 from pgque.subscription where sub_main = m.sub_main) then
+        update pgque.subscription set sub_role = 'normal' where sub_id = m.sub_main;
+    end if;
+    return 1;
+end;
+$$;
+
+-- pgque.touch_subconsumer(i_queue text, i_consumer text, i_subconsumer text) returns integer
+-- Returns 1: the member's heartbeat (sub_active) is now. Raises as find_member.
+create function pgque.touch_subconsumer(i_queue text, i_consumer text, i_subconsumer text)
+returns integer
+language plpgsql as $$
+declare
+    m pgque.subscription := pgque.find_member(i_queue, i_consumer, i_subconsumer);
+begin
+    update pgque.subscription set sub_active = now() where sub_id = m.sub_id;
+    return 1;
+end;
+$$;
+
+-- pgque.next_batch(i_queue text, i_consumer text, i_subconsumer text, i_dead_interval interval)
+--   returns bigint
+-- Returns the member's open batch, or a stale member's batch it takes over,
+-- or the group's next batch, or null when no tick follows the group's
+-- cursor.
+-- Guarantee: (registers the member, as PgQue's receive_coop does) 1. a
+-- member holding a batch gets it again (its heartbeat moves); 2. else, with
+-- i_dead_interval, the batch of the member idle longest beyond it is moved
+-- to the caller under a new batch id; 3. else the group's cursor moves one
+-- tick interval and the caller holds that batch. Raises as
+-- register_subconsumer.
+create function pgque.next_batch(i_queue text, i_consumer text, i_subconsumer text,
+                                 i_dead_interval interval default null)
+returns bigint
+language plpgsql as $$
+declare
+    g pgque.subscription;
+    m pgque.subscription;
+    v pgque.subscription;
+    v_next bigint;
+    v_batch bigint;
+begin
+    perform pgque.register_subconsumer(i_queue, i_consumer, i_subconsumer);
+    m := pgque.find_member(i_queue, i_consumer, i_subconsumer);
+    select * into g from pgque.subscription where sub_id = m.sub_main;
+    if m.sub_batch is not null then
+        update pgque.subscription set sub_active = now() where sub_id = m.sub_id;
+        return m.sub_batch;
+    end if;
+    if i_dead_interval is not null then
+        select * into v from pgque.subscription
+         where sub_main = g.sub_id and sub_id <> m.sub_id and sub_batch is not null
+           and sub_active < now() - i_dead_interval
+         order by sub_active, sub_consumer
+         limit 1
+           for update;
+        if found then
+            v_batch := nextval('pgque.batch_id_seq');
+            update pgque.subscription
+               set sub_last_tick = null, sub_next_tick = null, sub_batch = null
+             where sub_id = v.sub_id;
+            update pgque.subscription
+               set sub_last_tick = v.sub_last_tick, sub_next_tick = v.sub_next_tick,
+                   sub_batch = v_batch, sub_active = now()
+             where sub_id = m.sub_id;
+            return v_batch;
+        end if;
+    end if;
+    select min(t.tick_id) into v_next from pgque.tick t
+     where t.tick_queue = g.sub_queue and t.tick_id > g.sub_last_tick;
+    if v_next is null then
+        return null;
+    end if;
+    v_batch := nextval('pgque.batch_id_seq');
+    update pgque.subscription set sub_last_tick = v_next, sub_active = now()
+     where sub_id = g.sub_id;
+    update pgque.subscription
+       set sub_last_tick = g.sub_last_tick, sub_next_tick = v_next, sub_batch = v_batch,
+           sub_active = now()
+     where sub_id = m.sub_id;
+    return v_batch;
+end;
+$$;
+
+-- pgque.receive_coop(i_queue text, i_consumer text, i_subconsumer text, i_max_return int,
+--                    i_dead_interval interval) returns setof pgque.message
+-- Returns the member's batch (next_batch above) as pgque.message rows, at
+-- most i_max_return (default 100) of them; no rows when there is no batch,
+-- or when the batch holds no event for the group (it is then finished at
+-- once).
+-- Guarantee: as receive, per member: ack(batch_id) finishes the member's
+-- whole batch (the batch-ownership caveat applies here too). Raises 22023
+-- for a limit below 1, and as next_batch.
+create function pgque.receive_coop(i_queue text, i_consumer text, i_subconsumer text,
+                                   i_max_return int default 100,
+                                   i_dead_interval interval default null)
+returns setof pgque.message
+language plpgsql as $$
+declare
+    v_batch bigint;
+    ev record;
+    n int := 0;
+begin
+    if i_max_return is null or i_max_return < 1 then
+        raise exception 'pgque: receive_coop needs max_return of at least 1, not %', i_max_return
+            using errcode = '22023';
+    end if;
+    v_batch := pgque.next_batch(i_queue, i_consumer, i_subconsumer, i_dead_interval);
+    if v_batch is null then
+        return;
+    end if;
+    for ev in select * from pgque.get_batch_events(v_batch) loop
+        return next row(ev.ev_id, v_batch, ev.ev_type, ev.ev_data, ev.ev_retry, ev.ev_time,
+                        ev.ev_extra1, ev.ev_extra2, ev.ev_extra3, ev.ev_extra4)::pgque.message;
+        n := n + 1;
+        exit when n >= i_max_return;
+    end loop;
+    if n = 0 then
+        perform pgque.finish_batch(v_batch);
+    end if;
+end;
+$$;
+
+-- pgque.get_subconsumer_info(i_queue text, i_consumer text) returns table
+--   i_queue     queue name
+--   i_consumer  a group, or null (default) for every group
+-- Returns one row per member: (consumer text, subconsumer text, batch_id
+-- bigint, batch_start_tick bigint, batch_end_tick bigint, batch_events int,
+-- last_active timestamptz, idle interval). The lab's own view (PgQue shows
+-- members through its experimental consumer_stats).
+-- Guarantee: reads only. Raises PQ001 for an unknown queue.
+create function pgque.get_subconsumer_info(i_queue text, i_consumer text default null)
+returns table (consumer text, subconsumer text, batch_id bigint, batch_start_tick bigint,
+               batch_end_tick bigint, batch_events int, last_active timestamptz,
+               idle interval)
+language plpgsql stable as $$
+#variable_conflict use_column
+declare
+    q pgque.queue := pgque.find_queue(i_queue);
+    r record;
+begin
+    for r in
+        select g.sub_consumer as gname, m.*
+          from pgque.subscription m
+          join pgque.subscription g on g.sub_id = m.sub_main
+         where m.sub_queue = q.queue_id
+           and (i_consumer is null or g.sub_consumer = i_consumer)
+         order by g.sub_consumer, m.sub_consumer
+    loop
+        consumer := r.gname;
+        subconsumer := substr(r.sub_consumer, length(r.gname) + 2);
+        batch_id := r.sub_batch;
+        batch_start_tick := r.sub_last_tick;
+        batch_end_tick := r.sub_next_tick;
+        batch_events := case when r.sub_batch is null then 0
+                             else (select count(*)::int from pgque.get_batch_events(r.sub_batch)) end;
+        last_active := r.sub_active;
+        idle := now() - r.sub_active;
+        return next;
+    end loop;
+end;
+$$;

@@ -1,0 +1,200 @@
+-- Observing: get_queue_info, get_consumer_info (PgQue's columns first, then the
+-- lab's), get_table_info (the lab's own). Read only.
+
+-- pgque.get_queue_info(i_queue text) returns table
+--   i_queue  a queue name, or null (default) for every queue
+-- Returns PgQue's columns: (queue_name text, queue_ntables int,
+--   queue_cur_table int, queue_rotation_period interval,
+--   queue_switch_time timestamptz, queue_external_ticker boolean,
+--   queue_ticker_paused boolean, queue_ticker_max_count int,
+--   queue_ticker_max_lag interval, queue_ticker_idle_period interval,
+--   ticker_lag interval, ev_per_sec float8, ev_new bigint, last_tick_id bigint)
+-- then the lab's: (cur_table_name text, max_retries int,
+--   last_tick_time timestamptz, ticks_kept int, consumers int,
+--   retries_pending int, dead_letters int, rotation_ready boolean,
+--   rotation_note text, rotation_reason text, rotation_args text[]).
+--   ticker_lag   now() - the last tick's time
+--   ev_per_sec   events per second between the last two ticks (null with one)
+--   ev_new       event ids handed out after the last tick: an estimate, it
+--                includes rolled-back sends and ones still in flight
+--   max_retries  the effective value (PgQue: coalesce(setting, 5))
+--   rotation_*   what maint() would do now (see pgque.rotation_status; a
+--                lock on the table is only found by trying); reason/args
+--                say it as a code and its values
+-- The lab's queues never have an external ticker and are never paused.
+-- Guarantee: reads only. Raises PQ001 for an unknown queue name.
+create function pgque.get_queue_info(i_queue text default null)
+returns table (queue_name text, queue_ntables int, queue_cur_table int,
+               queue_rotation_period interval, queue_switch_time timestamptz,
+               queue_external_ticker boolean, queue_ticker_paused boolean,
+               queue_ticker_max_count int, queue_ticker_max_lag interval,
+               queue_ticker_idle_period interval, ticker_lag interval,
+               ev_per_sec float8, ev_new bigint, last_tick_id bigint,
+               cur_table_name text, max_retries int, last_tick_time timestamptz,
+               ticks_kept int, consumers int, retries_pending int, dead_letters int,
+               rotation_ready boolean, rotation_note text, rotation_reason text,
+               rotation_args text[])
+language plpgsql stable as $$
+#variable_conflict use_column
+begin
+    if i_queue is not null then
+        perform pgque.find_queue(i_queue);
+    end if;
+    return query
+        select q.queue_name, q.queue_ntables, q.queue_cur_table, q.queue_rotation_period,
+               q.queue_switch_time, false, false, q.queue_ticker_max_count,
+               q.queue_ticker_max_lag, q.queue_ticker_idle_period,
+               now() - t.tick_time,
+               (select (t.tick_event_seq - p.tick_event_seq)::float8
+                       / nullif(extract(epoch from t.tick_time - p.tick_time), 0)::float8
+                  from pgque.tick p
+                 where p.tick_queue = q.queue_id and p.tick_id < t.tick_id
+                 order by p.tick_id desc limit 1),
+               pgque.event_seq(q.queue_id) - t.tick_event_seq,
+               q.queue_last_tick,
+               'pgque.event_' || q.queue_id || '_' || q.queue_cur_table,
+               coalesce(q.queue_max_retries, 5),
+               t.tick_time,
+               (select count(*)::int from pgque.tick k where k.tick_queue = q.queue_id),
+               (select count(*)::int from pgque.subscription s
+                 where s.sub_queue = q.queue_id and s.sub_role <> 'coop_member'),
+               (select count(*)::int from pgque.retry_queue r where r.ev_queue = q.queue_id),
+               (select count(*)::int from pgque.dead_letter d where d.dl_queue_id = q.queue_id),
+               rs.ready, rs.note, rs.reason, rs.args
+          from pgque.queue q
+          join pgque.tick t on t.tick_queue = q.queue_id and t.tick_id = q.queue_last_tick
+          cross join lateral pgque.rotation_status(q.queue_id) rs
+         where i_queue is null or q.queue_name = i_queue
+         order by q.queue_id;
+end;
+$$;
+
+-- pgque.get_consumer_info(i_queue text, i_consumer text) returns table
+--   i_queue     a queue name, or null (default) for every queue
+--   i_consumer  a consumer name, or null (default) for every consumer
+-- Returns one row per consumer (a cooperative group is one consumer; its
+-- members are in get_subconsumer_info), PgQue's columns:
+--   (queue_name text, consumer_name text, lag interval, last_seen interval,
+--    last_tick bigint, current_batch bigint, next_tick bigint,
+--    pending_events bigint)
+-- then the lab's:
+--   (last_tick_time timestamptz, lag_ticks int, lag_events bigint,
+--    retries_pending int, dead_letters int, holds_rotation boolean,
+--    subconsumers int).
+--   lag             now() - the cursor tick's time
+--   last_seen       now() - its last receive, ack or heartbeat
+--   last_tick       the cursor: the tick its last finished batch ended at
+--   current_batch   the open batch (null when none), next_tick its end tick
+--   pending_events  as PgQ: event ids handed out between the cursor tick and
+--                   the newest tick (an estimate: it counts rolled-back sends)
+--   lag_ticks       ticks taken after the cursor
+--   lag_events      committed events for this consumer after the cursor
+--                   (ticked or not yet), exact
+--   holds_rotation  its cursor (or a member's open batch) is what keeps
+--                   maint() from switching tables (rule 3 in 70_maint.sql)
+--   subconsumers    members of a cooperative group (0: a plain consumer)
+-- Guarantee: reads only. Raises PQ001 / PQ002 for an unknown queue /
+-- consumer name.
+create function pgque.get_consumer_info(i_queue text default null, i_consumer text default null)
+returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
+               last_tick bigint, current_batch bigint, next_tick bigint,
+               pending_events bigint, last_tick_time timestamptz, lag_ticks int,
+               lag_events bigint, retries_pending int, dead_letters int,
+               holds_rotation boolean, subconsumers int)
+language plpgsql stable as $$
+#variable_conflict use_column
+declare
+    r record;
+begin
+    if i_queue is not null and i_consumer is not null then
+        perform pgque.find_subscription(i_queue, i_consumer);
+    elsif i_queue is not null then
+        perform pgque.find_queue(i_queue);
+    end if;
+    for r in
+        select q.queue_id, q.queue_name as qname, q.queue_switch_step2, q.queue_last_tick,
+               s.*, t.tick_time, t.tick_snapshot, t.tick_event_seq
+          from pgque.subscription s
+          join pgque.queue q on q.queue_id = s.sub_queue
+          join pgque.tick t on t.tick_queue = s.sub_queue and t.tick_id = s.sub_last_tick
+         where s.sub_role <> 'coop_member'
+           and (i_queue is null or q.queue_name = i_queue)
+           and (i_consumer is null or s.sub_consumer = i_consumer)
+         order by q.queue_id, s.sub_consumer
+    loop
+        queue_name := r.qname;
+        consumer_name := r.sub_consumer;
+        lag := now() - r.tick_time;
+        last_seen := now() - r.sub_active;
+        last_tick := r.sub_last_tick;
+        current_batch := r.sub_batch;
+        next_tick := r.sub_next_tick;
+        select k.tick_event_seq - r.tick_event_seq into pending_events from pgque.tick k
+         where k.tick_queue = r.queue_id and k.tick_id = r.queue_last_tick;
+        last_tick_time := r.tick_time;
+        select count(*)::int into lag_ticks from pgque.tick k
+         where k.tick_queue = r.queue_id and k.tick_id > r.sub_last_tick;
+        execute format(
+            'select count(*) from %s e
+              where e.ev_txid >= pg_snapshot_xmin($1)
+                and not pg_visible_in_snapshot(e.ev_txid, $1)
+                and (e.ev_owner is null or e.ev_owner = $2)', pgque.event_table(r.queue_id))
+            into lag_events using r.tick_snapshot, r.sub_id;
+        select count(*)::int into retries_pending from pgque.retry_queue rq where rq.ev_owner = r.sub_id;
+        select count(*)::int into dead_letters from pgque.dead_letter d
+         where d.dl_queue_id = r.queue_id and d.dl_consumer = r.sub_consumer;
+        select r.queue_switch_step2 is not null and exists (
+                   select 1 from pgque.subscription x
+                     join pgque.tick xt on xt.tick_queue = x.sub_queue and xt.tick_id = x.sub_last_tick
+                    where (x.sub_id = r.sub_id or x.sub_main = r.sub_id)
+                      and pg_snapshot_xmin(xt.tick_snapshot) <= r.queue_switch_step2)
+          into holds_rotation;
+        select count(*)::int into subconsumers from pgque.subscription m where m.sub_main = r.sub_id;
+        return next;
+    end loop;
+end;
+$$;
+
+-- pgque.get_table_info(i_queue text) returns table
+--   i_queue  queue name
+-- Returns one row per event table: (table_no int, table_name text,
+--          is_current boolean, is_next boolean, events bigint,
+--          dead_tuples bigint, tup_upd bigint, tup_del bigint,
+--          size_bytes bigint, min_msg_id bigint, max_msg_id bigint).
+--   is_next      the table the next rotation truncates and makes current
+--   events       committed events in it now
+--   dead_tuples, tup_upd, tup_del   from pg_stat_user_tables. Statistics
+--                lag: run `select pg_stat_force_next_flush()` as a statement
+--                of its own first. tup_upd and tup_del stay 0 for ever.
+--   size_bytes   pg_total_relation_size (heap and its ev_txid index)
+-- Guarantee: reads only. Raises PQ001 for an unknown queue.
+create function pgque.get_table_info(i_queue text)
+returns table (table_no int, table_name text, is_current boolean, is_next boolean,
+               events bigint, dead_tuples bigint, tup_upd bigint, tup_del bigint,
+               size_bytes bigint, min_msg_id bigint, max_msg_id bigint)
+language plpgsql stable as $$
+#variable_conflict use_column
+declare
+    q pgque.queue := pgque.find_queue(i_queue);
+    v_tbl text;
+begin
+    for n in 0 .. q.queue_ntables - 1 loop
+        v_tbl := pgque.event_table(q.queue_id, n);
+        table_no := n;
+        table_name := v_tbl;
+        is_current := n = q.queue_cur_table;
+        is_next := n = (q.queue_cur_table + 1) % q.queue_ntables;
+        execute format('select count(*), min(ev_id), max(ev_id) from %s', v_tbl)
+            into events, min_msg_id, max_msg_id;
+        select coalesce(st.n_dead_tup, 0), coalesce(st.n_tup_upd, 0), coalesce(st.n_tup_del, 0)
+          into dead_tuples, tup_upd, tup_del
+          from pg_stat_user_tables st
+         where st.relid = v_tbl::regclass;
+        if not found then
+            dead_tuples := 0; tup_upd := 0; tup_del := 0;
+        end if;
+        size_bytes := pg_total_relation_size(v_tbl::regclass);
+        return next;
+    end loop;
+end;
+$$;

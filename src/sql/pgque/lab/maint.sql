@@ -1,0 +1,2 @@
+-- Rotation for every queue: the steps taken and why a rotation waits
+select * from pgque.maint()
