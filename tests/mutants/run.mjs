@@ -24,6 +24,9 @@ const work = process.env.QUEUE_LAB_MUTANTS_DIR ?? '/tmp/queue-lab-mutants';
 const tree = join(work, 'tree');
 const target = join(work, 'target');
 const SUITE_TIMEOUT_S = Number(process.env.QUEUE_LAB_MUTANTS_TIMEOUT ?? 900);
+// Per node test: a fault that makes a test loop (a consumer that never gets past a batch)
+// fails that test instead of holding the run for the whole suite's limit.
+const NODE_TEST_TIMEOUT_MS = Number(process.env.QUEUE_LAB_MUTANTS_NODE_TEST_TIMEOUT_MS ?? 180000);
 
 // ---------------------------------------------------------------- the faults
 /** Parses one fault file (format: README.md). */
@@ -112,9 +115,9 @@ function suiteCommand(s) {
   if (s === 'pgcheck') return ['cargo', ['test', '--no-fail-fast', '-p', 'pgcheck'], 'pg'];
   let m = s.match(/^pgcheck:([a-z_]+)$/);
   if (m) return ['cargo', ['test', '--no-fail-fast', '-p', 'pgcheck', '--test', m[1]], 'pg'];
-  if (s === 'node') return ['node', ['--test', '--test-reporter=tap', 'tests/node/'], {}];
+  if (s === 'node') return ['node', ['--test', '--test-reporter=tap', `--test-timeout=${NODE_TEST_TIMEOUT_MS}`, 'tests/node/'], {}];
   m = s.match(/^node:([a-z_.]+)$/);
-  if (m) return ['node', ['--test', '--test-reporter=tap', `tests/node/${m[1]}.test.mjs`], {}];
+  if (m) return ['node', ['--test', '--test-reporter=tap', `--test-timeout=${NODE_TEST_TIMEOUT_MS}`, `tests/node/${m[1]}.test.mjs`], {}];
   m = s.match(/^headless:([a-z_]+)$/);
   if (m) {
     return ['cargo', ['test', '--no-fail-fast', '-p', 'queue-lab', '--target', 'wasm32-unknown-unknown', '--test', m[1]], {
