@@ -23,6 +23,9 @@ const KEPT = new Set(
     // article's Korean keeps them in English too (autovacuum, idle in transaction, claim).
     'autovacuum', 'autoanalyze', 'naptime', 'all-visible', 'pruning', 'idle', 'transaction',
     'claim', 'scale', 'factor', 'threshold', 'cron', 'PL/pgSQL',
+    // PostgreSQL's type names (send takes text payloads, not jsonb; receive_coop's dead
+    // interval), and the product and repository path PgQue's benchmark names.
+    'text', 'jsonb', 'interval', 'Docker', 'Desktop', 'benchmark/xmin-horizon',
   ].map((w) => w.toLowerCase()),
 );
 
