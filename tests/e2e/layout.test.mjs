@@ -105,7 +105,7 @@ test('L4 at 1280 × 800: after a receive, the outcome, the received events and t
   await page.waitForFunction(() => /received batch/.test(document.querySelector('#last-outcome')?.textContent ?? ''));
   await idle(page, '#send-one');
   await page.waitForTimeout(300);
-  const statement = page.locator('#last-sql .log-entry', { hasText: 'pgq.receive(' }).first();
+  const statement = page.locator('#last-sql .log-entry', { hasText: 'pgque.receive(' }).first();
   const problems = [
     ...(await hidden(page.locator('#last-outcome'), 'outcome')),
     ...(await hidden(page.locator('#consumer-billing tr[data-msg] td').first(), 'received event')),

@@ -64,7 +64,7 @@ test('send, wait for the tick, tick, receive for billing, see the event, ack (En
   assert.deepEqual(page.errors, []);
 });
 
-test('subscribe a consumer from the page, see it receive; make it a group of two, each gets a part; unsubscribe', async () => {
+test('subscribe a consumer from the page, see it receive; make it a group of two, each gets a batch of its own; unsubscribe', async () => {
   const page = await newPage(site.browser);
   await openLab(page, 'en');
   await page.selectOption('#new-consumer', 'audit');
@@ -81,31 +81,81 @@ test('subscribe a consumer from the page, see it receive; make it a group of two
   await page.click('#consumer-audit [data-act="ack"]');
   await idle(page);
 
-  // Two subconsumers share audit's cursor; a batch of four splits into two parts.
+  // Two subconsumers share audit's cursor; two ticks cut two batches of two, one for each.
   for (const sub of ['w1', 'w2']) {
     await page.click('#consumer-audit [data-act="add-sub"]');
     await idle(page);
     await page.waitForSelector(`#sub-audit-${sub}`);
   }
-  await page.fill('#burst-n', '4');
-  await page.click('#send-burst');
-  await idle(page);
-  await page.click('#tick');
-  await idle(page);
-  const parts = [];
-  for (const sub of ['w1', 'w2']) {
-    await page.click(`#sub-audit-${sub} [data-act="receive-part"]`);
+  await page.fill('#burst-n', '2');
+  for (let i = 0; i < 2; i++) {
+    await page.click('#send-burst');
     await idle(page);
-    assert.match(await page.textContent('#last-outcome'), new RegExp(`${sub} received part \\d+ of batch \\d+: 2 events`));
-    parts.push(await page.textContent(`#sub-audit-${sub} [data-field="part-events"]`));
+    await page.click('#tick');
+    await idle(page);
   }
-  assert.deepEqual(parts, ['2, 3', '4, 5']);
-  assert.match(await page.textContent('#sub-audit-w1 [data-field="part"]'), /Part 1 of batch/);
+  const held = [];
+  const batches = [];
+  for (const sub of ['w1', 'w2']) {
+    await page.click(`#sub-audit-${sub} [data-act="receive-coop"]`);
+    await idle(page);
+    const said = await page.textContent('#last-outcome');
+    const m = said.match(new RegExp(`^${sub} received batch (\\d+), a batch of its own: 2 events`));
+    assert.ok(m, said);
+    batches.push(m[1]);
+    held.push(await page.textContent(`#sub-audit-${sub} [data-field="part-events"]`));
+    assert.match(await page.textContent(`#sub-audit-${sub} [data-field="part"]`), new RegExp(`Holds batch ${m[1]}: ticks \\d+–\\d+, 2 events`));
+  }
+  assert.deepEqual(held, ['2, 3', '4, 5']);
+  assert.notEqual(batches[0], batches[1], 'a batch each');
   await page.locator('#consumer-audit').screenshot({ path: path.join(ARTIFACTS, 'pgq-coop-en.png') });
+  await page.click('#sub-audit-w1 [data-act="ack-coop"]');
+  await idle(page);
+  assert.match(await page.textContent('#last-outcome'), new RegExp(`w1 acked batch ${batches[0]}`));
+  await page.click('#sub-audit-w2 [data-act="ack-coop"]');
+  await idle(page);
 
+  // A group with members is not unsubscribed (as PgQue requires): remove them first.
   await page.click('#consumer-audit [data-act="unsubscribe"]');
   await idle(page);
+  assert.match(await page.textContent('#pgq-error-explained'), /cooperative group/);
+  assert.equal(await page.locator('#consumer-audit').count(), 1);
+  for (const sub of ['w1', 'w2']) {
+    await page.click(`#sub-audit-${sub} [data-act="remove-sub"]`);
+    await idle(page);
+    assert.equal(await page.locator(`#sub-audit-${sub}`).count(), 0);
+  }
+  await page.click('#consumer-audit [data-act="unsubscribe"]');
+  await idle(page);
+  assert.match(await page.textContent('#last-outcome'), /audit unsubscribed/);
   assert.equal(await page.locator('#consumer-audit').count(), 0);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the page lists how the engine differs from PgQue; tour step 7 names the events an ack skipped', async () => {
+  const page = await newPage(site.browser);
+  await openLab(page, 'en');
+  const diff = page.locator('#pgque-diff');
+  assert.match(await diff.locator('summary').textContent(), /differs from PgQue, and why/);
+  assert.equal(await diff.locator('li').count(), 9);
+  await diff.locator('summary').click();
+  assert.match(await diff.locator('li').first().textContent(), /PgQue/);
+  assert.ok(await diff.locator('li').first().isVisible(), 'opened, the differences show');
+
+  await page.click('button.tour-run[data-step="6"]');
+  await page.waitForSelector('.tour li.current .tour-body');
+  await idle(page);
+  assert.match(await page.textContent('.tour li.current'), /Batch ownership/);
+  const said = await page.textContent('#last-outcome');
+  const m = said.match(/billing never received 3 of its events \((\d+), (\d+), (\d+)\)/);
+  assert.ok(m, said);
+  const skipped = m.slice(1);
+  // email received the whole batch; billing holds nothing, and none of the three.
+  const email = await page.locator('#consumer-email tr[data-msg]').evaluateAll((trs) => trs.map((tr) => tr.dataset.msg));
+  assert.equal(email.length, 5);
+  for (const id of skipped) assert.ok(email.includes(id), `${id} is in the batch email holds: ${email}`);
+  assert.equal(await page.locator('#consumer-billing tr[data-msg]').count(), 0);
+  await shot(page, 'pgq-tour7-en');
   assert.deepEqual(page.errors, []);
 });
 
@@ -174,6 +224,11 @@ test('the lab fits 360 px, with the in-flight transaction open', async () => {
   await idle(page);
   await page.click('#tick');
   await idle(page);
+  // The first tick interval held nothing committed: receive finishes that empty batch and
+  // says another tick waits; the next receive gets the event.
+  await page.click('#consumer-billing [data-act="receive"]');
+  await idle(page);
+  assert.match(await page.textContent('#last-outcome'), /held nothing for billing; receive finished it at once\. 1 more tick is waiting/);
   await page.click('#consumer-billing [data-act="receive"]');
   await idle(page);
   assert.match(await page.textContent('#consumer-billing'), /in flight/);
