@@ -152,6 +152,35 @@ begin
 end;
 $$;
 
+-- pgque.batch_messages(i_batch_id bigint, i_max_return int) returns setof pgque.message
+--   i_batch_id    an open batch, or null (then nothing)
+--   i_max_return  at most this many events are returned
+-- Returns the batch's events as pgque.message rows, in ev_id order.
+-- Guarantee: a batch with no event for its consumer is finished at once
+-- (the cursor moves on; there is nothing to ack). What receive and
+-- receive_coop return once they have their batch.
+create function pgque.batch_messages(i_batch_id bigint, i_max_return int)
+returns setof pgque.message
+language plpgsql as $$
+declare
+    ev record;
+    n int := 0;
+begin
+    if i_batch_id is null then
+        return;
+    end if;
+    for ev in select * from pgque.get_batch_events(i_batch_id) loop
+        return next row(ev.ev_id, i_batch_id, ev.ev_type, ev.ev_data, ev.ev_retry, ev.ev_time,
+                        ev.ev_extra1, ev.ev_extra2, ev.ev_extra3, ev.ev_extra4)::pgque.message;
+        n := n + 1;
+        exit when n >= i_max_return;
+    end loop;
+    if n = 0 then
+        perform pgque.finish_batch(i_batch_id);
+    end if;
+end;
+$$;
+
 -- pgque.receive(i_queue text, i_consumer text, i_max_return int) returns setof pgque.message
 --   i_queue, i_consumer  names
 --   i_max_return  at most this many events are returned (default 100, >= 1)
@@ -169,28 +198,12 @@ $$;
 create function pgque.receive(i_queue text, i_consumer text, i_max_return int default 100)
 returns setof pgque.message
 language plpgsql as $$
-declare
-    v_batch bigint;
-    ev record;
-    n int := 0;
 begin
     if i_max_return is null or i_max_return < 1 then
         raise exception 'pgque: receive needs max_return of at least 1, not %', i_max_return
             using errcode = '22023';
     end if;
-    v_batch := pgque.next_batch(i_queue, i_consumer);
-    if v_batch is null then
-        return;
-    end if;
-    for ev in select * from pgque.get_batch_events(v_batch) loop
-        return next row(ev.ev_id, v_batch, ev.ev_type, ev.ev_data, ev.ev_retry, ev.ev_time,
-                        ev.ev_extra1, ev.ev_extra2, ev.ev_extra3, ev.ev_extra4)::pgque.message;
-        n := n + 1;
-        exit when n >= i_max_return;
-    end loop;
-    if n = 0 then
-        perform pgque.finish_batch(v_batch);
-    end if;
+    return query select * from pgque.batch_messages(pgque.next_batch(i_queue, i_consumer), i_max_return);
 end;
 $$;
 
@@ -203,6 +216,37 @@ $$;
 create function pgque.ack(i_batch_id bigint)
 returns integer
 language sql as $$ select pgque.finish_batch(i_batch_id) $$;
+
+-- pgque.batch_event(i_batch_id bigint, i_event_id bigint) returns record
+-- Returns the open batch's subscription row fields (sub_queue, sub_id, sub_main,
+-- the queue's effective max_retries) and the event as the batch has it.
+-- Guarantee: reads only; raises PQ003 for a batch that is not open, PQ007
+-- for an event not in it. What nack, event_retry and event_dead share.
+create function pgque.batch_event(i_batch_id bigint, i_event_id bigint,
+    out sub_queue int, out sub_id int, out sub_main int, out max_retries int,
+    out ev_id bigint, out ev_time timestamptz, out ev_txid bigint, out ev_retry int,
+    out ev_type text, out ev_data text, out ev_extra1 text, out ev_extra2 text,
+    out ev_extra3 text, out ev_extra4 text)
+language plpgsql stable as $$
+begin
+    select s.sub_queue, s.sub_id, s.sub_main, coalesce(q.queue_max_retries, 5)
+      into sub_queue, sub_id, sub_main, max_retries
+      from pgque.subscription s join pgque.queue q on q.queue_id = s.sub_queue
+     where s.sub_batch = i_batch_id;
+    if not found then
+        raise exception 'pgque: batch % is not open', i_batch_id using errcode = 'PQ003';
+    end if;
+    select b.ev_id, b.ev_time, b.ev_txid, b.ev_retry, b.ev_type, b.ev_data,
+           b.ev_extra1, b.ev_extra2, b.ev_extra3, b.ev_extra4
+      into ev_id, ev_time, ev_txid, ev_retry, ev_type, ev_data,
+           ev_extra1, ev_extra2, ev_extra3, ev_extra4
+      from pgque.get_batch_events(i_batch_id) b where b.ev_id = i_event_id;
+    if not found then
+        raise exception 'pgque: msg_id % not found in batch %', i_event_id, i_batch_id
+            using errcode = 'PQ007';
+    end if;
+end;
+$$;
 
 -- pgque.nack(i_batch_id bigint, i_msg pgque.message, i_retry_after interval, i_reason text) returns integer
 --   i_batch_id     the open batch the event is in
@@ -225,25 +269,14 @@ create function pgque.nack(
 returns integer
 language plpgsql as $$
 declare
-    v_max int;
     ev record;
 begin
     if i_retry_after is null or i_retry_after < interval '0' then
         raise exception 'pgque: nack needs a retry delay of zero or more, not %', i_retry_after
             using errcode = '22023';
     end if;
-    select coalesce(q.queue_max_retries, 5) into v_max
-      from pgque.subscription s join pgque.queue q on q.queue_id = s.sub_queue
-     where s.sub_batch = i_batch_id;
-    if not found then
-        raise exception 'pgque: batch % is not open', i_batch_id using errcode = 'PQ003';
-    end if;
-    select * into ev from pgque.get_batch_events(i_batch_id) b where b.ev_id = (i_msg).msg_id;
-    if not found then
-        raise exception 'pgque: msg_id % not found in batch %', (i_msg).msg_id, i_batch_id
-            using errcode = 'PQ007';
-    end if;
-    if coalesce(ev.ev_retry, 0) >= v_max then
+    ev := pgque.batch_event(i_batch_id, (i_msg).msg_id);
+    if coalesce(ev.ev_retry, 0) >= ev.max_retries then
         perform pgque.event_dead(i_batch_id, ev.ev_id, coalesce(i_reason, 'max retries exceeded'));
     else
         perform pgque.event_retry_raw(i_batch_id, ev.ev_id, now() + i_retry_after, i_reason);

@@ -224,28 +224,13 @@ create function pgque.receive_coop(i_queue text, i_consumer text, i_subconsumer 
                                    i_dead_interval interval default null)
 returns setof pgque.message
 language plpgsql as $$
-declare
-    v_batch bigint;
-    ev record;
-    n int := 0;
 begin
     if i_max_return is null or i_max_return < 1 then
         raise exception 'pgque: receive_coop needs max_return of at least 1, not %', i_max_return
             using errcode = '22023';
     end if;
-    v_batch := pgque.next_batch(i_queue, i_consumer, i_subconsumer, i_dead_interval);
-    if v_batch is null then
-        return;
-    end if;
-    for ev in select * from pgque.get_batch_events(v_batch) loop
-        return next row(ev.ev_id, v_batch, ev.ev_type, ev.ev_data, ev.ev_retry, ev.ev_time,
-                        ev.ev_extra1, ev.ev_extra2, ev.ev_extra3, ev.ev_extra4)::pgque.message;
-        n := n + 1;
-        exit when n >= i_max_return;
-    end loop;
-    if n = 0 then
-        perform pgque.finish_batch(v_batch);
-    end if;
+    return query select * from pgque.batch_messages(
+        pgque.next_batch(i_queue, i_consumer, i_subconsumer, i_dead_interval), i_max_return);
 end;
 $$;
 

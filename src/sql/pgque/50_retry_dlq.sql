@@ -5,29 +5,18 @@
 -- Returns 1 when the event was queued for retry, 0 when it already was.
 -- Guarantee: PgQ's event_retry: one retry_queue row with the event as the
 -- batch has it (same ev_id, ev_retry + 1), owned by the consumer (a
--- cooperative member's group). Raises PQ003 / PQ007 for a batch that is
--- not open or an event not in it.
+-- cooperative member's group). Raises PQ003 / PQ007 (batch_event).
 create function pgque.event_retry_raw(i_batch_id bigint, i_event_id bigint,
                                       i_retry_at timestamptz, i_reason text)
 returns integer
 language plpgsql as $$
 declare
-    s pgque.subscription;
-    ev record;
+    ev record := pgque.batch_event(i_batch_id, i_event_id);
 begin
-    select * into s from pgque.subscription where sub_batch = i_batch_id;
-    if not found then
-        raise exception 'pgque: batch % is not open', i_batch_id using errcode = 'PQ003';
-    end if;
-    select * into ev from pgque.get_batch_events(i_batch_id) b where b.ev_id = i_event_id;
-    if not found then
-        raise exception 'pgque: msg_id % not found in batch %', i_event_id, i_batch_id
-            using errcode = 'PQ007';
-    end if;
     insert into pgque.retry_queue (ev_retry_after, ev_queue, ev_id, ev_time, ev_txid, ev_owner,
                                    ev_retry, ev_type, ev_data, ev_extra1, ev_extra2, ev_extra3,
                                    ev_extra4, ev_reason, ev_nacked_at)
-    values (i_retry_at, s.sub_queue, ev.ev_id, ev.ev_time, null, coalesce(s.sub_main, s.sub_id),
+    values (i_retry_at, ev.sub_queue, ev.ev_id, ev.ev_time, null, coalesce(ev.sub_main, ev.sub_id),
             coalesce(ev.ev_retry, 0) + 1, ev.ev_type, ev.ev_data, ev.ev_extra1, ev.ev_extra2,
             ev.ev_extra3, ev.ev_extra4, i_reason, now())
     on conflict (ev_owner, ev_id) do nothing;
@@ -59,25 +48,15 @@ create function pgque.event_dead(i_batch_id bigint, i_event_id bigint, i_reason 
 returns integer
 language plpgsql as $$
 declare
-    s pgque.subscription;
+    ev record := pgque.batch_event(i_batch_id, i_event_id);
     v_consumer text;
-    ev record;
 begin
-    select * into s from pgque.subscription where sub_batch = i_batch_id;
-    if not found then
-        raise exception 'pgque: batch % is not open', i_batch_id using errcode = 'PQ003';
-    end if;
-    select * into ev from pgque.get_batch_events(i_batch_id) b where b.ev_id = i_event_id;
-    if not found then
-        raise exception 'pgque: msg_id % not found in batch %', i_event_id, i_batch_id
-            using errcode = 'PQ007';
-    end if;
     select sub_consumer into v_consumer from pgque.subscription
-     where sub_id = coalesce(s.sub_main, s.sub_id);
+     where sub_id = coalesce(ev.sub_main, ev.sub_id);
     insert into pgque.dead_letter (dl_queue_id, dl_consumer, dl_time, dl_reason, ev_id, ev_time,
                                    ev_txid, ev_retry, ev_type, ev_data, ev_extra1, ev_extra2,
                                    ev_extra3, ev_extra4)
-    values (s.sub_queue, v_consumer, now(), i_reason, ev.ev_id, ev.ev_time,
+    values (ev.sub_queue, v_consumer, now(), i_reason, ev.ev_id, ev.ev_time,
             ev.ev_txid::text::xid8, ev.ev_retry, ev.ev_type, ev.ev_data, ev.ev_extra1,
             ev.ev_extra2, ev.ev_extra3, ev.ev_extra4)
     on conflict (dl_queue_id, dl_consumer, ev_id) do nothing;
