@@ -185,8 +185,8 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
                         </tr>
                     </thead>
                     <tbody>
-                        <tr><th scope="row">"SKIP LOCKED"</th><td class="mono">"6,397 → 91,593"</td><td class="mono">{move || render(ctx.lang.get(), &Msg::new("pgq.cmp.rate_change").arg("from", 797).arg("to", 517))}</td></tr>
-                        <tr><th scope="row">"PgQue"</th><td class="mono">"0"</td><td class="mono">{move || render(ctx.lang.get(), &Msg::new("pgq.cmp.rate_change").arg("from", 792).arg("to", 804))}</td></tr>
+                        <tr><th scope="row">"SKIP LOCKED"</th><td class="mono">{ctx.t("pgq.cmp.ref_skip_dead")}</td><td class="mono">{ctx.t("pgq.cmp.ref_skip_rate")}</td></tr>
+                        <tr><th scope="row">"PgQue"</th><td class="mono">"0"</td><td class="mono">{ctx.t("pgq.cmp.ref_pgque_rate")}</td></tr>
                     </tbody>
                 </table>
             </div>
