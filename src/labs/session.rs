@@ -127,23 +127,35 @@ impl<M: LabModel> LabSession<M> {
             busy_shown: RwSignal::new(false),
         };
         // Busy is shown once work has lasted BUSY_SHOWN_AFTER_MS; it goes when the work does.
-        Effect::new(move |_| {
+        // Each stretch of pending work has its own timer: a timer left from an earlier stretch
+        // (a quick enqueue) must not dim the buttons a few ms into the next one (a quick claim).
+        let stretch = StoredValue::new_local(0u64);
+        Effect::new(move |was_pending: Option<bool>| {
             let pending = ctx.runner().is_some_and(|r| r.pending(M::ID));
+            if pending && was_pending == Some(true) {
+                return true; // the same stretch: its timer is running
+            }
+            let this = stretch.try_update_value(|n| {
+                *n += 1;
+                *n
+            });
             if !pending {
                 session.busy_shown.set(false);
-                return;
+                return false;
             }
             let shown = session.busy_shown;
             leptos::task::spawn_local(async move {
                 gloo_timers::future::TimeoutFuture::new(BUSY_SHOWN_AFTER_MS).await;
-                // Still pending (this work, or work queued after it), and the page not left.
+                // The same stretch still pending, and the page not left.
+                let same = this.is_some() && stretch.try_get_value() == this;
                 let still = ctx
                     .runner_untracked()
                     .is_some_and(|r| r.pending_untracked(M::ID));
-                if still {
+                if same && still {
                     shown.try_set(true);
                 }
             });
+            true
         });
         // Once Postgres is ready, and again after Reset or a restart: the kept state, or a
         // fresh set-up.
