@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+mod skeleton;
+
 const FILE_LINES: usize = 800;
 const COMPONENT_LINES: usize = 150;
 

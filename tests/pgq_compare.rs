@@ -4,7 +4,7 @@
 //! Times are figures for the page and the benchmark, never asserted here.
 
 use queue_lab::db::Db;
-use queue_lab::labs::pgq::compare::{self, Report, Settings};
+use queue_lab::labs::pgq::model::compare::{self, Report, Settings};
 use queue_lab::labs::pgq::model::Lab;
 use serde::Deserialize;
 use std::cell::Cell;

@@ -7,8 +7,8 @@
 use leptos::prelude::GetUntracked;
 use queue_lab::db::TxState;
 use queue_lab::labs::jobs::model::{self as jobs, Action, EnqueueInput, WorkerId};
-use queue_lab::labs::pgq::compare::{self, Settings};
 use queue_lab::labs::pgq::model as pgq;
+use queue_lab::labs::pgq::model::compare::{self, Settings};
 use queue_lab::labs::vacuum::model::{self as vacuum, Record, RunEnd, Strategy};
 use queue_lab::labs::LabId;
 use queue_lab::runner::{Runner, Scope, Work};

@@ -1,7 +1,9 @@
 //! The labs, in the order the site shows them.
 //!
-//! Each lab is a folder, `labs/<slug>/`: `mod.rs` with its descriptor (`LAB`, `ID`; see
-//! [`crate::lab::Lab`]), `model.rs` (state and actions, SQL calls, no UI) and `view.rs`; its
+//! Each lab is a folder, `labs/<slug>/`, of one shape: `mod.rs` with its descriptor (`LAB`,
+//! `ID`; see [`crate::lab::Lab`]), `model.rs` (state and actions, SQL calls, no UI), `view/`
+//! (components); a lab on PostgreSQL also `sql.rs` and `rows.rs`; maybe `share.rs` and
+//! `tour.rs`; nothing else at the top (the rule and its test: `src/house/skeleton.rs`). Its
 //! texts are `assets/i18n/<slug>.tsv`. Adding a lab is that folder, its catalog, and one
 //! entry in [`ALL`] (with its `pub mod` line).
 

@@ -1,12 +1,11 @@
 //! L1 Job queue: the article's `jobs` table on real PGlite.
-//! model.rs: state and actions, no UI; view.rs: components.
-pub mod codec;
-pub mod input;
+//! The lab skeleton (see `src/labs/mod.rs`): model.rs state and actions, no UI; sql.rs its
+//! statements; rows.rs the rows they return; share.rs the share link; view/ components.
 pub mod model;
 pub mod rows;
+pub mod share;
+pub mod sql;
 pub mod view;
-mod view_lessons;
-mod view_lifecycle;
 
 use crate::lab::{Lab, LabId};
 use leptos::prelude::*;

@@ -18,47 +18,20 @@ mod lessons;
 mod lifecycle;
 mod notify;
 
+pub mod input;
+
 pub use lessons::{
-    effects, percent, size, Burst, Effect, Reconciled, Verdict, BROKER_CHECK_SQL, BURST_BYTES,
-    BURST_RANGE, EFFECTS_SQL, EFFECT_APPLY_SQL, NOTIFY_BURST_PROC_SQL, NOTIFY_BURST_SQL,
-    NOTIFY_QUEUE_SQL,
+    effects, percent, size, Burst, Effect, Reconciled, Verdict, BURST_BYTES, BURST_RANGE,
 };
 pub use lifecycle::{Alert, ALERT_CHANNEL};
 
-pub use super::codec::{decode, encode};
-pub use super::input::{
+pub use super::rows::{snapshot, table_stats, Counts, Job, Order, Snapshot, TableStats};
+pub use super::share::{decode, encode};
+pub use super::sql::*;
+pub use input::{
     parse_key, EnqueueInput, DELAY_RANGE, KEY_MAX_CHARS, MAX_ATTEMPTS_RANGE, PRIORITY_RANGE,
 };
-pub use super::rows::{snapshot, table_stats, Counts, Job, Order, Snapshot, TableStats};
 
-pub const SCHEMA_SQL: &str = include_str!("../../sql/jobs/schema.sql");
-pub const RESET_SQL: &str = include_str!("../../sql/jobs/reset.sql");
-pub const ENQUEUE_SQL: &str = include_str!("../../sql/jobs/enqueue.sql");
-pub const ORDER_INSERT_SQL: &str = include_str!("../../sql/jobs/order_insert.sql");
-pub const ORDER_JOB_INSERT_SQL: &str = include_str!("../../sql/jobs/order_job_insert.sql");
-pub const NOTIFY_SQL: &str = include_str!("../../sql/jobs/notify.sql");
-pub const CLAIM_SQL: &str = include_str!("../../sql/jobs/claim.sql");
-/// The article's claim exactly as published, shown beside ours (see `claim.sql`).
-pub const CLAIM_ARTICLE_SQL: &str = include_str!("../../sql/jobs/claim_article.sql");
-pub const REAP_SQL: &str = include_str!("../../sql/jobs/reap.sql");
-pub const COMPLETE_SQL: &str = include_str!("../../sql/jobs/complete.sql");
-/// §2's other completion: the job's row is deleted (the same guard as `COMPLETE_SQL`).
-pub const COMPLETE_DELETE_SQL: &str = include_str!("../../sql/jobs/complete_delete.sql");
-/// The lab's own hook for §4's alert: a trigger that sends NOTIFY job_dead when a job goes dead.
-pub const DEAD_ALERT_SQL: &str = include_str!("../../sql/jobs/dead_alert.sql");
-/// The lab's own: the jobs table's rows, dead row versions and size.
-pub const TABLE_STATS_SQL: &str = include_str!("../../sql/jobs/table_stats.sql");
-pub const FAIL_SQL: &str = include_str!("../../sql/jobs/fail.sql");
-pub const HEARTBEAT_SQL: &str = include_str!("../../sql/jobs/heartbeat.sql");
-pub const REQUEUE_SQL: &str = include_str!("../../sql/jobs/requeue.sql");
-pub const SNAPSHOT_SQL: &str = include_str!("../../sql/jobs/snapshot.sql");
-pub const RESCAN_SQL: &str = include_str!("../../sql/jobs/rescan.sql");
-/// The lab's own (not the article's): a job with an ordering key.
-pub const ENQUEUE_KEYED_SQL: &str = include_str!("../../sql/jobs/enqueue_keyed.sql");
-/// The lab's own: the claim that runs the jobs of one key one after the other.
-pub const CLAIM_PER_KEY_SQL: &str = include_str!("../../sql/jobs/claim_per_key.sql");
-/// The lab's own: how many ready jobs the per-key claim holds back.
-pub const HELD_BACK_SQL: &str = include_str!("../../sql/jobs/held_back.sql");
 /// The channel the workers LISTEN on, as in the article (`NOTIFY jobs`).
 pub const CHANNEL: &str = "jobs";
 /// A safety-net poll runs every this many seconds of lab time (§5: "about 30 s").

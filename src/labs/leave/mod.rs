@@ -1,8 +1,7 @@
 //! L5 When to leave: the advisor (`crates/core`), no database.
-//! model.rs: state and actions, no UI; view.rs: components; text.rs and libraries.rs: its texts.
-pub mod libraries;
+//! The lab skeleton (see `src/labs/mod.rs`): model.rs state and actions, no UI; view/
+//! components (view/text.rs and view/libraries.rs: its texts).
 pub mod model;
-pub mod text;
 pub mod view;
 
 use crate::lab::{Lab, LabId};

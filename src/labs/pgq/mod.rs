@@ -1,11 +1,7 @@
 //! L4 PgQ-style rotation queue on real PGlite, and a side by side with a SKIP LOCKED queue.
-//! model.rs: state and actions, no UI (sql.rs its statements, rows.rs the rows they return,
-//! consumers.rs subscribing and cooperative consumers, share.rs the share link); view.rs and
-//! consumers_view.rs: components.
-pub mod compare;
-pub mod compare_view;
-pub mod consumers;
-pub mod consumers_view;
+//! The lab skeleton (see `src/labs/mod.rs`): model.rs state and actions, no UI (model/:
+//! consumers.rs subscribing and cooperative consumers, compare.rs the side by side); sql.rs
+//! its statements; rows.rs the rows they return; share.rs the share link; view/ components.
 pub mod model;
 pub mod rows;
 pub mod share;

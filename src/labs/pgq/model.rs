@@ -11,7 +11,10 @@ use crate::db::{Db, DbError, Param};
 use queue_lab_core::i18n::Msg;
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use super::consumers::{SubInfo, SubKey};
+pub mod compare;
+pub mod consumers;
+
+pub use consumers::{SubInfo, SubKey};
 
 pub use super::rows::*;
 pub use super::share::{decode, encode};

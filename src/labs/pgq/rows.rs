@@ -186,7 +186,7 @@ pub struct Snapshot {
     pub queue: Option<QueueInfo>,
     pub consumers: Vec<ConsumerInfo>,
     /// Every subconsumer of every group (`pgque.get_subconsumer_info`).
-    pub subs: Vec<super::consumers::SubInfo>,
+    pub subs: Vec<super::model::SubInfo>,
     pub tables: Vec<TableInfo>,
     pub retries: Vec<Retry>,
     pub dead: Vec<DeadLetter>,

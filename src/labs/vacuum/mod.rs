@@ -1,13 +1,13 @@
-//! L3 Bloat and VACUUM.
+//! L3 Bloat and VACUUM. The lab skeleton (see `src/labs/mod.rs`):
 //!
-//! - `model.rs`: the lab's state ([`model::Lab`]), its actions and share-link codec; no UI.
-//! - `run.rs`: the work on the database (rounds, measures, VACUUM, the page map, …).
-//! - `records.rs`: the row types and what is derived from them without SQL.
+//! - `model.rs`: the lab's state ([`model::Lab`]), its actions and share-link codec; no UI
+//!   (`model/run.rs`: the work on the database: rounds, measures, VACUUM, the page map, …).
+//! - `sql.rs`: its statements; `rows.rs`: the row types and what is derived from them without SQL.
 //! - `tour.rs`: the guided tour's steps.
 //! - `view/`: the components, which read the snapshot and send actions.
 pub mod model;
-pub mod records;
-pub mod run;
+pub mod rows;
+pub mod sql;
 pub mod tour;
 pub mod view;
 

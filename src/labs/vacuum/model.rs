@@ -3,50 +3,21 @@
 //! [`Lab`] is the state (the results so far, the table being inspected, the last VACUUM,
 //! the plans, the VACUUM FULL demonstration, the actions done); [`Action`] is everything a
 //! learner can do; [`Snapshot`] is everything the view shows, read from the tables. The
-//! work on the database is in `run.rs`, the row types and what is derived from them in
-//! `records.rs`; both are re-exported here.
+//! work on the database is in `model/run.rs`, the row types and what is derived from them in
+//! `rows.rs`, the statements in `sql.rs`; all are re-exported here.
 
-pub use super::records::*;
-pub use super::run::*;
+mod run;
+
+pub use super::rows::*;
+pub use super::sql;
 use crate::db::{Db, DbError};
 use crate::labs::common::now_ms;
 use crate::labs::session::{LabModel, Live, Tone};
 use crate::ui::format::{group, seconds};
 use queue_lab_core::i18n::Msg;
 use queue_lab_core::input::whole_in;
+pub use run::*;
 use std::cell::{Cell, RefCell};
-
-/// The lab's SQL, exactly as the files hold it.
-pub mod sql {
-    pub use crate::labs::common::sql::*;
-    pub const SETUP_CHECK: &str = include_str!("../../sql/vacuum/setup_check.sql");
-    pub const SETUP_EXTENSIONS: &str = include_str!("../../sql/vacuum/setup_extensions.sql");
-    pub const SETUP_TABLES: &str = include_str!("../../sql/vacuum/setup_tables.sql");
-    pub const SETUP_HELPERS: &str = include_str!("../../sql/vacuum/setup_helpers.sql");
-    pub const TEARDOWN: &str = include_str!("../../sql/vacuum/teardown.sql");
-    pub const USE_STRATEGY: &str = include_str!("../../sql/vacuum/use_strategy.sql");
-    pub const ROTATE_TRUNCATE: &str = include_str!("../../sql/vacuum/rotate_truncate.sql");
-    pub const ENQUEUE_PARTITION: &str = include_str!("../../sql/vacuum/enqueue_partition.sql");
-    pub const PARTITION_OPEN: &str = include_str!("../../sql/vacuum/partition_open.sql");
-    pub const PARTITION_DROP: &str = include_str!("../../sql/vacuum/partition_drop.sql");
-    pub const ANALYZE: &str = include_str!("../../sql/vacuum/analyze.sql");
-    pub const MEASURE_TABLE: &str = include_str!("../../sql/vacuum/measure_table.sql");
-    pub const MEASURE_INDEXES: &str = include_str!("../../sql/vacuum/measure_indexes.sql");
-    pub const CLAIM_ARTICLE: &str = include_str!("../../sql/vacuum/claim_article.sql");
-    pub const CLAIM_INDEXED: &str = include_str!("../../sql/vacuum/claim_indexed.sql");
-    pub const EXPLAIN_INDEXED: &str = include_str!("../../sql/vacuum/explain_claim_indexed.sql");
-    pub const PLAN_NODES: &str = include_str!("../../sql/vacuum/plan_nodes.sql");
-    pub const LONG_TX_BEGIN: &str = include_str!("../../sql/vacuum/long_tx_begin.sql");
-    pub const LONG_TX_STATUS: &str = include_str!("../../sql/vacuum/long_tx_status.sql");
-    pub const LONG_TX_RELEASE: &str = include_str!("../../sql/vacuum/long_tx_release.sql");
-    pub const PAGE_MAP: &str = include_str!("../../sql/vacuum/page_map.sql");
-    pub const AUTOVACUUM_SETTINGS: &str = include_str!("../../sql/vacuum/autovacuum_settings.sql");
-    pub const SET_AUTOVACUUM: &str = include_str!("../../sql/vacuum/set_autovacuum.sql");
-    pub const VACUUM_FULL_SETUP: &str = include_str!("../../sql/vacuum/vacuum_full_setup.sql");
-    pub const VACUUM_FULL_LOCK: &str = include_str!("../../sql/vacuum/vacuum_full_lock.sql");
-    pub const VACUUM_FULL: &str = include_str!("../../sql/vacuum/vacuum_full.sql");
-    pub const RELATION_FILE: &str = include_str!("../../sql/vacuum/relation_file.sql");
-}
 
 /// Bounds of what a learner may type. The defaults are the article's.
 pub const JOBS_MIN: u32 = 100;

@@ -1,9 +1,8 @@
 //! L2 Many workers: a deterministic simulator of claim strategies (`crates/sim`), no database.
-//! model.rs: state and actions, no UI; tour.rs: the guided tour's steps; view.rs and
-//! tour_view.rs: components.
+//! The lab skeleton (see `src/labs/mod.rs`): model.rs state and actions, no UI; tour.rs the
+//! guided tour's steps; view/ components (view/tour.rs the tour's panel).
 pub mod model;
 pub mod tour;
-pub mod tour_view;
 pub mod view;
 
 use crate::lab::{Lab, LabId};

@@ -3,7 +3,7 @@
 //! For: the learner's inputs as typed text, turning them into simulator [`Params`] (or
 //! translated messages per field), carrying them in the URL (`#/workers?w=4&j=200&…`),
 //! running the chosen strategies, the plain-language reading of each result, and laying out
-//! the per-worker timeline with a bounded number of shapes. Not for: drawing (see view.rs)
+//! the per-worker timeline with a bounded number of shapes. Not for: drawing (see view/)
 //! or simulating (the `queue-sim` crate).
 
 use queue_lab_core::i18n::Msg;

@@ -15,16 +15,6 @@
 use super::*;
 use queue_lab_core::format::{bytes, group};
 
-/// §1: every order the lab wrote against the simulated broker and the jobs table.
-pub const BROKER_CHECK_SQL: &str = include_str!("../../../sql/jobs/broker_check.sql");
-/// §4: a job's effect under its idempotency key, and the effects applied so far.
-pub const EFFECT_APPLY_SQL: &str = include_str!("../../../sql/jobs/effect_apply.sql");
-pub const EFFECTS_SQL: &str = include_str!("../../../sql/jobs/effects.sql");
-/// §5: the procedure that sends a burst of NOTIFYs, its CALL, and the queue's usage.
-pub const NOTIFY_BURST_PROC_SQL: &str = include_str!("../../../sql/jobs/notify_burst_proc.sql");
-pub const NOTIFY_BURST_SQL: &str = include_str!("../../../sql/jobs/notify_burst.sql");
-pub const NOTIFY_QUEUE_SQL: &str = include_str!("../../../sql/jobs/notify_queue.sql");
-
 /// §5: the payload each NOTIFY of a burst carries: the largest NOTIFY takes (under 8000 bytes).
 pub const BURST_BYTES: usize = NOTIFY_LIMIT - 1;
 /// §5: how many NOTIFYs a burst may send (10,000 took 2.2 s in PGlite under Node).

@@ -1,8 +1,9 @@
-//! L4's page: producers, the ticker, the consumers (consumers_view.rs), table rotation,
+//! L4's page: producers, the ticker, the consumers (view/consumers.rs), table rotation,
 //! retries and dead letters, the SQL log and console.
 
-use super::compare_view::Compare;
-use super::consumers_view::Consumers;
+mod compare;
+mod consumers;
+
 use super::model::{self, Action, Lab, Snapshot};
 use crate::ctx::use_ctx;
 use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour, TourStep};
@@ -14,6 +15,8 @@ use crate::ui::format::group;
 use crate::ui::i18n::{render, tr};
 use crate::ui::reveal::reveal_later;
 use crate::ui::sql_log::{LastActionSql, SqlLog};
+use compare::Compare;
+use consumers::Consumers;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 use queue_lab_core::input::whole_in;

@@ -1,8 +1,8 @@
 //! L1's panels for the lessons the other controls do not reach: §1's dual write with a
 //! simulated broker, §4's idempotency key, §5's notification queue usage.
 
-use super::model::{self, Action, Lab, Snapshot, Verdict, WorkerId};
 use crate::ctx::use_ctx;
+use crate::labs::jobs::model::{self, Action, Lab, Snapshot, Verdict, WorkerId};
 use crate::ui::format::{group, ms};
 use crate::ui::i18n::render;
 use leptos::prelude::*;

@@ -1,8 +1,10 @@
 //! L5 "When to leave": every advisor input as a labelled control, the verdict of
 //! `queue_lab_core::advisor` beside it, and the inputs kept in the URL (`#/leave?…`).
 
+mod libraries;
+mod text;
+
 use super::model::{error_for, hash_query, Case, Draft};
-use super::text::{app, ui, ui_msg};
 use crate::ctx::{use_ctx, Ctx};
 use crate::ui::i18n::rich;
 use leptos::prelude::*;
@@ -11,6 +13,7 @@ use queue_lab_core::advisor::{
 };
 use queue_lab_core::i18n::{Lang, Msg};
 use queue_lab_core::url;
+use text::{app, ui, ui_msg};
 
 /// The inputs from the page URL: the search (`?lab=leave&embed=1&sustained=…`), then the
 /// hash route (`#/leave?sustained=…`), which wins.
@@ -158,7 +161,7 @@ pub fn LeaveLab() -> impl IntoView {
                 </div>
             </div>
             {move || verdict.get().map(|v| more_results(lang.get(), &v))}
-            <super::libraries::Libraries/>
+            <libraries::Libraries/>
         </section>
     }
 }

@@ -1,6 +1,6 @@
 //! L1's share text: its actions as a compact string for the URL, and back.
 
-use super::input::{parse_key, EnqueueInput};
+use super::model::{parse_key, EnqueueInput};
 use super::model::{Action, WorkerId, BURST_RANGE};
 use crate::clock;
 use queue_lab_core::i18n::Msg;

@@ -1,9 +1,10 @@
 //! L1's page: producers, workers A/B/C, LISTEN/NOTIFY, the jobs and orders tables, a
 //! guided tour of the article's scenarios, the SQL log and console.
 
+mod lessons;
+mod lifecycle;
+
 use super::model::{self, Action, EnqueueInput, Lab, Snapshot, WorkerId};
-use super::view_lessons::{DualWrite, Idempotency, NotifyQueue};
-use super::view_lifecycle::{CompleteMode, DeadAlerts, DeadCount};
 use crate::ctx::use_ctx;
 use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour, TourStep};
 use crate::labs::session::{LabSession, LastOutcome};
@@ -13,6 +14,8 @@ use crate::ui::i18n::{render, tr};
 use crate::ui::reveal::{head_height, reveal_within};
 use crate::ui::sql_log::{LastActionSql, SqlLog};
 use leptos::prelude::*;
+use lessons::{DualWrite, Idempotency, NotifyQueue};
+use lifecycle::{CompleteMode, DeadAlerts, DeadCount};
 use queue_lab_core::i18n::Msg;
 
 /// One step of the guided tour: it resets the lab, runs its actions, and says where to look.

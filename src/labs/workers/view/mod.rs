@@ -2,15 +2,17 @@
 //! readings and a per-worker timeline. The inputs live in the hash after `?` (the shell's
 //! router ignores that part), so a link reproduces the run.
 
+mod tour;
+
 use super::model::{self, Chart, Field, Inputs, Pick, Shape};
 use super::tour::{Look, Table, TOUR};
-use super::tour_view::WorkersTour;
 use crate::ctx::{use_ctx, Ctx};
 use crate::db::now_ms;
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 use queue_sim::{Outcome, SegmentKind, Strategy};
+use tour::WorkersTour;
 
 #[derive(Clone, Debug, PartialEq)]
 struct RunResult {

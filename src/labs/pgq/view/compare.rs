@@ -1,9 +1,9 @@
 //! L4's side by side panel: the rotation queue and the SKIP LOCKED queue under the same
 //! load, without and with a long transaction, round by round.
 
-use super::compare::{self, Report, Settings};
 use crate::ctx::use_ctx;
 use crate::db::DbError;
+use crate::labs::pgq::model::compare::{self, Report, Settings};
 use crate::runner::{Scope, Work};
 use crate::ui::console::ErrorBox;
 use crate::ui::format::{bytes, group};
@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
 fn parse_in(text: &str, (min, max, _): (i64, i64, i64)) -> Result<u32, Msg> {
-    super::view::parse_in(text, min, max).map(|n| n as u32)
+    super::parse_in(text, min, max).map(|n| n as u32)
 }
 
 fn ms(x: f64) -> String {
@@ -94,26 +94,30 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
         let what = Msg::new("runner.what.compare")
             .arg("events", group(i64::from(s.events)))
             .arg("rounds", s.rounds);
-        runner.spawn(Scope::Lab(super::ID), Some(what), async move |w: &Work| {
-            let progress = move |r: &Report| reports.update(|rs| rs[slot] = Some(r.clone()));
-            let out = compare::run(w.db(), s, &w.cancel_flag(), &progress).await;
-            // Written, never read: a page that is gone ignores it.
-            let page_gone = running.try_set(false).is_some();
-            if let Err(e) = out {
-                failed.set(Some(e));
-            }
-            if page_gone {
-                // Left mid-run: say so when the learner comes back.
-                return w.check();
-            }
-            on_done.run(());
-            Ok(())
-        });
+        runner.spawn(
+            Scope::Lab(crate::labs::pgq::ID),
+            Some(what),
+            async move |w: &Work| {
+                let progress = move |r: &Report| reports.update(|rs| rs[slot] = Some(r.clone()));
+                let out = compare::run(w.db(), s, &w.cancel_flag(), &progress).await;
+                // Written, never read: a page that is gone ignores it.
+                let page_gone = running.try_set(false).is_some();
+                if let Err(e) = out {
+                    failed.set(Some(e));
+                }
+                if page_gone {
+                    // Left mid-run: say so when the learner comes back.
+                    return w.check();
+                }
+                on_done.run(());
+                Ok(())
+            },
+        );
     };
     // Stopping the run cancels the lab's work, which the run checks between batches.
     let stop = move |_| {
         if let Some(runner) = ctx.runner_untracked() {
-            runner.cancel(super::ID);
+            runner.cancel(crate::labs::pgq::ID);
         }
     };
     let field = move |id: &'static str,

@@ -6,12 +6,12 @@
 //! batch stays un-acked, and the engine only finds out by its silence (another member's
 //! receive_coop takes the batch over after [`DEAD_SECONDS`]).
 
-use super::model::{Event, Lab, Outcome, Tone};
-use super::sql::{
+use super::{Event, Lab, Outcome, Tone};
+use crate::db::{Db, DbError};
+use crate::labs::pgq::sql::{
     ACK_SQL, DEAD_SECONDS, MAX_RECEIVE, QUEUE, RECEIVE_COOP_SQL, SUBSCRIBE_SQL, SUB_ADD_SQL,
     SUB_REMOVE_SQL, UNSUBSCRIBE_SQL,
 };
-use crate::db::{Db, DbError};
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 

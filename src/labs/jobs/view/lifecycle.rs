@@ -2,8 +2,8 @@
 //! workers, with what it leaves in the table) and §4's dead jobs (a count kept in view, and
 //! the alert the trigger sends arriving).
 
-use super::model::{self, Action, Lab, Snapshot};
 use crate::ctx::use_ctx;
+use crate::labs::jobs::model::{self, Action, Lab, Snapshot};
 use crate::ui::format::bytes;
 use crate::ui::i18n::render;
 use leptos::prelude::*;

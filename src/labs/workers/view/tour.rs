@@ -3,8 +3,8 @@
 //! tables). Same markup as the other labs' tours (`.tour`, `.tour-run[data-step]`,
 //! `li.current .tour-body`), so the tests and the style treat them alike.
 
-use super::tour::TOUR;
 use crate::ctx::Ctx;
+use crate::labs::workers::tour::TOUR;
 use crate::ui::i18n::{render, rich};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;

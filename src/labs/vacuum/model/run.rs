@@ -7,10 +7,10 @@
 //! strategy's table (`use_strategy.sql`) puts the search path back when it ends
 //! (`reset_search_path.sql`), whatever happened.
 
-use super::model::{sql, AutovacuumInput, RunConfig, Strategy};
-use super::records::*;
+use super::{sql, AutovacuumInput, RunConfig, Strategy};
 use crate::db::{Db, DbError, Param};
 use crate::labs::common::{breathe, explain_article, first, now_ms, summarize, Explained};
+use crate::labs::vacuum::rows::*;
 use serde::Deserialize;
 use std::cell::Cell;
 use std::future::Future;

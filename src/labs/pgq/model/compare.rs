@@ -24,13 +24,13 @@ use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 use std::cell::Cell;
 
-use super::model::{
+use super::{
     ACK_SQL, CONSUMERS, FLUSH_STATS_SQL, FORCE_TICK_SQL, RECEIVE_SQL, SEND_BURST_SQL, TICK_SQL,
 };
 
 macro_rules! compare_sql {
     ($name:ident, $file:literal) => {
-        pub const $name: &str = include_str!(concat!("../../sql/pgque/compare/", $file));
+        pub const $name: &str = include_str!(concat!("../../../sql/pgque/compare/", $file));
     };
 }
 compare_sql!(SETUP_SQL, "setup.sql");
@@ -41,7 +41,7 @@ compare_sql!(MAINT_SQL, "maint.sql");
 compare_sql!(EVENT_STATS_SQL, "event_stats.sql");
 compare_sql!(JOBS_STATS_SQL, "jobs_stats.sql");
 /// The article's table (L1's file), created in `pgq_compare`.
-pub const JOBS_TABLE_SQL: &str = include_str!("../../sql/jobs/schema.sql");
+pub const JOBS_TABLE_SQL: &str = include_str!("../../../sql/jobs/schema.sql");
 
 pub const QUEUE: &str = "compare";
 /// The rotation period of the `compare` queue, by which the clock moves each round.
@@ -229,9 +229,10 @@ async fn housekeeping(db: &Db, page: u32) -> Result<(Option<i64>, Option<Msg>), 
         // rotate's args: (from table, to table, events truncated)
         .filter_map(|r| r.args.as_ref()?.get(2)?.parse::<i64>().ok())
         .reduce(|a, b| a + b);
-    let waiting = rows.iter().find(|r| r.action == "wait").map(|r| {
-        super::model::reason_msg(r.reason.as_deref(), r.args.as_deref().unwrap_or_default())
-    });
+    let waiting = rows
+        .iter()
+        .find(|r| r.action == "wait")
+        .map(|r| super::reason_msg(r.reason.as_deref(), r.args.as_deref().unwrap_or_default()));
     Ok((truncated, waiting))
 }
 
