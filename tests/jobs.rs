@@ -419,7 +419,7 @@ async fn with_delete_on_complete_a_completed_jobs_row_is_gone_and_a_failed_one_i
     );
     // The share text carries the option and replays it.
     let text = model::encode(&lab.history);
-    assert!(text.starts_with("g1."), "{text}");
+    assert!(text.starts_with("g1;"), "{text}");
     let mut replayed = Lab::setup(&db).await.unwrap();
     for s in model::decode(&text).unwrap() {
         run(&mut replayed, &db, s).await;
@@ -671,7 +671,7 @@ async fn a_dual_write_loses_a_job_or_leaves_a_ghost_and_the_transactional_enqueu
     );
     // The broker's messages travel in the share text and replay to the same check.
     let text = model::encode(&lab.history);
-    assert!(text.starts_with("b.p."), "{text}");
+    assert!(text.starts_with("b;p;"), "{text}");
     let mut replayed = Lab::setup(&db).await.unwrap();
     for s in model::decode(&text).unwrap() {
         run(&mut replayed, &db, s).await;

@@ -6,7 +6,7 @@
 //!   `view/mod.rs` (its components; the view's parts beside it in `view/`).
 //! - A lab on PostgreSQL (`needs_postgres`) also: `sql.rs` (its statements) and `rows.rs`
 //!   (the rows they return).
-//! - A lab may also hold `share.rs` (its share link) and `tour.rs`
+//! - A lab may also hold `share.rs` (its share link, through the one codec `labs::share`) and `tour.rs`
 //!   (its guided tour's steps, a `labs::guide::Tour`).
 //! - Nothing else at the top. Anything more goes in a folder named after the file it belongs
 //!   to (`model/` for `model.rs`'s child modules, `tour/` for `tour.rs`'s tests, …) or in `view/`.

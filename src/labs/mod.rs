@@ -13,6 +13,7 @@ pub mod jobs;
 pub mod leave;
 pub mod pgq;
 pub mod session;
+pub mod share;
 pub mod vacuum;
 pub mod workers;
 

@@ -180,7 +180,7 @@ test('a share link reproduces the same state after reload', async () => {
   assert.match(before.removed, /DELETE on completion: VACUUM removed 0 of 6,000/);
   assert.match(before.map, /^vac_keep\.jobs: /);
   const url = await page.inputValue('#share-url');
-  assert.match(url, /#\/vacuum\?s=l1~r1500,2,2000,0~skeep~v$/);
+  assert.match(url, /#\/vacuum\?s=l1;r1500,2,2000,0;skeep;v$/);
 
   const again = await newPage(site.browser);
   await again.goto(url);

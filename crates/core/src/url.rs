@@ -3,8 +3,9 @@
 //! - [`encode`] / [`decode`]: a query value (`?w=16&j=1%2C500`), percent-encoded; decoding
 //!   is lenient as browsers are (`+` is a space, a stray `%` stays as it is).
 //! - [`encode_token`] / [`decode_token`]: free text inside a lab's compact share text
-//!   (`e~7B…`), where `.`, `,` and `-` separate steps: everything but letters and digits is
-//!   escaped as `~XX`, so the text can never contain a separator; decoding is strict.
+//!   (`e~7B…`), where `;` (in older links `.`) separates steps and `,` values: everything but
+//!   letters and digits is escaped as `~XX`, so the text can never contain a separator;
+//!   decoding is strict.
 
 /// Percent-encodes everything but the unreserved characters (`A-Z a-z 0-9 - _ . ~`).
 pub fn encode(s: &str) -> String {

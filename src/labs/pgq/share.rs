@@ -2,136 +2,113 @@
 
 use super::model::Action;
 use super::sql::{MAX_BURST, MAX_DELAY, MAX_RECEIVE, NAMES, SUBS};
+use crate::labs::share;
 use queue_lab_core::i18n::Msg;
 
 /// The actions as a share link's text: one letter per action, values after it, actions
-/// joined by `.` (`s.s.k.vbilling,100.abilling`). Consumer names are the lab's own.
+/// joined by `labs::share`'s separator (`s;s;k;vbilling,100;abilling`). Consumer names are
+/// the lab's own.
 pub fn encode(actions: &[Action]) -> String {
-    let flag = |on: &bool| if *on { 1 } else { 0 };
-    actions
-        .iter()
-        .map(|a| match a {
-            Action::SendOne => "s".to_owned(),
-            Action::Burst(n) => format!("b{n}"),
-            Action::SendRollback => "r".into(),
-            Action::Prepare => "p".into(),
-            Action::CommitPrepared => "P".into(),
-            Action::RollbackPrepared => "R".into(),
-            Action::Tick => "k".into(),
-            Action::Receive { consumer, max } => format!("v{consumer},{max}"),
-            Action::Ack { consumer, batch } => format!("a{consumer},{batch}"),
-            Action::AckHeld(consumer) => format!("h{consumer}"),
-            Action::Nack {
-                consumer,
-                batch,
-                msg,
-                delay,
-            } => format!("n{consumer},{batch},{msg},{delay}"),
-            Action::Maint => "m".into(),
-            Action::RetryEvents => "y".into(),
-            Action::Replay(id) => format!("d{id}"),
-            Action::Advance(s) => format!("t{s}"),
-            Action::SetAutoTick(on) => format!("T{}", flag(on)),
-            Action::SetAutoMaint(on) => format!("M{}", flag(on)),
-            Action::Subscribe(c) => format!("u{c}"),
-            Action::Unsubscribe(c) => format!("U{c}"),
-            Action::AddSub { consumer, sub } => format!("g{consumer},{sub}"),
-            Action::RemoveSub { consumer, sub } => format!("G{consumer},{sub}"),
-            Action::ReceiveCoop { consumer, sub, max } => format!("w{consumer},{sub},{max}"),
-            Action::AckCoop { consumer, sub } => format!("x{consumer},{sub}"),
-            Action::Kill { consumer, sub } => format!("K{consumer},{sub}"),
-        })
-        .collect::<Vec<_>>()
-        .join(".")
+    let flag = |on: &bool| share::flag(*on);
+    share::encode(actions, |a| match a {
+        Action::SendOne => "s".to_owned(),
+        Action::Burst(n) => format!("b{n}"),
+        Action::SendRollback => "r".into(),
+        Action::Prepare => "p".into(),
+        Action::CommitPrepared => "P".into(),
+        Action::RollbackPrepared => "R".into(),
+        Action::Tick => "k".into(),
+        Action::Receive { consumer, max } => format!("v{consumer},{max}"),
+        Action::Ack { consumer, batch } => format!("a{consumer},{batch}"),
+        Action::AckHeld(consumer) => format!("h{consumer}"),
+        Action::Nack {
+            consumer,
+            batch,
+            msg,
+            delay,
+        } => format!("n{consumer},{batch},{msg},{delay}"),
+        Action::Maint => "m".into(),
+        Action::RetryEvents => "y".into(),
+        Action::Replay(id) => format!("d{id}"),
+        Action::Advance(s) => format!("t{s}"),
+        Action::SetAutoTick(on) => format!("T{}", flag(on)),
+        Action::SetAutoMaint(on) => format!("M{}", flag(on)),
+        Action::Subscribe(c) => format!("u{c}"),
+        Action::Unsubscribe(c) => format!("U{c}"),
+        Action::AddSub { consumer, sub } => format!("g{consumer},{sub}"),
+        Action::RemoveSub { consumer, sub } => format!("G{consumer},{sub}"),
+        Action::ReceiveCoop { consumer, sub, max } => format!("w{consumer},{sub},{max}"),
+        Action::AckCoop { consumer, sub } => format!("x{consumer},{sub}"),
+        Action::Kill { consumer, sub } => format!("K{consumer},{sub}"),
+    })
 }
 
 /// Reads [`encode`]'s text back; every value is checked against the lab's limits, so a
-/// hand-edited link is refused with the step it could not read.
+/// hand-edited link is refused with the step it could not read. Links made before the one
+/// codec (steps joined by `.`) still open.
 pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
-    let mut actions = Vec::new();
-    for (i, step) in text.split('.').filter(|s| !s.is_empty()).enumerate() {
-        let bad = || Msg::new("pgq.err.share").arg("n", i + 1).arg("step", step);
-        let mut chars = step.chars();
-        let kind = chars.next().ok_or_else(bad)?;
-        let rest: String = chars.collect();
-        let parts: Vec<&str> = rest.split(',').collect();
-        let int = |p: &str, lo: i64, hi: i64| {
-            p.parse::<i64>()
-                .ok()
-                .filter(|v| (lo..=hi).contains(v))
-                .ok_or_else(bad)
-        };
-        let sub = |p: &str| {
-            SUBS.iter()
-                .find(|c| **c == p)
-                .map(|c| (*c).to_owned())
-                .ok_or_else(bad)
-        };
-        let consumer = |p: &str| {
-            NAMES
-                .iter()
-                .find(|c| **c == p)
-                .map(|c| (*c).to_owned())
-                .ok_or_else(bad)
-        };
-        let none = || if rest.is_empty() { Ok(()) } else { Err(bad()) };
-        let action = match (kind, parts.as_slice()) {
-            ('s', _) => none().map(|()| Action::SendOne)?,
-            ('r', _) => none().map(|()| Action::SendRollback)?,
-            ('p', _) => none().map(|()| Action::Prepare)?,
-            ('P', _) => none().map(|()| Action::CommitPrepared)?,
-            ('R', _) => none().map(|()| Action::RollbackPrepared)?,
-            ('k', _) => none().map(|()| Action::Tick)?,
-            ('m', _) => none().map(|()| Action::Maint)?,
-            ('y', _) => none().map(|()| Action::RetryEvents)?,
-            ('b', [n]) => Action::Burst(int(n, 1, MAX_BURST)?),
-            ('v', [c, max]) => Action::Receive {
-                consumer: consumer(c)?,
-                max: int(max, 1, MAX_RECEIVE)?,
-            },
-            ('a', [c, batch]) => Action::Ack {
-                consumer: consumer(c)?,
-                batch: int(batch, 1, i64::MAX)?,
-            },
-            ('h', [c]) => Action::AckHeld(consumer(c)?),
-            ('n', [c, batch, msg, delay]) => Action::Nack {
-                consumer: consumer(c)?,
-                batch: int(batch, 1, i64::MAX)?,
-                msg: int(msg, 1, i64::MAX)?,
-                delay: int(delay, 0, MAX_DELAY)?,
-            },
-            ('d', [id]) => Action::Replay(int(id, 1, i64::MAX)?),
-            ('t', [s]) => Action::Advance(int(s, 1, crate::clock::MAX_STEP_SECONDS)?),
-            ('T', [f]) => Action::SetAutoTick(int(f, 0, 1)? == 1),
-            ('M', [f]) => Action::SetAutoMaint(int(f, 0, 1)? == 1),
-            ('u', [c]) => Action::Subscribe(consumer(c)?),
-            ('U', [c]) => Action::Unsubscribe(consumer(c)?),
-            ('g', [c, s]) => Action::AddSub {
-                consumer: consumer(c)?,
-                sub: sub(s)?,
-            },
-            ('G', [c, s]) => Action::RemoveSub {
-                consumer: consumer(c)?,
-                sub: sub(s)?,
-            },
-            ('w', [c, s, max]) => Action::ReceiveCoop {
-                consumer: consumer(c)?,
-                sub: sub(s)?,
-                max: int(max, 1, MAX_RECEIVE)?,
-            },
-            ('x', [c, s]) => Action::AckCoop {
-                consumer: consumer(c)?,
-                sub: sub(s)?,
-            },
-            ('K', [c, s]) => Action::Kill {
-                consumer: consumer(c)?,
-                sub: sub(s)?,
-            },
-            _ => return Err(bad()),
-        };
-        actions.push(action);
-    }
-    Ok(actions)
+    share::decode(text, '.', "pgq.err.share", step)
+}
+
+/// One step of the text, or `None`.
+fn step(s: &share::Step) -> Option<Action> {
+    let int = |p: &str, lo: i64, hi: i64| p.parse::<i64>().ok().filter(|v| (lo..=hi).contains(v));
+    let sub = |p: &str| SUBS.iter().find(|c| **c == p).map(|c| (*c).to_owned());
+    let consumer = |p: &str| NAMES.iter().find(|c| **c == p).map(|c| (*c).to_owned());
+    Some(match (s.kind, s.parts.as_slice()) {
+        ('s', _) => s.bare().map(|()| Action::SendOne)?,
+        ('r', _) => s.bare().map(|()| Action::SendRollback)?,
+        ('p', _) => s.bare().map(|()| Action::Prepare)?,
+        ('P', _) => s.bare().map(|()| Action::CommitPrepared)?,
+        ('R', _) => s.bare().map(|()| Action::RollbackPrepared)?,
+        ('k', _) => s.bare().map(|()| Action::Tick)?,
+        ('m', _) => s.bare().map(|()| Action::Maint)?,
+        ('y', _) => s.bare().map(|()| Action::RetryEvents)?,
+        ('b', [n]) => Action::Burst(int(n, 1, MAX_BURST)?),
+        ('v', [c, max]) => Action::Receive {
+            consumer: consumer(c)?,
+            max: int(max, 1, MAX_RECEIVE)?,
+        },
+        ('a', [c, batch]) => Action::Ack {
+            consumer: consumer(c)?,
+            batch: int(batch, 1, i64::MAX)?,
+        },
+        ('h', [c]) => Action::AckHeld(consumer(c)?),
+        ('n', [c, batch, msg, delay]) => Action::Nack {
+            consumer: consumer(c)?,
+            batch: int(batch, 1, i64::MAX)?,
+            msg: int(msg, 1, i64::MAX)?,
+            delay: int(delay, 0, MAX_DELAY)?,
+        },
+        ('d', [id]) => Action::Replay(int(id, 1, i64::MAX)?),
+        ('t', [s]) => Action::Advance(int(s, 1, crate::clock::MAX_STEP_SECONDS)?),
+        ('T', [f]) => Action::SetAutoTick(share::read_flag(f)?),
+        ('M', [f]) => Action::SetAutoMaint(share::read_flag(f)?),
+        ('u', [c]) => Action::Subscribe(consumer(c)?),
+        ('U', [c]) => Action::Unsubscribe(consumer(c)?),
+        ('g', [c, s]) => Action::AddSub {
+            consumer: consumer(c)?,
+            sub: sub(s)?,
+        },
+        ('G', [c, s]) => Action::RemoveSub {
+            consumer: consumer(c)?,
+            sub: sub(s)?,
+        },
+        ('w', [c, s, max]) => Action::ReceiveCoop {
+            consumer: consumer(c)?,
+            sub: sub(s)?,
+            max: int(max, 1, MAX_RECEIVE)?,
+        },
+        ('x', [c, s]) => Action::AckCoop {
+            consumer: consumer(c)?,
+            sub: sub(s)?,
+        },
+        ('K', [c, s]) => Action::Kill {
+            consumer: consumer(c)?,
+            sub: sub(s)?,
+        },
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -211,5 +188,19 @@ mod tests {
             let err = super::decode(bad).expect_err(bad);
             assert_eq!(err.key, "pgq.err.share");
         }
+    }
+
+    #[test]
+    fn a_link_made_before_the_one_codec_still_opens() {
+        let want = vec![
+            Action::SendOne,
+            Action::Tick,
+            Action::Receive {
+                consumer: "billing".into(),
+                max: 100,
+            },
+        ];
+        assert_eq!(super::decode("s.k.vbilling,100"), Ok(want.clone()));
+        assert_eq!(super::encode(&want), "s;k;vbilling,100");
     }
 }

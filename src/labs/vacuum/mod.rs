@@ -1,12 +1,14 @@
 //! L3 Bloat and VACUUM. The lab skeleton (see `src/labs/mod.rs`):
 //!
-//! - `model.rs`: the lab's state ([`model::Lab`]), its actions and share-link codec; no UI
+//! - `model.rs`: the lab's state ([`model::Lab`]) and its actions; no UI
 //!   (`model/run.rs`: the work on the database: rounds, measures, VACUUM, the page map, …).
 //! - `sql.rs`: its statements; `rows.rs`: the row types and what is derived from them without SQL.
+//! - `share.rs`: the share link.
 //! - `tour.rs`: the guided tour's steps.
 //! - `view/`: the components, which read the snapshot and send actions.
 pub mod model;
 pub mod rows;
+pub mod share;
 pub mod sql;
 pub mod tour;
 pub mod view;

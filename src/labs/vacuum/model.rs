@@ -9,6 +9,7 @@
 mod run;
 
 pub use super::rows::*;
+pub use super::share::{decode, encode};
 pub use super::sql;
 use crate::db::{Db, DbError};
 use crate::labs::common::now_ms;
@@ -557,84 +558,12 @@ impl LabModel for Lab {
     }
 }
 
-/// The actions as a share link's text: one letter per action, values after it, actions
-/// joined by `~` (a scale factor has a dot): `r20000,3,2000,1~v~l1~sdelete`. A run's
-/// last value says whether DELETE + VACUUM runs too.
-pub fn encode(actions: &[Action]) -> String {
-    let opt = |v: Option<String>| v.unwrap_or_default();
-    actions
-        .iter()
-        .map(|a| match a {
-            Action::Run(c) => {
-                let dv = c.strategies.contains(&Strategy::DeleteVacuum);
-                format!("r{},{},{},{}", c.jobs, c.rounds, c.batch, u8::from(dv))
-            }
-            Action::Vacuum => "v".into(),
-            Action::LongTx(on) => format!("l{}", u8::from(*on)),
-            Action::Select(s) => format!("s{}", s.id()),
-            Action::Autovacuum(s, i) => format!(
-                "a{},{},{},{}",
-                s.id(),
-                opt(i.threshold.map(|v| v.to_string())),
-                opt(i.scale_factor.map(|v| v.to_string())),
-                opt(i.max_threshold.map(|v| v.to_string()))
-            ),
-            Action::Plans(jobs) => format!("p{jobs}"),
-            Action::FullLock => "f".into(),
-            Action::FullRun => "F".into(),
-        })
-        .collect::<Vec<_>>()
-        .join("~")
-}
-
 /// The strategies a run covers: all five, or all but DELETE + VACUUM.
 pub fn strategies(with_delete_vacuum: bool) -> Vec<Strategy> {
     Strategy::ALL
         .into_iter()
         .filter(|s| *s != Strategy::DeleteVacuum || with_delete_vacuum)
         .collect()
-}
-
-/// Reads [`encode`]'s text back; every value is checked against the bounds the inputs
-/// have, so a hand-edited link is refused with the step it could not read.
-pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
-    let mut actions = Vec::new();
-    for (i, step) in text.split('~').filter(|s| !s.is_empty()).enumerate() {
-        let bad = || {
-            Msg::new("vacuum.err.share")
-                .arg("n", i + 1)
-                .arg("step", step)
-        };
-        let mut chars = step.chars();
-        let kind = chars.next().ok_or_else(bad)?;
-        let rest = chars.as_str();
-        let parts: Vec<&str> = rest.split(',').collect();
-        let none = || if rest.is_empty() { Ok(()) } else { Err(bad()) };
-        let flag = |p: &str| match p {
-            "0" => Ok(false),
-            "1" => Ok(true),
-            _ => Err(bad()),
-        };
-        let strategy = |p: &str| Strategy::parse(p).ok_or_else(bad);
-        let action = match (kind, parts.as_slice()) {
-            ('r', [jobs, rounds, batch, dv]) => Action::Run(
-                parse_config(jobs, rounds, batch, strategies(flag(dv)?)).map_err(|_| bad())?,
-            ),
-            ('v', _) => none().map(|()| Action::Vacuum)?,
-            ('l', [on]) => Action::LongTx(flag(on)?),
-            ('s', [s]) => Action::Select(strategy(s)?),
-            ('a', [s, threshold, scale, max]) => Action::Autovacuum(
-                strategy(s)?,
-                parse_autovacuum(threshold, scale, max).map_err(|_| bad())?,
-            ),
-            ('p', [jobs]) => Action::Plans(parse_jobs(jobs).map_err(|_| bad())?),
-            ('f', _) => none().map(|()| Action::FullLock)?,
-            ('F', _) => none().map(|()| Action::FullRun)?,
-            _ => return Err(bad()),
-        };
-        actions.push(action);
-    }
-    Ok(actions)
 }
 
 #[cfg(test)]
