@@ -511,7 +511,7 @@ async fn the_dead_alert_fires_once_when_a_job_goes_dead_and_not_on_a_retry() {
 /// Each step of L1's tour runs from a fresh lab and shows what its text says.
 #[wasm_bindgen_test]
 async fn each_tour_step_runs_and_shows_what_it_says() {
-    use queue_lab::labs::jobs::view::TOUR;
+    use queue_lab::labs::jobs::tour::TOUR;
     use queue_lab::labs::session::LabModel;
     for (i, step) in TOUR.iter().enumerate() {
         let (db, mut lab) = lab().await;

@@ -905,7 +905,7 @@ async fn bad_calls_raise_pq_errors_with_translations_and_change_nothing() {
 /// Each step of L4's tour runs from a fresh queue and shows what its text says.
 #[wasm_bindgen_test]
 async fn each_tour_step_runs_and_shows_what_it_says() {
-    use queue_lab::labs::pgq::view::TOUR;
+    use queue_lab::labs::pgq::tour::TOUR;
     assert_eq!(TOUR.len(), 8);
     for (i, step) in TOUR.iter().enumerate() {
         let (db, mut lab) = lab().await;

@@ -1,5 +1,6 @@
 //! A lab's guided tour and share link, for the labs whose state is the list of actions done
-//! on a fresh database (L1, L3, L4).
+//! on a fresh database (L1, L3, L4); L2's tour is made of the same [`TourStep`]s and shown
+//! by the same [`TourList`].
 //!
 //! - A tour step says what to look at and runs its actions on a fresh database.
 //! - The share link carries the actions done so far (`#/<lab>?s=…`, the lab's own codec)
@@ -11,15 +12,18 @@
 
 use super::session::{LabModel, LabSession, Last};
 use crate::ctx::use_ctx;
-use crate::ui::i18n::render;
+use crate::ui::i18n::{render, rich};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
-/// One step of a tour: its title, what to look at (catalog keys) and the actions it runs.
-pub struct TourStep<A> {
+/// One step of a tour: its title, what to look at (catalog keys), the actions it runs, and
+/// the figures on the page it marks (`L`: L2 marks cells of its tables; the other labs mark
+/// none, `look: &[]`).
+pub struct TourStep<A, L: 'static = ()> {
     pub title: &'static str,
     pub body: &'static str,
     pub actions: fn() -> Vec<A>,
+    pub look: &'static [L],
 }
 
 /// A share link replays at most this many steps; the rest are dropped, and the lab says so.
@@ -143,30 +147,59 @@ pub fn Tour<M: LabModel>(
     title: &'static str,
     busy: Signal<bool>,
 ) -> impl IntoView {
-    let ctx = use_ctx();
-    let step = guide.step;
+    let steps = guide
+        .tour
+        .iter()
+        .map(|s| (s.title, Msg::new(s.body)))
+        .collect();
     view! {
-        <section class="panel tour" aria-labelledby="tour-title">
+        <TourList steps title hint="guide.tour.hint" step=guide.step busy
+            run_step=move |i| guide.run_step(session, i)/>
+    }
+}
+
+/// A tour's markup, the same in every lab (`.tour`, `.tour-run[data-step]`,
+/// `li.current .tour-body`), so the tests and the style treat them alike: each step's
+/// title and a button that runs it; the step run last (`step`) says what to look at.
+/// `steps`: each step's title key and what to look at; `children`: a note above the list.
+#[component]
+pub fn TourList(
+    steps: Vec<(&'static str, Msg)>,
+    title: &'static str,
+    hint: &'static str,
+    step: RwSignal<Option<usize>>,
+    busy: Signal<bool>,
+    run_step: impl Fn(usize) + Copy + Send + Sync + 'static,
+    #[prop(optional)] id: Option<&'static str>,
+    #[prop(optional)] children: Option<Children>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    view! {
+        <section class="panel tour" id=id aria-labelledby="tour-title">
             <h2 id="tour-title">{ctx.t(title)}</h2>
-            <p class="muted">{ctx.t("guide.tour.hint")}</p>
+            <p class="muted">{ctx.t(hint)}</p>
+            {children.map(|c| c())}
             <ol>
-                {guide.tour
-                    .iter()
+                {steps
+                    .into_iter()
                     .enumerate()
-                    .map(|(i, s)| {
+                    .map(|(i, (title, body))| {
                         let current = move || step.get() == Some(i);
                         view! {
                             <li class:current=current>
                                 <div class="row">
-                                    <span>{ctx.t(s.title)}</span>
+                                    <span>{ctx.t(title)}</span>
                                     <button type="button" class="small tour-run" data-step=i.to_string()
                                         disabled=move || busy.get()
-                                        on:click=move |_| guide.run_step(session, i)>
+                                        on:click=move |_| run_step(i)>
                                         {ctx.t("guide.tour.run")}
                                     </button>
                                 </div>
                                 <Show when=current>
-                                    <p class="note tour-body">{ctx.rich(s.body)}</p>
+                                    <p class="note tour-body">{
+                                        let body = body.clone();
+                                        move || rich(&render(ctx.lang.get(), &body))
+                                    }</p>
                                 </Show>
                             </li>
                         }

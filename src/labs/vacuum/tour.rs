@@ -19,18 +19,21 @@ pub const TOUR: [TourStep<Action>; 4] = [
     TourStep {
         title: "vacuum.tour.1.title",
         body: "vacuum.tour.1.body",
+        look: &[],
         actions: || vec![rounds(1)],
     },
     // VACUUM: the dead tuples go, the claim reads a handful of pages, the file stays.
     TourStep {
         title: "vacuum.tour.2.title",
         body: "vacuum.tour.2.body",
+        look: &[],
         actions: || vec![rounds(1), Action::Vacuum],
     },
     // A pinned horizon: VACUUM removes nothing.
     TourStep {
         title: "vacuum.tour.3.title",
         body: "vacuum.tour.3.body",
+        look: &[],
         actions: || vec![Action::LongTx(true), rounds(1), Action::Vacuum],
     },
     // Rotation: TRUNCATE (or DETACH + DROP of the round's partition) after each round, the
@@ -38,6 +41,7 @@ pub const TOUR: [TourStep<Action>; 4] = [
     TourStep {
         title: "vacuum.tour.4.title",
         body: "vacuum.tour.4.body",
+        look: &[],
         actions: || vec![rounds(3)],
     },
 ];

@@ -7,6 +7,7 @@
 //! carries no inputs of its own (a share link's inputs win).
 
 use super::model::{Inputs, Pick};
+use crate::labs::guide::TourStep;
 use queue_lab_core::i18n::Msg;
 use queue_sim::Strategy;
 
@@ -34,19 +35,19 @@ impl Look {
     }
 }
 
-/// One step: its title and what to look at (catalog keys), the inputs it runs, and the
-/// cells it marks.
-pub struct Step {
-    pub title: &'static str,
-    pub body: &'static str,
-    pub inputs: fn() -> Inputs,
-    pub look: &'static [Look],
-}
+/// One step, a tour step like every lab's: its title and what to look at (catalog keys),
+/// its one action (the inputs it sets and runs), and the cells it marks.
+pub type Step = TourStep<Inputs, Look>;
 
 impl Step {
+    /// The inputs the step sets and runs.
+    pub fn inputs(&self) -> Inputs {
+        (self.actions)().pop().unwrap_or_default()
+    }
+
     /// What to look at, its numbers taken from the step's inputs.
     pub fn body_msg(&self) -> Msg {
-        let i = (self.inputs)();
+        let i = self.inputs();
         Msg::new(self.body)
             .arg("workers", i.workers)
             .arg("jobs", i.jobs)
@@ -72,7 +73,7 @@ pub const TOUR: [Step; 6] = [
     Step {
         title: "workers.tour.1.title",
         body: "workers.tour.1.body",
-        inputs: || all_four(1, 8),
+        actions: || vec![all_four(1, 8)],
         look: &[
             Look {
                 table: Table::Results,
@@ -90,7 +91,7 @@ pub const TOUR: [Step; 6] = [
     Step {
         title: "workers.tour.2.title",
         body: "workers.tour.2.body",
-        inputs: || all_four(4, 8),
+        actions: || vec![all_four(4, 8)],
         look: &[
             Look {
                 table: Table::Results,
@@ -108,7 +109,7 @@ pub const TOUR: [Step; 6] = [
     Step {
         title: "workers.tour.3.title",
         body: "workers.tour.3.body",
-        inputs: || all_four(8, 8),
+        actions: || vec![all_four(8, 8)],
         look: &[
             Look {
                 table: Table::Results,
@@ -126,7 +127,7 @@ pub const TOUR: [Step; 6] = [
     Step {
         title: "workers.tour.4.title",
         body: "workers.tour.4.body",
-        inputs: || all_four(16, 8),
+        actions: || vec![all_four(16, 8)],
         look: &[
             Look {
                 table: Table::Results,
@@ -144,7 +145,7 @@ pub const TOUR: [Step; 6] = [
     Step {
         title: "workers.tour.5.title",
         body: "workers.tour.5.body",
-        inputs: || all_four(32, 8),
+        actions: || vec![all_four(32, 8)],
         look: &[
             Look {
                 table: Table::Results,
@@ -167,7 +168,7 @@ pub const TOUR: [Step; 6] = [
     Step {
         title: "workers.tour.6.title",
         body: "workers.tour.6.body",
-        inputs: || all_four(16, 1),
+        actions: || vec![all_four(16, 1)],
         look: &[
             Look {
                 table: Table::Ordering,

@@ -29,7 +29,7 @@ impl Ran {
 }
 
 fn run_step(i: usize) -> Ran {
-    let inputs: Inputs = (TOUR[i].inputs)();
+    let inputs: Inputs = TOUR[i].inputs();
     let params = inputs.to_params().expect("a tour step's inputs are valid");
     let outs = model::run(&params).expect("runs");
     let ordering = model::run(&model::ordering_params(&params[0])).expect("runs");
@@ -168,7 +168,7 @@ fn step_6_one_key_keeps_order_at_one_workers_pace() {
 #[test]
 fn a_step_body_states_its_own_inputs() {
     for step in &TOUR {
-        let i = (step.inputs)();
+        let i = step.inputs();
         let m = step.body_msg();
         let arg = |n: &str| m.args.iter().find(|(k, _)| *k == n).map(|(_, v)| v.clone());
         assert_eq!(arg("workers"), Some(i.workers.clone()));

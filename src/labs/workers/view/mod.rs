@@ -143,7 +143,7 @@ pub fn WorkersLab() -> impl IntoView {
         if running.get_untracked() {
             return;
         }
-        inputs.set((TOUR[i].inputs)());
+        inputs.set(TOUR[i].inputs());
         step.set(Some(i));
         run();
     };
