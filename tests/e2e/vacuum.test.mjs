@@ -100,7 +100,7 @@ test('Cancel stops a long run between batches and the lab stays usable; plans si
   const page = await newPage(site.browser);
   await openLab(page, 'en');
   await page.fill('#vacuum-jobs', '50000');
-  await page.fill('#vacuum-rounds', '5');
+  await page.fill('#vacuum-rounds', '2');
   await page.click('#vacuum-run');
   await page.waitForSelector('#vacuum-cancel');
   await page.waitForFunction(() => Number(document.querySelector('#vacuum-progress-bar')?.value || 0) >= 1000);

@@ -1,10 +1,12 @@
 //! L3 Bloat and VACUUM.
 //!
 //! - `model.rs`: the lab's state ([`model::Lab`]), its actions and share-link codec; no UI.
+//! - `limits.rs`: how big a run the tab takes (measured), refused above.
 //! - `run.rs`: the work on the database (rounds, measures, VACUUM, the page map, …).
 //! - `records.rs`: the row types and what is derived from them without SQL.
 //! - `tour.rs`: the guided tour's steps.
 //! - `view/`: the components, which read the snapshot and send actions.
+pub mod limits;
 pub mod model;
 pub mod records;
 pub mod run;
