@@ -33,7 +33,15 @@ const L3_LARGEST = (() => {
   const jobs = Math.min(jobsMax, Math.floor(runJobs / roundsMax));
   return [heaviest(jobsMax, rounds), heaviest(jobs, roundsMax), `${c('JOBS_DEFAULT')}x${c('ROUNDS_DEFAULT')}x${c('BATCH_DEFAULT')}`].join(',');
 })();
-const L4_SMALLEST_PAGE_AT_MAX = Number(fs.readFileSync(path.join(ROOT, 'src/labs/pgq/compare.rs'), 'utf8').match(/pub const PAGE: \(i64, i64, i64\) = \(([0-9_]+)/)[1].replace(/_/g, ''));
+// L4's side by side: at most RUN_PAGES_MAX pages a side (events ÷ page × rounds), so its
+// heaviest accepted run is the most events and rounds at the smallest page allowed.
+const L4_LARGEST = (() => {
+  const compare = fs.readFileSync(path.join(ROOT, 'src/labs/pgq/compare.rs'), 'utf8');
+  const bound = (name) => compare.match(new RegExp(`pub const ${name}: \\(i64, i64, i64\\) = \\(([0-9_]+), ([0-9_]+)`)).slice(1).map((x) => Number(x.replace(/_/g, '')));
+  const pages = rustConst('src/labs/pgq/compare.rs', 'RUN_PAGES_MAX');
+  const [events, rounds] = [bound('EVENTS')[1], bound('ROUNDS')[1]];
+  return { events, rounds, page: Math.max(bound('PAGE')[0], Math.ceil(events / Math.floor(pages / rounds))) };
+})();
 const PG_PORT = process.env.QUEUE_LAB_BENCH_PG_PORT || '54339';
 const PG_DATA = process.env.QUEUE_LAB_BENCH_PG_DATA || '/tmp/queue-lab-bench-pg/data';
 
@@ -668,6 +676,9 @@ try {
     // case still running then is reported as not finished, with the time so far).
     const labs = process.env.LIMITS_LABS ? process.env.LIMITS_LABS.split(',') : ['L1', 'L2', 'L3', 'L4'];
     const CASE_TIMEOUT = Number(process.env.LIMITS_TIMEOUT_S || 1200) * 1000;
+    // LIMITS_REFUSALS=0 skips typing the inputs above the bounds (on a build without them,
+    // they would start the very runs the bounds refuse).
+    const refusals = process.env.LIMITS_REFUSALS !== '0';
 
     // L1: the NOTIFY burst (§5), its largest count, while the listening session is busy.
     if (labs.includes('L1')) {
@@ -675,7 +686,7 @@ try {
       await page.fill('#burst-count', '10000');
       const r = await busyRun(page, '.jobs-lab', '#burst-send', 600000);
       await record('L1', 'NOTIFY burst of 10,000', r.ms, page, r.done);
-      refusedAt.L1 = await refusal(page, [['#burst-count', '10001']], '#burst-send', '#err-burst');
+      if (refusals) refusedAt.L1 = await refusal(page, [['#burst-count', '10001']], '#burst-send', '#err-burst');
       await page.close();
     }
 
@@ -704,7 +715,7 @@ try {
           .catch(() => false);
         await record('L2', `64 workers × 200,000 jobs, ${strategy}`, Date.now() - t0, page, done);
       }
-      refusedAt.L2 = [
+      if (refusals) refusedAt.L2 = [
         await refusal(page, [['#w-workers', '65'], ['#w-jobs', '200000']], '#w-run', '#w-workers-err'),
         await refusal(page, [['#w-workers', '64'], ['#w-jobs', '200001']], '#w-run', '#w-jobs-err'),
       ];
@@ -728,7 +739,7 @@ try {
       if (!done) await page.click('#vacuum-cancel').catch(() => {});
       await page.close();
     }
-    if (labs.includes('L3')) {
+    if (labs.includes('L3') && refusals) {
       const page = await openLab('vacuum', '[aria-busy="false"] #vacuum-run:not([disabled])');
       refusedAt.L3 = [
         await refusal(page, [['#vacuum-jobs', '50001']], '#vacuum-run', '#vacuum-input-error'),
@@ -738,8 +749,9 @@ try {
       await page.close();
     }
 
-    // L4: its largest burst, then the side by side at its largest (20,000 events × 5 rounds,
-    // the smallest page: the most receives and claims), with the long transaction.
+    // L4: its largest burst, then the side by side at its heaviest accepted (the most events
+    // and rounds, the smallest page RUN_PAGES_MAX allows: the most receives and claims), with
+    // the long transaction.
     if (labs.includes('L4')) {
       const page = await openLab('pgq', '[aria-busy="false"] #send-burst:not([disabled])');
       await page.fill('#burst-n', '5000');
@@ -749,16 +761,17 @@ try {
       await page.fill('#burst-n', '5001');
       await page.click('#send-burst');
       await page.waitForFunction((n) => document.querySelectorAll('.field-error').length > n, before, { timeout: 10000 }).catch(() => {});
-      refusedAt.L4 = [(await page.$$eval('.field-error', (es) => es.map((e) => e.textContent.trim()))).pop() ?? null];
+      if (refusals) refusedAt.L4 = [(await page.$$eval('.field-error', (es) => es.map((e) => e.textContent.trim()))).pop() ?? null];
       await page.close();
     }
-    const l4Page = process.env.LIMITS_L4_PAGE || String(L4_SMALLEST_PAGE_AT_MAX);
+    const l4 = L4_LARGEST;
+    const l4Page = process.env.LIMITS_L4_PAGE || String(l4.page);
     if (labs.includes('L4')) {
       const cmp = '[data-testid=pgq-compare]';
       const button = '[data-testid=pgq-compare-run]';
       const page = await openLab('pgq', `[aria-busy="false"] ${button}:not([disabled])`);
-      await page.fill('[data-testid=pgq-compare-n]', '20000');
-      await page.fill('[data-testid=pgq-compare-rounds]', '5');
+      await page.fill('[data-testid=pgq-compare-n]', String(l4.events));
+      await page.fill('[data-testid=pgq-compare-rounds]', String(l4.rounds));
       await page.fill('[data-testid=pgq-compare-page]', l4Page);
       await page.setChecked('[data-testid=pgq-compare-pin]', true);
       const t0 = Date.now();
@@ -768,10 +781,18 @@ try {
         .waitForSelector(`${cmp}[data-state="done"]`, { state: 'attached', timeout: CASE_TIMEOUT })
         .then(() => true)
         .catch(() => false);
-      await record('L4', `side by side, 20,000 events × 5 rounds, page ${l4Page}, long transaction`, Date.now() - t0, page, done);
-      (refusedAt.L4 ??= []).push(
-        await refusal(page, [['[data-testid=pgq-compare-n]', '20001']], button, '#pgq-compare-panel .field-error'),
-      );
+      const g = (x) => Number(x).toLocaleString('en-US');
+      await record('L4', `side by side, ${g(l4.events)} events × ${l4.rounds} rounds, page ${g(l4Page)}, long transaction`, Date.now() - t0, page, done);
+      if (!done) {
+        await page.click('#pgq-compare-cancel').catch(() => {});
+        await page.waitForSelector(`[aria-busy="false"] ${button}:not([disabled])`, { timeout: 600000 });
+      }
+      if (refusals) {
+        (refusedAt.L4 ??= []).push(
+          await refusal(page, [['[data-testid=pgq-compare-n]', '20001']], button, '#pgq-compare-panel .field-error'),
+          await refusal(page, [['[data-testid=pgq-compare-n]', '20000'], ['[data-testid=pgq-compare-rounds]', '5'], ['[data-testid=pgq-compare-page]', '10']], button, '#pgq-compare-panel .field-error'),
+        );
+      }
       await page.close();
     }
     for (const [lab, text] of Object.entries(refusedAt)) {

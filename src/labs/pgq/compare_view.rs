@@ -1,7 +1,7 @@
 //! L4's side by side panel: the rotation queue and the SKIP LOCKED queue under the same
 //! load, without and with a long transaction, round by round.
 
-use super::compare::{self, Report, Settings};
+use super::compare::{self, Report};
 use crate::ctx::use_ctx;
 use crate::db::DbError;
 use crate::runner::{Scope, Work};
@@ -10,10 +10,6 @@ use crate::ui::format::{bytes, group};
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
-
-fn parse_in(text: &str, (min, max, _): (i64, i64, i64)) -> Result<u32, Msg> {
-    super::view::parse_in(text, min, max).map(|n| n as u32)
-}
 
 fn ms(x: f64) -> String {
     if x >= 100.0 {
@@ -68,14 +64,12 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
         if disabled.get_untracked() {
             return;
         }
-        let settings = (|| {
-            Ok::<_, Msg>(Settings {
-                events: parse_in(&events.get_untracked(), compare::EVENTS)?,
-                rounds: parse_in(&rounds.get_untracked(), compare::ROUNDS)?,
-                page: parse_in(&page.get_untracked(), compare::PAGE)?,
-                pinned: pinned.get_untracked(),
-            })
-        })();
+        let settings = compare::parse_settings(
+            &events.get_untracked(),
+            &rounds.get_untracked(),
+            &page.get_untracked(),
+            pinned.get_untracked(),
+        );
         let s = match settings {
             Ok(s) => s,
             Err(m) => {
@@ -162,7 +156,7 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
                 </Show>
             </form>
             {move || problem.get().map(|m| view! { <p class="field-error" role="alert">{render(ctx.lang.get(), &m)}</p> })}
-            <p class="muted">{ctx.t("pgq.cmp.page_note")}</p>
+            <p class="muted">{ctx.t("pgq.cmp.page_note")} " " {move || render(ctx.lang.get(), &Msg::new("pgq.cmp.run_help").arg("max", compare::RUN_PAGES_MAX))}</p>
             {move || failed.get().map(|e| view! { <ErrorBox error=e/> })}
             <div id="pgq-compare" data-testid="pgq-compare" data-state=state
                 data-total-ms=move || latest().map(|r| format!("{:.0}", r.total_ms))
