@@ -679,13 +679,17 @@ try {
     // LIMITS_REFUSALS=0 skips typing the inputs above the bounds (on a build without them,
     // they would start the very runs the bounds refuse).
     const refusals = process.env.LIMITS_REFUSALS !== '0';
+    // LIMITS_CASES=0 only types the inputs above the bounds (what is refused, and how).
+    const cases = process.env.LIMITS_CASES !== '0';
 
     // L1: the NOTIFY burst (§5), its largest count, while the listening session is busy.
     if (labs.includes('L1')) {
       const page = await openLab('jobs', '[aria-busy="false"] #burst-send:not([disabled])');
-      await page.fill('#burst-count', '10000');
-      const r = await busyRun(page, '.jobs-lab', '#burst-send', 600000);
-      await record('L1', 'NOTIFY burst of 10,000', r.ms, page, r.done);
+      if (cases) {
+        await page.fill('#burst-count', '10000');
+        const r = await busyRun(page, '.jobs-lab', '#burst-send', 600000);
+        await record('L1', 'NOTIFY burst of 10,000', r.ms, page, r.done);
+      }
       if (refusals) refusedAt.L1 = await refusal(page, [['#burst-count', '10001']], '#burst-send', '#err-burst');
       await page.close();
     }
@@ -698,7 +702,7 @@ try {
       await page.waitForSelector('#w-results');
       await page.waitForFunction(() => !document.querySelector('#w-run')?.disabled, null, { timeout: 120000 });
       const strategies = await page.$$eval('#w-strategy option', (os) => os.map((o) => o.value).filter((v) => v !== 'all'));
-      for (const strategy of strategies) {
+      for (const strategy of cases ? strategies : []) {
         await page.selectOption('#w-strategy', strategy);
         await page.fill('#w-workers', '64');
         await page.fill('#w-jobs', '200000');
@@ -724,7 +728,7 @@ try {
 
     // L3: the largest run the inputs accept: 50,000 jobs × 5 rounds × all five tables, with
     // the claim batch given (LIMITS_L3, e.g. "50000x5x5000,50000x5x500": jobs x rounds x batch).
-    const l3Cases = labs.includes('L3') ? (process.env.LIMITS_L3 || L3_LARGEST).split(',').map((c) => c.split('x')) : [];
+    const l3Cases = labs.includes('L3') && cases ? (process.env.LIMITS_L3 || L3_LARGEST).split(',').map((c) => c.split('x')) : [];
     for (const [jobs, rounds, batch] of l3Cases) {
       const page = await openLab('vacuum', '[aria-busy="false"] #vacuum-run:not([disabled])');
       await page.fill('#vacuum-jobs', jobs);
@@ -754,9 +758,11 @@ try {
     // the long transaction.
     if (labs.includes('L4')) {
       const page = await openLab('pgq', '[aria-busy="false"] #send-burst:not([disabled])');
-      await page.fill('#burst-n', '5000');
-      const r = await busyRun(page, '.pgq-lab', '#send-burst', 600000);
-      await record('L4', 'burst of 5,000 events', r.ms, page, r.done);
+      if (cases) {
+        await page.fill('#burst-n', '5000');
+        const r = await busyRun(page, '.pgq-lab', '#send-burst', 600000);
+        await record('L4', 'burst of 5,000 events', r.ms, page, r.done);
+      }
       const before = await page.$$eval('.field-error', (es) => es.length);
       await page.fill('#burst-n', '5001');
       await page.click('#send-burst');
@@ -770,22 +776,24 @@ try {
       const cmp = '[data-testid=pgq-compare]';
       const button = '[data-testid=pgq-compare-run]';
       const page = await openLab('pgq', `[aria-busy="false"] ${button}:not([disabled])`);
-      await page.fill('[data-testid=pgq-compare-n]', String(l4.events));
-      await page.fill('[data-testid=pgq-compare-rounds]', String(l4.rounds));
-      await page.fill('[data-testid=pgq-compare-page]', l4Page);
-      await page.setChecked('[data-testid=pgq-compare-pin]', true);
-      const t0 = Date.now();
-      await page.click(button);
-      await page.waitForSelector(`${cmp}[data-state="running"]`, { state: 'attached', timeout: 30000 });
-      const done = await page
-        .waitForSelector(`${cmp}[data-state="done"]`, { state: 'attached', timeout: CASE_TIMEOUT })
-        .then(() => true)
-        .catch(() => false);
-      const g = (x) => Number(x).toLocaleString('en-US');
-      await record('L4', `side by side, ${g(l4.events)} events × ${l4.rounds} rounds, page ${g(l4Page)}, long transaction`, Date.now() - t0, page, done);
-      if (!done) {
-        await page.click('#pgq-compare-cancel').catch(() => {});
-        await page.waitForSelector(`[aria-busy="false"] ${button}:not([disabled])`, { timeout: 600000 });
+      if (cases) {
+        await page.fill('[data-testid=pgq-compare-n]', String(l4.events));
+        await page.fill('[data-testid=pgq-compare-rounds]', String(l4.rounds));
+        await page.fill('[data-testid=pgq-compare-page]', l4Page);
+        await page.setChecked('[data-testid=pgq-compare-pin]', true);
+        const t0 = Date.now();
+        await page.click(button);
+        await page.waitForSelector(`${cmp}[data-state="running"]`, { state: 'attached', timeout: 30000 });
+        const done = await page
+          .waitForSelector(`${cmp}[data-state="done"]`, { state: 'attached', timeout: CASE_TIMEOUT })
+          .then(() => true)
+          .catch(() => false);
+        const g = (x) => Number(x).toLocaleString('en-US');
+        await record('L4', `side by side, ${g(l4.events)} events × ${l4.rounds} rounds, page ${g(l4Page)}, long transaction`, Date.now() - t0, page, done);
+        if (!done) {
+          await page.click('#pgq-compare-cancel').catch(() => {});
+          await page.waitForSelector(`[aria-busy="false"] ${button}:not([disabled])`, { timeout: 600000 });
+      }
       }
       if (refusals) {
         (refusedAt.L4 ??= []).push(
