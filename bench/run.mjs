@@ -15,9 +15,33 @@ import { execFileSync } from 'node:child_process';
 import { serve, launch, newPage, startPostgres, watchFrames, longestGap, DIST, ROOT } from '../tests/e2e/harness.mjs';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 5));
-// BENCH_ONLY=l2,l3 runs only those parts (native, sizes, start, l1, l2, l3, l4): for trying.
+// BENCH_ONLY=l2,l3 runs only those parts (native, sizes, start, l1, l2, l3, l4, limits): for
+// trying. `limits` runs each lab's largest inputs once (minutes of CPU; BENCH_ONLY=limits alone).
 const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((x) => x.trim()) : null;
 const want = (part) => !ONLY || ONLY.includes(part);
+// The limits part's heaviest accepted inputs where the smallest value is the heaviest (L3's
+// claim batch, L4's page): read from the app's source, so the bench follows the bounds.
+const rustConst = (file, name) => Number(fs.readFileSync(path.join(ROOT, file), 'utf8').match(new RegExp(`pub const ${name}: [^=]+= ([0-9_]+)`))[1].replace(/_/g, ''));
+// L3: a run is bounded by jobs × rounds (RUN_JOBS_MAX) and claims (RUN_CLAIMS_MAX) a table:
+// the heaviest it accepts, at the most jobs a round and at the most rounds, each with the
+// smallest batch allowed (the most claims, each reading the whole table); and the defaults.
+const L3_LARGEST = (() => {
+  const c = (name) => rustConst(/^RUN_/.test(name) ? 'src/labs/vacuum/model/limits.rs' : 'src/labs/vacuum/model.rs', name);
+  const [jobsMax, roundsMax, runJobs, runClaims] = [c('JOBS_MAX'), c('ROUNDS_MAX'), c('RUN_JOBS_MAX'), c('RUN_CLAIMS_MAX')];
+  const heaviest = (jobs, rounds) => `${jobs}x${rounds}x${Math.ceil(jobs / Math.floor(runClaims / rounds))}`;
+  const rounds = Math.min(roundsMax, Math.floor(runJobs / jobsMax));
+  const jobs = Math.min(jobsMax, Math.floor(runJobs / roundsMax));
+  return [heaviest(jobsMax, rounds), heaviest(jobs, roundsMax), `${c('JOBS_DEFAULT')}x${c('ROUNDS_DEFAULT')}x${c('BATCH_DEFAULT')}`].join(',');
+})();
+// L4's side by side: at most RUN_PAGES_MAX pages a side (events ÷ page × rounds), so its
+// heaviest accepted run is the most events and rounds at the smallest page allowed.
+const L4_LARGEST = (() => {
+  const compare = fs.readFileSync(path.join(ROOT, 'src/labs/pgq/model/compare.rs'), 'utf8');
+  const bound = (name) => compare.match(new RegExp(`pub const ${name}: \\(i64, i64, i64\\) = \\(([0-9_]+), ([0-9_]+)`)).slice(1).map((x) => Number(x.replace(/_/g, '')));
+  const pages = rustConst('src/labs/pgq/model/compare.rs', 'RUN_PAGES_MAX');
+  const [events, rounds] = [bound('EVENTS')[1], bound('ROUNDS')[1]];
+  return { events, rounds, page: Math.max(bound('PAGE')[0], Math.ceil(events / Math.floor(pages / rounds))) };
+})();
 const PG_PORT = process.env.QUEUE_LAB_BENCH_PG_PORT || '54339';
 const PG_DATA = process.env.QUEUE_LAB_BENCH_PG_DATA || '/tmp/queue-lab-bench-pg/data';
 
@@ -34,6 +58,10 @@ const fmt = (x, unit) => (x == null ? '–' : `${x.toLocaleString('en-US', { max
 
 const rows = [];
 const notes = [];
+// The limits part: one entry per case, its own table, and PGlite's memory limit.
+const limits = [];
+const limitsTable = [];
+let pgliteLimit = null;
 /**
  * One row of the table. `samples`: one value per run (or a single value for a size).
  * `limit`: the target's bound on the median (lower is better). `native`: the same work on
@@ -93,9 +121,12 @@ async function tabMemory(page) {
   await cdp.detach();
   const app = await page.evaluate(() => window.__appWasm?.memory?.buffer.byteLength ?? null);
   let pglite = null;
+  let files = null;
   for (const w of page.workers()) {
-    const bytes = await w.evaluate(() => (self.queueLabWasmBytes ? self.queueLabWasmBytes() : null)).catch(() => null);
-    if (bytes != null) pglite = bytes;
+    const bytes = await w
+      .evaluate(() => (self.queueLabWasmBytes ? [self.queueLabWasmBytes(), self.queueLabFileBytes ? self.queueLabFileBytes() : null] : null))
+      .catch(() => null);
+    if (bytes != null) [pglite, files] = bytes;
   }
   const mb = (b) => (b == null ? null : b / 1048576);
   const jsHeapMB = heap.usedSize / 1048576;
@@ -103,8 +134,27 @@ async function tabMemory(page) {
     jsHeapMB,
     appWasmMB: mb(app),
     pgliteMB: mb(pglite),
+    // PGlite's files (its in-memory data directory), held in the worker's JS memory.
+    pgliteFilesMB: mb(files),
     tabMB: app == null || pglite == null ? null : jsHeapMB + mb(app) + mb(pglite),
   };
+}
+
+/**
+ * PGlite's memory limit, read from the PGlite build the app serves: the WebAssembly memory
+ * it creates for PostgreSQL (`new WebAssembly.Memory({initial, maximum})`, in pages of
+ * 64 KiB). Returns { initialMB, maximumMB, file } or null when the pattern is not found.
+ */
+function pgliteMemoryLimit() {
+  const { dir } = JSON.parse(fs.readFileSync(path.join(DIST, 'pglite/pglite.json'), 'utf8'));
+  const folder = path.join(DIST, 'pglite', dir);
+  for (const f of fs.readdirSync(folder).filter((x) => x.endsWith('.js'))) {
+    const m = fs
+      .readFileSync(path.join(folder, f), 'utf8')
+      .match(/new WebAssembly\.Memory\(\{initial:r\.initialMemory\?[^:]*:(\d+),maximum:(\d+)\}/);
+    if (m) return { initialMB: (Number(m[1]) * 65536) / 1048576, maximumMB: (Number(m[2]) * 65536) / 1048576, file: f };
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -564,6 +614,213 @@ try {
       report(`L4 ${label}: SKIP LOCKED jobs side`, side.jobs, 'ms');
     }
   }
+  // -------------------------------------------------------------------------------------
+  if (want('limits')) {
+    // Each lab's largest accepted inputs, run once each to the end on a fresh page (a fresh
+    // PGlite), then the tab's memory; and one input above each bound, with what the page
+    // says instead of running it. CPU-heavy: minutes. Not part of the default runs' loop.
+    say("limits: each lab's largest inputs, end to end, once each; then the inputs just above the bounds");
+    pgliteLimit = pgliteMemoryLimit();
+    if (pgliteLimit) console.log(`  PGlite's WebAssembly memory: ${pgliteLimit.initialMB} MB at start, ${pgliteLimit.maximumMB} MB at most (${pgliteLimit.file})`);
+    else notes.push("limits: PGlite's memory limit not found in its JavaScript");
+    const record = async (lab, inputs, ms, page, done = true) => {
+      const mem = await tabMemory(page);
+      limits.push({ lab, inputs, ms, done, ...mem });
+      const name = `limits, ${lab} ${inputs}`;
+      report(`${name}: time`, ms, 'ms');
+      report(`${name}: app WebAssembly memory`, mem.appWasmMB, 'MB');
+      const max = pgliteLimit?.maximumMB;
+      report(`${name}: PGlite WebAssembly memory`, mem.pgliteMB, 'MB', max ? `≤ ${fmt(max, 'MB')} (its maximum)` : '', { limit: max });
+      report(`${name}: PGlite's files (its data directory, in the worker's JS memory)`, mem.pgliteFilesMB, 'MB');
+      report(`${name}: JS heap of the page`, mem.jsHeapMB, 'MB');
+      if (!done) notes.push(`limits: ${lab} ${inputs} did not finish within its timeout`);
+      if (page.errors.length) notes.push(`limits: ${lab} ${inputs}: page errors: ${page.errors.join('; ')}`);
+    };
+    /** Clicks `button` and waits until the lab's `aria-busy` has gone true and back to false. */
+    const busyRun = (page, lab, button, timeout) =>
+      page.evaluate(
+        ([lab, button, timeout]) =>
+          new Promise((resolve) => {
+            const el = document.querySelector(lab);
+            let seen = false;
+            const t0 = performance.now();
+            const obs = new MutationObserver(() => {
+              if (el.getAttribute('aria-busy') === 'true') seen = true;
+              else if (seen) {
+                obs.disconnect();
+                resolve({ ms: performance.now() - t0, done: true });
+              }
+            });
+            obs.observe(el, { attributes: true, attributeFilter: ['aria-busy'] });
+            setTimeout(() => resolve({ ms: performance.now() - t0, done: false }), timeout);
+            document.querySelector(button).click();
+          }),
+        [lab, button, timeout],
+      );
+    /** Types `value` into `field`, submits with `button`, and returns the refusal shown. */
+    const refusal = async (page, fills, button, errorSel) => {
+      for (const [sel, value] of fills) await page.fill(sel, value);
+      await page.click(button);
+      const el = await page.waitForSelector(errorSel, { timeout: 10000 }).catch(() => null);
+      return el ? (await el.textContent()).trim() : null;
+    };
+    const openLab = async (route, ready) => {
+      const page = await labPage(browser);
+      await page.goto(server.url + `?lang=en#/${route}`);
+      await startPostgres(page);
+      await page.waitForSelector(ready, { timeout: 120000 });
+      return page;
+    };
+    const refusedAt = {};
+    // LIMITS_LABS=L3,L4 runs only those labs' cases; LIMITS_TIMEOUT_S bounds each case (a
+    // case still running then is reported as not finished, with the time so far).
+    const labs = process.env.LIMITS_LABS ? process.env.LIMITS_LABS.split(',') : ['L1', 'L2', 'L3', 'L4'];
+    const CASE_TIMEOUT = Number(process.env.LIMITS_TIMEOUT_S || 1200) * 1000;
+    // LIMITS_REFUSALS=0 skips typing the inputs above the bounds (on a build without them,
+    // they would start the very runs the bounds refuse).
+    const refusals = process.env.LIMITS_REFUSALS !== '0';
+    // LIMITS_CASES=0 only types the inputs above the bounds (what is refused, and how).
+    const cases = process.env.LIMITS_CASES !== '0';
+
+    // L1: the NOTIFY burst (§5), its largest count, while the listening session is busy.
+    if (labs.includes('L1')) {
+      const page = await openLab('jobs', '[aria-busy="false"] #burst-send:not([disabled])');
+      if (cases) {
+        await page.fill('#burst-count', '10000');
+        const r = await busyRun(page, '.jobs-lab', '#burst-send', 600000);
+        await record('L1', 'NOTIFY burst of 10,000', r.ms, page, r.done);
+      }
+      if (refusals) refusedAt.L1 = await refusal(page, [['#burst-count', '10001']], '#burst-send', '#err-burst');
+      await page.close();
+    }
+
+    // L2: 64 workers × 200,000 jobs, each strategy, in one page (the simulator is the app's
+    // own WebAssembly; no PostgreSQL).
+    if (labs.includes('L2')) {
+      const page = await labPage(browser);
+      await page.goto(server.url + '?lang=en#/workers');
+      await page.waitForSelector('#w-results');
+      await page.waitForFunction(() => !document.querySelector('#w-run')?.disabled, null, { timeout: 120000 });
+      const strategies = await page.$$eval('#w-strategy option', (os) => os.map((o) => o.value).filter((v) => v !== 'all'));
+      for (const strategy of cases ? strategies : []) {
+        await page.selectOption('#w-strategy', strategy);
+        await page.fill('#w-workers', '64');
+        await page.fill('#w-jobs', '200000');
+        await armRunDone(page);
+        const t0 = Date.now();
+        await page.click('#w-run');
+        const done = await page
+          .waitForFunction(
+            (s) => window.__runDone && !document.querySelector('#w-run').disabled && document.querySelector(`#w-results td[data-strategy="${s}"]`),
+            strategy,
+            { timeout: 600000 },
+          )
+          .then(() => true)
+          .catch(() => false);
+        await record('L2', `64 workers × 200,000 jobs, ${strategy}`, Date.now() - t0, page, done);
+      }
+      if (refusals) refusedAt.L2 = [
+        await refusal(page, [['#w-workers', '65'], ['#w-jobs', '200000']], '#w-run', '#w-workers-err'),
+        await refusal(page, [['#w-workers', '64'], ['#w-jobs', '200001']], '#w-run', '#w-jobs-err'),
+      ];
+      await page.close();
+    }
+
+    // L3: the largest run the inputs accept: 50,000 jobs × 5 rounds × all five tables, with
+    // the claim batch given (LIMITS_L3, e.g. "50000x5x5000,50000x5x500": jobs x rounds x batch).
+    const l3Cases = labs.includes('L3') && cases ? (process.env.LIMITS_L3 || L3_LARGEST).split(',').map((c) => c.split('x')) : [];
+    for (const [jobs, rounds, batch] of l3Cases) {
+      const page = await openLab('vacuum', '[aria-busy="false"] #vacuum-run:not([disabled])');
+      await page.fill('#vacuum-jobs', jobs);
+      await page.fill('#vacuum-rounds', rounds);
+      await page.fill('#vacuum-batch', batch);
+      await page.setChecked('#vacuum-include-dv', true);
+      const t0 = Date.now();
+      await page.click('#vacuum-run');
+      const done = await page.waitForSelector('#vacuum-notice', { timeout: CASE_TIMEOUT }).then(() => true).catch(() => false);
+      const g = (x) => Number(x).toLocaleString('en-US');
+      await record('L3', `${g(jobs)} jobs × ${rounds} rounds × 5 tables, claim batch ${g(batch)}`, Date.now() - t0, page, done);
+      if (!done) await page.click('#vacuum-cancel').catch(() => {});
+      await page.close();
+    }
+    if (labs.includes('L3') && refusals) {
+      const page = await openLab('vacuum', '[aria-busy="false"] #vacuum-run:not([disabled])');
+      refusedAt.L3 = [
+        await refusal(page, [['#vacuum-jobs', '50001']], '#vacuum-run', '#vacuum-input-error'),
+        await refusal(page, [['#vacuum-jobs', '50000'], ['#vacuum-rounds', '5'], ['#vacuum-batch', '5000']], '#vacuum-run', '#vacuum-input-error'),
+        await refusal(page, [['#vacuum-jobs', '50000'], ['#vacuum-rounds', '1'], ['#vacuum-batch', '1']], '#vacuum-run', '#vacuum-input-error'),
+      ];
+      await page.close();
+    }
+
+    // L4: its largest burst, then the side by side at its heaviest accepted (the most events
+    // and rounds, the smallest page RUN_PAGES_MAX allows: the most receives and claims), with
+    // the long transaction.
+    if (labs.includes('L4')) {
+      const page = await openLab('pgq', '[aria-busy="false"] #send-burst:not([disabled])');
+      if (cases) {
+        await page.fill('#burst-n', '5000');
+        const r = await busyRun(page, '.pgq-lab', '#send-burst', 600000);
+        await record('L4', 'burst of 5,000 events', r.ms, page, r.done);
+      }
+      const before = await page.$$eval('.field-error', (es) => es.length);
+      await page.fill('#burst-n', '5001');
+      await page.click('#send-burst');
+      await page.waitForFunction((n) => document.querySelectorAll('.field-error').length > n, before, { timeout: 10000 }).catch(() => {});
+      if (refusals) refusedAt.L4 = [(await page.$$eval('.field-error', (es) => es.map((e) => e.textContent.trim()))).pop() ?? null];
+      await page.close();
+    }
+    const l4 = L4_LARGEST;
+    const l4Page = process.env.LIMITS_L4_PAGE || String(l4.page);
+    if (labs.includes('L4')) {
+      const cmp = '[data-testid=pgq-compare]';
+      const button = '[data-testid=pgq-compare-run]';
+      const page = await openLab('pgq', `[aria-busy="false"] ${button}:not([disabled])`);
+      if (cases) {
+        await page.fill('[data-testid=pgq-compare-n]', String(l4.events));
+        await page.fill('[data-testid=pgq-compare-rounds]', String(l4.rounds));
+        await page.fill('[data-testid=pgq-compare-page]', l4Page);
+        await page.setChecked('[data-testid=pgq-compare-pin]', true);
+        const t0 = Date.now();
+        await page.click(button);
+        await page.waitForSelector(`${cmp}[data-state="running"]`, { state: 'attached', timeout: 30000 });
+        const done = await page
+          .waitForSelector(`${cmp}[data-state="done"]`, { state: 'attached', timeout: CASE_TIMEOUT })
+          .then(() => true)
+          .catch(() => false);
+        const g = (x) => Number(x).toLocaleString('en-US');
+        await record('L4', `side by side, ${g(l4.events)} events × ${l4.rounds} rounds, page ${g(l4Page)}, long transaction`, Date.now() - t0, page, done);
+        if (!done) {
+          await page.click('#pgq-compare-cancel').catch(() => {});
+          await page.waitForSelector(`[aria-busy="false"] ${button}:not([disabled])`, { timeout: 600000 });
+      }
+      }
+      if (refusals) {
+        (refusedAt.L4 ??= []).push(
+          await refusal(page, [['[data-testid=pgq-compare-n]', '20001']], button, '#pgq-compare-panel .field-error'),
+          await refusal(page, [['[data-testid=pgq-compare-n]', '20000'], ['[data-testid=pgq-compare-rounds]', '5'], ['[data-testid=pgq-compare-page]', '10']], button, '#pgq-compare-panel .field-error'),
+        );
+      }
+      await page.close();
+    }
+    for (const [lab, text] of Object.entries(refusedAt)) {
+      for (const t of [text].flat()) {
+        if (t == null) notes.push(`limits: ${lab}: an input above its bound was not refused with a message`);
+      }
+    }
+    const m = (x) => (x == null ? '–' : fmt(x, 'MB'));
+    limitsTable.push(
+      `PGlite's WebAssembly memory: ${pgliteLimit ? `${fmt(pgliteLimit.initialMB, 'MB')} at start, at most ${fmt(pgliteLimit.maximumMB, 'MB')}` : 'limit not found'}.`,
+      '',
+      "| lab | largest inputs | time | app WebAssembly | PGlite WebAssembly | PGlite's files | page JS heap |",
+      '|---|---|---|---|---|---|---|',
+      ...limits.map((c) => `| ${c.lab} | ${c.inputs} | ${c.done ? fmt(c.ms / 1000, 's') : `over ${fmt(c.ms / 1000, 's')} (not finished)`} | ${m(c.appWasmMB)} | ${m(c.pgliteMB)} | ${m(c.pgliteFilesMB)} | ${m(c.jsHeapMB)} |`),
+      '',
+      '| lab | refused (English message) |',
+      '|---|---|',
+      ...Object.entries(refusedAt).flatMap(([lab, t]) => [t].flat().map((x) => `| ${lab} | ${x ?? 'NOT REFUSED'} |`)),
+    );
+  }
 } finally {
   await browser.close();
   server.close();
@@ -587,6 +844,7 @@ for (const r of rows) {
   table.push(`| ${r.name} | ${fmt(r.median, r.unit)} | ${range} | ${r.target}${mark(r)} | ${native} | ${ratio} |`);
 }
 console.log('\n' + table.join('\n'));
+if (limitsTable.length) console.log('\n' + limitsTable.join('\n'));
 for (const n of notes) console.log(`\nnote: ${n}`);
 // A partial run (BENCH_ONLY) goes to bench/tmp/, not among the results.
 const outDir = path.join(ROOT, ONLY ? 'bench/tmp' : 'bench/results');
@@ -610,6 +868,7 @@ fs.writeFileSync(
       machine: { cores: (await import('node:os')).cpus().length, node: process.version },
       native: { simulator: nativeSim, sql: nativeSql },
       notes,
+      limits: limits.length ? { pglite: pgliteLimit, cases: limits, table: limitsTable.join('\n') } : undefined,
       rows,
       table: table.join('\n'),
     },

@@ -189,10 +189,27 @@ async function start() {
     }
     db = await modules.PGlite.create({ ...options, initdbWasmModule });
   }
-  // Measurement hook for bench/run.mjs (read through the DevTools protocol, never by the
-  // app): bytes of PostgreSQL's WebAssembly memory.
+  // Measurement hooks for bench/run.mjs (read through the DevTools protocol, never by the
+  // app): bytes of PostgreSQL's WebAssembly memory, and of the files in its in-memory file
+  // system (the data directory: tables, WAL; PGlite keeps them in the worker's JS memory,
+  // outside the WebAssembly heap).
   self.queueLabWasmBytes = () => db.Module.HEAPU8.buffer.byteLength;
+  self.queueLabFileBytes = () => (db.Module.FS ? fileBytes(db.Module.FS, '/') : null);
   return { db, boot, note };
+}
+
+/** Bytes of the regular files under `dir` in Emscripten's file system (not /dev, /proc). */
+function fileBytes(FS, dir) {
+  let n = 0;
+  for (const name of FS.readdir(dir)) {
+    if (name === '.' || name === '..') continue;
+    const path = dir === '/' ? `/${name}` : `${dir}/${name}`;
+    if (path === '/dev' || path === '/proc') continue;
+    const st = FS.lstat(path);
+    if (FS.isDir(st.mode)) n += fileBytes(FS, path);
+    else if (FS.isFile(st.mode)) n += st.size;
+  }
+  return n;
 }
 
 // Timestamps stay Postgres text (the labs show them as Postgres prints them); int8 becomes a

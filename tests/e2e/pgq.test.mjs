@@ -241,6 +241,23 @@ test('the lab fits 360 px, with the in-flight transaction open', async () => {
   assert.deepEqual(page.errors, []);
 });
 
+test('a side by side with more pages than the tab can take is refused up front with the reason', async () => {
+  const page = await newPage(site.browser);
+  await openLab(page, 'en');
+  // 20,000 events × 5 rounds at page 10: measured unfinished after 7 minutes.
+  await page.fill('[data-testid=pgq-compare-n]', '20000');
+  await page.fill('[data-testid=pgq-compare-rounds]', '5');
+  await page.fill('[data-testid=pgq-compare-page]', '10');
+  await page.click('[data-testid=pgq-compare-run]');
+  await page.waitForFunction(
+    () => /10,000 pages a side[^]*at least 500/.test(document.querySelector('#pgq-compare-panel .field-error')?.textContent || ''),
+    null,
+    { timeout: 10_000 },
+  );
+  assert.equal(await page.getAttribute('[data-testid=pgq-compare]', 'data-state'), 'idle', 'nothing started');
+  assert.deepEqual(page.errors, []);
+});
+
 test('side by side: without and then with the long transaction; the default run is timed', async () => {
   const page = await newPage(site.browser);
   await openLab(page, 'en');

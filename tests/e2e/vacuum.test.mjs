@@ -1,5 +1,6 @@
 // L3 Bloat and VACUUM on the release build: a small run through the UI, the numbers appear,
-// VACUUM drops the dead tuples; refusal of out-of-range input; Cancel; Korean at 360 px;
+// VACUUM drops the dead tuples; refusal of out-of-range input and of a run too big for the
+// tab; Cancel; Korean at 360 px;
 // and the full default run (4 strategies + DELETE + VACUUM × 3 rounds × 20,000 jobs) timed,
 // with the longest main-thread stall during it.
 import { test } from 'node:test';
@@ -96,11 +97,30 @@ test('the long transaction keeps VACUUM from removing anything until it is relea
   assert.deepEqual(page.errors, []);
 });
 
+test('a run bigger than the tab can take is refused up front with the reason; nothing starts', async () => {
+  const page = await newPage(site.browser);
+  await openLab(page, 'en');
+  const refused = (re) =>
+    page.waitForFunction((src) => new RegExp(src).test(document.querySelector('#vacuum-input-error')?.textContent || ''), re.source, { timeout: 10_000 });
+  // 50,000 × 5 rounds: measured at minutes and over a gigabyte of the tab's memory.
+  await page.fill('#vacuum-jobs', '50000');
+  await page.fill('#vacuum-rounds', '5');
+  await page.click('#vacuum-run');
+  await refused(/250,000 jobs a table[^]*at most 100,000/);
+  // Batches of 1: 50,000 claims, each reading the whole table.
+  await page.fill('#vacuum-rounds', '1');
+  await page.fill('#vacuum-batch', '1');
+  await page.click('#vacuum-run');
+  await refused(/50,000 claims a table[^]*at least 500/);
+  assert.equal(await page.locator('#vacuum-progress-bar').count(), 0, 'no run started');
+  assert.deepEqual(page.errors, []);
+});
+
 test('Cancel stops a long run between batches and the lab stays usable; plans side by side', async () => {
   const page = await newPage(site.browser);
   await openLab(page, 'en');
   await page.fill('#vacuum-jobs', '50000');
-  await page.fill('#vacuum-rounds', '5');
+  await page.fill('#vacuum-rounds', '2');
   await page.click('#vacuum-run');
   await page.waitForSelector('#vacuum-cancel');
   await page.waitForFunction(() => Number(document.querySelector('#vacuum-progress-bar')?.value || 0) >= 1000);

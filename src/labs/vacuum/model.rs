@@ -11,6 +11,8 @@ mod run;
 pub use super::rows::*;
 pub use super::share::{decode, encode};
 pub use super::sql;
+mod limits;
+pub use limits::{RUN_CLAIMS_MAX, RUN_JOBS_MAX};
 use crate::db::{Db, DbError};
 use crate::labs::common::now_ms;
 use crate::labs::session::{LabModel, Live, Tone};
@@ -157,7 +159,18 @@ pub fn parse_jobs(jobs: &str) -> Result<u32, Msg> {
     )
 }
 
-/// Reads the three inputs; out-of-range or non-numbers are refused with the bounds.
+/// Reads the claim batch alone (the note under the form shows it).
+pub fn parse_batch(batch: &str) -> Result<u32, Msg> {
+    parse_bounded(
+        batch,
+        Msg::new("vacuum.input.batch.refused"),
+        BATCH_MIN,
+        BATCH_MAX,
+    )
+}
+
+/// Reads the three inputs; out-of-range or non-numbers are refused with the bounds, and a
+/// run too big for the tab with the reason (see [`RUN_JOBS_MAX`], [`RUN_CLAIMS_MAX`]).
 pub fn parse_config(
     jobs: &str,
     rounds: &str,
@@ -177,15 +190,12 @@ pub fn parse_config(
             ROUNDS_MIN,
             ROUNDS_MAX,
         )?,
-        batch: parse_bounded(
-            batch,
-            Msg::new("vacuum.input.batch.refused"),
-            BATCH_MIN,
-            BATCH_MAX,
-        )?,
+        batch: parse_batch(batch)?,
         strategies,
     })
+    .and_then(limits::within_the_tab)
 }
+
 /// Per-table settings typed by the learner; an empty field means "the server's value".
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AutovacuumInput {
@@ -572,8 +582,8 @@ mod tests {
 
     #[test]
     fn inputs_out_of_range_are_refused_with_their_bounds() {
-        let ok = parse_config("20,000", "3", "500", vec![Strategy::Keep]).unwrap();
-        assert_eq!((ok.jobs, ok.rounds, ok.batch), (20_000, 3, 500));
+        let ok = parse_config("20,000", "3", "1000", vec![Strategy::Keep]).unwrap();
+        assert_eq!((ok.jobs, ok.rounds, ok.batch), (20_000, 3, 1000));
         let e = parse_config("50001", "3", "500", vec![]).unwrap_err();
         assert_eq!(e.key, "vacuum.input.jobs.refused");
         assert!(e.args.contains(&("max", "50,000".into())));

@@ -20,6 +20,7 @@
 
 use crate::db::{Db, DbError, Param};
 use crate::labs::common::{breathe, claim_pages, now_ms, sql as vac};
+use crate::ui::format::group;
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 use std::cell::Cell;
@@ -51,6 +52,48 @@ pub const ROTATION_SECONDS: i64 = 30;
 pub const EVENTS: (i64, i64, i64) = (100, 20_000, 20_000);
 pub const ROUNDS: (i64, i64, i64) = (1, 5, 3);
 pub const PAGE: (i64, i64, i64) = (10, 1_000, 500);
+
+/// At most this many pages (a receive or a claim of `page` rows) a side in one run: events
+/// ÷ page × rounds. The article's claim reads the whole table each time, and a long
+/// transaction keeps every dead row version in it; measured (`BENCH_ONLY=limits`,
+/// bench/results/2026-12-05-limits-before.md), 20,000 events × 5 rounds at page 10 (10,000
+/// pages) with the long transaction had not finished after 7 minutes. The defaults make 120.
+pub const RUN_PAGES_MAX: u32 = 200;
+
+/// Reads the form's three inputs within their bounds, then refuses a run with more pages
+/// than the tab can take ([`within_the_tab`]).
+pub fn parse_settings(
+    events: &str,
+    rounds: &str,
+    page: &str,
+    pinned: bool,
+) -> Result<Settings, Msg> {
+    let read = |text: &str, (min, max, _): (i64, i64, i64)| {
+        super::view::parse_in(text, min, max).map(|n| n as u32)
+    };
+    Ok(Settings {
+        events: read(events, EVENTS)?,
+        rounds: read(rounds, ROUNDS)?,
+        page: read(page, PAGE)?,
+        pinned,
+    })
+    .and_then(within_the_tab)
+}
+
+/// Refuses a run with more pages than [`RUN_PAGES_MAX`] up front, naming the smallest page
+/// that would let it run.
+pub fn within_the_tab(s: Settings) -> Result<Settings, Msg> {
+    let pages = s.events.div_ceil(s.page) * s.rounds;
+    if pages > RUN_PAGES_MAX {
+        let per_round = (RUN_PAGES_MAX / s.rounds).max(1);
+        return Err(Msg::new("pgq.cmp.too_many_pages")
+            .arg("page", group(s.page))
+            .arg("pages", group(pages))
+            .arg("max", RUN_PAGES_MAX)
+            .arg("min", group(s.events.div_ceil(per_round))));
+    }
+    Ok(s)
+}
 
 /// What a run is asked to do.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -403,4 +446,41 @@ async fn run_inner(
         report.released = Some(released);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(events: u32, rounds: u32, page: u32) -> Settings {
+        Settings {
+            events,
+            rounds,
+            page,
+            pinned: true,
+        }
+    }
+
+    #[test]
+    fn a_side_by_side_with_more_pages_than_the_tab_can_take_is_refused_with_the_reason() {
+        // The defaults, and the largest runs still accepted.
+        assert!(within_the_tab(Settings::default()).is_ok());
+        assert!(parse_settings("20000", "5", "500", true).is_ok());
+        assert_eq!(
+            parse_settings("20001", "3", "500", false).unwrap_err().key,
+            "pgq.err.range"
+        );
+        assert!(within_the_tab(settings(20_000, 5, 500)).is_ok());
+        assert!(within_the_tab(settings(20_000, 1, 100)).is_ok());
+        // 20,000 × 5 at page 10: measured unfinished after 7 minutes; refused from the form.
+        let e = parse_settings("20,000", "5", "10", true).unwrap_err();
+        assert_eq!(e.key, "pgq.cmp.too_many_pages");
+        assert!(e.args.contains(&("pages", "10,000".into())));
+        assert!(e.args.contains(&("min", "500".into())));
+        assert!(within_the_tab(settings(20_000, 5, 499)).is_err());
+        let e = within_the_tab(settings(20_000, 3, 10)).unwrap_err();
+        assert!(e.args.contains(&("min", "304".into())));
+        assert!(within_the_tab(settings(20_000, 3, 304)).is_ok());
+        assert!(within_the_tab(settings(20_000, 3, 303)).is_err());
+    }
 }

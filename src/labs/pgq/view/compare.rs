@@ -68,14 +68,12 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
         if disabled.get_untracked() {
             return;
         }
-        let settings = (|| {
-            Ok::<_, Msg>(Settings {
-                events: parse_in(&events.get_untracked(), compare::EVENTS)?,
-                rounds: parse_in(&rounds.get_untracked(), compare::ROUNDS)?,
-                page: parse_in(&page.get_untracked(), compare::PAGE)?,
-                pinned: pinned.get_untracked(),
-            })
-        })();
+        let settings = compare::parse_settings(
+            &events.get_untracked(),
+            &rounds.get_untracked(),
+            &page.get_untracked(),
+            pinned.get_untracked(),
+        );
         let s = match settings {
             Ok(s) => s,
             Err(m) => {
@@ -166,7 +164,7 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
                 </Show>
             </form>
             {move || problem.get().map(|m| view! { <p class="field-error" role="alert">{render(ctx.lang.get(), &m)}</p> })}
-            <p class="muted">{ctx.t("pgq.cmp.page_note")}</p>
+            <p class="muted">{ctx.t("pgq.cmp.page_note")} " " {move || render(ctx.lang.get(), &Msg::new("pgq.cmp.run_help").arg("max", compare::RUN_PAGES_MAX))}</p>
             {move || failed.get().map(|e| view! { <ErrorBox error=e/> })}
             <div id="pgq-compare" data-testid="pgq-compare" data-state=state
                 data-total-ms=move || latest().map(|r| format!("{:.0}", r.total_ms))

@@ -97,13 +97,15 @@ fn RunForm(ui: Ui) -> impl IntoView {
         }
     };
     let batch_note = move || {
-        let b = model::parse_config("1000", "1", &batch.get(), vec![])
-            .map_or(model::BATCH_DEFAULT, |c| c.batch);
+        let b = model::parse_batch(&batch.get()).unwrap_or(model::BATCH_DEFAULT);
         render(
             ctx.lang.get(),
             &Msg::new("vacuum.batch").arg("batch", group(i64::from(b))),
         )
     };
+    let run_help = Msg::new("vacuum.input.run.help")
+        .arg("jobs", group(i64::from(model::RUN_JOBS_MAX)))
+        .arg("claims", model::RUN_CLAIMS_MAX);
     view! {
         <form class="row" on:submit=move |ev| { ev.prevent_default(); start(); }>
             <label>
@@ -133,7 +135,8 @@ fn RunForm(ui: Ui) -> impl IntoView {
         <p class="muted" id="vacuum-jobs-help">
             <span>{ctx.t("vacuum.input.jobs.help")}</span> " "
             <span id="vacuum-rounds-help">{ctx.t("vacuum.input.rounds.help")}</span> " "
-            <span id="vacuum-batch-help">{ctx.t("vacuum.input.batch.help")}</span>
+            <span id="vacuum-batch-help">{ctx.t("vacuum.input.batch.help")}</span> " "
+            <span id="vacuum-run-help">{move || render(ctx.lang.get(), &run_help)}</span>
         </p>
         <Show when=move || problem.with(Option::is_some)>
             <p class="field-error" role="alert" id="vacuum-input-error">
