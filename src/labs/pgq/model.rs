@@ -88,6 +88,17 @@ pub enum Action {
 
 pub use crate::labs::session::Tone;
 
+/// A whole number typed into a field, refused with the allowed range unless min ≤ n ≤ max.
+/// Digit grouping is accepted ("20,000", "20_000") and the message groups the bounds.
+pub fn parse_in(text: &str, min: i64, max: i64) -> Result<i64, Msg> {
+    queue_lab_core::input::whole_in(text, min, max).map_err(|_| {
+        Msg::new("pgq.err.range")
+            .arg("min", crate::ui::format::group(min))
+            .arg("max", crate::ui::format::group(max))
+            .arg("n", text.trim())
+    })
+}
+
 /// What one action did, in words for the learner.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {

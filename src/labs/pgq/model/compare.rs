@@ -69,7 +69,7 @@ pub fn parse_settings(
     pinned: bool,
 ) -> Result<Settings, Msg> {
     let read = |text: &str, (min, max, _): (i64, i64, i64)| {
-        super::view::parse_in(text, min, max).map(|n| n as u32)
+        super::parse_in(text, min, max).map(|n| n as u32)
     };
     Ok(Settings {
         events: read(events, EVENTS)?,

@@ -3,17 +3,13 @@
 
 use crate::ctx::use_ctx;
 use crate::db::DbError;
-use crate::labs::pgq::model::compare::{self, Report, Settings};
+use crate::labs::pgq::model::compare::{self, Report};
 use crate::runner::{Scope, Work};
 use crate::ui::console::ErrorBox;
 use crate::ui::format::{bytes, group};
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
-
-fn parse_in(text: &str, (min, max, _): (i64, i64, i64)) -> Result<u32, Msg> {
-    super::parse_in(text, min, max).map(|n| n as u32)
-}
 
 fn ms(x: f64) -> String {
     if x >= 100.0 {

@@ -1,8 +1,8 @@
 //! L4's consumers: subscribe and unsubscribe, one card per subscribed consumer (cursor,
 //! lag, batch with ack / nack), and a cooperative group's subconsumers with their parts.
 
-use super::parse_in;
 use crate::ctx::use_ctx;
+use crate::labs::pgq::model::parse_in;
 use crate::labs::pgq::model::{self, Action, Event, Lab, Snapshot, SubInfo};
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;

@@ -12,7 +12,6 @@ use crate::labs::session::{LabSession, LastOutcome};
 use crate::ui::clock::ClockBar;
 use crate::ui::console::SqlConsole;
 use crate::ui::format::bytes;
-use crate::ui::format::group;
 use crate::ui::i18n::{render, tr};
 use crate::ui::reveal::reveal_later;
 use crate::ui::sql_log::{LastActionSql, SqlLog};
@@ -20,20 +19,8 @@ use compare::Compare;
 use consumers::Consumers;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
-use queue_lab_core::input::whole_in;
 
 type LabSig = RwSignal<Option<Lab>, LocalStorage>;
-
-/// A whole number typed into a field, refused with the allowed range unless min ≤ n ≤ max.
-/// Digit grouping is accepted ("20,000", "20_000") and the message groups the bounds.
-pub(super) fn parse_in(text: &str, min: i64, max: i64) -> Result<i64, Msg> {
-    whole_in(text, min, max).map_err(|_| {
-        Msg::new("pgq.err.range")
-            .arg("min", group(min))
-            .arg("max", group(max))
-            .arg("n", text.trim())
-    })
-}
 
 /// Every way the lab's engine differs from PgQue, each with its reason (shown on the page).
 pub const DIFFERENCES: [&str; 9] = [
@@ -161,7 +148,7 @@ fn Producers(
     let burst = RwSignal::new("100".to_string());
     let problem = RwSignal::new(None::<Msg>);
     let open = move || snap.with(|s| s.inflight_open);
-    let send_burst = move || match parse_in(&burst.get_untracked(), 1, model::MAX_BURST) {
+    let send_burst = move || match model::parse_in(&burst.get_untracked(), 1, model::MAX_BURST) {
         Ok(n) => {
             problem.set(None);
             act.run(Action::Burst(n));

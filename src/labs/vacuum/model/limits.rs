@@ -40,7 +40,7 @@ pub(super) fn within_the_tab(cfg: RunConfig) -> Result<RunConfig, Msg> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::model::parse_config;
+    use super::super::parse_config;
 
     #[test]
     fn a_run_bigger_than_the_tab_can_take_is_refused_with_the_reason() {
