@@ -13,6 +13,9 @@ fn main() {
     for dir in i18n_keys::SOURCES {
         println!("cargo:rerun-if-changed={dir}");
     }
+    for script in i18n_keys::SCRIPTS {
+        println!("cargo:rerun-if-changed={script}");
+    }
     println!("cargo:rerun-if-changed={}", i18n_keys::CATALOG_DIR);
     let names = i18n_keys::catalogs(&root);
     let mut list = String::from(

@@ -41,6 +41,10 @@ pub fn catalogs(root: &Path) -> Vec<String> {
 /// tables with the labs' column names).
 pub const SOURCES: [&str; 3] = ["src", "crates/core/src", "crates/pgcheck/src"];
 
+/// Files outside [`SOURCES`] that name keys: the static first screen's generator (its keys in
+/// double quotes).
+pub const SCRIPTS: [&str; 1] = ["scripts/first-screen.mjs"];
+
 /// Every key a catalog defines, with `file:line`.
 pub fn catalog_keys(root: &Path) -> Vec<(String, String)> {
     let mut keys = Vec::new();
@@ -75,7 +79,7 @@ pub struct Named {
     pub place: String,
 }
 
-/// Every `.rs` file under the source folders.
+/// Every `.rs` file under the source folders, and the [`SCRIPTS`].
 pub fn source_files(root: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut stack: Vec<PathBuf> = SOURCES.iter().map(|s| root.join(s)).collect();
@@ -92,6 +96,7 @@ pub fn source_files(root: &Path) -> Vec<PathBuf> {
             }
         }
     }
+    files.extend(SCRIPTS.iter().map(|s| root.join(s)));
     files.sort();
     files
 }

@@ -16,12 +16,12 @@ async function expectClean(page, label) {
 test('the check fails on a control without a label', async () => {
   const page = await newPage(site.browser);
   await page.goto(site.server.url + '?lang=en');
-  await page.waitForSelector('main h1');
+  await page.waitForSelector('#main h1'); // the app's, not the static first screen's
   await page.evaluate(() => {
     const input = document.createElement('input');
     input.type = 'text';
     input.id = 'unlabeled-probe';
-    document.querySelector('main').append(input);
+    document.querySelector('#main').append(input);
   });
   const found = await violations(page);
   assert.ok(

@@ -215,6 +215,8 @@ export const PAGES = [
 /** Opens `p` (an entry of PAGES) in `lang` on `page`, which keeps its tab and database. */
 export async function visit(page, server, p, lang) {
   await page.goto(`${server.url}?lang=${lang}${p.route}`);
+  // The app, not the static first screen it replaces (scripts/first-screen.mjs): its <main> has the id.
+  await page.waitForSelector('#main');
   await p.open(page);
 }
 
