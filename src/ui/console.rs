@@ -476,11 +476,12 @@ mod tests {
     fn csv_quotes_commas_quotes_and_line_breaks_and_tells_null_from_empty_text() {
         let rows = vec![
             vec![json!(1), json!("plain"), json!(null)],
-            vec![json!(2), json!("a,b \"c\"\nd"), json!("")],
+            vec![json!(2), json!("a,b \"c\""), json!("")],
+            vec![json!(3), json!("two\nlines"), json!("cr\rhere")],
         ];
         assert_eq!(
             csv(&fields(&["id", "note", "last_error"]), &rows),
-            "id,note,last_error\r\n1,plain,\r\n2,\"a,b \"\"c\"\"\nd\",\"\"\r\n"
+            "id,note,last_error\r\n1,plain,\r\n2,\"a,b \"\"c\"\"\",\"\"\r\n3,\"two\nlines\",\"cr\rhere\"\r\n"
         );
     }
 
