@@ -50,6 +50,9 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
     let cursor = StoredValue::new(0usize);
     let outcome = RwSignal::new_local(None::<Outcome>);
     let running = RwSignal::new(false);
+    // How many answers the console has shown (`data-answers`: what a test waits on, since an
+    // answer like the last one redraws in place).
+    let answers = RwSignal::new(0u32);
 
     let run = move || {
         let sql = text.get_untracked();
@@ -78,6 +81,7 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
                 (Ok(rows), None) => Outcome::Table(rows, reply.total),
                 (Err(e), _) => Outcome::Failed(e),
             }));
+            answers.update(|n| *n += 1);
             // Whatever the statement did, the lab's views read the database again.
             ctx.data_changed.update(|n| *n += 1);
         });
@@ -166,7 +170,7 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
                 </button>
                 <span class="muted">{ctx.rich("console.keys")}</span>
             </div>
-            <div class="console-result" aria-live="polite">{result_view}</div>
+            <div class="console-result" aria-live="polite" data-answers=move || answers.get()>{result_view}</div>
             <CopyStatusLine status=copy_status id="console-copy-status"/>
             <crate::ui::start::ConsoleTx id="console-tx-here"/>
         </section>

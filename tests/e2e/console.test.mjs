@@ -27,10 +27,10 @@ async function started(page) {
 
 /** Types `sql` into the console and runs it; waits for its answer (rows, text or error). */
 async function run(page, sql) {
-  await page.evaluate(() => document.querySelector('.console-result')?.replaceChildren());
+  const before = Number(await page.getAttribute('.console-result', 'data-answers'));
   await page.fill('#console-input', sql);
   await page.click('#console-run');
-  await page.waitForSelector('.console-result > *', { timeout: 60_000 });
+  await page.waitForFunction((n) => Number(document.querySelector('.console-result').dataset.answers) > n, before, { timeout: 60_000 });
   await page.waitForFunction(() => !document.querySelector('#console-run').disabled);
 }
 
