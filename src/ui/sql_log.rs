@@ -104,7 +104,6 @@ pub fn LastActionSql(entries: LogEntries, busy: Signal<bool>) -> impl IntoView {
     view! {
         <section class="sql-log last-sql" aria-labelledby="last-sql-title">
             <h2 id="last-sql-title">{ctx.t("log.last_title")}</h2>
-            <CopyStatusLine status=status id="last-sql-copy-status"/>
             <Show when=move || action.with(Option::is_none)>
                 <p class="muted">{ctx.t("log.last_empty")}</p>
             </Show>
@@ -116,6 +115,7 @@ pub fn LastActionSql(entries: LogEntries, busy: Signal<bool>) -> impl IntoView {
             <Show when=move || { more() > 0 }>
                 <p class="muted">{move || render(ctx.lang.get(), &Msg::new("log.last_more").arg("n", more()))}</p>
             </Show>
+            <CopyStatusLine status=status id="last-sql-copy-status"/>
         </section>
     }
 }
