@@ -10,10 +10,13 @@
 //                             installed (the app's own SQL files, run as the app runs them),
 //                             so the browser boots from it instead of running initdb. <hash>
 //                             is of its inputs (PGlite's version, the SQL, this script).
-//   build/pglite.json         { dir, datadir, files, download }: where PGlite is, the data
-//                             directory's name, the sizes (uncompressed) of what the worker
-//                             downloads (the progress bar), and how much a start downloads
-//                             (the start panel says so).
+//   build/psql-describe-<version>/  psql's describe commands (`\d`, `\dt`, `\d name`: the npm
+//                             package psql-describe, one ES module) and its LICENSE: the
+//                             worker loads it the first time the SQL console is given one.
+//   build/pglite.json         { dir, datadir, files, download, describe }: where PGlite is, the
+//                             data directory's name, the sizes (uncompressed) of what the worker
+//                             downloads (the progress bar), how much a start downloads (the
+//                             start panel says so), and psql-describe's module (beside `dir`).
 //
 // The folder name carries PGlite's version and the data directory's name its inputs' hash,
 // so a host can cache the folder for good; pglite.json, beside it, is revalidated (README,
@@ -32,6 +35,8 @@ const src = path.join(pkgDir, 'dist');
 const outRoot = path.join(here, 'build');
 const dirName = `pglite-${version}`;
 const out = path.join(outRoot, dirName);
+const describePkg = path.join(here, 'node_modules/psql-describe');
+const describeDir = `psql-describe-${JSON.parse(fs.readFileSync(path.join(describePkg, 'package.json'), 'utf8')).version}`;
 
 // The SQL the app runs on a fresh database, in order (never copied: read from src/sql).
 const SQL_FILES = ['src/sql/lab/clock_install.sql', 'src/sql/vacuum/setup_extensions.sql'];
@@ -130,9 +135,10 @@ function newer(file, inputs) {
 }
 
 fs.mkdirSync(out, { recursive: true });
-// Only this version's folder: an older one left from a previous PGlite goes.
+// Only this version's folders: an older one left from a previous PGlite or psql-describe goes.
 for (const entry of fs.readdirSync(outRoot)) {
-  if (entry.startsWith('pglite-') && entry !== dirName && !entry.endsWith('.json')) {
+  const older = (entry.startsWith('pglite-') && entry !== dirName) || (entry.startsWith('psql-describe-') && entry !== describeDir);
+  if (older && !entry.endsWith('.json')) {
     fs.rmSync(path.join(outRoot, entry), { recursive: true, force: true });
   }
 }
@@ -168,6 +174,12 @@ for (const rel of wanted) {
   if (!newer(to, [from])) fs.copyFileSync(from, to);
 }
 writeIfChanged(path.join(out, 'LICENSE'), fs.readFileSync(path.join(pkgDir, 'LICENSE')));
+
+// psql-describe as npm ships it (already one minified module, no imports): nothing to bundle.
+fs.mkdirSync(path.join(outRoot, describeDir), { recursive: true });
+for (const file of ['index.js', 'LICENSE']) {
+  writeIfChanged(path.join(outRoot, describeDir, file), fs.readFileSync(path.join(describePkg, file)));
+}
 
 // Brotli beside PGlite's large files, for a host that serves precompressed files (and for
 // scripts/serve.mjs): at brotli's best quality with a 16 MB window, pglite.wasm is 22 % and
@@ -206,5 +218,5 @@ const files = {
 const manifest = { version, datadir: DATADIR, files };
 // A start downloads everything but initdb.wasm (needed only when the data directory fails).
 const download = files['pglite.wasm'] + files['pglite.data'] + files[DATADIR];
-writeIfChanged(path.join(outRoot, 'pglite.json'), JSON.stringify({ dir: `${dirName}/`, download, ...manifest }, null, 1) + '\n');
+writeIfChanged(path.join(outRoot, 'pglite.json'), JSON.stringify({ dir: `${dirName}/`, download, ...manifest, describe: `${describeDir}/index.js` }, null, 1) + '\n');
 console.log(`pglite build: ${path.relative(root, out)} (${fs.readdirSync(out, { recursive: true }).filter((f) => fs.statSync(path.join(out, f)).isFile()).length} files), a start downloads ${(download / 1048576).toFixed(1)} MB`);

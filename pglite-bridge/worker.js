@@ -14,7 +14,8 @@
 // Messages in:  { id, op: 'query', sql, params, arrays, tx } · { id, op: 'exec', sql, arrays, tx }
 //               { id, op: 'begin' } → tx id · { id, op: 'commit' | 'rollback', tx }
 //               { id, op: 'listen', channel } → listen id · { id, op: 'unlisten', listen }
-//               { id, op: 'console', sql, limit } → { result, total, tx } or { error, tx }
+//               { id, op: 'console', sql, limit } → { result, total, tx } or { error, tx };
+//               a psql describe command as `sql` (`\d jobs`) → { result, total, tx, text }
 //               { id, op: 'close' }
 // Messages out: { queueLab, type: 'progress' | 'booting' | 'error' } while starting, then
 //               { queueLab, type: 'ready', boot: 'datadir' | 'initdb', note } (note: why the
@@ -138,6 +139,7 @@ async function start() {
     throw new Error(`PGlite's scripts did not load from ${base}: ${e.message}`);
   }
   const m = await manifest();
+  describeModule = m?.describe ? new URL(`../${m.describe}`, base).href : null;
   const files = m?.files ?? {};
   const asked = params.get('datadir');
   const datadirName = m?.datadir;
@@ -252,6 +254,38 @@ const ready = started.then(({ db }) => db);
 // A failed start was reported above; each call that awaits `ready` answers with it too.
 ready.catch(() => {});
 
+// psql's describe commands (`\d`, `\dt`, `\d name`, …): the npm package psql-describe, psql's
+// own describe.c ported to JavaScript, staged by build.mjs and named by the manifest; loaded
+// the first time the console is given one. Its catalog queries run here, on the console's
+// session (the lab's search path), and want every value as Postgres's text: the parsers
+// below return text for every type PGlite would parse (its own and the arrays it registered).
+let describeModule = null;
+let describeLoaded = null;
+const DESCRIBE_COMMAND = /^\\[?hdzsl]/;
+
+async function describeCommand(db, cmd) {
+  if (!describeModule) throw new Error('psql-describe is not in this build (pglite.json names none)');
+  describeLoaded ??= import(describeModule);
+  const { describe, describeDataToString } = await describeLoaded;
+  const raw = Object.fromEntries(Object.keys(db.parsers).map((oid) => [oid, (text) => text]));
+  let failed = null;
+  const runQuery = async (sql) => {
+    try {
+      const r = await db.query(sql, [], { rowMode: 'array', parsers: raw });
+      return { fields: r.fields, rows: r.rows, rowCount: r.rows.length };
+    } catch (e) {
+      failed ??= e;
+      throw e;
+    }
+  };
+  const out = [];
+  const { rows: [[dbName]] } = await db.query('select current_database()', [], { rowMode: 'array' });
+  await describe(cmd, dbName, runQuery, (item) => out.push(describeDataToString(item))).promise;
+  // A catalog query that failed is Postgres's error (psql-describe would print it as text).
+  if (failed) throw failed;
+  return out.join('\n\n');
+}
+
 // Open transactions: id → { tx, decide(outcome), done (settles when PGlite has ended it) }.
 const transactions = new Map();
 // Subscriptions: id → the function that unlistens.
@@ -313,9 +347,15 @@ const ops = {
   },
   // The SQL console: the last result cut to `limit` rows here, so a huge result never
   // crosses to the page; the session's transaction state comes back with it, failed or not.
+  // A psql describe command (`\d jobs`) answers with psql's text in `text` instead of rows.
   async console(db, m) {
     const state = () => (db.isInTransaction() ? 'open' : 'idle');
     try {
+      const cmd = m.sql.trim();
+      if (DESCRIBE_COMMAND.test(cmd)) {
+        const text = await describeCommand(db, cmd);
+        return { result: { rows: [], fields: [], affected: null }, total: 0, tx: state(), text };
+      }
       const results = await db.exec(m.sql, { parsers, rowMode: 'array' });
       const last = results[results.length - 1];
       const result = last ? plainResult(last) : { rows: [], fields: [], affected: null };

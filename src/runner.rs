@@ -424,6 +424,7 @@ impl Runner {
                 result: Err(e),
                 total: 0,
                 tx: self.inner.tx.get(),
+                text: None,
             },
         };
         self.inner.tx.set(reply.tx);

@@ -298,6 +298,8 @@ pub struct ConsoleReply {
     /// Rows the statement returned before the cut.
     pub total: usize,
     pub tx: TxState,
+    /// What a psql describe command (`\d jobs`) printed, as psql formats it; `None` for SQL.
+    pub text: Option<String>,
 }
 
 /// An open database. Cheap to clone: clones share the one PGlite and the one SQL log.
@@ -382,8 +384,10 @@ impl Db {
         let field = |v: &JsValue, name: &str| {
             js_sys::Reflect::get(v, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
         };
+        let mut text = None;
         let (result, total, tx) = match reply {
             Ok(v) => {
+                text = field(&v, "text").as_string();
                 let error = field(&v, "error");
                 let result = if error.is_undefined() {
                     Ok(field(&v, "result"))
@@ -404,8 +408,25 @@ impl Db {
             "failed" => TxState::Failed,
             _ => TxState::Idle,
         };
-        let result = finish(result, &self.log, sql, &[], started);
-        ConsoleReply { result, total, tx }
+        let result = if text.is_some() {
+            // A describe command returns no rows of its own: the log says it ran, not "0 rows".
+            let result = result
+                .map(|_| Rows {
+                    rows: Vec::new(),
+                    fields: Vec::new(),
+                    affected: 0,
+                })
+                .map_err(DbError::from_js);
+            finish_unit(result, &self.log, sql, started)
+        } else {
+            finish(result, &self.log, sql, &[], started)
+        };
+        ConsoleReply {
+            result,
+            total,
+            tx,
+            text,
+        }
     }
 
     /// Runs a script of one or more statements without parameters (schema set-up).

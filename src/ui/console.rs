@@ -1,6 +1,9 @@
 //! The SQL console: for learners who want to look for themselves. Runs any SQL against the
 //! lab's database, shows the result as a table or the error with a caret at its position,
-//! keeps a history (↑/↓), and tells the labs to reload after a statement.
+//! answers psql's describe commands (`\d`, `\dt`, `\d jobs`: psql-describe, in the worker)
+//! with psql's text, keeps a history (↑/↓), and tells the labs to reload after a statement.
+//! A result copies as text (an aligned table like psql's) or as CSV; `?sql=…` in the page's
+//! address pre-fills it (it runs only when the learner presses Run).
 
 use crate::ctx::use_ctx;
 use crate::db::{DbError, Rows};
@@ -12,6 +15,8 @@ use queue_lab_core::i18n::Msg;
 enum Outcome {
     /// The rows (cut to the runner's limit) and how many the statement returned.
     Table(Rows<Vec<serde_json::Value>>, usize),
+    /// What a psql describe command printed, as psql-describe formats it.
+    Text(String),
     Failed(DbError),
 }
 
@@ -27,11 +32,27 @@ pub fn cell_text(v: &serde_json::Value) -> String {
 #[component]
 pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl IntoView {
     let ctx = use_ctx();
-    let text = RwSignal::new(String::new());
+    let prefill = take_prefill();
+    let prefilled = prefill.is_some();
+    let text = RwSignal::new(prefill.unwrap_or_default());
+    let input = NodeRef::<leptos::html::Textarea>::new();
+    if prefilled {
+        // The console is always open; a link to it brings it into view (not focused: the
+        // page's own focus order stays as it was).
+        request_animation_frame(move || {
+            if let Some(el) = input.get_untracked() {
+                el.scroll_into_view();
+            }
+        });
+    }
+    let copy_status = CopyStatus::new();
     let history = StoredValue::new(Vec::<String>::new());
     let cursor = StoredValue::new(0usize);
     let outcome = RwSignal::new_local(None::<Outcome>);
     let running = RwSignal::new(false);
+    // How many answers the console has shown (`data-answers`: what a test waits on, since an
+    // answer like the last one redraws in place).
+    let answers = RwSignal::new(0u32);
 
     let run = move || {
         let sql = text.get_untracked();
@@ -55,10 +76,12 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
         leptos::task::spawn_local(async move {
             let reply = runner.console(lab, &sql).await;
             running.set(false);
-            outcome.set(Some(match reply.result {
-                Ok(rows) => Outcome::Table(rows, reply.total),
-                Err(e) => Outcome::Failed(e),
+            outcome.set(Some(match (reply.result, reply.text) {
+                (Ok(_), Some(text)) => Outcome::Text(text),
+                (Ok(rows), None) => Outcome::Table(rows, reply.total),
+                (Err(e), _) => Outcome::Failed(e),
             }));
+            answers.update(|n| *n += 1);
             // Whatever the statement did, the lab's views read the database again.
             ctx.data_changed.update(|n| *n += 1);
         });
@@ -93,7 +116,18 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
     let result_view = move || {
         outcome.get().map(|o| match o {
             Outcome::Table(rows, total) => {
-                view! { <ResultTable rows=rows total=total/> }.into_any()
+                view! { <ResultTable rows=rows total=total status=copy_status/> }.into_any()
+            }
+            Outcome::Text(out) => {
+                let copied = out.clone();
+                view! {
+                    <pre class="describe" id="console-describe" tabindex="0">{out}</pre>
+                    <div class="console-actions">
+                        <CopyButton id="console-copy-describe" label="copy.text" status=copy_status
+                            text=move || copied.clone()/>
+                    </div>
+                }
+                .into_any()
             }
             Outcome::Failed(e) => view! { <ErrorBox error=e/> }.into_any(),
         })
@@ -116,6 +150,7 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
             <label for="console-input" class="visually-hidden">{ctx.t("console.input_label")}</label>
             <textarea
                 id="console-input"
+                node_ref=input
                 rows="4"
                 spellcheck="false"
                 placeholder=placeholder.unwrap_or_else(|| "select * from jobs;".into())
@@ -135,7 +170,8 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
                 </button>
                 <span class="muted">{ctx.rich("console.keys")}</span>
             </div>
-            <div class="console-result" aria-live="polite">{result_view}</div>
+            <div class="console-result" aria-live="polite" data-answers=move || answers.get()>{result_view}</div>
+            <CopyStatusLine status=copy_status id="console-copy-status"/>
             <crate::ui::start::ConsoleTx id="console-tx-here"/>
         </section>
     }
@@ -143,8 +179,24 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
 
 /// A statement's rows: how many it returned (and how many came, when cut), and the table.
 #[component]
-fn ResultTable(rows: Rows<Vec<serde_json::Value>>, total: usize) -> impl IntoView {
+fn ResultTable(
+    rows: Rows<Vec<serde_json::Value>>,
+    total: usize,
+    status: CopyStatus,
+) -> impl IntoView {
     let ctx = use_ctx();
+    let copy = (!rows.fields.is_empty()).then(|| {
+        let (fields, data) = (rows.fields.clone(), rows.rows.clone());
+        let (f2, d2) = (fields.clone(), data.clone());
+        view! {
+            <div class="console-actions">
+                <CopyButton id="console-copy-text" label="copy.text" status=status
+                    text=move || psql_table(&fields, &data)/>
+                <CopyButton id="console-copy-csv" label="copy.csv" status=status
+                    text=move || csv(&f2, &d2)/>
+            </div>
+        }
+    });
     let count = total.max(rows.rows.len());
     let cut = count > rows.rows.len();
     let shown = rows.rows.len();
@@ -167,6 +219,7 @@ fn ResultTable(rows: Rows<Vec<serde_json::Value>>, total: usize) -> impl IntoVie
     view! {
         <p class="console-summary" id="console-summary">{summary}</p>
         {cut.then(|| view! { <p class="muted" id="console-cut">{cut_note}</p> })}
+        {copy}
         <div class="table-wrap" tabindex="0">
             <table class="result">
                 <thead><tr>{rows.fields.into_iter().map(|f| view! { <th scope="col">{f}</th> }).collect_view()}</tr></thead>
@@ -207,5 +260,259 @@ pub fn ErrorBox(error: DbError) -> impl IntoView {
             {error.detail.clone().map(|d| view! { <p class="detail" lang="en">{d}</p> })}
             {error.hint.clone().map(|h| view! { <p class="hint" lang="en">{h}</p> })}
         </div>
+    }
+}
+
+thread_local! {
+    /// Whether this page's `?sql=` was given to a console already (only the first one gets it).
+    static PREFILL_TAKEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The page address's `?sql=…`, once per page: the first console shown pre-fills with it.
+fn take_prefill() -> Option<String> {
+    if PREFILL_TAKEN.with(|t| t.replace(true)) {
+        return None;
+    }
+    crate::ctx::query_param("sql").filter(|s| !s.trim().is_empty())
+}
+
+/// What the last copy did, for the status line that reads it out (`role="status"`); it
+/// clears after a few seconds, so the same copy again is announced again.
+#[derive(Clone, Copy)]
+pub struct CopyStatus(RwSignal<Option<&'static str>>);
+
+impl CopyStatus {
+    pub fn new() -> Self {
+        Self(RwSignal::new(None))
+    }
+}
+
+impl Default for CopyStatus {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The status line a group of copy buttons reports to: "Copied", or why the browser refused.
+#[component]
+pub fn CopyStatusLine(status: CopyStatus, id: &'static str) -> impl IntoView {
+    let ctx = use_ctx();
+    view! {
+        <p class="copy-status muted" role="status" id=id>
+            {move || status.0.get().map(|key| crate::ui::i18n::tr(ctx.lang.get(), key))}
+        </p>
+    }
+}
+
+/// A button that puts `text()` on the clipboard and reports to `status`.
+#[component]
+pub fn CopyButton(
+    #[prop(optional)] id: Option<&'static str>,
+    /// The catalog key of its label.
+    label: &'static str,
+    status: CopyStatus,
+    text: impl Fn() -> String + 'static,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let on_click = move |_| {
+        let text = text();
+        leptos::task::spawn_local(async move {
+            let said = if write_clipboard(&text).await {
+                "copy.done"
+            } else {
+                "copy.refused"
+            };
+            status.0.set(Some(said));
+            set_timeout(
+                move || status.0.set(None),
+                std::time::Duration::from_secs(5),
+            );
+        });
+    };
+    view! {
+        <button type="button" class="small copy" id=id on:click=on_click>{ctx.t(label)}</button>
+    }
+}
+
+/// Writes to the clipboard; false when the browser refuses (no permission, or no Clipboard
+/// API at all: an insecure context has none).
+async fn write_clipboard(text: &str) -> bool {
+    use wasm_bindgen::JsCast;
+    let navigator = window().navigator();
+    let Ok(clipboard) = js_sys::Reflect::get(&navigator, &"clipboard".into()) else {
+        return false;
+    };
+    if clipboard.is_undefined() || clipboard.is_null() {
+        return false;
+    }
+    let clipboard: web_sys::Clipboard = clipboard.unchecked_into();
+    wasm_bindgen_futures::JsFuture::from(clipboard.write_text(text))
+        .await
+        .is_ok()
+}
+
+/// A cell as copied: like the table shows it, but NULL as nothing (psql's and CSV's way).
+fn copy_cell(v: &serde_json::Value) -> Option<String> {
+    (!v.is_null()).then(|| cell_text(v))
+}
+
+/// Columns a terminal gives `s`: East Asian wide characters (Hangul, CJK) take two.
+fn display_width(s: &str) -> usize {
+    s.chars()
+        .map(|c| {
+            let c = c as u32;
+            let wide = (0x1100..=0x115F).contains(&c)
+                || (0x2E80..=0xA4CF).contains(&c)
+                || (0xAC00..=0xD7A3).contains(&c)
+                || (0xF900..=0xFAFF).contains(&c)
+                || (0xFE30..=0xFE4F).contains(&c)
+                || (0xFF00..=0xFF60).contains(&c)
+                || (0xFFE0..=0xFFE6).contains(&c);
+            if wide {
+                2
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
+/// Rows as psql's aligned format prints them: headers centred, numbers right-aligned, the
+/// rest left-aligned, NULL empty, a `(n rows)` footer; no trailing spaces.
+pub fn psql_table(fields: &[String], rows: &[Vec<serde_json::Value>]) -> String {
+    let cells: Vec<Vec<(String, bool)>> = rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|v| (copy_cell(v).unwrap_or_default(), v.is_number()))
+                .collect()
+        })
+        .collect();
+    let widths: Vec<usize> = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            cells
+                .iter()
+                .filter_map(|r| r.get(i))
+                .map(|(c, _)| display_width(c))
+                .chain([display_width(f)])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |parts: Vec<String>| parts.join("|").trim_end().to_owned();
+    let mut out = Vec::new();
+    out.push(line(
+        fields
+            .iter()
+            .zip(&widths)
+            .map(|(f, w)| {
+                let pad = w - display_width(f);
+                let left = pad / 2;
+                format!(" {}{f}{} ", " ".repeat(left), " ".repeat(pad - left))
+            })
+            .collect(),
+    ));
+    out.push(
+        widths
+            .iter()
+            .map(|w| "-".repeat(w + 2))
+            .collect::<Vec<_>>()
+            .join("+"),
+    );
+    for r in &cells {
+        out.push(line(
+            r.iter()
+                .zip(&widths)
+                .map(|((c, right), w)| {
+                    let pad = " ".repeat(w - display_width(c));
+                    if *right {
+                        format!(" {pad}{c} ")
+                    } else {
+                        format!(" {c}{pad} ")
+                    }
+                })
+                .collect(),
+        ));
+    }
+    let n = rows.len();
+    out.push(format!("({n} {})", if n == 1 { "row" } else { "rows" }));
+    out.join("\n") + "\n"
+}
+
+/// Rows as CSV (RFC 4180): a header line, CRLF line ends, a field quoted when it holds a
+/// comma, a double quote (doubled inside), CR or LF. NULL is an empty field and the empty
+/// text a quoted one (`""`), as PostgreSQL's `COPY … CSV` tells them apart.
+pub fn csv(fields: &[String], rows: &[Vec<serde_json::Value>]) -> String {
+    fn field(s: &str) -> String {
+        if s.is_empty() || s.contains([',', '"', '\r', '\n']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_owned()
+        }
+    }
+    let mut out = String::new();
+    let header: Vec<String> = fields.iter().map(|f| field(f)).collect();
+    out.push_str(&header.join(","));
+    out.push_str("\r\n");
+    for r in rows {
+        let line: Vec<String> = r
+            .iter()
+            .map(|v| copy_cell(v).map(|c| field(&c)).unwrap_or_default())
+            .collect();
+        out.push_str(&line.join(","));
+        out.push_str("\r\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn fields(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn csv_quotes_commas_quotes_and_line_breaks_and_tells_null_from_empty_text() {
+        let rows = vec![
+            vec![json!(1), json!("plain"), json!(null)],
+            vec![json!(2), json!("a,b \"c\""), json!("")],
+            vec![json!(3), json!("two\nlines"), json!("cr\rhere")],
+        ];
+        assert_eq!(
+            csv(&fields(&["id", "note", "last_error"]), &rows),
+            "id,note,last_error\r\n1,plain,\r\n2,\"a,b \"\"c\"\"\",\"\"\r\n3,\"two\nlines\",\"cr\rhere\"\r\n"
+        );
+    }
+
+    #[test]
+    fn csv_writes_json_compact_and_quotes_it_when_it_holds_commas() {
+        let rows = vec![vec![json!({"order": 1, "sku": "x"})]];
+        assert_eq!(
+            csv(&fields(&["payload"]), &rows),
+            "payload\r\n\"{\"\"order\"\":1,\"\"sku\"\":\"\"x\"\"}\"\r\n"
+        );
+    }
+
+    #[test]
+    fn psql_table_centres_headers_right_aligns_numbers_and_counts_rows() {
+        let rows = vec![vec![json!(1), json!("ready")], vec![json!(10), json!(null)]];
+        assert_eq!(
+            psql_table(&fields(&["id", "status"]), &rows),
+            " id | status\n----+--------\n  1 | ready\n 10 |\n(2 rows)\n"
+        );
+    }
+
+    #[test]
+    fn psql_table_counts_hangul_as_two_columns_wide() {
+        let rows = vec![vec![json!("작업"), json!(1)]];
+        assert_eq!(
+            psql_table(&fields(&["name", "n"]), &rows),
+            " name | n\n------+---\n 작업 | 1\n(1 row)\n"
+        );
     }
 }

@@ -1,7 +1,9 @@
-//! The SQL log: each statement a lab ran, its parameters, rows and time, newest first.
+//! The SQL log: each statement a lab ran, its parameters, rows and time, newest first; each
+//! with a button that copies the statement as shown.
 
 use crate::ctx::use_ctx;
 use crate::db::LogEntry;
+use crate::ui::console::{CopyButton, CopyStatus, CopyStatusLine};
 use crate::ui::i18n::render;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
@@ -28,6 +30,7 @@ pub fn collect(db: &crate::db::Db, entries: LogEntries) {
 #[component]
 pub fn SqlLog(entries: LogEntries) -> impl IntoView {
     let ctx = use_ctx();
+    let status = CopyStatus::new();
     let oldest_first = move || entries.with(|v| v.iter().rev().cloned().collect::<Vec<_>>());
     view! {
         <section class="sql-log" aria-labelledby="sql-log-title">
@@ -37,6 +40,7 @@ pub fn SqlLog(entries: LogEntries) -> impl IntoView {
                     {ctx.t("log.clear")}
                 </button>
             </div>
+            <CopyStatusLine status=status id="sql-log-copy-status"/>
             <Show when=move || entries.with(Vec::is_empty)>
                 <p class="muted">{ctx.t("log.empty")}</p>
             </Show>
@@ -47,7 +51,7 @@ pub fn SqlLog(entries: LogEntries) -> impl IntoView {
                 // move every entry already there, 40 and more DOM moves an action.
                 <ol class="log-entries log-newest-first">
                     <For each=oldest_first key=|(n, _)| *n let:item>
-                        <LogLine entry=item.1/>
+                        <LogLine entry=item.1 status=status/>
                     </For>
                 </ol>
             </div>
@@ -61,6 +65,7 @@ pub fn SqlLog(entries: LogEntries) -> impl IntoView {
 #[component]
 pub fn LastActionSql(entries: LogEntries, busy: Signal<bool>) -> impl IntoView {
     let ctx = use_ctx();
+    let status = CopyStatus::new();
     // The newest log entry before the action began; `None` until the first action. Not a
     // signal: the panel keeps the previous action's statements until the new ones arrive
     // (the log is held while a lab works, so they come in one go), and does not redraw
@@ -104,12 +109,13 @@ pub fn LastActionSql(entries: LogEntries, busy: Signal<bool>) -> impl IntoView {
             </Show>
             <ol class="log-entries" id="last-sql" tabindex="0" aria-labelledby="last-sql-title">
                 <For each=shown key=|(n, _)| *n let:item>
-                    <LogLine entry=item.1 compact=true/>
+                    <LogLine entry=item.1 status=status compact=true/>
                 </For>
             </ol>
             <Show when=move || { more() > 0 }>
                 <p class="muted">{move || render(ctx.lang.get(), &Msg::new("log.last_more").arg("n", more()))}</p>
             </Show>
+            <CopyStatusLine status=status id="last-sql-copy-status"/>
         </section>
     }
 }
@@ -120,8 +126,18 @@ const LAST_SHOWN: usize = 12;
 /// `compact`: without the statement's leading comment lines (what it runs, in short; the
 /// SQL log keeps the whole text).
 #[component]
-fn LogLine(entry: Arc<LogEntry>, #[prop(optional)] compact: bool) -> impl IntoView {
+fn LogLine(
+    entry: Arc<LogEntry>,
+    status: CopyStatus,
+    #[prop(optional)] compact: bool,
+) -> impl IntoView {
     let ctx = use_ctx();
+    let shown = if compact {
+        without_leading_comments(&entry.sql)
+    } else {
+        entry.sql.trim().to_owned()
+    };
+    let copied = shown.clone();
     let failed = entry.error.is_some();
     let (error, rows, affected) = (entry.error.clone(), entry.rows, entry.affected);
     let outcome = move || {
@@ -144,11 +160,15 @@ fn LogLine(entry: Arc<LogEntry>, #[prop(optional)] compact: bool) -> impl IntoVi
     });
     view! {
         <li class="log-entry" class:failed=failed>
-            <pre class="sql">{if compact { without_leading_comments(&entry.sql) } else { entry.sql.trim().to_owned() }}</pre>
+            <pre class="sql">{shown}</pre>
             {params.map(|p| view! { <p class="params">{p}</p> })}
             <p class="outcome">
                 <span>{outcome}</span>
-                <span class="ms">{format!("{:.1} ms", entry.ms)}</span>
+                <span class="ms">
+                    {format!("{:.1} ms", entry.ms)}
+                    " "
+                    <CopyButton label="copy.statement" status=status text=move || copied.clone()/>
+                </span>
             </p>
         </li>
     }
