@@ -64,38 +64,51 @@ function canonText(text) {
   try { return canon(JSON.parse(text)); } catch { return text; }
 }
 
-/** What is busy on the page now: a list of names (empty when all is idle). */
+/** What is busy on the page now (a list of names, empty when all is idle), and what the
+ *  busy parts show (their text and progress bars): a run that shows progress is not stuck. */
 async function busyNow(page) {
   return page.evaluate(() => {
     const name = (el) => {
       const h = el.querySelector('h1, h2');
       return `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${el.className ? '.' + String(el.className).split(' ').join('.') : ''}${h ? ` ("${h.textContent.trim().slice(0, 40)}")` : ''}`;
     };
-    const out = [...document.querySelectorAll('[aria-busy="true"]')].map((el) => `${name(el)} aria-busy`);
+    const areas = [...document.querySelectorAll('[aria-busy="true"]')];
+    const busy = areas.map((el) => `${name(el)} aria-busy`);
     const run = document.querySelector('#console-run');
-    if (run && run.disabled && document.querySelector('#pg-version')) out.push('the SQL console\'s Run button (disabled: a statement is running)');
-    if (document.querySelector('#pg-progress')) out.push('the start panel (PostgreSQL loading)');
+    if (run && run.disabled && document.querySelector('#pg-version')) busy.push('the SQL console\'s Run button (disabled: a statement is running)');
+    const loading = document.querySelector('#pg-progress');
+    if (loading) busy.push('the start panel (PostgreSQL loading)');
     const wait = document.querySelector('#lab-waiting');
-    if (out.length && wait) out.push(`status line: "${wait.textContent.trim().slice(0, 160)}"`);
-    return out;
+    if (busy.length && wait) busy.push(`status line: "${wait.textContent.trim().slice(0, 160)}"`);
+    const shows = areas.map((el) => `${el.textContent.length}:${[...el.querySelectorAll('progress, meter')].map((p) => p.value).join(',')}`).join('|')
+      + (loading ? loading.value : '');
+    return { busy, shows };
   });
 }
 
-/** Waits until nothing is busy; fails naming what still is after `bound` ms. */
-async function idle(page, bound = BUSY_BOUND_MS) {
+/** Waits until nothing is busy. Fails, naming what is, once something has been busy for
+ *  `bound` ms with nothing it shows changing (a long run that shows its progress is not
+ *  stuck), or busy at all for `cap` ms. */
+async function idle(page, bound = BUSY_BOUND_MS, cap = 10 * BUSY_BOUND_MS) {
   const t0 = Date.now();
-  let busy = [];
-  while (Date.now() - t0 < bound) {
-    busy = await busyNow(page);
-    if (busy.length === 0) {
+  let since = t0;
+  let last = null;
+  for (;;) {
+    let now = await busyNow(page);
+    if (now.busy.length === 0) {
       // Twice in a row, 50 ms apart: a refresh the last step caused may start just now.
       await page.waitForTimeout(50);
-      busy = await busyNow(page);
-      if (busy.length === 0) return Date.now() - t0;
+      now = await busyNow(page);
+      if (now.busy.length === 0) return Date.now() - t0;
     }
+    if (now.shows !== last) {
+      last = now.shows;
+      since = Date.now();
+    }
+    if (Date.now() - since > bound) fail(`stuck busy for over ${bound / 1000} s with nothing on it changing: ${now.busy.join('; ')}`);
+    if (Date.now() - t0 > cap) fail(`busy for over ${cap / 1000} s: ${now.busy.join('; ')}`);
     await page.waitForTimeout(100);
   }
-  fail(`stuck busy for over ${bound / 1000} s: ${busy.join('; ')}`);
 }
 
 /** Runs `sql` in the page's SQL console; the answer's one row as { column: text }. */
@@ -308,7 +321,9 @@ export async function walk({ page, url, seed, steps, log = () => {} }) {
       [1, ['start over', async () => click('#vacuum-reset')]],
       [1, ['long tx', async () => click('#vacuum-long-tx')]],
       [1, ['plan', async () => click('#vacuum-plan-run')]],
-      [2, ['tour', async () => tourStep(0, 3, 'L3 ')]],
+      // Each step of L3's tour runs 20,000 jobs for rounds (a minute on a busy machine): the
+      // walk mostly leaves it mid-run.
+      [2, ['tour', async () => tourStep(0, 3, 'L3 '), 0.75]],
     ]),
     pgq: () => {
       const c = rng.pick(['billing', 'email', 'audit']);
@@ -350,10 +365,10 @@ export async function walk({ page, url, seed, steps, log = () => {} }) {
     const sql = SQL_LABS.includes(model.route) && model.pg;
     const list = [
       [55, ['lab', async () => {
-        const [name, run] = labActions[model.route]();
+        const [name, run, leave = 0.12] = labActions[model.route]();
         const label = await run();
         // Now and then, leave in the middle of what the click started.
-        if (rng.chance(0.12)) {
+        if (rng.chance(leave)) {
           const to = rng.pick(LABS.filter((l) => l !== model.route));
           const after = rng.int(0, 800);
           await page.waitForTimeout(after);
@@ -426,6 +441,10 @@ export async function walk({ page, url, seed, steps, log = () => {} }) {
         model.expectL1Rows = model.route === 'jobs' ? (await page.locator('#jobs-table tbody tr').allTextContents()) : null;
         await page.goto('about:blank');
         await page.goto(full);
+        // The link's own `lang` wins; without one the page keeps the language last chosen.
+        // (A link keeps the `lang` of the page's address, which a switch of language does not
+        // change: a link copied in Korean from `?lang=en` opens in English.)
+        model.lang = new URL(full).searchParams.get('lang') ?? model.lang;
         model.pg = false;
         await ensurePg();
         return `open the share link ${full.replace(/^.*#/, '#').slice(0, 60)}${full.length > 60 ? '…' : ''} in this tab`;
