@@ -240,6 +240,8 @@ export async function walk({ page, url, seed, steps, log = () => {} }) {
   };
   const ensurePg = async () => {
     if (!SQL_LABS.includes(model.route)) return;
+    // Right after a page load the app may not have drawn its start panel yet.
+    await page.waitForSelector('#start-postgres, #pg-version', { timeout: BUSY_BOUND_MS });
     if (await page.locator('#start-postgres').count()) {
       await startPostgres(page);
     }
