@@ -208,9 +208,9 @@ async function checkL4(page, nonce) {
 
 // ------------------------------------------------------------------ the model and its actions
 /**
- * The walk: `page` is the one tab, `url` the site's root. `log` receives one line per step
- * when `verbose`. Resolves to a summary; throws an Error naming the seed, the step and the
- * last ten actions on the first failed check.
+ * The walk: `page` is the one tab, `url` the site's root; `log` receives each step's line.
+ * Resolves to a summary; throws an Error naming the seed, the step and the last ten actions
+ * (and how to replay them) on the first failed check.
  */
 export async function walk({ page, url, seed, steps, log = () => {} }) {
   const rng = new Rng(seed);
