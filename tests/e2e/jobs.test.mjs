@@ -213,3 +213,28 @@ for (const lang of ['en', 'ko']) {
     assert.deepEqual(page.errors, []);
   });
 }
+
+/** A JSON object's text with its keys sorted (jsonb and the page order them differently). */
+const sorted = (text) => { const o = JSON.parse(text); return JSON.stringify(o, Object.keys(o).sort()); };
+
+test("a tour step that rebuilds the lab shows its own jobs' priorities and payloads, not those of the earlier jobs with the same ids", async () => {
+  const page = await openLab('en');
+  await idle(page);
+  for (let i = 0; i < 3; i++) {
+    await page.click('#enqueue');
+    await idle(page);
+  }
+  // Tour step 3 makes jobs 1 and 2 again, with priorities and payloads of its own.
+  await tourStep(page, 2);
+  const shown = await page.locator('#jobs-table tbody tr').evaluateAll((trs) => trs.map((tr) => {
+    const td = [...tr.children].map((c) => c.textContent);
+    return [td[0], td[2], td[8]];
+  })).then((rows) => rows.map(([id, prio, payload]) => `${id} ${prio} ${sorted(payload)}`));
+  await page.fill('#console-input', "select string_agg(id || ' ' || priority || ' ' || (payload::json)::text, '|' order by id desc) as jobs from jobs;");
+  await page.click('#console-run');
+  await page.waitForSelector('.console-result table.result tbody td');
+  const inDb = (await page.textContent('.console-result table.result tbody td')).split('|')
+    .map((r) => { const [id, prio, ...rest] = r.split(' '); return `${id} ${prio} ${sorted(rest.join(' '))}`; });
+  assert.deepEqual(shown, inDb, 'the table shows what the jobs table holds');
+  assert.deepEqual(page.errors, []);
+});

@@ -125,6 +125,20 @@ function suiteCommand(s) {
       WASM_BINDGEN_TEST_TIMEOUT: process.env.WASM_BINDGEN_TEST_TIMEOUT ?? '1200',
     }];
   }
+  m = s.match(/^e2e:([a-z_]+)$/);
+  if (m) {
+    // A debug build of the scratch tree (no wasm-opt: minutes cheaper than the release) into
+    // a dist of its own, then the one end-to-end test file against it. A walk runs with a
+    // fixed seed (QUEUE_LAB_MUTANTS_WALK_SEED, 1; QUEUE_LAB_MUTANTS_WALK_STEPS, 150 steps), so
+    // that a fault is judged by the same steps as the unchanged tree.
+    const dist = join(work, 'dist-e2e');
+    return ['bash', ['-c', `trunk build --dist '${dist}' >/dev/null 2>&1 || trunk build --dist '${dist}' && node --test --test-reporter=tap tests/e2e/${m[1]}.test.mjs`], {
+      PATH: `${join(tree, 'pglite-bridge/node_modules/.bin')}:${process.env.PATH}`,
+      QUEUE_LAB_DIST: dist,
+      WALK_SEED: process.env.QUEUE_LAB_MUTANTS_WALK_SEED ?? '1',
+      WALK_STEPS: process.env.QUEUE_LAB_MUTANTS_WALK_STEPS ?? '150',
+    }];
+  }
   throw new Error(`unknown suite ${JSON.stringify(s)}`);
 }
 

@@ -408,7 +408,10 @@ fn JobsTable(
                         </tr>
                     </thead>
                     <tbody>
-                        <For each=move || snap.with(|s| s.jobs.clone()) key=|j| (j.id, j.status.clone(), j.attempts, j.run_at.clone(), j.locked_until.clone()) let:job>
+                        // Keyed by everything a row shows: a lab rebuilt (a tour step, Reset, a
+                        // share link) makes job 1 again with other values, and a row kept by a
+                        // shorter key would go on showing the old job's priority or payload.
+                        <For each=move || snap.with(|s| s.jobs.clone()) key=job_key let:job>
                             {
                                 let id = job.id;
                                 let status = job.status.clone();
@@ -492,7 +495,7 @@ fn OrdersTable(snap: RwSignal<Snapshot>) -> impl IntoView {
                 <table id="orders-table">
                     <thead><tr><th scope="col" translate="no">"id"</th><th scope="col" translate="no">"customer"</th><th scope="col" translate="no">"total"</th><th scope="col" translate="no">"created"</th></tr></thead>
                     <tbody>
-                        <For each=move || snap.with(|s| s.orders.clone()) key=|o| o.id let:o>
+                        <For each=move || snap.with(|s| s.orders.clone()) key=|o| (o.id, o.customer.clone(), o.total.clone(), o.created.clone()) let:o>
                             <tr data-order=o.id.to_string()>
                                 <td class="mono">{o.id}</td>
                                 <td translate="no">{o.customer.clone()}</td>
@@ -571,4 +574,34 @@ fn ClaimQuery() -> impl IntoView {
             </div>
         </section>
     }
+}
+
+/// What a row of the jobs table shows, as the key of its row: a row is made afresh when any
+/// of it changes.
+type JobKey = (
+    i64,
+    String,
+    i32,
+    i32,
+    i32,
+    String,
+    Option<String>,
+    Option<String>,
+    String,
+    bool,
+);
+
+fn job_key(j: &model::Job) -> JobKey {
+    (
+        j.id,
+        j.status.clone(),
+        j.priority,
+        j.attempts,
+        j.max_attempts,
+        j.run_at.clone(),
+        j.locked_until.clone(),
+        j.last_error.clone(),
+        j.payload.to_string(),
+        j.claimable,
+    )
 }

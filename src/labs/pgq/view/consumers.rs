@@ -262,7 +262,7 @@ fn PlainBatch(
                         </tr>
                     </thead>
                     <tbody>
-                        <For each=move || events.get() key=|e| (e.batch_id, e.msg_id) let:e>
+                        <For each=move || events.get() key=|e| (e.batch_id, e.msg_id, e.payload.clone(), e.retry_count, e.created_at.clone()) let:e>
                             {
                                 let (batch, msg) = (e.batch_id, e.msg_id);
                                 view! {
