@@ -61,6 +61,8 @@ test('theme=dark shows the dark palette on a light system, theme=light the light
   await light.selectOption('#theme', 'dark');
   await light.waitForFunction(() => document.getElementById('element-code').value.includes('theme="dark"'));
   assert.match(await light.inputValue('#iframe-code'), /theme=dark/);
+  await light.close();
+  await dark.close();
 });
 
 test('Open the full lab opens a new tab on the same lab in the same state', async () => {
@@ -141,6 +143,30 @@ test('three embeds started in turn leave one PostgreSQL running; the others say 
   await frames[2].waitForSelector('#embed-stopped', { timeout: 30_000 });
   assert.deepEqual(await running(), [1, 0, 0]);
   await cdp.detach();
+  await page.close();
+});
+
+test('the kit relays the stop to frames that share no BroadcastChannel (as frames of another origin)', async () => {
+  const page = await newPage(site.browser, { width: 1000, height: 3000 });
+  // The frames get no BroadcastChannel: only the <queue-lab> element's relay can stop them.
+  await page.addInitScript(() => {
+    if (window !== window.top) window.BroadcastChannel = undefined;
+  });
+  await page.goto(site.server.url + 'embed/example.html');
+  await page.evaluate(() => {
+    document.body.innerHTML = '<main><queue-lab id="r1" lab="jobs" lang="en"></queue-lab>' +
+      '<queue-lab id="r2" lab="pgq" lang="en"></queue-lab></main>';
+  });
+  const first = await labFrame(page, 'r1');
+  const second = await labFrame(page, 'r2');
+  assert.equal(await first.evaluate(() => typeof BroadcastChannel), 'undefined');
+  await first.click('#start-postgres');
+  await first.waitForSelector('#pg-version', { timeout: 240_000 });
+  await second.click('#start-postgres');
+  await second.waitForSelector('#pg-version', { timeout: 240_000 });
+  await first.waitForSelector('#embed-stopped', { timeout: 30_000 });
+  assert.equal(await first.locator('#pg-version').count(), 0);
+  await page.close();
 });
 
 test('an embed with its new controls (the full-lab link, the stopped note) has no axe violations', async () => {

@@ -125,6 +125,13 @@ function suiteCommand(s) {
       WASM_BINDGEN_TEST_TIMEOUT: process.env.WASM_BINDGEN_TEST_TIMEOUT ?? '1200',
     }];
   }
+  // End-to-end: a debug build of the scratch tree into its own dist, then one e2e file on it.
+  m = s.match(/^e2e:([a-z_]+)$/);
+  if (m) {
+    const script = 'PATH="$PWD/pglite-bridge/node_modules/.bin:$PATH" trunk build --dist dist-mutants >/dev/null && ' +
+      `QUEUE_LAB_DIST=dist-mutants node --test --test-reporter=tap --test-concurrency=1 --test-timeout=${NODE_TEST_TIMEOUT_MS} tests/e2e/${m[1]}.test.mjs`;
+    return ['sh', ['-c', script], {}];
+  }
   throw new Error(`unknown suite ${JSON.stringify(s)}`);
 }
 
