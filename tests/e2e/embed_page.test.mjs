@@ -21,6 +21,18 @@ async function idle(frame) {
     null, { timeout: 120_000 });
 }
 
+/** Clicks Start in `frame` and waits until its PostgreSQL is running; on a time-out the
+ *  error says what the start panel showed. */
+async function start(frame) {
+  await frame.click('#start-postgres');
+  try {
+    await frame.waitForSelector('#pg-version', { timeout: 240_000 });
+  } catch (e) {
+    const panel = await frame.locator('.start-panel').textContent().catch(() => '(no panel)');
+    throw new Error(`${frame.url()}: PostgreSQL did not start; the panel says: ${panel}\n${e.message}`);
+  }
+}
+
 /** The frame of `<queue-lab id=…>` once its lab is on screen. */
 async function labFrame(page, id) {
   const handle = await page.locator(`#${id} iframe`).elementHandle({ timeout: 30_000 });
@@ -113,8 +125,7 @@ test('three embeds started in turn leave one PostgreSQL running; the others say 
   const stopped = () => Promise.all(frames.map((f) => f.locator('#embed-stopped').count()));
 
   for (const [i, frame] of frames.entries()) {
-    await frame.click('#start-postgres');
-    await frame.waitForSelector('#pg-version', { timeout: 240_000 });
+    await start(frame);
     if (i === 0) {
       await idle(frame);
       await frame.click('#enqueue');
@@ -137,8 +148,7 @@ test('three embeds started in turn leave one PostgreSQL running; the others say 
   // The first one starts again with one click, with its job back; the last one stops.
   const jobs = frames[0];
   assert.equal(await jobs.textContent('#start-postgres'), 'Start again');
-  await jobs.click('#start-postgres');
-  await jobs.waitForSelector('#pg-version', { timeout: 240_000 });
+  await start(jobs);
   await jobs.waitForFunction(() => document.querySelectorAll('#jobs-table tbody tr').length === 1, null, { timeout: 120_000 });
   await frames[2].waitForSelector('#embed-stopped', { timeout: 30_000 });
   assert.deepEqual(await running(), [1, 0, 0]);
@@ -160,10 +170,8 @@ test('the kit relays the stop to frames that share no BroadcastChannel (as frame
   const first = await labFrame(page, 'r1');
   const second = await labFrame(page, 'r2');
   assert.equal(await first.evaluate(() => typeof BroadcastChannel), 'undefined');
-  await first.click('#start-postgres');
-  await first.waitForSelector('#pg-version', { timeout: 240_000 });
-  await second.click('#start-postgres');
-  await second.waitForSelector('#pg-version', { timeout: 240_000 });
+  await start(first);
+  await start(second);
   await first.waitForSelector('#embed-stopped', { timeout: 30_000 });
   assert.equal(await first.locator('#pg-version').count(), 0);
   await page.close();
@@ -181,8 +189,7 @@ test('an embed with its new controls (the full-lab link, the stopped note) has n
   await a.waitForSelector('#open-full-lab');
   await b.waitForSelector('#open-full-lab');
   // The stopped note, as a peer's start leaves it.
-  await a.click('#start-postgres');
-  await a.waitForSelector('#pg-version', { timeout: 240_000 });
+  await start(a);
   await a.evaluate(() => new BroadcastChannel('queue-lab:postgres')
     .postMessage({ type: 'queue-lab:started', id: 'peer', page: document.referrer }));
   await a.waitForSelector('#embed-stopped', { timeout: 30_000 });
