@@ -117,7 +117,11 @@ test('three embeds started in turn leave one PostgreSQL running; the others say 
   const frames = [];
   for (const lab of labs) frames.push(await labFrame(page, `e-${lab}`));
 
-  // Every PGlite worker of this browser (the pages of earlier tests are closed).
+  // Every PGlite worker of this browser: close what earlier tests left open (a test that
+  // failed before closing its pages), so that only this page's workers count.
+  for (const other of site.browser.contexts().flatMap((c) => c.pages())) {
+    if (other !== page) await other.close();
+  }
   const cdp = await site.browser.newBrowserCDPSession();
   const pgliteWorkers = async () => (await cdp.send('Target.getTargets')).targetInfos
     .filter((t) => t.type === 'worker' && /worker\.js/.test(t.url)).length;
