@@ -93,8 +93,15 @@ pub fn App() -> impl IntoView {
         }
     });
 
+    crate::ui::embed::apply_theme();
     if embed {
+        use crate::ui::embed::{one_postgres_per_page, FullLab, StoppedForPeer};
         crate::ui::embed::report_size_to_parent();
+        let full = FullLab(RwSignal::new(None));
+        let stopped = StoppedForPeer(RwSignal::new(false));
+        provide_context(full);
+        provide_context(stopped);
+        one_postgres_per_page(ctx, full, stopped);
     }
 
     let page = move || match ctx.route.get() {
@@ -107,6 +114,9 @@ pub fn App() -> impl IntoView {
             <Header/>
         </Show>
         <main id="main" tabindex="-1" class:embed=embed>
+            <Show when=move || embed>
+                <crate::ui::embed::EmbedBar/>
+            </Show>
             <StartPanel/>
             {page}
         </main>

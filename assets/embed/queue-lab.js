@@ -10,18 +10,26 @@
  *   height  starting height in CSS pixels (default 600); the lab then sizes the frame
  *   step    tour step to open at, 1–99 (optional; labs with a guided tour run that step's
  *           actions on a fresh database, a step the tour lacks is refused with a note)
+ *   theme   light | dark | auto (default auto: the system's); match the host page's theme
  *   src     base URL of the lab site (optional, resolved against the page). Default: the
  *           directory this script was loaded from — or, when that directory is the site's
  *           `embed/` folder (where the site ships this kit), its parent. So the kit works
  *           from a sub-path such as /docs/queue-lab/.
  *
- * The element creates <iframe src="<base>/?lab=<id>&lang=<ko|en>&embed=1[&step=N]"> with a
+ * The element creates <iframe src="<base>/?lab=<id>&lang=<ko|en>[&theme=light|dark]&embed=1[&step=N]"> with a
  * title and loading="lazy". The lab, in embed mode, posts
  *   window.parent.postMessage({ type: 'queue-lab:size', height: <px> }, '*')
  * and the element takes the new height only when the message comes from its own iframe
  * (event.source is that iframe's window) AND from the lab's origin, and the height is a
  * finite number within [MIN_HEIGHT, MAX_HEIGHT]. Everything else is ignored. After a
  * resize the element dispatches a `queue-lab:resize` event with `detail.height`.
+ *
+ * One PostgreSQL per page: when a lab's PostgreSQL is ready it posts
+ * { type: 'queue-lab:started' } to its parent (checked like the size message), and the
+ * element asks every other <queue-lab> frame on the page to stop theirs by posting
+ * { type: 'queue-lab:stop' } to it (labs of the kit's own origin also tell each other on a
+ * BroadcastChannel; this relay reaches frames of any origin). A stopped lab says so and
+ * starts again with one click.
  *
  * Content inside <queue-lab>…</queue-lab> (a link to the lab, say) shows only when this
  * script does not run: the element renders into its shadow root and has no slot.
@@ -75,6 +83,12 @@
     return Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Math.round(height)));
   }
 
+  /** 'light' | 'dark', or null for auto (the system's). */
+  function pickTheme(value) {
+    var theme = String(value || '').trim().toLowerCase();
+    return theme === 'light' || theme === 'dark' ? theme : null;
+  }
+
   function pickStep(value) {
     if (value === null || !/^\s*\d+\s*$/.test(value)) return null;
     var step = parseInt(value, 10);
@@ -89,6 +103,8 @@
     url.hash = '';
     url.searchParams.set('lab', options.lab);
     url.searchParams.set('lang', pickLang(options.lang));
+    var theme = pickTheme(options.theme);
+    if (theme !== null) url.searchParams.set('theme', theme);
     url.searchParams.set('embed', '1');
     var step = pickStep(options.step == null ? null : String(options.step));
     if (step !== null) url.searchParams.set('step', String(step));
@@ -109,7 +125,7 @@
 
   class QueueLabElement extends HTMLElement {
     static get observedAttributes() {
-      return ['lab', 'lang', 'step', 'src', 'height'];
+      return ['lab', 'lang', 'step', 'src', 'height', 'theme'];
     }
 
     constructor() {
@@ -164,6 +180,7 @@
         base: this.getAttribute('src') || undefined,
         lab: lab,
         lang: lang,
+        theme: this.getAttribute('theme'),
         step: this.getAttribute('step')
       });
       if (this._frame && this._frame.src === src) return;
@@ -185,6 +202,10 @@
       if (!frame || event.source === null || event.source !== frame.contentWindow) return;
       if (event.origin !== this._origin) return;
       var data = event.data;
+      if (data !== null && typeof data === 'object' && data.type === 'queue-lab:started') {
+        this._stopOthers();
+        return;
+      }
       if (data === null || typeof data !== 'object' || data.type !== 'queue-lab:size') return;
       var height = data.height;
       if (typeof height !== 'number' || !isFinite(height)) return;
@@ -192,6 +213,16 @@
       height = Math.ceil(height);
       frame.style.height = height + 'px';
       this.dispatchEvent(new CustomEvent('queue-lab:resize', { detail: { height: height } }));
+    }
+
+    /** Asks the frame of every other <queue-lab> on the page to stop its PostgreSQL. */
+    _stopOthers() {
+      var all = document.querySelectorAll('queue-lab');
+      for (var i = 0; i < all.length; i++) {
+        var other = all[i];
+        if (other === this || !other._frame || !other._frame.contentWindow) continue;
+        other._frame.contentWindow.postMessage({ type: 'queue-lab:stop' }, other._origin || '*');
+      }
     }
   }
 

@@ -215,6 +215,13 @@ pub fn TourList(
 pub fn ShareLink(url: Signal<String>) -> impl IntoView {
     let ctx = use_ctx();
     let copied = RwSignal::new(false);
+    // In an embed, "Open the full lab" opens this link.
+    if let Some(crate::ui::embed::FullLab(full)) = use_context() {
+        Effect::new(move |_| full.set(Some(url.get())));
+        on_cleanup(move || {
+            let _ = full.try_set(None);
+        });
+    }
     view! {
         <label for="share-url">{ctx.t("guide.share")}</label>
         <input id="share-url" type="text" readonly prop:value=url size="40"/>

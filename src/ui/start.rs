@@ -203,16 +203,25 @@ pub fn StartPanel() -> impl IntoView {
     let ctx = use_ctx();
     // The panel appears on the pages of labs that run SQL.
     let on_lab = move || matches!(ctx.route.get(), Route::Lab(id) if id.needs_postgres);
+    // In an embed: stopped because another embed on the page started (src/ui/embed.rs).
+    let peer = use_context::<crate::ui::embed::StoppedForPeer>();
+    let stopped_for_peer = move || peer.is_some_and(|p| p.0.get());
     let body = move || {
         match ctx.db.get() {
         DbState::Idle => view! {
+            {move || stopped_for_peer().then(|| view! {
+                <div class="note embed-stopped" role="status" id="embed-stopped">
+                    <p><strong>{ctx.t("embed.stopped")}</strong></p>
+                    <p>{ctx.t("embed.stopped.kept")}</p>
+                </div>
+            })}
             <p id="start-intro">{move || match ctx.pglite.get() {
                 Some(m) => crate::ui::i18n::render(ctx.lang.get(),
                     &queue_lab_core::i18n::Msg::new("start.intro").arg("mb", (m.download / 1e6).round())),
                 None => ctx.t("start.intro_unsized")(),
             }}</p>
             <button type="button" class="primary" id="start-postgres" on:click=move |_| ctx.start_postgres()>
-                {ctx.t("start.button")}
+                {move || if stopped_for_peer() { ctx.t("embed.start_again")() } else { ctx.t("start.button")() }}
             </button>
         }
         .into_any(),

@@ -1,6 +1,7 @@
 // The embedding kit on the release build, served from a sub-path as a docs site would:
-// two <queue-lab> embeds on one page boot their own Postgres, each frame follows its lab's
-// height, foreign size messages change nothing, and the snippet page writes both snippets.
+// two <queue-lab> embeds on one page each boot their own Postgres (starting one stops the
+// other's), each frame follows its lab's height, foreign size messages change nothing, and
+// the snippet page writes both snippets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newPage, shot, useSite } from './harness.mjs';
@@ -37,7 +38,7 @@ async function waitFitted(page, elementId, frame) {
   assert.fail(`${elementId}: frame height ${last.outer} never matched its content ${last.inner}`);
 }
 
-test('two embeds on a sub-path page boot independently and resize to their labs', async () => {
+test('two embeds on a sub-path page boot in turn, each its own Postgres, and resize to their labs', async () => {
   // Tall enough that neither lazy iframe waits for a scroll.
   const page = await newPage(site.browser, { width: 1000, height: 2600 });
   await page.goto(site.server.url + 'embed/example.html');
@@ -62,17 +63,10 @@ test('two embeds on a sub-path page boot independently and resize to their labs'
   assert.notEqual(jobsBefore, 640);
   assert.notEqual(vacuumBefore, 720);
 
-  // Both boot, each its own Postgres.
-  await Promise.all([jobs.click('#start-postgres'), vacuum.click('#start-postgres')]);
-  const versions = await Promise.all(
-    [jobs, vacuum].map(async (f) => {
-      await f.waitForSelector('#pg-version', { timeout: 180_000 });
-      return f.textContent('#pg-version');
-    }),
-  );
-  for (const v of versions) assert.match(v, /PostgreSQL 18/);
-
-  // An action in the jobs lab: the console runs a query there, and only there.
+  // The jobs lab boots and runs a query in its console, there only.
+  await jobs.click('#start-postgres');
+  await jobs.waitForSelector('#pg-version', { timeout: 180_000 });
+  assert.match(await jobs.textContent('#pg-version'), /PostgreSQL 18/);
   await jobs.fill('#console-input', 'select 1 as one');
   await jobs.click('#console-run');
   await jobs.waitForSelector('#console-summary', { timeout: 60_000 });
@@ -81,6 +75,13 @@ test('two embeds on a sub-path page boot independently and resize to their labs'
   // The lab grew, and the frame followed it.
   const jobsAfter = await waitFitted(page, 'lab-jobs', jobs);
   assert.ok(jobsAfter > jobsBefore, `jobs frame grew: ${jobsBefore} → ${jobsAfter}`);
+
+  // The vacuum lab boots its own; the jobs lab's stops and says so.
+  await vacuum.click('#start-postgres');
+  await vacuum.waitForSelector('#pg-version', { timeout: 180_000 });
+  assert.match(await vacuum.textContent('#pg-version'), /PostgreSQL 18/);
+  await jobs.waitForSelector('#embed-stopped', { timeout: 30_000 });
+  await waitFitted(page, 'lab-jobs', jobs);
   await waitFitted(page, 'lab-vacuum', vacuum);
   await shot(page, 'embed-example');
   assert.deepEqual(page.errors, []);

@@ -132,7 +132,7 @@ function suiteCommand(s) {
     // fixed seed (QUEUE_LAB_MUTANTS_WALK_SEED, 1; QUEUE_LAB_MUTANTS_WALK_STEPS, 150 steps), so
     // that a fault is judged by the same steps as the unchanged tree.
     const dist = join(work, 'dist-e2e');
-    return ['bash', ['-c', `trunk build --dist '${dist}' >/dev/null 2>&1 || trunk build --dist '${dist}' && node --test --test-reporter=tap tests/e2e/${m[1]}.test.mjs`], {
+    return ['bash', ['-c', `trunk build --dist '${dist}' >/dev/null 2>&1 || trunk build --dist '${dist}' && node --test --test-reporter=tap --test-concurrency=1 tests/e2e/${m[1]}.test.mjs`], {
       PATH: `${join(tree, 'pglite-bridge/node_modules/.bin')}:${process.env.PATH}`,
       QUEUE_LAB_DIST: dist,
       WALK_SEED: process.env.QUEUE_LAB_MUTANTS_WALK_SEED ?? '1',
