@@ -67,6 +67,80 @@ mod tests {
         }
     }
 
+    /// The snippet page describes each lab with its catalog's blurb, word for word in both
+    /// languages (its descriptions drifted from the labs when they were written there).
+    #[test]
+    fn the_snippet_page_describes_each_lab_with_its_catalog_blurb() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let page = std::fs::read_to_string(format!("{root}/assets/embed/index.html")).unwrap();
+        let from = page
+            .find("var DESCRIPTIONS = {")
+            .expect("DESCRIPTIONS is there");
+        let block = &page[from..from + page[from..].find("};").expect("it ends")];
+        for l in ALL {
+            let at = block
+                .find(&format!("\n      {}: [", l.slug))
+                .unwrap_or_else(|| panic!("embed/index.html describes {}", l.slug));
+            let texts = js_strings(&block[at..], 2);
+            let want: Vec<String> = [crate::Lang::En, crate::Lang::Ko]
+                .into_iter()
+                .map(|lang| crate::ui::i18n::tr(lang, l.blurb))
+                .collect();
+            assert_eq!(
+                texts, want,
+                "embed/index.html describes {} as {}",
+                l.slug, l.blurb
+            );
+        }
+    }
+
+    /// The e2e suites' page list (`tests/e2e/harness.mjs`, `PAGES`) names the home page and
+    /// every lab, in the site's order: a lab missing there would be skipped by the Korean
+    /// and accessibility scans without a word.
+    #[test]
+    fn the_e2e_page_list_names_every_lab() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let harness = std::fs::read_to_string(format!("{root}/tests/e2e/harness.mjs")).unwrap();
+        let from = harness
+            .find("const ALL_PAGES = [")
+            .expect("ALL_PAGES is there");
+        let names: Vec<&str> = harness[from..]
+            .lines()
+            .take_while(|l| *l != "];")
+            .filter_map(|l| {
+                let l = l.trim_start();
+                let rest = l
+                    .strip_prefix("name: '")
+                    .or_else(|| l.strip_prefix("{ name: '"))?;
+                rest.split('\'').next()
+            })
+            .collect();
+        let mut want = vec!["home"];
+        want.extend(ALL.iter().map(|l| l.slug));
+        assert_eq!(names, want, "harness.mjs ALL_PAGES");
+    }
+
+    /// The first `n` JavaScript string literals (single- or double-quoted) in `text`.
+    fn js_strings(text: &str, n: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut chars = text.chars();
+        while out.len() < n {
+            let Some(quote) = chars.by_ref().find(|c| *c == '\'' || *c == '"') else {
+                break;
+            };
+            let mut s = String::new();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => s.extend(chars.next()),
+                    c if c == quote => break,
+                    c => s.push(c),
+                }
+            }
+            out.push(s);
+        }
+        out
+    }
+
     /// The keys of the JavaScript object literal that starts at `start`, in order.
     fn js_object_keys(text: &str, start: &str) -> Vec<String> {
         let from = text.find(start).expect("the object is there") + start.len();
