@@ -395,8 +395,8 @@ async fn probe_schema(runner: &Runner, lab: LabId) -> String {
 async fn each_labs_tables_land_in_the_schema_its_descriptor_names_which_the_runner_makes() {
     let runner = open().await;
     let sql_labs: Vec<(LabId, &str)> = queue_lab::labs::ALL
-        .into_iter()
-        .filter_map(|l| l.schema.map(|s| (l, s)))
+        .iter()
+        .filter_map(|&l| l.schema.map(|s| (l, s)))
         .collect();
     assert!(sql_labs.len() >= 3, "L1, L3 and L4 run SQL: {sql_labs:?}");
     for &(lab, schema) in &sql_labs {

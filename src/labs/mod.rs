@@ -11,17 +11,27 @@ pub mod jobs;
 pub mod leave;
 pub mod pgq;
 pub mod session;
+#[cfg(feature = "stub-lab")]
+pub mod stub;
 pub mod vacuum;
 pub mod workers;
 
 pub use crate::lab::{Lab, LabId};
 
 /// Every lab, in order: routes, the header, the home page and embed validation read this.
-pub const ALL: [LabId; 5] = [jobs::ID, workers::ID, vacuum::ID, pgq::ID, leave::ID];
+pub const ALL: &[LabId] = &[
+    jobs::ID,
+    workers::ID,
+    vacuum::ID,
+    pgq::ID,
+    leave::ID,
+    #[cfg(feature = "stub-lab")]
+    stub::ID,
+];
 
 /// The lab with this slug (`jobs`), as routes and embed URLs name it.
 pub fn find(slug: &str) -> Option<LabId> {
-    ALL.into_iter().find(|l| l.slug == slug)
+    ALL.iter().copied().find(|l| l.slug == slug)
 }
 
 #[cfg(test)]
@@ -49,10 +59,10 @@ mod tests {
         let page = std::fs::read_to_string(format!("{root}/assets/embed/index.html")).unwrap();
         let kit_labs = js_object_keys(&kit, "var LABS = {");
         let page_labs = js_object_keys(&page, "var DESCRIPTIONS = {");
-        let slugs: Vec<&str> = ALL.iter().map(|l| l.slug).collect();
+        let slugs: Vec<&str> = shipped().map(|l| l.slug).collect();
         assert_eq!(kit_labs, slugs, "queue-lab.js LABS");
         assert_eq!(page_labs, slugs, "embed/index.html DESCRIPTIONS");
-        for l in ALL {
+        for l in shipped() {
             for lang in [crate::Lang::En, crate::Lang::Ko] {
                 let name = crate::ui::i18n::tr(lang, l.short);
                 let entry = format!("{}: {{ en: ", l.slug);
@@ -77,7 +87,7 @@ mod tests {
             .find("var DESCRIPTIONS = {")
             .expect("DESCRIPTIONS is there");
         let block = &page[from..from + page[from..].find("};").expect("it ends")];
-        for l in ALL {
+        for l in shipped() {
             let at = block
                 .find(&format!("\n      {}: [", l.slug))
                 .unwrap_or_else(|| panic!("embed/index.html describes {}", l.slug));
@@ -117,6 +127,9 @@ mod tests {
             .collect();
         let mut want = vec!["home"];
         want.extend(ALL.iter().map(|l| l.slug));
+        // The test-only stub's page is listed for builds with its feature (`feature:`).
+        #[cfg(not(feature = "stub-lab"))]
+        want.push("stub");
         assert_eq!(names, want, "harness.mjs ALL_PAGES");
     }
 
@@ -139,6 +152,16 @@ mod tests {
             out.push(s);
         }
         out
+    }
+
+    /// The labs the embedding kit offers to other sites: all but the test-only stub (its
+    /// `?lab=stub` works in a build with the feature; the kit is not rebuilt for it).
+    fn shipped() -> impl Iterator<Item = LabId> {
+        #[cfg(feature = "stub-lab")]
+        let stub = Some(stub::ID);
+        #[cfg(not(feature = "stub-lab"))]
+        let stub: Option<LabId> = None;
+        ALL.iter().copied().filter(move |l| Some(*l) != stub)
     }
 
     /// The keys of the JavaScript object literal that starts at `start`, in order.

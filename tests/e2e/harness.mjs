@@ -209,6 +209,16 @@ const ALL_PAGES = [
     route: '#/leave',
     open: async (page) => page.waitForSelector('main h1'),
     act: null,
+  },  {
+    // The test-only stub lab (cargo feature stub-lab): only in a dist/ built with it.
+    name: 'stub',
+    route: '#/stub',
+    feature: 'stub-lab',
+    open: async (page) => {
+      if (await page.locator('#start-postgres').count()) await startPostgres(page);
+      await page.waitForSelector('#stub-search-path');
+    },
+    act: null,
   },
 ];
 
