@@ -209,7 +209,8 @@ const ALL_PAGES = [
     route: '#/leave',
     open: async (page) => page.waitForSelector('main h1'),
     act: null,
-  },  {
+  },
+  {
     // The test-only stub lab (cargo feature stub-lab): only in a dist/ built with it.
     name: 'stub',
     route: '#/stub',
