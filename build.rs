@@ -24,6 +24,22 @@ fn main() {
     for name in &names {
         let path = root.join(i18n_keys::CATALOG_DIR).join(name);
         println!("cargo:rerun-if-changed={}", path.display());
+        // A test-only lab's catalog (first line `# test-only: <feature>`) ships only in a
+        // build with that feature.
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        if let Some(feature) = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# test-only: "))
+        {
+            let var = format!(
+                "CARGO_FEATURE_{}",
+                feature.trim().to_uppercase().replace('-', "_")
+            );
+            if std::env::var_os(var).is_none() {
+                continue;
+            }
+        }
         list.push_str(&format!(
             "    ({name:?}, include_str!({:?})),\n",
             path.display().to_string()

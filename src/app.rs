@@ -220,7 +220,7 @@ mod tests {
         );
         assert_eq!(route_from_hash(""), Route::Home);
         assert_eq!(route_from_hash("#/nope"), Route::Home);
-        for id in labs::ALL {
+        for &id in labs::ALL {
             assert_eq!(route_from_hash(&Route::Lab(id).hash()), Route::Lab(id));
         }
     }

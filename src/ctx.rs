@@ -1,11 +1,11 @@
 //! What every component may read: the learner's language, the route, the database and its
 //! session's owner, the SQL log. It imports no lab (labs import it).
 
+use crate::db::LogEntries;
 use crate::db::{Db, Location, Manifest, Progress};
 use crate::lab::LabId;
 use crate::runner::Runner;
 use crate::ui::i18n::tr;
-use crate::ui::sql_log::LogEntries;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Lang;
 
@@ -143,7 +143,7 @@ impl Ctx {
             };
             match opened.await {
                 Ok((db, version)) => {
-                    crate::ui::sql_log::collect(&db, log);
+                    crate::db::collect_log(&db, log);
                     let boot = db.boot();
                     let fallback = (!boot.from_datadir).then(|| boot.note.unwrap_or_default());
                     let runner = Runner::new(db);

@@ -18,17 +18,31 @@ pub struct Lab {
     pub title: &'static str,
     pub short: &'static str,
     pub summary: &'static str,
+    /// Catalog key of its one-line description on the embedding kit's snippet page
+    /// (`assets/embed/index.html`, checked against the catalog by a test in `labs`).
+    pub blurb: &'static str,
     /// Whether it runs SQL (a lab page that does starts PostgreSQL's download when idle).
     pub needs_postgres: bool,
-    /// The search path its statements run with: its own schema first (so an unqualified
-    /// `create table` lands there), then `lab` for the virtual clock (`lab.now()` ahead of
-    /// `pg_catalog.now()`).
-    pub search_path: &'static str,
+    /// Its own schema, if it runs SQL: the runner creates it before the lab's first piece of
+    /// work and puts it first on the lab's search path (so an unqualified `create table`
+    /// lands there), then `lab` for the virtual clock (`lab.now()` ahead of
+    /// `pg_catalog.now()`). See [`Lab::search_path`].
+    pub schema: Option<&'static str>,
     /// Whether its work never changes the session's search path itself, so a piece that
     /// follows a piece of the same lab finds the session as that piece left it.
     pub keeps_path: bool,
     /// Its page.
     pub view: fn() -> AnyView,
+}
+
+impl Lab {
+    /// The search path its statements run with: its schema, then [`NO_LAB_SEARCH_PATH`].
+    pub fn search_path(&self) -> String {
+        match self.schema {
+            Some(schema) => format!("{schema}, {NO_LAB_SEARCH_PATH}"),
+            None => NO_LAB_SEARCH_PATH.to_owned(),
+        }
+    }
 }
 
 /// A lab, by its descriptor: equal, hashed and printed by its slug.

@@ -18,7 +18,7 @@ use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 use std::any::Any;
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -44,8 +44,10 @@ impl Scope {
 }
 
 /// The search path `lab`'s statements run with (its descriptor's; see [`crate::lab::Lab`]).
-pub fn search_path(lab: Option<LabId>) -> &'static str {
-    lab.map_or(crate::lab::NO_LAB_SEARCH_PATH, |l| l.search_path)
+pub fn search_path(lab: Option<LabId>) -> String {
+    lab.map_or(crate::lab::NO_LAB_SEARCH_PATH.to_owned(), |l| {
+        l.search_path()
+    })
 }
 
 /// Rows the console brings to the page at most; the worker cuts the rest.
@@ -176,6 +178,8 @@ struct Inner {
     cancels: RefCell<HashMap<LabId, Rc<Cell<bool>>>>,
     /// Each lab's lab time, as its last piece of work left it.
     clocks: RefCell<HashMap<LabId, String>>,
+    /// The labs whose schema the runner made (or found) since the last Reset.
+    schemas: RefCell<HashSet<LabId>>,
     /// Each lab's model state, kept across visits to its page.
     kept: RefCell<HashMap<LabId, Box<dyn Any>>>,
     dead: RefCell<Option<String>>,
@@ -207,6 +211,7 @@ const SWITCH_SQL: &str = "select prev.clock, set_config('search_path', $1, false
      set_config('lab.clock', coalesce($2, prev.clock, $3), false) \
      from (select current_setting('lab.clock', true) as clock offset 0) as prev";
 const LEAVE_SQL: &str = "select current_setting('lab.clock', true) as clock";
+const SCHEMA_SQL: &str = include_str!("sql/lab/schema_create.sql");
 const CLOCK_CHECK_SQL: &str = "select to_regprocedure('lab.now()') is not null as clock";
 const PREPARED_SQL: &str =
     "select format('rollback prepared %L', gid) as sql from pg_prepared_xacts where database = current_database()";
@@ -229,6 +234,7 @@ impl Runner {
                 tx: Cell::new(TxState::Idle),
                 cancels: RefCell::default(),
                 clocks: RefCell::default(),
+                schemas: RefCell::default(),
                 kept: RefCell::default(),
                 dead: RefCell::default(),
                 status: RwSignal::new(Status::default()),
@@ -480,6 +486,7 @@ impl Runner {
         self.inner.tx.set(TxState::Idle);
         self.inner.kept.borrow_mut().clear();
         self.inner.clocks.borrow_mut().clear();
+        self.inner.schemas.borrow_mut().clear();
         self.inner.status.update(|s| {
             s.tx = TxState::Idle;
             s.clock_missing = false;
@@ -539,6 +546,9 @@ impl Runner {
         if self.inner.tx.get() == TxState::Failed {
             return Ok(());
         }
+        if let Some(lab) = scope.lab() {
+            self.make_schema(lab).await?;
+        }
         if let (Scope::Lab(lab), Some(prev)) = (scope, open) {
             if lab == prev && Self::keeps_path(lab) {
                 // Same lab, nothing ran in between: its path and clock are still set.
@@ -578,6 +588,32 @@ impl Runner {
                 self.keep_clock(prev, now.first());
                 Ok(())
             }
+        }
+    }
+
+    /// Creates `lab`'s schema (its descriptor's) before its first statement since the last
+    /// Reset; quietly, as the session's plumbing. Not inside the console's open transaction
+    /// (its rollback would undo it). Without the `lab` schema (the console dropped it) the
+    /// lab runs as it can, as it would without `lab.now()`, and Reset brings both back.
+    async fn make_schema(&self, lab: LabId) -> Result<(), DbError> {
+        let Some(schema) = lab.schema else {
+            return Ok(());
+        };
+        if self.inner.tx.get() != TxState::Idle || self.inner.schemas.borrow().contains(&lab) {
+            return Ok(());
+        }
+        match self
+            .inner
+            .db
+            .quiet::<serde_json::Value>(SCHEMA_SQL, &[Param::from(schema)])
+            .await
+        {
+            Ok(_) => {
+                self.inner.schemas.borrow_mut().insert(lab);
+                Ok(())
+            }
+            Err(e) if e.dead => Err(e),
+            Err(_) => Ok(()),
         }
     }
 
@@ -721,62 +757,4 @@ impl Drop for Release {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::labs::{jobs, vacuum};
-
-    fn queued(lab: LabId, since: f64) -> Status {
-        Status {
-            queued: vec![lab],
-            queued_since: vec![(lab, since)],
-            ..Status::default()
-        }
-    }
-
-    fn running(scope: Scope, sql: Option<&str>) -> Option<Running> {
-        Some(Running {
-            scope,
-            what: None,
-            sql: sql.map(str::to_owned),
-            since: 0.0,
-        })
-    }
-
-    #[test]
-    fn a_lab_queued_behind_the_console_waits_for_the_console_statement_since_it_was_asked() {
-        let mut s = queued(jobs::ID, 12.0);
-        s.running = running(Scope::Console(Some(jobs::ID)), Some("select pg_sleep(20)"));
-        assert_eq!(
-            s.waiting(jobs::ID),
-            Some(Waiting {
-                blocker: Blocker::Console("select pg_sleep(20)".into()),
-                since: 12.0
-            })
-        );
-        assert_eq!(
-            s.waiting(vacuum::ID),
-            None,
-            "a lab with nothing queued waits for nothing"
-        );
-    }
-
-    #[test]
-    fn a_lab_behind_its_own_work_waits_for_nothing_else_and_behind_another_lab_names_it() {
-        let mut s = queued(jobs::ID, 1.0);
-        s.running = running(Scope::Lab(jobs::ID), None);
-        assert_eq!(s.waiting(jobs::ID), None);
-        s.running = running(Scope::Lab(vacuum::ID), None);
-        assert_eq!(
-            s.waiting(jobs::ID).map(|w| w.blocker),
-            Some(Blocker::Lab(vacuum::ID, None))
-        );
-        s.running = running(Scope::Admin, None);
-        assert_eq!(s.waiting(jobs::ID).map(|w| w.blocker), Some(Blocker::Reset));
-        s.running = None;
-        s.tx = TxState::Open;
-        assert_eq!(
-            s.waiting(jobs::ID).map(|w| w.blocker),
-            Some(Blocker::ConsoleTx)
-        );
-    }
-}
+mod tests;

@@ -372,6 +372,50 @@ async fn reset_brings_the_clock_and_the_labs_back_after_the_console_broke_the_se
     runner.db().close().await;
 }
 
+/// The schema a table named `schema_probe` resolves to in the lab's search path.
+const PROBE_SCHEMA_SQL: &str = "select n.nspname::text as schema from pg_class c \
+     join pg_namespace n on n.oid = c.relnamespace where c.oid = 'schema_probe'::regclass";
+
+/// Where an unqualified `create table` of `lab` lands.
+async fn probe_schema(runner: &Runner, lab: LabId) -> String {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        schema: String,
+    }
+    in_lab(runner, lab, async |w: &Work| {
+        w.db().exec("create table schema_probe (id int)").await?;
+        let at = w.db().query::<Probe>(PROBE_SCHEMA_SQL, &[]).await?;
+        w.db().exec("drop table schema_probe").await?;
+        Ok(at.first().map(|p| p.schema).unwrap_or_default())
+    })
+    .await
+}
+
+#[wasm_bindgen_test]
+async fn each_labs_tables_land_in_the_schema_its_descriptor_names_which_the_runner_makes() {
+    let runner = open().await;
+    let sql_labs: Vec<(LabId, &str)> = queue_lab::labs::ALL
+        .iter()
+        .filter_map(|&l| l.schema.map(|s| (l, s)))
+        .collect();
+    assert!(sql_labs.len() >= 3, "L1, L3 and L4 run SQL: {sql_labs:?}");
+    for &(lab, schema) in &sql_labs {
+        assert_eq!(probe_schema(&runner, lab).await, schema, "{lab:?}");
+    }
+    // Dropped by the console, made again after Reset, before the lab's first statement.
+    let (lab, schema) = sql_labs[0];
+    runner
+        .console(Some(lab), &format!("drop schema {schema} cascade"))
+        .await;
+    runner.reset().await.expect("reset");
+    assert_eq!(
+        probe_schema(&runner, lab).await,
+        schema,
+        "{lab:?} after Reset"
+    );
+    runner.db().close().await;
+}
+
 /// L1's actions for one seed.
 fn seeded_actions(seed: u64) -> Vec<Action> {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;

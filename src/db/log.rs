@@ -1,7 +1,9 @@
 //! The SQL log: every statement the labs run, with rows and time, for learners to read.
 
+use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogEntry {
@@ -14,6 +16,26 @@ pub struct LogEntry {
     pub affected: Option<u64>,
     pub ms: f64,
     pub error: Option<String>,
+}
+
+/// The page's copy of the log (the SQL log panel reads it): newest entries first, each
+/// numbered; shared, so a new entry copies pointers, not SQL.
+pub type LogEntries = RwSignal<Vec<(u64, Arc<LogEntry>)>>;
+
+/// Entries the page keeps.
+const KEEP: usize = 200;
+
+/// Collects a database's log into the page's one log signal (each new database once).
+pub fn collect(db: &super::Db, entries: LogEntries) {
+    db.log().subscribe(move |e| {
+        entries.update(|v| {
+            // Numbered on from the newest kept entry, so a restarted database's entries never
+            // share a key with the last one's.
+            let n = v.first().map_or(1, |(k, _)| k + 1);
+            v.insert(0, (n, Arc::new(e.clone())));
+            v.truncate(KEEP);
+        });
+    });
 }
 
 type Subscriber = Box<dyn Fn(&LogEntry)>;

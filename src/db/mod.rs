@@ -11,7 +11,7 @@ mod error;
 mod log;
 
 pub use error::DbError;
-pub use log::{now_ms, LogEntry, LogHold, SqlLog};
+pub use log::{collect as collect_log, now_ms, LogEntries, LogEntry, LogHold, SqlLog};
 
 use serde::de::DeserializeOwned;
 use std::cell::RefCell;

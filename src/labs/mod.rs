@@ -14,17 +14,27 @@ pub mod leave;
 pub mod pgq;
 pub mod session;
 pub mod share;
+#[cfg(feature = "stub-lab")]
+pub mod stub;
 pub mod vacuum;
 pub mod workers;
 
 pub use crate::lab::{Lab, LabId};
 
 /// Every lab, in order: routes, the header, the home page and embed validation read this.
-pub const ALL: [LabId; 5] = [jobs::ID, workers::ID, vacuum::ID, pgq::ID, leave::ID];
+pub const ALL: &[LabId] = &[
+    jobs::ID,
+    workers::ID,
+    vacuum::ID,
+    pgq::ID,
+    leave::ID,
+    #[cfg(feature = "stub-lab")]
+    stub::ID,
+];
 
 /// The lab with this slug (`jobs`), as routes and embed URLs name it.
 pub fn find(slug: &str) -> Option<LabId> {
-    ALL.into_iter().find(|l| l.slug == slug)
+    ALL.iter().copied().find(|l| l.slug == slug)
 }
 
 #[cfg(test)]
@@ -52,10 +62,10 @@ mod tests {
         let page = std::fs::read_to_string(format!("{root}/assets/embed/index.html")).unwrap();
         let kit_labs = js_object_keys(&kit, "var LABS = {");
         let page_labs = js_object_keys(&page, "var DESCRIPTIONS = {");
-        let slugs: Vec<&str> = ALL.iter().map(|l| l.slug).collect();
+        let slugs: Vec<&str> = shipped().map(|l| l.slug).collect();
         assert_eq!(kit_labs, slugs, "queue-lab.js LABS");
         assert_eq!(page_labs, slugs, "embed/index.html DESCRIPTIONS");
-        for l in ALL {
+        for l in shipped() {
             for lang in [crate::Lang::En, crate::Lang::Ko] {
                 let name = crate::ui::i18n::tr(lang, l.short);
                 let entry = format!("{}: {{ en: ", l.slug);
@@ -68,6 +78,93 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The snippet page describes each lab with its catalog's blurb, word for word in both
+    /// languages (its descriptions drifted from the labs when they were written there).
+    #[test]
+    fn the_snippet_page_describes_each_lab_with_its_catalog_blurb() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let page = std::fs::read_to_string(format!("{root}/assets/embed/index.html")).unwrap();
+        let from = page
+            .find("var DESCRIPTIONS = {")
+            .expect("DESCRIPTIONS is there");
+        let block = &page[from..from + page[from..].find("};").expect("it ends")];
+        for l in shipped() {
+            let at = block
+                .find(&format!("\n      {}: [", l.slug))
+                .unwrap_or_else(|| panic!("embed/index.html describes {}", l.slug));
+            let texts = js_strings(&block[at..], 2);
+            let want: Vec<String> = [crate::Lang::En, crate::Lang::Ko]
+                .into_iter()
+                .map(|lang| crate::ui::i18n::tr(lang, l.blurb))
+                .collect();
+            assert_eq!(
+                texts, want,
+                "embed/index.html describes {} as {}",
+                l.slug, l.blurb
+            );
+        }
+    }
+
+    /// The e2e suites' page list (`tests/e2e/harness.mjs`, `PAGES`) names the home page and
+    /// every lab, in the site's order: a lab missing there would be skipped by the Korean
+    /// and accessibility scans without a word.
+    #[test]
+    fn the_e2e_page_list_names_every_lab() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let harness = std::fs::read_to_string(format!("{root}/tests/e2e/harness.mjs")).unwrap();
+        let from = harness
+            .find("const ALL_PAGES = [")
+            .expect("ALL_PAGES is there");
+        let names: Vec<&str> = harness[from..]
+            .lines()
+            .take_while(|l| *l != "];")
+            .filter_map(|l| {
+                let l = l.trim_start();
+                let rest = l
+                    .strip_prefix("name: '")
+                    .or_else(|| l.strip_prefix("{ name: '"))?;
+                rest.split('\'').next()
+            })
+            .collect();
+        let mut want = vec!["home"];
+        want.extend(ALL.iter().map(|l| l.slug));
+        // The test-only stub's page is listed for builds with its feature (`feature:`).
+        #[cfg(not(feature = "stub-lab"))]
+        want.push("stub");
+        assert_eq!(names, want, "harness.mjs ALL_PAGES");
+    }
+
+    /// The first `n` JavaScript string literals (single- or double-quoted) in `text`.
+    fn js_strings(text: &str, n: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut chars = text.chars();
+        while out.len() < n {
+            let Some(quote) = chars.by_ref().find(|c| *c == '\'' || *c == '"') else {
+                break;
+            };
+            let mut s = String::new();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => s.extend(chars.next()),
+                    c if c == quote => break,
+                    c => s.push(c),
+                }
+            }
+            out.push(s);
+        }
+        out
+    }
+
+    /// The labs the embedding kit offers to other sites: all but the test-only stub (its
+    /// `?lab=stub` works in a build with the feature; the kit is not rebuilt for it).
+    fn shipped() -> impl Iterator<Item = LabId> {
+        #[cfg(feature = "stub-lab")]
+        let stub = Some(stub::ID);
+        #[cfg(not(feature = "stub-lab"))]
+        let stub: Option<LabId> = None;
+        ALL.iter().copied().filter(move |l| Some(*l) != stub)
     }
 
     /// The keys of the JavaScript object literal that starts at `start`, in order.

@@ -2,30 +2,12 @@
 //! with a button that copies the statement as shown.
 
 use crate::ctx::use_ctx;
-use crate::db::LogEntry;
+use crate::db::{LogEntries, LogEntry};
 use crate::ui::console::{CopyButton, CopyStatus, CopyStatusLine};
 use crate::ui::i18n::render;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 use std::sync::Arc;
-
-/// The newest entries first, each numbered; shared, so a new entry copies pointers, not SQL.
-pub type LogEntries = RwSignal<Vec<(u64, Arc<LogEntry>)>>;
-
-const KEEP: usize = 200;
-
-/// Collects a database's log into the page's one log signal (each new database once).
-pub fn collect(db: &crate::db::Db, entries: LogEntries) {
-    db.log().subscribe(move |e| {
-        entries.update(|v| {
-            // Numbered on from the newest kept entry, so a restarted database's entries never
-            // share a key with the last one's.
-            let n = v.first().map_or(1, |(k, _)| k + 1);
-            v.insert(0, (n, Arc::new(e.clone())));
-            v.truncate(KEEP);
-        });
-    });
-}
 
 #[component]
 pub fn SqlLog(entries: LogEntries) -> impl IntoView {

@@ -143,7 +143,7 @@ export async function enabled(page, selector, timeout = 120_000) {
  * is null for pages without actions. Used by the scans that look at every page (language,
  * accessibility).
  */
-export const PAGES = [
+const ALL_PAGES = [
   { name: 'home', route: '', open: async () => {}, act: null },
   {
     name: 'jobs',
@@ -210,7 +210,26 @@ export const PAGES = [
     open: async (page) => page.waitForSelector('main h1'),
     act: null,
   },
+  {
+    // The test-only stub lab (cargo feature stub-lab): only in a dist/ built with it.
+    name: 'stub',
+    route: '#/stub',
+    feature: 'stub-lab',
+    open: async (page) => {
+      if (await page.locator('#start-postgres').count()) await startPostgres(page);
+      await page.waitForSelector('#stub-search-path');
+    },
+    act: null,
+  },
 ];
+
+/** The cargo features the site in dist/ was built with (`QUEUE_LAB_FEATURES=stub-lab`). */
+const FEATURES = (process.env.QUEUE_LAB_FEATURES ?? '').split(',').filter(Boolean);
+
+/** The pages the suites visit: ALL_PAGES, a test-only lab's page (`feature`) only when dist/
+ *  was built with its cargo feature. A native test (src/labs/mod.rs) fails when a lab of
+ *  `labs::ALL` is missing from ALL_PAGES. */
+export const PAGES = ALL_PAGES.filter((p) => !p.feature || FEATURES.includes(p.feature));
 
 /** Opens `p` (an entry of PAGES) in `lang` on `page`, which keeps its tab and database. */
 export async function visit(page, server, p, lang) {

@@ -20,7 +20,7 @@ mod lab;
 #[path = "against_pgq_ext.rs"]
 mod pgq_ext;
 
-use crate::target::{self, table, CLOCK_SCHEMAS};
+use crate::target::{self, table, CLOCK_SCHEMA};
 use crate::CheckError;
 
 /// The queue both engines make, and its two consumers.
@@ -546,7 +546,7 @@ pub fn run(url: &str) -> Result<Comparison, CheckError> {
     target::run_in_schemas(
         url,
         "pgq --against-pgq",
-        &CLOCK_SCHEMAS,
+        &[CLOCK_SCHEMA, crate::pgq::lab_schema()],
         &["pgq", "pgque"],
         || {
             let mut admin = target::connect(url)?;

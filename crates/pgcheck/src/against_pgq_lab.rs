@@ -45,11 +45,11 @@ const MAX_RETURN: i32 = 100;
 /// Installs the engine (`create schema pgque` and its functions) on a lab session, and
 /// opens B.
 pub fn engine(url: &str) -> Result<LabEngine, CheckError> {
-    let mut a = target::lab_session(url, "pgq_lab")?;
+    let mut a = target::lab_session(url, crate::pgq::lab_schema())?;
     for (name, sql) in ENGINE {
         context(a.batch_execute(sql), name)?;
     }
-    let b = target::lab_session(url, "pgq_lab")?;
+    let b = target::lab_session(url, crate::pgq::lab_schema())?;
     Ok(LabEngine {
         a,
         b,

@@ -12,7 +12,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::Type;
 use postgres::{Client, GenericClient};
 
-use crate::target::{self, lab_sql, table, CLOCK_ADVANCE, CLOCK_RESET, CLOCK_SCHEMAS};
+use crate::target::{self, lab_sql, table, CLOCK_ADVANCE, CLOCK_RESET, CLOCK_SCHEMA};
 use crate::{context, CheckError};
 
 const SCHEMA: &str = lab_sql!("jobs/schema.sql");
@@ -39,7 +39,10 @@ const CHANNEL: &str = "jobs";
 /// The channel `dead_alert.sql`'s trigger sends on.
 const ALERT_CHANNEL: &str = "job_dead";
 /// L1's schema (the app's runner puts it first on the search path while L1 runs).
-const LAB_SCHEMA: &str = "jobs_lab";
+/// L1's schema, as its descriptor names it.
+pub fn lab_schema() -> &'static str {
+    target::lab_schema!("jobs")
+}
 
 /// One scenario's outcome.
 #[derive(Debug, Clone)]
@@ -101,7 +104,7 @@ pub const IDEMPOTENCY: &str = "idempotency key: a job run twice applies its effe
 
 /// Runs every scenario in its own schemas (see [`target::run_in_schemas`]).
 pub fn run(url: &str) -> Result<Report, CheckError> {
-    target::run_in_schemas(url, "jobs", &CLOCK_SCHEMAS, &[], || {
+    target::run_in_schemas(url, "jobs", &[CLOCK_SCHEMA, lab_schema()], &[], || {
         let mut lab = Lab::open(url)?;
         let mut scenarios = Vec::new();
         type Step = fn(&mut Lab) -> Result<(bool, String), CheckError>;
@@ -174,9 +177,9 @@ type Claimed = (i64, i32);
 
 impl Lab {
     fn open(url: &str) -> Result<Lab, CheckError> {
-        let a = target::lab_session(url, LAB_SCHEMA)?;
-        let b = target::lab_session(url, LAB_SCHEMA)?;
-        let mut listener = target::lab_session(url, LAB_SCHEMA)?;
+        let a = target::lab_session(url, lab_schema())?;
+        let b = target::lab_session(url, lab_schema())?;
+        let mut listener = target::lab_session(url, lab_schema())?;
         context(
             listener.batch_execute(&format!("listen {CHANNEL}; listen {ALERT_CHANNEL}")),
             "LISTEN",

@@ -27,9 +27,14 @@ use std::time::Instant;
 use postgres::types::Type;
 use postgres::Client;
 
-use crate::target::{self, en, group, lab_sql, render, table, CLOCK_ADVANCE, CLOCK_SCHEMAS};
+use crate::target::{self, en, group, lab_sql, render, table, CLOCK_ADVANCE, CLOCK_SCHEMA};
 use crate::{context, CheckError};
 use queue_lab_core::i18n::Msg;
+
+/// L4's schema, as its descriptor names it.
+pub fn lab_schema() -> &'static str {
+    target::lab_schema!("pgq")
+}
 
 /// The engine, in install order (each file one script), as the lab installs it.
 const ENGINE: [(&str, &str); 9] = [
@@ -340,42 +345,54 @@ pub fn run(
     settings: Settings,
     print: &mut dyn FnMut(String),
 ) -> Result<Report, CheckError> {
-    target::run_in_schemas(url, "pgq", &CLOCK_SCHEMAS, &MADE_BY_SQL, || {
-        let mut c = target::lab_session(url, "pgq_lab")?;
-        for (name, sql) in ENGINE {
-            context(c.batch_execute(sql), name)?;
-        }
-        let mut runs = Vec::new();
-        for pinned in [false, true] {
-            let run = one_run(url, &mut c, settings, pinned)?;
-            print(format!("\n{}", run.table(settings)));
-            runs.push(run);
-        }
-        let coop = coop::run(&mut c)?;
-        print(coop.table());
-        context(c.query(RESET_SEARCH_PATH, &[]), "reset_search_path.sql")?;
-        let pinned = runs.pop().expect("two runs");
-        let free = runs.pop().expect("two runs");
-        Ok(Report {
-            settings,
-            free,
-            pinned,
-            coop,
-        })
-    })
+    target::run_in_schemas(
+        url,
+        "pgq",
+        &[CLOCK_SCHEMA, lab_schema()],
+        &MADE_BY_SQL,
+        || {
+            let mut c = target::lab_session(url, lab_schema())?;
+            for (name, sql) in ENGINE {
+                context(c.batch_execute(sql), name)?;
+            }
+            let mut runs = Vec::new();
+            for pinned in [false, true] {
+                let run = one_run(url, &mut c, settings, pinned)?;
+                print(format!("\n{}", run.table(settings)));
+                runs.push(run);
+            }
+            let coop = coop::run(&mut c)?;
+            print(coop.table());
+            context(c.query(RESET_SEARCH_PATH, &[]), "reset_search_path.sql")?;
+            let pinned = runs.pop().expect("two runs");
+            let free = runs.pop().expect("two runs");
+            Ok(Report {
+                settings,
+                free,
+                pinned,
+                coop,
+            })
+        },
+    )
 }
 
 /// Cooperative consumers and unsubscribe alone (the end of [`run`]), in the same schemas.
 pub fn run_coop(url: &str) -> Result<coop::Coop, CheckError> {
-    target::run_in_schemas(url, "pgq", &CLOCK_SCHEMAS, &MADE_BY_SQL, || {
-        let mut c = target::lab_session(url, "pgq_lab")?;
-        for (name, sql) in ENGINE {
-            context(c.batch_execute(sql), name)?;
-        }
-        let out = coop::run(&mut c)?;
-        context(c.query(RESET_SEARCH_PATH, &[]), "reset_search_path.sql")?;
-        Ok(out)
-    })
+    target::run_in_schemas(
+        url,
+        "pgq",
+        &[CLOCK_SCHEMA, lab_schema()],
+        &MADE_BY_SQL,
+        || {
+            let mut c = target::lab_session(url, lab_schema())?;
+            for (name, sql) in ENGINE {
+                context(c.batch_execute(sql), name)?;
+            }
+            let out = coop::run(&mut c)?;
+            context(c.query(RESET_SEARCH_PATH, &[]), "reset_search_path.sql")?;
+            Ok(out)
+        },
+    )
 }
 
 fn one_run(url: &str, c: &mut Client, s: Settings, pinned: bool) -> Result<Run, CheckError> {

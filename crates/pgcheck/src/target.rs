@@ -2,10 +2,10 @@
 //! lab's virtual clock, the server's version, and the schemas a run works in — refused when
 //! they hold anything, and dropped (or emptied) at the end, also when the run fails.
 //!
-//! The lab's SQL names its schemas itself (`clock_install.sql` makes `lab`, `jobs_lab`,
-//! `vacuum_lab` and `pgq_lab`; L3's tables live in `vac_*`, L4's engine in `pgque` and its
-//! side by side in `pgq_compare`), so the subcommands use those names and run the files
-//! unchanged.
+//! The lab's SQL names its schemas itself (`clock_install.sql` makes `lab`; each SQL lab's
+//! descriptor names its own schema, read here by [`lab_schema!`]; L3's tables live in
+//! `vac_*`, L4's engine in `pgque` and its side by side in `pgq_compare`), so the
+//! subcommands use those names and run the files unchanged.
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -26,8 +26,30 @@ pub const CLOCK_INSTALL: &str = lab_sql!("lab/clock_install.sql");
 pub const CLOCK_ADVANCE: &str = lab_sql!("lab/clock_advance.sql");
 pub const CLOCK_RESET: &str = lab_sql!("lab/clock_reset.sql");
 
-/// The schemas `clock_install.sql` creates.
-pub const CLOCK_SCHEMAS: [&str; 4] = ["lab", "jobs_lab", "vacuum_lab", "pgq_lab"];
+/// The schema `clock_install.sql` creates.
+pub const CLOCK_SCHEMA: &str = "lab";
+
+/// A lab's own schema, as its descriptor (`src/labs/<slug>/mod.rs`, `schema: Some(…)`) names
+/// it: the app's runner creates it and puts it first on the lab's search path.
+macro_rules! lab_schema {
+    ($slug:literal) => {
+        $crate::target::schema_of(
+            $slug,
+            include_str!(concat!("../../../src/labs/", $slug, "/mod.rs")),
+        )
+    };
+}
+pub(crate) use lab_schema;
+
+/// The schema named by the descriptor in `source` (`schema: Some("…")`).
+pub fn schema_of(slug: &str, source: &'static str) -> &'static str {
+    let from = source
+        .find("schema: Some(\"")
+        .unwrap_or_else(|| panic!("labs/{slug}/mod.rs names no schema"))
+        + "schema: Some(\"".len();
+    let len = source[from..].find('"').expect("the schema's name ends");
+    &source[from..from + len]
+}
 
 /// The comment pgcheck puts on a schema it creates, so a leftover of an interrupted run can be
 /// told from someone else's schema.
@@ -59,7 +81,7 @@ pub fn connect(url: &str) -> Result<Client, CheckError> {
 
 /// One lab session: a connection with the lab's clock installed (as the app does at start)
 /// and the lab's search path for `lab_schema` (as the app's runner sets it), e.g.
-/// `jobs_lab, lab, pg_catalog, public`.
+/// `jobs_lab, lab, pg_catalog, public` (the schema: [`lab_schema!`]).
 pub fn lab_session(url: &str, lab_schema: &str) -> Result<Client, CheckError> {
     let mut c = connect(url)?;
     context(c.batch_execute(CLOCK_INSTALL), "installing the lab clock")?;

@@ -19,8 +19,13 @@ use std::time::Instant;
 use postgres::types::Type;
 use postgres::Client;
 
-use crate::target::{self, en, group, lab_sql, table, CLOCK_SCHEMAS};
+use crate::target::{self, en, group, lab_sql, table, CLOCK_SCHEMA};
 use crate::{context, CheckError};
+
+/// L3's schema, as its descriptor names it.
+pub fn lab_schema() -> &'static str {
+    target::lab_schema!("vacuum")
+}
 
 const SETUP_TABLES: &str = lab_sql!("vacuum/setup_tables.sql");
 const SETUP_HELPERS: &str = lab_sql!("vacuum/setup_helpers.sql");
@@ -322,13 +327,13 @@ pub fn run(
     settings: Settings,
     print: &mut dyn FnMut(String),
 ) -> Result<Report, CheckError> {
-    let schemas: Vec<&str> = CLOCK_SCHEMAS
+    let schemas: Vec<&str> = [CLOCK_SCHEMA, lab_schema()]
         .iter()
         .chain(VAC_SCHEMAS.iter())
         .copied()
         .collect();
     target::run_in_schemas(url, "vacuum", &schemas, &[], || {
-        let mut c = target::lab_session(url, "vacuum_lab")?;
+        let mut c = target::lab_session(url, lab_schema())?;
         let mut runs = Vec::new();
         for pinned in [false, true] {
             let run = one_run(url, &mut c, settings, pinned)?;

@@ -12,7 +12,7 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use pgcheck::target::{self, CLOCK_ADVANCE, CLOCK_RESET, CLOCK_SCHEMAS};
+use pgcheck::target::{self, CLOCK_ADVANCE, CLOCK_RESET, CLOCK_SCHEMA};
 use pgcheck::CheckError;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::Type;
@@ -135,28 +135,34 @@ fn with_lab(body: impl FnOnce(&mut Lab, &mut Client)) {
     let mut failed = None;
     // A failed assertion is carried out of run_in_schemas as a value, so that it still drops
     // what it made (otherwise the next test would find the schemas in use and refuse).
-    target::run_in_schemas(&url, "jobs", &CLOCK_SCHEMAS, &[], || {
-        let mut a = target::lab_session(&url, "jobs_lab")?;
-        let b = target::lab_session(&url, "jobs_lab")?;
-        let mut listener = target::lab_session(&url, "jobs_lab")?;
-        a.batch_execute(RESET)
-            .and_then(|()| a.batch_execute(SCHEMA))
-            .and_then(|()| a.batch_execute(DEAD_ALERT))
-            .and_then(|()| listener.batch_execute("listen job_dead"))
-            .map_err(|e| CheckError(e.to_string()))?;
-        let mut lab = Lab { a, b };
-        for c in [&mut lab.a, &mut lab.b] {
-            c.query(CLOCK_RESET, &[])
+    target::run_in_schemas(
+        &url,
+        "jobs",
+        &[CLOCK_SCHEMA, pgcheck::jobs::lab_schema()],
+        &[],
+        || {
+            let mut a = target::lab_session(&url, pgcheck::jobs::lab_schema())?;
+            let b = target::lab_session(&url, pgcheck::jobs::lab_schema())?;
+            let mut listener = target::lab_session(&url, pgcheck::jobs::lab_schema())?;
+            a.batch_execute(RESET)
+                .and_then(|()| a.batch_execute(SCHEMA))
+                .and_then(|()| a.batch_execute(DEAD_ALERT))
+                .and_then(|()| listener.batch_execute("listen job_dead"))
                 .map_err(|e| CheckError(e.to_string()))?;
-        }
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            (body.take().unwrap())(&mut lab, &mut listener)
-        }));
-        failed = run.err();
-        lab.a
-            .batch_execute(RESET)
-            .map_err(|e| CheckError(e.to_string()))
-    })
+            let mut lab = Lab { a, b };
+            for c in [&mut lab.a, &mut lab.b] {
+                c.query(CLOCK_RESET, &[])
+                    .map_err(|e| CheckError(e.to_string()))?;
+            }
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                (body.take().unwrap())(&mut lab, &mut listener)
+            }));
+            failed = run.err();
+            lab.a
+                .batch_execute(RESET)
+                .map_err(|e| CheckError(e.to_string()))
+        },
+    )
     .expect("the lab's schemas on the server");
     if let Some(p) = failed {
         std::panic::resume_unwind(p);

@@ -18,8 +18,9 @@ pub const LAB: Lab = Lab {
     title: "lab.jobs.title",
     short: "lab.jobs.short",
     summary: "lab.jobs.summary",
+    blurb: "lab.jobs.blurb",
     needs_postgres: true,
-    search_path: "jobs_lab, lab, pg_catalog, public",
+    schema: Some("jobs_lab"),
     keeps_path: true,
     view: || view! { <view::JobsLab/> }.into_any(),
 };

@@ -13,8 +13,9 @@ pub const LAB: Lab = Lab {
     title: "lab.leave.title",
     short: "lab.leave.short",
     summary: "lab.leave.summary",
+    blurb: "lab.leave.blurb",
     needs_postgres: false,
-    search_path: crate::lab::NO_LAB_SEARCH_PATH,
+    schema: None,
     keeps_path: false,
     view: || view! { <view::LeaveLab/> }.into_any(),
 };

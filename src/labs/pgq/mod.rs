@@ -19,8 +19,9 @@ pub const LAB: Lab = Lab {
     title: "lab.pgq.title",
     short: "lab.pgq.short",
     summary: "lab.pgq.summary",
+    blurb: "lab.pgq.blurb",
     needs_postgres: true,
-    search_path: "pgq_lab, lab, pg_catalog, public",
+    schema: Some("pgq_lab"),
     keeps_path: false,
     view: || view! { <view::PgqLab/> }.into_any(),
 };

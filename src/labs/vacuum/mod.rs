@@ -23,8 +23,9 @@ pub const LAB: Lab = Lab {
     title: "lab.vacuum.title",
     short: "lab.vacuum.short",
     summary: "lab.vacuum.summary",
+    blurb: "lab.vacuum.blurb",
     needs_postgres: true,
-    search_path: "vacuum_lab, lab, pg_catalog, public",
+    schema: Some("vacuum_lab"),
     keeps_path: false,
     view: || view! { <view::VacuumLab/> }.into_any(),
 };

@@ -14,8 +14,9 @@ pub const LAB: Lab = Lab {
     title: "lab.workers.title",
     short: "lab.workers.short",
     summary: "lab.workers.summary",
+    blurb: "lab.workers.blurb",
     needs_postgres: false,
-    search_path: crate::lab::NO_LAB_SEARCH_PATH,
+    schema: None,
     keeps_path: false,
     view: || view! { <view::WorkersLab/> }.into_any(),
 };

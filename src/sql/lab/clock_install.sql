@@ -10,8 +10,14 @@ create or replace function lab.now() returns timestamptz
   language sql stable
   as $$ select current_setting('lab.clock')::timestamptz $$;
 set search_path = lab, pg_catalog, public;
--- Each SQL lab's own schema, first on its search path while its work runs (the runner sets
--- it), so an unqualified `create table jobs` of one lab never meets another lab's `jobs`.
-create schema if not exists jobs_lab;
-create schema if not exists vacuum_lab;
-create schema if not exists pgq_lab;
+-- Each SQL lab's own schema (its descriptor, `labs/<slug>/mod.rs`, names it) comes first on
+-- its search path while its work runs, so an unqualified `create table jobs` of one lab never
+-- meets another lab's `jobs`. The runner makes it before the lab's first statement
+-- (`schema_create.sql`), the name a bound parameter: `create schema` itself takes none.
+create or replace function lab.create_schema(name text) returns void
+  language plpgsql
+  as $$ begin
+    if to_regnamespace(name) is null then
+      execute format('create schema %I', name);
+    end if;
+  end $$;

@@ -1,0 +1,25 @@
+//! A test-only lab (cargo feature `stub-lab`, never in the shipped site): the smallest lab
+//! there is, added as every lab is added (this folder, `assets/i18n/stub.tsv`, and its lines
+//! in `labs/mod.rs`), so the tests over `labs::ALL` prove that nothing else needs changing:
+//! the header, the home page, `?lab=stub` embeds, the e2e page list and its scans, its own
+//! schema made by the runner.
+//! view.rs: its page.
+pub mod view;
+
+use crate::lab::{Lab, LabId};
+use leptos::prelude::*;
+
+pub const LAB: Lab = Lab {
+    slug: "stub",
+    tag: "L6",
+    title: "lab.stub.title",
+    short: "lab.stub.short",
+    summary: "lab.stub.summary",
+    blurb: "lab.stub.blurb",
+    needs_postgres: true,
+    schema: Some("stub_lab"),
+    keeps_path: true,
+    view: || view! { <view::StubLab/> }.into_any(),
+};
+
+pub const ID: LabId = LabId(&LAB);

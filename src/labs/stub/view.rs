@@ -1,0 +1,19 @@
+//! The stub lab's page: its title, what it is for, and the search path its SQL runs with.
+
+use crate::ctx::use_ctx;
+use leptos::prelude::*;
+
+#[component]
+pub fn StubLab() -> impl IntoView {
+    let ctx = use_ctx();
+    view! {
+        <section class="lab stub-lab">
+            <h1>{ctx.t(super::LAB.title)}</h1>
+            <p class="lead">{ctx.t("stub.intro")}</p>
+            <p>
+                {ctx.t("stub.search_path")} " "
+                <code id="stub-search-path">{super::LAB.search_path()}</code>
+            </p>
+        </section>
+    }
+}
