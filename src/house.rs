@@ -311,16 +311,6 @@ fn import_circles(
     out
 }
 
-/// Import circles inside a lab's folder, left until the labs share one file layout (issue
-/// #24, item 1): each is broken then by moving what both sides share below them. The test
-/// fails on any circle not listed here, and on a listed one that is gone (strike it).
-const CIRCLES_LEFT: [&str; 4] = [
-    "labs/jobs/codec.rs → labs/jobs/model.rs → labs/jobs/codec.rs",
-    "labs/pgq/compare_view.rs → labs/pgq/view.rs → labs/pgq/compare_view.rs",
-    "labs/pgq/consumers.rs → labs/pgq/model.rs → labs/pgq/consumers.rs",
-    "labs/vacuum/model.rs → labs/vacuum/records.rs → labs/vacuum/model.rs",
-];
-
 /// No file of `src/` imports, through `crate::` or `super::`, a file that imports it back
 /// (directly or around a longer circle): what two files share lives in a module below both.
 #[test]
@@ -333,25 +323,10 @@ fn no_import_circle_between_the_files_of_src() {
         edges.len()
     );
     let circles = import_circles(&edges);
-    let new: Vec<&String> = circles
-        .iter()
-        .filter(|c| !CIRCLES_LEFT.contains(&c.as_str()))
-        .collect();
-    let gone: Vec<&&str> = CIRCLES_LEFT
-        .iter()
-        .filter(|c| !circles.iter().any(|x| x == *c))
-        .collect();
     assert!(
-        new.is_empty(),
+        circles.is_empty(),
         "import circles (move what both sides share to a module below them):\n{}",
-        new.iter()
-            .map(|c| c.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    assert!(
-        gone.is_empty(),
-        "broken, strike from CIRCLES_LEFT: {gone:?}"
+        circles.join("\n")
     );
 }
 

@@ -226,9 +226,9 @@ async fn a_shared_url_replays_to_the_same_state() {
         run(&mut lab, &db, s).await;
     }
     let before = model::snapshot(&db, &[]).await.unwrap();
-    let text = model::encode(&lab.history);
+    let text = queue_lab::labs::jobs::share::encode(&lab.history);
     let mut replayed = Lab::setup(&db).await.unwrap();
-    for s in model::decode(&text).unwrap() {
+    for s in queue_lab::labs::jobs::share::decode(&text).unwrap() {
         run(&mut replayed, &db, s).await;
     }
     let after = model::snapshot(&db, &[]).await.unwrap();
@@ -345,10 +345,10 @@ async fn per_key_actions_replay_from_the_share_text_and_a_bad_key_is_refused() {
         run(&mut lab, &db, s).await;
     }
     assert_eq!(lab.worker(B).holding, None, "job 2 waits behind job 1");
-    let text = model::encode(&lab.history);
+    let text = queue_lab::labs::jobs::share::encode(&lab.history);
     assert!(text.contains("s1") && text.contains("kk~2D1"), "{text}");
     let mut replayed = Lab::setup(&db).await.unwrap();
-    for s in model::decode(&text).unwrap() {
+    for s in queue_lab::labs::jobs::share::decode(&text).unwrap() {
         run(&mut replayed, &db, s).await;
     }
     assert!(replayed.per_key);
@@ -418,10 +418,10 @@ async fn with_delete_on_complete_a_completed_jobs_row_is_gone_and_a_failed_one_i
         "the deleted row and the old versions stay until VACUUM: {table:?}"
     );
     // The share text carries the option and replays it.
-    let text = model::encode(&lab.history);
+    let text = queue_lab::labs::jobs::share::encode(&lab.history);
     assert!(text.starts_with("g1;"), "{text}");
     let mut replayed = Lab::setup(&db).await.unwrap();
-    for s in model::decode(&text).unwrap() {
+    for s in queue_lab::labs::jobs::share::decode(&text).unwrap() {
         run(&mut replayed, &db, s).await;
     }
     assert!(replayed.delete_on_complete);
@@ -670,10 +670,10 @@ async fn a_dual_write_loses_a_job_or_leaves_a_ghost_and_the_transactional_enqueu
         ]
     );
     // The broker's messages travel in the share text and replay to the same check.
-    let text = model::encode(&lab.history);
+    let text = queue_lab::labs::jobs::share::encode(&lab.history);
     assert!(text.starts_with("b;p;"), "{text}");
     let mut replayed = Lab::setup(&db).await.unwrap();
-    for s in model::decode(&text).unwrap() {
+    for s in queue_lab::labs::jobs::share::decode(&text).unwrap() {
         run(&mut replayed, &db, s).await;
     }
     let again = LabModel::snapshot(&replayed, &db).await.unwrap();
@@ -758,7 +758,7 @@ async fn a_burst_of_notifies_fills_the_queue_while_the_listening_session_is_busy
         "the burst's channel is not the workers'"
     );
     assert_eq!(
-        model::decode(&model::encode(&lab.history)).unwrap(),
+        model::decode(&queue_lab::labs::jobs::share::encode(&lab.history)).unwrap(),
         lab.history
     );
     db.close().await;

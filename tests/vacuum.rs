@@ -946,7 +946,7 @@ async fn a_share_link_replayed_on_a_fresh_database_gives_the_same_state() {
     ];
     apply(&db, &mut lab, actions.clone(), &shown).await;
     assert_eq!(lab.history, actions, "every action done is in the link");
-    let link = model::encode(&lab.history);
+    let link = queue_lab::labs::vacuum::share::encode(&lab.history);
     let before = facts(&lab.snapshot(&db).await.unwrap());
     db.close().await;
 
@@ -955,7 +955,13 @@ async fn a_share_link_replayed_on_a_fresh_database_gives_the_same_state() {
         .await
         .expect("PGlite opens again");
     let mut again = Lab::setup(&db).await.unwrap();
-    apply(&db, &mut again, model::decode(&link).unwrap(), &shown).await;
+    apply(
+        &db,
+        &mut again,
+        queue_lab::labs::vacuum::share::decode(&link).unwrap(),
+        &shown,
+    )
+    .await;
     let after = facts(&again.snapshot(&db).await.unwrap());
     assert_eq!(before, after, "link: {link}");
     assert_eq!(again.history, lab.history);

@@ -20,13 +20,13 @@ mod notify;
 
 pub mod input;
 
-pub use lessons::{
-    effects, percent, size, Burst, Effect, Reconciled, Verdict, BURST_BYTES, BURST_RANGE,
-};
+pub use lessons::{effects, percent, size, Burst, BURST_BYTES, BURST_RANGE};
 pub use lifecycle::{Alert, ALERT_CHANNEL};
 
-pub use super::rows::{snapshot, table_stats, Counts, Job, Order, Snapshot, TableStats};
-pub use super::share::{decode, encode};
+pub use super::rows::{
+    snapshot, table_stats, Counts, Effect, Job, Order, Reconciled, Snapshot, TableStats, Verdict,
+    LIST_LIMIT,
+};
 pub use super::sql::*;
 pub use input::{
     parse_key, EnqueueInput, DELAY_RANGE, KEY_MAX_CHARS, MAX_ATTEMPTS_RANGE, PRIORITY_RANGE,
@@ -38,9 +38,6 @@ pub const CHANNEL: &str = "jobs";
 pub const POLL_SECONDS: i64 = 30;
 /// NOTIFY's payload limit in a default build: it must be shorter than this many bytes.
 pub const NOTIFY_LIMIT: usize = 8000;
-/// How many jobs the table view shows, newest first (the page stays quick to redraw; the
-/// SQL console reads them all).
-pub const LIST_LIMIT: i64 = 50;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum WorkerId {

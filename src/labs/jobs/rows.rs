@@ -1,6 +1,6 @@
 //! L1's tables as the view shows them, read in one statement after each action.
 
-use super::model::{LIST_LIMIT, SNAPSHOT_SQL, TABLE_STATS_SQL};
+use super::sql::{SNAPSHOT_SQL, TABLE_STATS_SQL};
 use crate::db::{Db, DbError, Param};
 use serde::Deserialize;
 
@@ -47,9 +47,9 @@ pub struct Snapshot {
     /// The table's rows, dead versions and size: read only while completing deletes (§2).
     pub table: Option<TableStats>,
     /// §1: every order the lab wrote, checked against the simulated broker (once one ran).
-    pub reconciled: Vec<super::model::Reconciled>,
+    pub reconciled: Vec<Reconciled>,
     /// §4: the effects applied under their idempotency keys (once one was applied).
-    pub effects: Vec<super::model::Effect>,
+    pub effects: Vec<Effect>,
 }
 
 /// What is left in the jobs table, dead row versions included (`table_stats.sql`).
@@ -99,4 +99,57 @@ pub async fn snapshot(db: &Db, also: &[i64]) -> Result<Snapshot, DbError> {
         reconciled: Vec::new(),
         effects: Vec::new(),
     })
+}
+
+/// How many jobs the table view shows, newest first (the page stays quick to redraw; the
+/// SQL console reads them all).
+pub const LIST_LIMIT: i64 = 50;
+
+/// One order checked against the broker and the jobs table (`broker_check.sql`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Reconciled {
+    pub order_id: i64,
+    pub order_exists: bool,
+    /// Messages the simulated broker holds for this order.
+    pub in_broker: i64,
+    /// Receipt jobs for this order in the jobs table.
+    pub in_jobs: i64,
+}
+
+/// What a reconciled order says about the way its job was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The order, and one job for it.
+    Consistent,
+    /// Neither the order nor a job: rolled back together.
+    Neither,
+    /// The order without a job: its receipt is never sent.
+    Lost,
+    /// A job for an order that does not exist.
+    Ghost,
+    /// The order with more than one job.
+    Duplicate,
+}
+
+impl Reconciled {
+    pub fn verdict(&self) -> Verdict {
+        let jobs = self.in_broker + self.in_jobs;
+        match (self.order_exists, jobs) {
+            (true, 1) => Verdict::Consistent,
+            (true, 0) => Verdict::Lost,
+            (true, _) => Verdict::Duplicate,
+            (false, 0) => Verdict::Neither,
+            (false, _) => Verdict::Ghost,
+        }
+    }
+}
+
+/// A row of the effects table (`effects.sql`, `effect_apply.sql`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Effect {
+    pub idempotency_key: String,
+    pub job_id: i64,
+    pub worker: String,
+    pub attempt: i32,
+    pub applied_at: String,
 }

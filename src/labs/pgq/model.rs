@@ -14,10 +14,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub mod compare;
 pub mod consumers;
 
-pub use consumers::{SubInfo, SubKey};
+pub use consumers::SubKey;
 
 pub use super::rows::*;
-pub use super::share::{decode, encode};
 pub use super::sql::*;
 
 /// Everything a learner can do in this lab.

@@ -186,7 +186,7 @@ pub struct Snapshot {
     pub queue: Option<QueueInfo>,
     pub consumers: Vec<ConsumerInfo>,
     /// Every subconsumer of every group (`pgque.get_subconsumer_info`).
-    pub subs: Vec<super::model::SubInfo>,
+    pub subs: Vec<SubInfo>,
     pub tables: Vec<TableInfo>,
     pub retries: Vec<Retry>,
     pub dead: Vec<DeadLetter>,
@@ -240,4 +240,18 @@ pub(super) struct Released {
 pub(super) struct Gid {
     #[allow(dead_code)]
     pub(super) gid: String,
+}
+
+/// One member of a cooperative group, as `pgque.get_subconsumer_info` reports it.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct SubInfo {
+    #[serde(rename = "consumer")]
+    pub consumer_name: String,
+    #[serde(rename = "subconsumer")]
+    pub subconsumer_name: String,
+    pub batch_id: Option<i64>,
+    pub batch_start_tick: Option<i64>,
+    pub batch_end_tick: Option<i64>,
+    pub batch_events: i32,
+    pub idle: Option<String>,
 }

@@ -9,7 +9,6 @@
 mod run;
 
 pub use super::rows::*;
-pub use super::share::{decode, encode};
 pub use super::sql;
 mod limits;
 use crate::db::{Db, DbError};
@@ -36,98 +35,6 @@ pub const BATCH_MAX: u32 = 5_000;
 pub const BATCH_DEFAULT: u32 = 2_000;
 /// The page map draws at most this many cells; a bigger table is drawn a few pages a cell.
 pub const PAGE_MAP_MAX_CELLS: usize = 1_500;
-
-/// How finished jobs leave the queue. Each strategy has its own copy of the article's table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Strategy {
-    Keep,
-    #[default]
-    Delete,
-    DeleteVacuum,
-    Rotate,
-    /// Rotation by partitions: a partition per round, DETACHed and DROPped when it is done.
-    Partition,
-}
-
-impl Strategy {
-    pub const ALL: [Strategy; 5] = [
-        Strategy::Keep,
-        Strategy::Delete,
-        Strategy::DeleteVacuum,
-        Strategy::Rotate,
-        Strategy::Partition,
-    ];
-
-    pub fn schema(self) -> &'static str {
-        match self {
-            Strategy::Keep => "vac_keep",
-            Strategy::Delete => "vac_delete",
-            Strategy::DeleteVacuum => "vac_delete_vacuum",
-            Strategy::Rotate => "vac_rotate",
-            Strategy::Partition => "vac_partition",
-        }
-    }
-
-    /// The table, schema-qualified, as the measuring statements take it.
-    pub fn table(self) -> &'static str {
-        match self {
-            Strategy::Keep => "vac_keep.jobs",
-            Strategy::Delete => "vac_delete.jobs",
-            Strategy::DeleteVacuum => "vac_delete_vacuum.jobs",
-            Strategy::Rotate => "vac_rotate.jobs",
-            Strategy::Partition => "vac_partition.jobs",
-        }
-    }
-
-    /// A short id for element ids and test selectors.
-    pub fn id(self) -> &'static str {
-        match self {
-            Strategy::Keep => "keep",
-            Strategy::Delete => "delete",
-            Strategy::DeleteVacuum => "delete_vacuum",
-            Strategy::Rotate => "rotate",
-            Strategy::Partition => "partition",
-        }
-    }
-
-    pub fn parse(id: &str) -> Option<Strategy> {
-        Strategy::ALL.into_iter().find(|s| s.id() == id)
-    }
-
-    pub fn name_key(self) -> &'static str {
-        match self {
-            Strategy::Keep => "vacuum.strategy.keep",
-            Strategy::Delete => "vacuum.strategy.delete",
-            Strategy::DeleteVacuum => "vacuum.strategy.delete_vacuum",
-            Strategy::Rotate => "vacuum.strategy.rotate",
-            Strategy::Partition => "vacuum.strategy.partition",
-        }
-    }
-
-    pub fn help_key(self) -> &'static str {
-        match self {
-            Strategy::Keep => "vacuum.strategy.keep.help",
-            Strategy::Delete => "vacuum.strategy.delete.help",
-            Strategy::DeleteVacuum => "vacuum.strategy.delete_vacuum.help",
-            Strategy::Rotate => "vacuum.strategy.rotate.help",
-            Strategy::Partition => "vacuum.strategy.partition.help",
-        }
-    }
-
-    /// Whether the table is partitioned: it has no storage of its own (its partitions
-    /// have), and takes no per-table autovacuum settings (PostgreSQL refuses them on a
-    /// partitioned table; each partition is its own table to autovacuum).
-    pub fn partitioned(self) -> bool {
-        self == Strategy::Partition
-    }
-
-    pub(super) fn complete_sql(self) -> &'static str {
-        match self {
-            Strategy::Keep | Strategy::Rotate | Strategy::Partition => sql::COMPLETE_DONE,
-            Strategy::Delete | Strategy::DeleteVacuum => sql::COMPLETE_DELETE,
-        }
-    }
-}
 
 /// What the learner asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -645,56 +552,5 @@ mod tests {
         assert!(parse_autovacuum("", "NaN", "").is_err());
         assert!(parse_autovacuum("", "", "-2").is_err());
         assert!(parse_autovacuum("99999999999", "", "").is_err());
-    }
-
-    #[test]
-    fn a_share_link_round_trips_and_refuses_what_the_inputs_would_refuse() {
-        let all = vec![
-            Action::Run(parse_config("20000", "3", "2000", strategies(true)).unwrap()),
-            Action::Run(parse_config("1000", "1", "500", strategies(false)).unwrap()),
-            Action::Vacuum,
-            Action::LongTx(true),
-            Action::LongTx(false),
-            Action::Select(Strategy::DeleteVacuum),
-            Action::Autovacuum(
-                Strategy::Delete,
-                parse_autovacuum("100", "0.01", "-1").unwrap(),
-            ),
-            Action::Autovacuum(Strategy::Keep, parse_autovacuum("", "", "").unwrap()),
-            Action::Plans(2000),
-            Action::FullLock,
-            Action::FullRun,
-        ];
-        let text = encode(&all);
-        assert_eq!(decode(&text).unwrap(), all, "{text}");
-        assert_eq!(
-            strategies(false),
-            vec![
-                Strategy::Keep,
-                Strategy::Delete,
-                Strategy::Rotate,
-                Strategy::Partition
-            ]
-        );
-        assert_eq!(strategies(true).len(), 5);
-        // The partitioned table in a share link: selected, and in a link's text.
-        let picked = vec![Action::Select(Strategy::Partition)];
-        assert_eq!(encode(&picked), "spartition");
-        assert_eq!(decode("spartition").unwrap(), picked);
-        for bad in [
-            "r99,3,2000,1",
-            "r20000,6,2000,1",
-            "r20000,3,2000,2",
-            "sdrop",
-            "a",
-            "x",
-            "v1",
-            "p50001",
-            "akeep,,101,",
-        ] {
-            let e = decode(bad).unwrap_err();
-            assert_eq!(e.key, "vacuum.err.share", "{bad}");
-        }
-        assert_eq!(decode("").unwrap(), vec![]);
     }
 }

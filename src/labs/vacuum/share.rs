@@ -60,6 +60,58 @@ fn step(s: &share::Step) -> Option<Action> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::labs::vacuum::model::{parse_autovacuum, parse_config, strategies, Strategy};
+
+    #[test]
+    fn a_share_link_round_trips_and_refuses_what_the_inputs_would_refuse() {
+        let all = vec![
+            Action::Run(parse_config("20000", "3", "2000", strategies(true)).unwrap()),
+            Action::Run(parse_config("1000", "1", "500", strategies(false)).unwrap()),
+            Action::Vacuum,
+            Action::LongTx(true),
+            Action::LongTx(false),
+            Action::Select(Strategy::DeleteVacuum),
+            Action::Autovacuum(
+                Strategy::Delete,
+                parse_autovacuum("100", "0.01", "-1").unwrap(),
+            ),
+            Action::Autovacuum(Strategy::Keep, parse_autovacuum("", "", "").unwrap()),
+            Action::Plans(2000),
+            Action::FullLock,
+            Action::FullRun,
+        ];
+        let text = encode(&all);
+        assert_eq!(decode(&text).unwrap(), all, "{text}");
+        assert_eq!(
+            strategies(false),
+            vec![
+                Strategy::Keep,
+                Strategy::Delete,
+                Strategy::Rotate,
+                Strategy::Partition
+            ]
+        );
+        assert_eq!(strategies(true).len(), 5);
+        // The partitioned table in a share link: selected, and in a link's text.
+        let picked = vec![Action::Select(Strategy::Partition)];
+        assert_eq!(encode(&picked), "spartition");
+        assert_eq!(decode("spartition").unwrap(), picked);
+        for bad in [
+            "r99,3,2000,1",
+            "r20000,6,2000,1",
+            "r20000,3,2000,2",
+            "sdrop",
+            "a",
+            "x",
+            "v1",
+            "p50001",
+            "akeep,,101,",
+        ] {
+            let e = decode(bad).unwrap_err();
+            assert_eq!(e.key, "vacuum.err.share", "{bad}");
+        }
+        assert_eq!(decode("").unwrap(), vec![]);
+    }
 
     #[test]
     fn a_link_made_before_the_one_codec_still_opens() {

@@ -20,55 +20,6 @@ pub const BURST_BYTES: usize = NOTIFY_LIMIT - 1;
 /// §5: how many NOTIFYs a burst may send (10,000 took 2.2 s in PGlite under Node).
 pub const BURST_RANGE: (u32, u32) = (1, 10_000);
 
-/// One order checked against the broker and the jobs table (`broker_check.sql`).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Reconciled {
-    pub order_id: i64,
-    pub order_exists: bool,
-    /// Messages the simulated broker holds for this order.
-    pub in_broker: i64,
-    /// Receipt jobs for this order in the jobs table.
-    pub in_jobs: i64,
-}
-
-/// What a reconciled order says about the way its job was written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The order, and one job for it.
-    Consistent,
-    /// Neither the order nor a job: rolled back together.
-    Neither,
-    /// The order without a job: its receipt is never sent.
-    Lost,
-    /// A job for an order that does not exist.
-    Ghost,
-    /// The order with more than one job.
-    Duplicate,
-}
-
-impl Reconciled {
-    pub fn verdict(&self) -> Verdict {
-        let jobs = self.in_broker + self.in_jobs;
-        match (self.order_exists, jobs) {
-            (true, 1) => Verdict::Consistent,
-            (true, 0) => Verdict::Lost,
-            (true, _) => Verdict::Duplicate,
-            (false, 0) => Verdict::Neither,
-            (false, _) => Verdict::Ghost,
-        }
-    }
-}
-
-/// A row of the effects table (`effects.sql`, `effect_apply.sql`).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Effect {
-    pub idempotency_key: String,
-    pub job_id: i64,
-    pub worker: String,
-    pub attempt: i32,
-    pub applied_at: String,
-}
-
 #[derive(Deserialize)]
 struct Applied {
     applied: bool,

@@ -23,7 +23,7 @@ use queue_lab_core::i18n::Msg;
 pub fn JobsLab() -> impl IntoView {
     let ctx = use_ctx();
     let log = ctx.log;
-    let guide = Guide::<Lab>::new(&TOUR, model::decode);
+    let guide = Guide::<Lab>::new(&TOUR, crate::labs::jobs::share::decode);
     // Set up on a fresh database; replay a shared state or open at a tour step if the
     // address asks for one.
     let session = LabSession::<Lab>::new(ctx, move |session| guide.open(session));
@@ -90,7 +90,7 @@ pub fn JobsLab() -> impl IntoView {
                         run_actions(vec![], true);
                     }>{ctx.t("jobs.reset")}</button>
                     <ShareLink url=Signal::derive(move || {
-                        lab.with(|l| l.as_ref().map(|l| share_url("jobs", &model::encode(&l.history))).unwrap_or_default())
+                        lab.with(|l| l.as_ref().map(|l| share_url("jobs", &crate::labs::jobs::share::encode(&l.history))).unwrap_or_default())
                     })/>
                 </div>
             </Show>

@@ -15,20 +15,6 @@ use crate::labs::pgq::sql::{
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 
-/// One member of a cooperative group, as `pgque.get_subconsumer_info` reports it.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-pub struct SubInfo {
-    #[serde(rename = "consumer")]
-    pub consumer_name: String,
-    #[serde(rename = "subconsumer")]
-    pub subconsumer_name: String,
-    pub batch_id: Option<i64>,
-    pub batch_start_tick: Option<i64>,
-    pub batch_end_tick: Option<i64>,
-    pub batch_events: i32,
-    pub idle: Option<String>,
-}
-
 #[derive(Deserialize)]
 struct Done {
     done: i32,

@@ -39,7 +39,7 @@ pub const DIFFERENCES: [&str; 9] = [
 pub fn PgqLab() -> impl IntoView {
     let ctx = use_ctx();
     let log = ctx.log;
-    let guide = Guide::<Lab>::new(&TOUR, model::decode);
+    let guide = Guide::<Lab>::new(&TOUR, crate::labs::pgq::share::decode);
     let session = LabSession::<Lab>::new(ctx, move |session| guide.open(session));
     let (lab, snap, last) = (session.lab, session.snap, session.last);
     let run_actions = move |actions: Vec<Action>, reset: bool| session.run(actions, reset, None);
@@ -128,7 +128,7 @@ pub fn PgqLab() -> impl IntoView {
                         {ctx.t("pgq.action.reset")}
                     </button>
                     <ShareLink url=Signal::derive(move || {
-                        lab.with(|l| l.as_ref().map(|l| share_url("pgq", &model::encode(&l.history))).unwrap_or_default())
+                        lab.with(|l| l.as_ref().map(|l| share_url("pgq", &crate::labs::pgq::share::encode(&l.history))).unwrap_or_default())
                     })/>
                 </div>
             </Show>

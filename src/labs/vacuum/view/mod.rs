@@ -107,7 +107,7 @@ fn dash(s: Strategy) -> &'static str {
 #[component]
 pub fn VacuumLab() -> impl IntoView {
     let ctx = use_ctx();
-    let guide = Guide::<Lab>::new(&TOUR, model::decode);
+    let guide = Guide::<Lab>::new(&TOUR, crate::labs::vacuum::share::decode);
     let panel = RwSignal::new("run");
     // A fresh set-up; a shared state replayed or a tour step opened if the address asks.
     let session = LabSession::<Lab>::new(ctx, move |session| {
@@ -163,7 +163,7 @@ pub fn VacuumLab() -> impl IntoView {
                 <plan::FullPanel ui=ui/>
                 <div class="panel row">
                     <ShareLink url=Signal::derive(move || {
-                        lab.with(|l| l.as_ref().map(|l| share_url("vacuum", &model::encode(&l.history))).unwrap_or_default())
+                        lab.with(|l| l.as_ref().map(|l| share_url("vacuum", &crate::labs::vacuum::share::encode(&l.history))).unwrap_or_default())
                     })/>
                 </div>
             </Show>
