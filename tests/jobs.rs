@@ -354,7 +354,7 @@ async fn per_key_actions_replay_from_the_share_text_and_a_bad_key_is_refused() {
     assert!(replayed.per_key);
     assert_eq!(replayed.worker(A).holding.map(|c| c.job), Some(1));
     assert_eq!(replayed.worker(B).holding, None);
-    assert!(model::decode("kbad~20key").is_err());
+    assert!(queue_lab::labs::jobs::share::decode("kbad~20key").is_err());
     let refused = run(&mut lab, &db, Action::EnqueueKeyed("no spaces".into())).await;
     assert_eq!(refused.msg.key, "jobs.err.key");
     db.close().await;
@@ -758,7 +758,8 @@ async fn a_burst_of_notifies_fills_the_queue_while_the_listening_session_is_busy
         "the burst's channel is not the workers'"
     );
     assert_eq!(
-        model::decode(&queue_lab::labs::jobs::share::encode(&lab.history)).unwrap(),
+        queue_lab::labs::jobs::share::decode(&queue_lab::labs::jobs::share::encode(&lab.history))
+            .unwrap(),
         lab.history
     );
     db.close().await;
