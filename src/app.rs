@@ -31,6 +31,26 @@ fn initial_lang() -> Lang {
     Lang::from_browser(&window().navigator().language().unwrap_or_default())
 }
 
+/// An address that names a language (`?lang=ko`) follows the language switch, so that a
+/// reload, and a share link made from the address, open in the language now shown rather
+/// than the one the page was opened in. An address without `lang` is left as it is.
+fn follow_lang_in_address(lang: Lang) {
+    let Ok(href) = window().location().href() else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::new(&href) else {
+        return;
+    };
+    let params = url.search_params();
+    if params.get("lang").is_none_or(|l| l == lang.code()) {
+        return;
+    }
+    params.set("lang", lang.code());
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url.href()));
+    }
+}
+
 fn current_hash() -> String {
     window().location().hash().unwrap_or_default()
 }
@@ -91,6 +111,7 @@ pub fn App() -> impl IntoView {
         if let Ok(Some(storage)) = window().local_storage() {
             let _ = storage.set_item("queue-lab-lang", lang.code());
         }
+        follow_lang_in_address(lang);
     });
 
     crate::ui::embed::apply_theme();

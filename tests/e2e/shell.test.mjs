@@ -14,6 +14,19 @@ test('home page lists the five labs', async () => {
   assert.deepEqual(page.errors, []);
 });
 
+test('an address with lang= follows the language switch, so a reload keeps the language shown', async () => {
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=en#/jobs');
+  await page.waitForSelector('main#main');
+  await page.click('button.lang[lang="ko"]');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('lang') === 'ko');
+  assert.match(page.url(), /#\/jobs$/, 'the route stays');
+  await page.reload();
+  await page.waitForSelector('main#main');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'ko');
+  assert.deepEqual(page.errors, []);
+});
+
 test('Start Postgres downloads PGlite and shows the server version', async () => {
   const page = await newPage(site.browser);
   await page.goto(site.server.url + '?lang=en#/jobs');

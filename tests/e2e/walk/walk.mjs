@@ -440,13 +440,15 @@ export async function walk({ page, url, seed, steps, log = () => {} }) {
           : await page.inputValue('#share-url').catch(() => null);
         if (!link) { model.stats.skipped += 1; return 'open the share link (none yet: skipped)'; }
         const full = new URL(link, page.url()).toString();
+        // A link carries the language shown when it was copied (the address follows the
+        // switch), or none, when the page was opened without `lang`.
+        const linkLang = new URL(full).searchParams.get('lang');
+        if (linkLang && linkLang !== model.lang) fail(`a share link copied in ${model.lang} says lang=${linkLang}`);
         model.expectL1Rows = model.route === 'jobs' ? (await page.locator('#jobs-table tbody tr').allTextContents()) : null;
         await page.goto('about:blank');
         await page.goto(full);
-        // The link's own `lang` wins; without one the page keeps the language last chosen.
-        // (A link keeps the `lang` of the page's address, which a switch of language does not
-        // change: a link copied in Korean from `?lang=en` opens in English.)
-        model.lang = new URL(full).searchParams.get('lang') ?? model.lang;
+        // Without `lang` the page keeps the language last chosen.
+        model.lang = linkLang ?? model.lang;
         model.pg = false;
         await ensurePg();
         return `open the share link ${full.replace(/^.*#/, '#').slice(0, 60)}${full.length > 60 ? '…' : ''} in this tab`;
