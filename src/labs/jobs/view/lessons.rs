@@ -128,7 +128,7 @@ pub fn Idempotency(
                             </tr>
                         </thead>
                         <tbody>
-                            <For each=move || snap.with(|s| s.effects.clone()) key=|e| e.idempotency_key.clone() let:e>
+                            <For each=move || snap.with(|s| s.effects.clone()) key=|e| format!("{e:?}") let:e>
                                 <tr data-key=e.idempotency_key.clone()>
                                     <td class="mono" translate="no">{e.idempotency_key.clone()}</td>
                                     <td class="mono">{e.job_id}</td>

@@ -336,7 +336,7 @@ fn RetriesAndDead(
                             </tr>
                         </thead>
                         <tbody>
-                            <For each=move || snap.get().retries key=|r| (r.consumer.clone(), r.msg_id, r.due) let:r>
+                            <For each=move || snap.get().retries key=|r| format!("{r:?}") let:r>
                                 <tr class:claimable=r.due>
                                     <td>{r.consumer.clone()}</td>
                                     <td class="mono">{r.msg_id}</td>
@@ -366,7 +366,7 @@ fn RetriesAndDead(
                             </tr>
                         </thead>
                         <tbody>
-                            <For each=move || snap.get().dead key=|d| d.dl_id let:d>
+                            <For each=move || snap.get().dead key=|d| format!("{d:?}") let:d>
                                 {
                                     let id = d.dl_id;
                                     view! {
