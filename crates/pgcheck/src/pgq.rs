@@ -48,6 +48,15 @@ const ENGINE: [(&str, &str); 9] = [
     ("60_info.sql", lab_sql!("pgque/60_info.sql")),
     ("70_maint.sql", lab_sql!("pgque/70_maint.sql")),
 ];
+
+/// A lab session on L4's schema with the engine installed on it, as the lab installs it.
+pub(crate) fn engine_session(url: &str) -> Result<Client, CheckError> {
+    let mut c = target::lab_session(url, lab_schema())?;
+    for (name, sql) in ENGINE {
+        context(c.batch_execute(sql), name)?;
+    }
+    Ok(c)
+}
 const SEND_BURST: &str = lab_sql!("pgque/lab/send_burst.sql");
 const FORCE_TICK: &str = lab_sql!("pgque/lab/force_tick.sql");
 const TICK: &str = lab_sql!("pgque/lab/tick.sql");
@@ -351,10 +360,7 @@ pub fn run(
         &[CLOCK_SCHEMA, lab_schema()],
         &MADE_BY_SQL,
         || {
-            let mut c = target::lab_session(url, lab_schema())?;
-            for (name, sql) in ENGINE {
-                context(c.batch_execute(sql), name)?;
-            }
+            let mut c = engine_session(url)?;
             let mut runs = Vec::new();
             for pinned in [false, true] {
                 let run = one_run(url, &mut c, settings, pinned)?;
@@ -384,10 +390,7 @@ pub fn run_coop(url: &str) -> Result<coop::Coop, CheckError> {
         &[CLOCK_SCHEMA, lab_schema()],
         &MADE_BY_SQL,
         || {
-            let mut c = target::lab_session(url, lab_schema())?;
-            for (name, sql) in ENGINE {
-                context(c.batch_execute(sql), name)?;
-            }
+            let mut c = engine_session(url)?;
             let out = coop::run(&mut c)?;
             context(c.query(RESET_SEARCH_PATH, &[]), "reset_search_path.sql")?;
             Ok(out)
