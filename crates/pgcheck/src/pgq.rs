@@ -354,36 +354,36 @@ pub fn run(
     settings: Settings,
     print: &mut dyn FnMut(String),
 ) -> Result<Report, CheckError> {
-    target::run_in_schemas(
-        url,
-        "pgq",
-        &[CLOCK_SCHEMA, lab_schema()],
-        &MADE_BY_SQL,
-        || {
-            let mut c = engine_session(url)?;
-            let mut runs = Vec::new();
-            for pinned in [false, true] {
-                let run = one_run(url, &mut c, settings, pinned)?;
-                print(format!("\n{}", run.table(settings)));
-                runs.push(run);
-            }
-            let coop = coop::run(&mut c)?;
-            print(coop.table());
-            context(c.query(RESET_SEARCH_PATH, &[]), "reset_search_path.sql")?;
-            let pinned = runs.pop().expect("two runs");
-            let free = runs.pop().expect("two runs");
-            Ok(Report {
-                settings,
-                free,
-                pinned,
-                coop,
-            })
-        },
-    )
+    in_lab_schemas(url, |c| {
+        let mut one = |pinned| {
+            let run = one_run(url, c, settings, pinned)?;
+            print(format!("\n{}", run.table(settings)));
+            Ok::<_, CheckError>(run)
+        };
+        let free = one(false)?;
+        let pinned = one(true)?;
+        let coop = coop::run(c)?;
+        print(coop.table());
+        Ok(Report {
+            settings,
+            free,
+            pinned,
+            coop,
+        })
+    })
 }
 
 /// Cooperative consumers and unsubscribe alone (the end of [`run`]), in the same schemas.
 pub fn run_coop(url: &str) -> Result<coop::Coop, CheckError> {
+    in_lab_schemas(url, coop::run)
+}
+
+/// `body` on a lab session with the engine installed, inside [`target::run_in_schemas`] for
+/// L4's schemas; the session's search path is put back once `body` has succeeded.
+fn in_lab_schemas<T>(
+    url: &str,
+    body: impl FnOnce(&mut Client) -> Result<T, CheckError>,
+) -> Result<T, CheckError> {
     target::run_in_schemas(
         url,
         "pgq",
@@ -391,7 +391,7 @@ pub fn run_coop(url: &str) -> Result<coop::Coop, CheckError> {
         &MADE_BY_SQL,
         || {
             let mut c = engine_session(url)?;
-            let out = coop::run(&mut c)?;
+            let out = body(&mut c)?;
             context(c.query(RESET_SEARCH_PATH, &[]), "reset_search_path.sql")?;
             Ok(out)
         },
