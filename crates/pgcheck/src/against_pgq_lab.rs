@@ -7,7 +7,7 @@ use postgres::types::Type;
 use postgres::Client;
 
 use super::{Engine, Ev, Received, Tables, BILLING, EMAIL, EVENT_TYPE, NTABLES, QUEUE};
-use crate::target::{self, lab_sql, CLOCK_ADVANCE};
+use crate::target::{self, lab_sql};
 use crate::{context, CheckError};
 
 const CREATE_QUEUE: &str = lab_sql!("pgque/lab/create_queue.sql");
@@ -230,12 +230,7 @@ impl Engine for LabEngine {
     }
 
     fn wait(&mut self, seconds: f64) -> Result<(), CheckError> {
-        let stmt = context(
-            self.a.prepare_typed(CLOCK_ADVANCE, &[Type::FLOAT8]),
-            "clock_advance.sql",
-        )?;
-        context(self.a.query(&stmt, &[&seconds]), "clock_advance.sql")?;
-        Ok(())
+        target::advance_clock(&mut self.a, seconds)
     }
 
     fn dead_letters(&mut self) -> Result<Option<i64>, CheckError> {

@@ -12,7 +12,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::Type;
 use postgres::{Client, GenericClient};
 
-use crate::target::{self, lab_sql, table, CLOCK_ADVANCE, CLOCK_RESET, CLOCK_SCHEMA};
+use crate::target::{self, lab_sql, table, CLOCK_RESET, CLOCK_SCHEMA};
 use crate::{context, CheckError};
 
 const SCHEMA: &str = lab_sql!("jobs/schema.sql");
@@ -209,11 +209,7 @@ impl Lab {
     /// Lab time moves on by `secs` for both workers.
     fn advance(&mut self, secs: f64) -> Result<(), CheckError> {
         for c in [&mut self.a, &mut self.b] {
-            let stmt = context(
-                c.prepare_typed(CLOCK_ADVANCE, &[Type::FLOAT8]),
-                "clock_advance.sql",
-            )?;
-            context(c.query(&stmt, &[&secs]), "clock_advance.sql")?;
+            target::advance_clock(c, secs)?;
         }
         Ok(())
     }

@@ -27,7 +27,7 @@ use std::time::Instant;
 use postgres::types::Type;
 use postgres::Client;
 
-use crate::target::{self, en, group, lab_sql, render, table, CLOCK_ADVANCE, CLOCK_SCHEMA};
+use crate::target::{self, en, group, lab_sql, render, table, CLOCK_SCHEMA};
 use crate::{context, CheckError};
 use queue_lab_core::i18n::Msg;
 
@@ -440,7 +440,7 @@ fn one_run(url: &str, c: &mut Client, s: Settings, pinned: bool) -> Result<Run, 
         let mut released = Released::default();
         // The held-back rotations now go through: one per period, as maint() allows.
         for _ in 0..3 {
-            advance(c, ROTATION_SECONDS)?;
+            target::advance_clock(c, ROTATION_SECONDS)?;
             released.truncated += housekeeping(c, s.page, &mut released.stray)?.0.unwrap_or(0);
         }
         released.pgq_bytes = event_stats(c)?.1;
@@ -451,15 +451,6 @@ fn one_run(url: &str, c: &mut Client, s: Settings, pinned: bool) -> Result<Run, 
         out?;
     }
     Ok(run)
-}
-
-fn advance(c: &mut Client, secs: f64) -> Result<(), CheckError> {
-    let stmt = context(
-        c.prepare_typed(CLOCK_ADVANCE, &[Type::FLOAT8]),
-        "clock_advance.sql",
-    )?;
-    context(c.query(&stmt, &[&secs]), "clock_advance.sql")?;
-    Ok(())
 }
 
 /// receive.sql for one consumer, asking for `page` events: (batch id, events returned).
@@ -582,7 +573,7 @@ fn pgq_round(c: &mut Client, s: Settings, r: &mut Round) -> Result<(), CheckErro
         }
     }
     r.receive_ms = started.elapsed().as_secs_f64() * 1000.0;
-    advance(c, ROTATION_SECONDS)?;
+    target::advance_clock(c, ROTATION_SECONDS)?;
     (r.truncated, r.waiting) = housekeeping(c, s.page, &mut r.stray)?;
     (r.pgq_dead, r.pgq_bytes, _) = event_stats(c)?;
     Ok(())
