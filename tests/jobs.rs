@@ -32,10 +32,27 @@ fn job(priority: i32) -> Action {
     })
 }
 
+/// Enqueues a job that may be attempted `max_attempts` times.
+fn job_with_attempts(max_attempts: i32) -> Action {
+    Action::Enqueue(EnqueueInput {
+        max_attempts,
+        ..EnqueueInput::default()
+    })
+}
+
 async fn run(lab: &mut Lab, db: &Db, a: Action) -> model::Outcome {
     lab.run(db, a.clone())
         .await
         .unwrap_or_else(|e| panic!("{a:?} failed: {e}"))
+}
+
+/// A fresh lab on `db` that has run every step of the share text `text`.
+async fn replay(db: &Db, text: &str) -> Lab {
+    let mut replayed = Lab::setup(db).await.unwrap();
+    for s in queue_lab::labs::jobs::share::decode(text).unwrap() {
+        run(&mut replayed, db, s).await;
+    }
+    replayed
 }
 
 #[wasm_bindgen_test]
@@ -92,15 +109,7 @@ async fn higher_priority_is_claimed_first() {
 async fn a_failed_job_waits_out_its_backoff_then_goes_dead_after_max_attempts_and_requeue_revives_it(
 ) {
     let (db, mut lab) = lab().await;
-    run(
-        &mut lab,
-        &db,
-        Action::Enqueue(EnqueueInput {
-            max_attempts: 2,
-            ..EnqueueInput::default()
-        }),
-    )
-    .await;
+    run(&mut lab, &db, job_with_attempts(2)).await;
     run(&mut lab, &db, Action::Claim(A)).await;
     run(&mut lab, &db, Action::Fail(A)).await; // attempt 1 failed: run_at = now + 10 s × 2^1
     run(&mut lab, &db, Action::Advance(19)).await;
@@ -227,10 +236,7 @@ async fn a_shared_url_replays_to_the_same_state() {
     }
     let before = model::snapshot(&db, &[]).await.unwrap();
     let text = queue_lab::labs::jobs::share::encode(&lab.history);
-    let mut replayed = Lab::setup(&db).await.unwrap();
-    for s in queue_lab::labs::jobs::share::decode(&text).unwrap() {
-        run(&mut replayed, &db, s).await;
-    }
+    let replayed = replay(&db, &text).await;
     let after = model::snapshot(&db, &[]).await.unwrap();
     assert_eq!(before.jobs, after.jobs);
     assert_eq!(replayed.ran_more_than_once(), lab.ran_more_than_once());
@@ -347,10 +353,7 @@ async fn per_key_actions_replay_from_the_share_text_and_a_bad_key_is_refused() {
     assert_eq!(lab.worker(B).holding, None, "job 2 waits behind job 1");
     let text = queue_lab::labs::jobs::share::encode(&lab.history);
     assert!(text.contains("s1") && text.contains("kk~2D1"), "{text}");
-    let mut replayed = Lab::setup(&db).await.unwrap();
-    for s in queue_lab::labs::jobs::share::decode(&text).unwrap() {
-        run(&mut replayed, &db, s).await;
-    }
+    let replayed = replay(&db, &text).await;
     assert!(replayed.per_key);
     assert_eq!(replayed.worker(A).holding.map(|c| c.job), Some(1));
     assert_eq!(replayed.worker(B).holding, None);
@@ -420,10 +423,7 @@ async fn with_delete_on_complete_a_completed_jobs_row_is_gone_and_a_failed_one_i
     // The share text carries the option and replays it.
     let text = queue_lab::labs::jobs::share::encode(&lab.history);
     assert!(text.starts_with("g1;"), "{text}");
-    let mut replayed = Lab::setup(&db).await.unwrap();
-    for s in queue_lab::labs::jobs::share::decode(&text).unwrap() {
-        run(&mut replayed, &db, s).await;
-    }
+    let mut replayed = replay(&db, &text).await;
     assert!(replayed.delete_on_complete);
     assert_eq!(count(&db, "select count(*) as n from jobs").await, 1);
     // Switched off, completing sets status = 'done' again and the row stays.
@@ -454,15 +454,7 @@ async fn with_delete_on_complete_a_completed_jobs_row_is_gone_and_a_failed_one_i
 #[wasm_bindgen_test]
 async fn the_dead_alert_fires_once_when_a_job_goes_dead_and_not_on_a_retry() {
     let (db, mut lab) = lab().await;
-    run(
-        &mut lab,
-        &db,
-        Action::Enqueue(EnqueueInput {
-            max_attempts: 2,
-            ..EnqueueInput::default()
-        }),
-    )
-    .await;
+    run(&mut lab, &db, job_with_attempts(2)).await;
     run(&mut lab, &db, Action::Claim(A)).await;
     let id = lab.worker(A).holding.expect("A claimed").job;
     let retry = run(&mut lab, &db, Action::Fail(A)).await;
@@ -489,15 +481,7 @@ async fn the_dead_alert_fires_once_when_a_job_goes_dead_and_not_on_a_retry() {
         1
     );
     // The other way to dead: the last lease runs out and reap.sql makes it dead.
-    run(
-        &mut lab,
-        &db,
-        Action::Enqueue(EnqueueInput {
-            max_attempts: 1,
-            ..EnqueueInput::default()
-        }),
-    )
-    .await;
+    run(&mut lab, &db, job_with_attempts(1)).await;
     run(&mut lab, &db, Action::Claim(A)).await;
     let second = lab.worker(A).holding.expect("A claimed the second job").job;
     run(&mut lab, &db, Action::Die(A)).await;
@@ -672,10 +656,7 @@ async fn a_dual_write_loses_a_job_or_leaves_a_ghost_and_the_transactional_enqueu
     // The broker's messages travel in the share text and replay to the same check.
     let text = queue_lab::labs::jobs::share::encode(&lab.history);
     assert!(text.starts_with("b;p;"), "{text}");
-    let mut replayed = Lab::setup(&db).await.unwrap();
-    for s in queue_lab::labs::jobs::share::decode(&text).unwrap() {
-        run(&mut replayed, &db, s).await;
-    }
+    let replayed = replay(&db, &text).await;
     let again = LabModel::snapshot(&replayed, &db).await.unwrap();
     assert_eq!(again.reconciled, snap.reconciled);
     db.close().await;

@@ -4,6 +4,7 @@
 
 use queue_lab::db::{Db, DbError};
 use queue_lab::labs::pgq::model::{self, Action, Event, Lab, Outcome};
+use queue_lab::labs::pgq::rows::MaintRow;
 use serde::Deserialize;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -689,14 +690,28 @@ async fn cur_table(db: &Db) -> i32 {
 fn maint_did(lab: &Lab, action: &str) -> bool {
     lab.last_maint.iter().any(|r| r.action == action)
 }
+
+/// A maint row's first value (a wait's: the consumer that holds rotation).
+fn first_arg(row: &MaintRow) -> Option<&str> {
+    row.args
+        .as_ref()
+        .and_then(|a| a.first())
+        .map(String::as_str)
+}
+
+/// Events 1-4 into table 0, billing drains them, the rotation period passes, maint runs:
+/// email has acked nothing.
+async fn maint_with_email_lagging(lab: &mut Lab, db: &Db) {
+    round(lab, db).await;
+    drain(lab, db, BILLING).await;
+    run(lab, db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
+    run(lab, db, Action::Maint).await;
+}
 #[wasm_bindgen_test]
 async fn maint_truncates_only_a_table_every_consumer_passed_and_a_lagging_consumer_holds_rotation()
 {
     let (db, mut lab) = lab().await;
-    round(&mut lab, &db).await; // events 1-4 into table 0
-    drain(&mut lab, &db, BILLING).await;
-    run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
-    run(&mut lab, &db, Action::Maint).await;
+    maint_with_email_lagging(&mut lab, &db).await;
     assert!(
         maint_did(&lab, "wait") && !maint_did(&lab, "rotate"),
         "email has not acked: {:?}",
@@ -720,13 +735,7 @@ async fn maint_truncates_only_a_table_every_consumer_passed_and_a_lagging_consum
         .find(|r| r.action == "wait")
         .expect("a wait row");
     assert_eq!(wait.reason.as_deref(), Some("consumer"), "{wait:?}");
-    assert_eq!(
-        wait.args
-            .as_ref()
-            .and_then(|a| a.first())
-            .map(String::as_str),
-        Some(EMAIL)
-    );
+    assert_eq!(first_arg(wait), Some(EMAIL));
     let msg = wait.msg();
     assert_eq!(
         msg.nested.first().map(|(_, m)| m.key),
@@ -938,13 +947,7 @@ async fn each_tour_step_runs_and_shows_what_it_says() {
                 let wait = lab.last_maint.iter().find(|r| r.action == "wait");
                 let wait = wait.unwrap_or_else(|| panic!("maint waited: {:?}", lab.last_maint));
                 assert_eq!(wait.reason.as_deref(), Some("consumer"));
-                assert_eq!(
-                    wait.args
-                        .as_ref()
-                        .and_then(|a| a.first())
-                        .map(String::as_str),
-                    Some(EMAIL)
-                );
+                assert_eq!(first_arg(wait), Some(EMAIL));
             }
             // maint rotates, and no event table has a dead tuple.
             3 => {
@@ -1222,10 +1225,7 @@ async fn a_member_holding_a_batch_is_not_removed_and_without_members_the_group_i
 #[wasm_bindgen_test]
 async fn an_unsubscribed_consumer_stops_lagging_the_queue_and_maint_rotates_past_it() {
     let (db, mut lab) = lab().await;
-    round(&mut lab, &db).await; // events 1-4 into table 0
-    drain(&mut lab, &db, BILLING).await;
-    run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
-    run(&mut lab, &db, Action::Maint).await;
+    maint_with_email_lagging(&mut lab, &db).await;
     assert!(
         !maint_did(&lab, "rotate"),
         "email lags and holds rotation back: {:?}",

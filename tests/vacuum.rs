@@ -72,6 +72,15 @@ async fn search_path(db: &Db) -> String {
     scalar::<String>(db, "select current_setting('search_path') as v").await
 }
 
+/// A run puts the search path back as it found it.
+async fn assert_search_path_put_back(db: &Db) {
+    assert_eq!(
+        search_path(db).await,
+        "lab, pg_catalog, public",
+        "the search path is put back"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn dead_tuples_and_heap_pages_grow_round_by_round_with_keep_rows_and_delete() {
     let db = lab().await;
@@ -110,11 +119,7 @@ async fn dead_tuples_and_heap_pages_grow_round_by_round_with_keep_rows_and_delet
             .n_live_tup,
         0
     );
-    assert_eq!(
-        search_path(&db).await,
-        "lab, pg_catalog, public",
-        "the search path is put back"
-    );
+    assert_search_path_put_back(&db).await;
     db.close().await;
 }
 
@@ -307,11 +312,7 @@ async fn partitions_detach_and_drop_the_rounds_partition_with_no_vacuum_and_the_
         model::series(&records, Strategy::Partition, model::Metric::DeadTuples),
         vec![(1, 0), (2, 0), (3, 0)]
     );
-    assert_eq!(
-        search_path(&db).await,
-        "lab, pg_catalog, public",
-        "the search path is put back"
-    );
+    assert_search_path_put_back(&db).await;
     db.close().await;
 }
 
@@ -808,6 +809,15 @@ async fn during_a_run_the_lab_shows_the_selected_tables_page_map_while_the_round
 }
 
 /// A fresh lab, tour step `i` run; the lab and what the view would show.
+/// What the lab's last VACUUM removed from `strategy`'s table.
+fn removed(lab: &Lab, strategy: Strategy) -> &model::Removed {
+    lab.state
+        .removed
+        .iter()
+        .find(|r| r.strategy == strategy)
+        .unwrap()
+}
+
 async fn tour_step(db: &Db, i: usize) -> (Lab, Snapshot) {
     let mut lab = Lab::setup(db).await.unwrap();
     let shown = RefCell::new(Snapshot::default());
@@ -839,12 +849,7 @@ async fn each_tour_step_runs_and_shows_what_its_text_says() {
 
     // 2: VACUUM removes every dead tuple of DELETE; the claim then reads a handful of pages.
     let (l, _) = tour_step(&db, 1).await;
-    let d = l
-        .state
-        .removed
-        .iter()
-        .find(|r| r.strategy == Strategy::Delete)
-        .unwrap();
+    let d = removed(&l, Strategy::Delete);
     assert_eq!((d.removed, d.dead_before), (2 * jobs, 2 * jobs));
     let after = of(&l.state.records, Strategy::Delete, Step::AfterVacuum);
     assert!(after.last().unwrap().measure.claim.pages <= 5);
@@ -852,12 +857,7 @@ async fn each_tour_step_runs_and_shows_what_its_text_says() {
     // 3: the long transaction pins the horizon: VACUUM removes nothing.
     let (l, snap) = tour_step(&db, 2).await;
     assert!(snap.long_tx.is_some(), "the long transaction is on");
-    let d = l
-        .state
-        .removed
-        .iter()
-        .find(|r| r.strategy == Strategy::Delete)
-        .unwrap();
+    let d = removed(&l, Strategy::Delete);
     assert_eq!((d.removed, d.dead_before), (0, 2 * jobs));
 
     // 4: three rounds: rotation's table is empty after each TRUNCATE, DELETE's grows.
@@ -975,13 +975,8 @@ async fn after_a_cancelled_run_the_next_run_starts_over_so_every_strategy_has_th
     let shown = RefCell::new(Snapshot::default());
     // One finished round first: what a run after it continues.
     let strategies = [Strategy::Keep, Strategy::Delete];
-    apply(
-        &db,
-        &mut lab,
-        vec![Action::Run(cfg(1000, 1, &strategies))],
-        &shown,
-    )
-    .await;
+    let one_round = || vec![Action::Run(cfg(1000, 1, &strategies))];
+    apply(&db, &mut lab, one_round(), &shown).await;
     assert_eq!(lab.next_round(), 2);
     // Cancelled once Keep has done round 2 and Delete is half-way through it: the tables are
     // uneven, as when the learner leaves the lab during a run.
@@ -1051,13 +1046,7 @@ async fn after_a_cancelled_run_the_next_run_starts_over_so_every_strategy_has_th
     let live = scalar::<i64>(&db, "select count(*) as v from vac_keep.jobs").await;
     assert_eq!(live, 1000, "Keep's table holds this run's jobs only");
     // A run after a finished one continues the tables, as before.
-    apply(
-        &db,
-        &mut lab,
-        vec![Action::Run(cfg(1000, 1, &strategies))],
-        &shown,
-    )
-    .await;
+    apply(&db, &mut lab, one_round(), &shown).await;
     assert_eq!(rounds_of(&lab, Strategy::Delete), [1, 2]);
     db.close().await;
 }

@@ -37,6 +37,16 @@ async function boot(t) {
   return db;
 }
 
+/** A fresh database for test `t` with queue 'q' (its defaults) and these consumers on it. */
+async function bootQueue(t, consumers) {
+  const db = await boot(t);
+  await db.query(`select pgque.create_queue('q')`);
+  for (const c of consumers) {
+    await db.query(`select pgque.subscribe('q', $1)`, [c]);
+  }
+  return db;
+}
+
 const rows = async (db, sql, params) => (await db.query(sql, params)).rows;
 const one = async (db, sql, params) => (await rows(db, sql, params))[0];
 const val = async (db, sql, params) => Object.values(await one(db, sql, params))[0];
@@ -94,11 +104,7 @@ async function eventTableStats(db) {
 }
 
 test('fan-out: every registered consumer receives every committed event exactly once across its batches', async (t) => {
-  const db = await boot(t);
-  await db.query(`select pgque.create_queue('q')`);
-  for (const c of ['billing', 'mail', 'audit']) {
-    await db.query(`select pgque.subscribe('q', $1)`, [c]);
-  }
+  const db = await bootQueue(t, ['billing', 'mail', 'audit']);
   const sent = [];
   const got = { billing: [], mail: [], audit: [] };
   for (let round = 0; round < 5; round++) {
@@ -119,9 +125,7 @@ test('fan-out: every registered consumer receives every committed event exactly 
 });
 
 test('a batch spans one tick interval: a consumer behind by three ticks gets three batches, in ev_id order', async (t) => {
-  const db = await boot(t);
-  await db.query(`select pgque.create_queue('q')`);
-  await db.query(`select pgque.subscribe('q', 'a')`);
+  const db = await bootQueue(t, ['a']);
   for (const group of [['1', '2'], ['3'], ['4', '5']]) {
     for (const p of group) await send(db, 'q', p);
     await tick(db);
@@ -137,10 +141,7 @@ test('a batch spans one tick interval: a consumer behind by three ticks gets thr
 });
 
 test('a rolled-back send is never delivered to any consumer', async (t) => {
-  const db = await boot(t);
-  await db.query(`select pgque.create_queue('q')`);
-  await db.query(`select pgque.subscribe('q', 'a')`);
-  await db.query(`select pgque.subscribe('q', 'b')`);
+  const db = await bootQueue(t, ['a', 'b']);
   await send(db, 'q', 'before');
   await db.exec(`begin; select pgque.send('q', 'test', 'rolled back'); rollback;`);
   await send(db, 'q', 'after');
@@ -152,10 +153,7 @@ test('a rolled-back send is never delivered to any consumer', async (t) => {
 });
 
 test('an in-flight (prepared) transaction is not in the batch cut while it is open, and arrives once in a later batch after COMMIT PREPARED', async (t) => {
-  const db = await boot(t);
-  await db.query(`select pgque.create_queue('q')`);
-  await db.query(`select pgque.subscribe('q', 'a')`);
-  await db.query(`select pgque.subscribe('q', 'b')`);
+  const db = await bootQueue(t, ['a', 'b']);
   await send(db, 'q', 'e1');
   await db.exec(`begin; select pgque.send('q', 'test', 'in flight'); prepare transaction 'p1';`);
   await db.exec(`begin; select pgque.send('q', 'test', 'aborted in flight'); prepare transaction 'p2';`);
@@ -180,9 +178,7 @@ test('an in-flight (prepared) transaction is not in the batch cut while it is op
 });
 
 test('receive returns the whole batch when its limit is at least the batch size; ack finishes it; an un-acked batch comes back after a restart', async (t) => {
-  const db = await boot(t);
-  await db.query(`select pgque.create_queue('q')`);
-  await db.query(`select pgque.subscribe('q', 'a')`);
+  const db = await bootQueue(t, ['a']);
   for (let i = 1; i <= 5; i++) await send(db, 'q', i);
   await tick(db);
   const b = await receive(db, 'q', 'a', 5);
@@ -199,10 +195,7 @@ test('receive returns the whole batch when its limit is at least the batch size;
 });
 
 test('batch-ownership caveat: with a limit below the batch size, ack finishes the whole batch and the events not returned are skipped for that consumer', async (t) => {
-  const db = await boot(t);
-  await db.query(`select pgque.create_queue('q')`);
-  await db.query(`select pgque.subscribe('q', 'a')`);
-  await db.query(`select pgque.subscribe('q', 'b')`);
+  const db = await bootQueue(t, ['a', 'b']);
   for (let i = 1; i <= 5; i++) await send(db, 'q', i);
   await tick(db);
   const part = await receive(db, 'q', 'a', 2);
@@ -238,9 +231,7 @@ test('ticker() ticks only when due: max_count events, or max_lag with new events
 });
 
 test('an event sent after the newest tick waits for the next tick (delivery latency is one tick)', async (t) => {
-  const db = await boot(t);
-  await db.query(`select pgque.create_queue('q')`);
-  await db.query(`select pgque.subscribe('q', 'a')`);
+  const db = await bootQueue(t, ['a']);
   await send(db, 'q', 'x');
   assert.deepEqual(await receive(db, 'q', 'a'), []);
   const lag = await one(db, `select lag_events, lag_ticks from pgque.get_consumer_info('q', 'a')`);
@@ -251,10 +242,7 @@ test('an event sent after the newest tick waits for the next tick (delivery late
 });
 
 test('a nacked event returns to that consumer only, with the same id, after its delay; after 5 retries (the default) the next nack sends it to dead letters', async (t) => {
-  const db = await boot(t);
-  await db.query(`select pgque.create_queue('q')`);
-  await db.query(`select pgque.subscribe('q', 'a')`);
-  await db.query(`select pgque.subscribe('q', 'b')`);
+  const db = await bootQueue(t, ['a', 'b']);
   await send(db, 'q', 'flaky');
   await send(db, 'q', 'fine');
   await tick(db);
@@ -440,10 +428,7 @@ test('event tables get no updates or deletes and hold 0 dead tuples after a full
 });
 
 test('bad calls (unknown queue or consumer, unknown batch, event not in the batch, bad limits) raise with a reason and change nothing', async (t) => {
-  const db = await boot(t);
-  await db.query(`select pgque.create_queue('q')`);
-  await db.query(`select pgque.subscribe('q', 'a')`);
-  await db.query(`select pgque.subscribe('q', 'b')`);
+  const db = await bootQueue(t, ['a', 'b']);
   await send(db, 'q', 'one');
   await send(db, 'q', 'two');
   await tick(db);
@@ -472,9 +457,7 @@ test('bad calls (unknown queue or consumer, unknown batch, event not in the batc
 });
 
 test('receive_coop gives two members two different batches; the group cursor moves past both; a plain receive on the group is refused', async (t) => {
-  const db = await boot(t);
-  await db.query(`select pgque.create_queue('q')`);
-  await db.query(`select pgque.subscribe('q', 'g')`);
+  const db = await bootQueue(t, ['g']);
   await rejects(db.query(`select pgque.register_subconsumer('q', 'g', 'w1')`), 'PQ009', /plain consumer/);
   await db.query(`select pgque.register_subconsumer('q', 'g', 'w1', true)`);
   for (const group of [['1', '2'], ['3', '4']]) {

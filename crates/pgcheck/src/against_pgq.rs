@@ -32,6 +32,17 @@ pub const EVENT_TYPE: &str = "order.created";
 /// The queue's settings, the same on both engines (`set_queue_config`).
 pub const MAX_COUNT: i32 = 3;
 pub const ROTATION_SECONDS: f64 = 1.0;
+
+/// The queue's settings as `set_queue_config`'s (parameter, value) pairs, the same on both
+/// engines.
+fn queue_config() -> [(&'static str, String); 4] {
+    [
+        ("ticker_max_count", MAX_COUNT.to_string()),
+        ("ticker_max_lag", "1 hour".into()),
+        ("ticker_idle_period", "1 hour".into()),
+        ("rotation_period", format!("{ROTATION_SECONDS} seconds")),
+    ]
+}
 /// nack/event_retry's delay, and the length of each wait (a real sleep on PgQ's side).
 pub const RETRY_SECONDS: i32 = 2;
 pub const WAIT_SECONDS: f64 = 1.1;

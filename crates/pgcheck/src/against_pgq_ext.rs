@@ -10,8 +10,7 @@ use std::time::Duration;
 
 use postgres::Client;
 
-use super::ROTATION_SECONDS;
-use super::{Engine, Ev, Received, Tables, BILLING, EMAIL, EVENT_TYPE, MAX_COUNT, QUEUE};
+use super::{Engine, Ev, Received, Tables, BILLING, EMAIL, EVENT_TYPE, QUEUE};
 use crate::target;
 use crate::{context, CheckError};
 
@@ -104,14 +103,7 @@ impl Engine for PgqExt {
             a.query_one("select pgq.create_queue($1)", &[&QUEUE]),
             "pgq.create_queue()",
         )?;
-        let rotation = format!("{ROTATION_SECONDS} seconds");
-        let max_count = MAX_COUNT.to_string();
-        for (param, value) in [
-            ("ticker_max_count", max_count.as_str()),
-            ("ticker_max_lag", "1 hour"),
-            ("ticker_idle_period", "1 hour"),
-            ("rotation_period", rotation.as_str()),
-        ] {
+        for (param, value) in super::queue_config() {
             context(
                 a.query_one(
                     "select pgq.set_queue_config($1, $2, $3)",

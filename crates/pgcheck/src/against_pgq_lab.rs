@@ -6,23 +6,10 @@
 use postgres::types::Type;
 use postgres::Client;
 
-use super::{Engine, Ev, Received, Tables, BILLING, EMAIL, EVENT_TYPE, MAX_COUNT, NTABLES};
-use super::{QUEUE, ROTATION_SECONDS};
-use crate::target::{self, lab_sql, CLOCK_ADVANCE};
+use super::{Engine, Ev, Received, Tables, BILLING, EMAIL, EVENT_TYPE, NTABLES, QUEUE};
+use crate::target::{self, lab_sql};
 use crate::{context, CheckError};
 
-/// The engine, in install order, as the lab installs it.
-const ENGINE: [(&str, &str); 9] = [
-    ("00_schema.sql", lab_sql!("pgque/00_schema.sql")),
-    ("10_queue.sql", lab_sql!("pgque/10_queue.sql")),
-    ("20_send.sql", lab_sql!("pgque/20_send.sql")),
-    ("30_ticker.sql", lab_sql!("pgque/30_ticker.sql")),
-    ("40_receive.sql", lab_sql!("pgque/40_receive.sql")),
-    ("45_coop.sql", lab_sql!("pgque/45_coop.sql")),
-    ("50_retry_dlq.sql", lab_sql!("pgque/50_retry_dlq.sql")),
-    ("60_info.sql", lab_sql!("pgque/60_info.sql")),
-    ("70_maint.sql", lab_sql!("pgque/70_maint.sql")),
-];
 const CREATE_QUEUE: &str = lab_sql!("pgque/lab/create_queue.sql");
 const QUEUE_CONFIG: &str = lab_sql!("pgque/lab/queue_config.sql");
 const SUBSCRIBE: &str = lab_sql!("pgque/lab/subscribe.sql");
@@ -45,10 +32,7 @@ const MAX_RETURN: i32 = 100;
 /// Installs the engine (`create schema pgque` and its functions) on a lab session, and
 /// opens B.
 pub fn engine(url: &str) -> Result<LabEngine, CheckError> {
-    let mut a = target::lab_session(url, crate::pgq::lab_schema())?;
-    for (name, sql) in ENGINE {
-        context(a.batch_execute(sql), name)?;
-    }
+    let a = crate::pgq::engine_session(url)?;
     let b = target::lab_session(url, crate::pgq::lab_schema())?;
     Ok(LabEngine {
         a,
@@ -99,14 +83,7 @@ impl Engine for LabEngine {
                 .prepare_typed(QUEUE_CONFIG, &[Type::TEXT, Type::TEXT, Type::TEXT]),
             "queue_config.sql",
         )?;
-        let rotation = format!("{ROTATION_SECONDS} seconds");
-        let max_count = MAX_COUNT.to_string();
-        for (param, value) in [
-            ("ticker_max_count", max_count.as_str()),
-            ("ticker_max_lag", "1 hour"),
-            ("ticker_idle_period", "1 hour"),
-            ("rotation_period", rotation.as_str()),
-        ] {
+        for (param, value) in super::queue_config() {
             context(
                 self.a.query(&config, &[&QUEUE, &param, &value]),
                 "queue_config.sql",
@@ -253,12 +230,7 @@ impl Engine for LabEngine {
     }
 
     fn wait(&mut self, seconds: f64) -> Result<(), CheckError> {
-        let stmt = context(
-            self.a.prepare_typed(CLOCK_ADVANCE, &[Type::FLOAT8]),
-            "clock_advance.sql",
-        )?;
-        context(self.a.query(&stmt, &[&seconds]), "clock_advance.sql")?;
-        Ok(())
+        target::advance_clock(&mut self.a, seconds)
     }
 
     fn dead_letters(&mut self) -> Result<Option<i64>, CheckError> {

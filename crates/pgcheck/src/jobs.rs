@@ -12,7 +12,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::Type;
 use postgres::{Client, GenericClient};
 
-use crate::target::{self, lab_sql, table, CLOCK_ADVANCE, CLOCK_RESET, CLOCK_SCHEMA};
+use crate::target::{self, lab_sql, table, CLOCK_RESET, CLOCK_SCHEMA};
 use crate::{context, CheckError};
 
 const SCHEMA: &str = lab_sql!("jobs/schema.sql");
@@ -209,11 +209,7 @@ impl Lab {
     /// Lab time moves on by `secs` for both workers.
     fn advance(&mut self, secs: f64) -> Result<(), CheckError> {
         for c in [&mut self.a, &mut self.b] {
-            let stmt = context(
-                c.prepare_typed(CLOCK_ADVANCE, &[Type::FLOAT8]),
-                "clock_advance.sql",
-            )?;
-            context(c.query(&stmt, &[&secs]), "clock_advance.sql")?;
+            target::advance_clock(c, secs)?;
         }
         Ok(())
     }
@@ -320,15 +316,7 @@ impl Lab {
     /// or rolled back. Returns (order id, job id).
     fn order_with_job(&mut self, commit: bool) -> Result<(i64, i64), CheckError> {
         let mut tx = context(self.a.transaction(), "BEGIN")?;
-        let ins = context(
-            tx.prepare_typed(ORDER_INSERT, &[Type::TEXT, Type::FLOAT8]),
-            "order_insert.sql",
-        )?;
-        let order: i64 = context(
-            tx.query_one(&ins, &[&"kim@example.com", &42_000.0f64]),
-            "order_insert.sql",
-        )?
-        .get("id");
+        let order = insert_order(&mut tx)?;
         let job: i64 = context(
             tx.query_one(ORDER_JOB_INSERT, &[&order]),
             "order_job_insert.sql",
@@ -634,15 +622,7 @@ impl Lab {
         let mut written = Vec::new();
         for publish_first in [false, true] {
             let mut tx = context(self.a.transaction(), "BEGIN")?;
-            let ins = context(
-                tx.prepare_typed(ORDER_INSERT, &[Type::TEXT, Type::FLOAT8]),
-                "order_insert.sql",
-            )?;
-            let order: i64 = context(
-                tx.query_one(&ins, &[&"kim@example.com", &42_000.0f64]),
-                "order_insert.sql",
-            )?
-            .get("id");
+            let order = insert_order(&mut tx)?;
             if publish_first {
                 broker.push(order);
                 context(tx.rollback(), "ROLLBACK")?;
@@ -737,4 +717,17 @@ impl Lab {
             ),
         ))
     }
+}
+
+/// order_insert.sql in `tx`, with the lab's order (kim@example.com, 42,000): the order's id.
+fn insert_order(tx: &mut postgres::Transaction<'_>) -> Result<i64, CheckError> {
+    let ins = context(
+        tx.prepare_typed(ORDER_INSERT, &[Type::TEXT, Type::FLOAT8]),
+        "order_insert.sql",
+    )?;
+    let row = context(
+        tx.query_one(&ins, &[&"kim@example.com", &42_000.0f64]),
+        "order_insert.sql",
+    )?;
+    Ok(row.get("id"))
 }

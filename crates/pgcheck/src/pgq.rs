@@ -27,7 +27,7 @@ use std::time::Instant;
 use postgres::types::Type;
 use postgres::Client;
 
-use crate::target::{self, en, group, lab_sql, render, table, CLOCK_ADVANCE, CLOCK_SCHEMA};
+use crate::target::{self, en, group, lab_sql, render, table, CLOCK_SCHEMA};
 use crate::{context, CheckError};
 use queue_lab_core::i18n::Msg;
 
@@ -48,6 +48,15 @@ const ENGINE: [(&str, &str); 9] = [
     ("60_info.sql", lab_sql!("pgque/60_info.sql")),
     ("70_maint.sql", lab_sql!("pgque/70_maint.sql")),
 ];
+
+/// A lab session on L4's schema with the engine installed on it, as the lab installs it.
+pub(crate) fn engine_session(url: &str) -> Result<Client, CheckError> {
+    let mut c = target::lab_session(url, lab_schema())?;
+    for (name, sql) in ENGINE {
+        context(c.batch_execute(sql), name)?;
+    }
+    Ok(c)
+}
 const SEND_BURST: &str = lab_sql!("pgque/lab/send_burst.sql");
 const FORCE_TICK: &str = lab_sql!("pgque/lab/force_tick.sql");
 const TICK: &str = lab_sql!("pgque/lab/tick.sql");
@@ -345,50 +354,44 @@ pub fn run(
     settings: Settings,
     print: &mut dyn FnMut(String),
 ) -> Result<Report, CheckError> {
-    target::run_in_schemas(
-        url,
-        "pgq",
-        &[CLOCK_SCHEMA, lab_schema()],
-        &MADE_BY_SQL,
-        || {
-            let mut c = target::lab_session(url, lab_schema())?;
-            for (name, sql) in ENGINE {
-                context(c.batch_execute(sql), name)?;
-            }
-            let mut runs = Vec::new();
-            for pinned in [false, true] {
-                let run = one_run(url, &mut c, settings, pinned)?;
-                print(format!("\n{}", run.table(settings)));
-                runs.push(run);
-            }
-            let coop = coop::run(&mut c)?;
-            print(coop.table());
-            context(c.query(RESET_SEARCH_PATH, &[]), "reset_search_path.sql")?;
-            let pinned = runs.pop().expect("two runs");
-            let free = runs.pop().expect("two runs");
-            Ok(Report {
-                settings,
-                free,
-                pinned,
-                coop,
-            })
-        },
-    )
+    in_lab_schemas(url, |c| {
+        let mut one = |pinned| {
+            let run = one_run(url, c, settings, pinned)?;
+            print(format!("\n{}", run.table(settings)));
+            Ok::<_, CheckError>(run)
+        };
+        let free = one(false)?;
+        let pinned = one(true)?;
+        let coop = coop::run(c)?;
+        print(coop.table());
+        Ok(Report {
+            settings,
+            free,
+            pinned,
+            coop,
+        })
+    })
 }
 
 /// Cooperative consumers and unsubscribe alone (the end of [`run`]), in the same schemas.
 pub fn run_coop(url: &str) -> Result<coop::Coop, CheckError> {
+    in_lab_schemas(url, coop::run)
+}
+
+/// `body` on a lab session with the engine installed, inside [`target::run_in_schemas`] for
+/// L4's schemas; the session's search path is put back once `body` has succeeded.
+fn in_lab_schemas<T>(
+    url: &str,
+    body: impl FnOnce(&mut Client) -> Result<T, CheckError>,
+) -> Result<T, CheckError> {
     target::run_in_schemas(
         url,
         "pgq",
         &[CLOCK_SCHEMA, lab_schema()],
         &MADE_BY_SQL,
         || {
-            let mut c = target::lab_session(url, lab_schema())?;
-            for (name, sql) in ENGINE {
-                context(c.batch_execute(sql), name)?;
-            }
-            let out = coop::run(&mut c)?;
+            let mut c = engine_session(url)?;
+            let out = body(&mut c)?;
             context(c.query(RESET_SEARCH_PATH, &[]), "reset_search_path.sql")?;
             Ok(out)
         },
@@ -437,7 +440,7 @@ fn one_run(url: &str, c: &mut Client, s: Settings, pinned: bool) -> Result<Run, 
         let mut released = Released::default();
         // The held-back rotations now go through: one per period, as maint() allows.
         for _ in 0..3 {
-            advance(c, ROTATION_SECONDS)?;
+            target::advance_clock(c, ROTATION_SECONDS)?;
             released.truncated += housekeeping(c, s.page, &mut released.stray)?.0.unwrap_or(0);
         }
         released.pgq_bytes = event_stats(c)?.1;
@@ -448,15 +451,6 @@ fn one_run(url: &str, c: &mut Client, s: Settings, pinned: bool) -> Result<Run, 
         out?;
     }
     Ok(run)
-}
-
-fn advance(c: &mut Client, secs: f64) -> Result<(), CheckError> {
-    let stmt = context(
-        c.prepare_typed(CLOCK_ADVANCE, &[Type::FLOAT8]),
-        "clock_advance.sql",
-    )?;
-    context(c.query(&stmt, &[&secs]), "clock_advance.sql")?;
-    Ok(())
 }
 
 /// receive.sql for one consumer, asking for `page` events: (batch id, events returned).
@@ -579,7 +573,7 @@ fn pgq_round(c: &mut Client, s: Settings, r: &mut Round) -> Result<(), CheckErro
         }
     }
     r.receive_ms = started.elapsed().as_secs_f64() * 1000.0;
-    advance(c, ROTATION_SECONDS)?;
+    target::advance_clock(c, ROTATION_SECONDS)?;
     (r.truncated, r.waiting) = housekeeping(c, s.page, &mut r.stray)?;
     (r.pgq_dead, r.pgq_bytes, _) = event_stats(c)?;
     Ok(())

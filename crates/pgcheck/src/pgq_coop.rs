@@ -16,8 +16,8 @@
 use postgres::types::Type;
 use postgres::Client;
 
-use super::{advance, ROTATION_SECONDS};
-use crate::target::{lab_sql, table};
+use super::ROTATION_SECONDS;
+use crate::target::{advance_clock, lab_sql, table};
 use crate::{context, CheckError};
 
 const CREATE_QUEUE: &str = lab_sql!("pgque/lab/create_queue.sql");
@@ -446,9 +446,9 @@ pub fn run(c: &mut Client) -> Result<Coop, CheckError> {
     send(c, GROUP_QUEUE, BATCH)?;
     tick(c, GROUP_QUEUE)?;
     out.dead = receive_coop(c, MEMBERS[0])?;
-    advance(c, DEAD_SECONDS - 1.0)?;
+    advance_clock(c, DEAD_SECONDS - 1.0)?;
     out.early = receive_coop(c, MEMBERS[1])?.1;
-    advance(c, 2.0)?;
+    advance_clock(c, 2.0)?;
     out.taken = receive_coop(c, MEMBERS[1])?;
     out.late_ack = ack(c, out.dead.0)?;
     out.taker_ack = ack(c, out.taken.0)?;
@@ -459,7 +459,7 @@ pub fn run(c: &mut Client) -> Result<Coop, CheckError> {
     tick(c, ROTATION_QUEUE)?;
     tick(c, ROTATION_QUEUE)?;
     drain(c, ROTATION_QUEUE, PLAIN)?;
-    advance(c, ROTATION_SECONDS + 1.0)?;
+    advance_clock(c, ROTATION_SECONDS + 1.0)?;
     (out.held, out.held_reason) = maint(c, ROTATION_QUEUE)?;
     exec(
         c,

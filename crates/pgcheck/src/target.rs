@@ -95,6 +95,16 @@ pub fn lab_session(url: &str, lab_schema: &str) -> Result<Client, CheckError> {
     Ok(c)
 }
 
+/// clock_advance.sql on `c`: lab time moves on by `secs` for that session.
+pub fn advance_clock(c: &mut Client, secs: f64) -> Result<(), CheckError> {
+    let stmt = context(
+        c.prepare_typed(CLOCK_ADVANCE, &[postgres::types::Type::FLOAT8]),
+        "clock_advance.sql",
+    )?;
+    context(c.query(&stmt, &[&secs]), "clock_advance.sql")?;
+    Ok(())
+}
+
 /// The server's version, e.g. `PostgreSQL 15.14 (Debian 15.14-0+deb12u1) on x86_64-pc-linux-gnu`.
 pub fn server_version(c: &mut Client) -> Result<String, CheckError> {
     let row = context(c.query_one("select version()", &[]), "reading version()")?;

@@ -67,20 +67,25 @@ fn fingerprint(o: &Outcome) -> u64 {
     h.0
 }
 
+/// Eight workers on a long tail of durations (2 ms to 400 ms), round trips of 3 ms.
+fn long_tail() -> Params {
+    Params {
+        workers: 8,
+        jobs: 1_000,
+        durations: Durations::LongTail {
+            min_us: 2_000,
+            max_us: 400_000,
+        },
+        latency_us: 3_000,
+        seed: 7,
+        ..Params::default()
+    }
+}
+
 fn cases() -> Vec<Params> {
     vec![
         Params::default(),
-        Params {
-            workers: 8,
-            jobs: 1_000,
-            durations: Durations::LongTail {
-                min_us: 2_000,
-                max_us: 400_000,
-            },
-            latency_us: 3_000,
-            seed: 7,
-            ..Params::default()
-        },
+        long_tail(),
         Params {
             workers: 3,
             jobs: 500,
@@ -137,16 +142,8 @@ fn full_recording_cases() -> Vec<Params> {
             ..Params::default()
         },
         Params {
-            workers: 8,
-            jobs: 1_000,
-            durations: Durations::LongTail {
-                min_us: 2_000,
-                max_us: 400_000,
-            },
-            latency_us: 3_000,
-            seed: 7,
             timeline_limit: 40,
-            ..Params::default()
+            ..long_tail()
         },
         Params {
             workers: 16,

@@ -15,6 +15,7 @@
 
 use std::time::Instant;
 
+use pgcheck::vacuum::Strategy;
 use postgres::types::Type;
 use postgres::{Client, Statement};
 
@@ -194,40 +195,14 @@ fn l1_run(url: &str, cycles: usize) -> Res<[Vec<f64>; 4]> {
 // and DELETE + VACUUM's VACUUM / rotation's TRUNCATE / the partition's DETACH + DROP, each
 // measured again.
 
-#[derive(Clone, Copy, PartialEq)]
-enum Strategy {
-    Keep,
-    Delete,
-    DeleteVacuum,
-    Rotate,
-    Partition,
-}
-
-impl Strategy {
-    const ALL: [Strategy; 5] = [
-        Strategy::Keep,
-        Strategy::Delete,
-        Strategy::DeleteVacuum,
-        Strategy::Rotate,
-        Strategy::Partition,
-    ];
-    fn schema(self) -> &'static str {
-        match self {
-            Strategy::Keep => "vac_keep",
-            Strategy::Delete => "vac_delete",
-            Strategy::DeleteVacuum => "vac_delete_vacuum",
-            Strategy::Rotate => "vac_rotate",
-            Strategy::Partition => "vac_partition",
-        }
-    }
-    fn id(self) -> &'static str {
-        match self {
-            Strategy::Keep => "keep",
-            Strategy::Delete => "delete",
-            Strategy::DeleteVacuum => "delete_vacuum",
-            Strategy::Rotate => "rotate",
-            Strategy::Partition => "partition",
-        }
+/// The bench's name for a strategy in its JSON.
+fn id(s: Strategy) -> &'static str {
+    match s {
+        Strategy::Keep => "keep",
+        Strategy::Delete => "delete",
+        Strategy::DeleteVacuum => "delete_vacuum",
+        Strategy::Rotate => "rotate",
+        Strategy::Partition => "partition",
     }
 }
 
@@ -447,7 +422,7 @@ fn run(url: &str, runs: usize) -> Res<()> {
                     .filter(|(x, _)| x == s)
                     .map(|(_, t)| *t)
                     .collect();
-                format!("\"{}\":{}", s.id(), json_list(&t))
+                format!("\"{}\":{}", id(*s), json_list(&t))
             })
             .collect();
         l3.push(format!(
