@@ -45,9 +45,11 @@ export function catalog() {
 
 /** The labs in the header's order (src/labs/mod.rs `ALL`), each with its descriptor's fields. */
 export function labs() {
-  const list = fs.readFileSync(path.join(ROOT, 'src/labs/mod.rs'), 'utf8').match(/pub const ALL: \[LabId; \d+\] = \[([^\]]*)\]/);
+  // A slice (`&[LabId] = &[...]`); an entry under a #[cfg(...)] (the test-only stub) is left out.
+  const list = fs.readFileSync(path.join(ROOT, 'src/labs/mod.rs'), 'utf8').match(/pub const ALL: &\[LabId\] = &\[([^\]]*(?:\][^\]]*)*?)\];/);
   if (!list) throw new Error('first-screen: no `pub const ALL` in src/labs/mod.rs');
-  return list[1].split(',').map((s) => s.trim().replace(/::ID$/, '')).filter(Boolean).map((module) => {
+  const entries = list[1].replace(/#\[cfg\([^)]*\)\]\s*\w+::ID,?/g, '');
+  return entries.split(',').map((s) => s.trim().replace(/::ID$/, '')).filter(Boolean).map((module) => {
     const src = fs.readFileSync(path.join(ROOT, 'src/labs', module, 'mod.rs'), 'utf8');
     const field = (name) => {
       const m = src.match(new RegExp(`\\b${name}: "([^"]*)"`));
