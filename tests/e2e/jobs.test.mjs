@@ -269,9 +269,25 @@ test('the job-state picture counts each status from the table and marks the last
   await page.click('#worker-A [data-act="complete"]');
   await idle(page);
   assert.deepEqual(await states(page).then((x) => [x.counts, x.on]), [{ ready: 1, running: 0, done: 1, dead: 0 }, ['complete']]);
+  // A lease that runs out: the row stays running, and the next claim takes it again.
+  await page.click('#worker-A [data-act="claim"]');
+  await idle(page);
+  await page.click('#worker-A [data-act="die"]');
+  await idle(page);
+  await page.fill('#clock-custom', '31');
+  await page.click('.custom-step button');
+  await idle(page);
+  await page.click('#worker-B [data-act="claim"]');
+  await idle(page);
+  assert.match(await page.textContent('#last-outcome'), /lease ran out/);
+  assert.deepEqual(await states(page).then((x) => [x.counts.running, x.on]), [1, ['lease']]);
   // Tour step 4: a retry, then the last attempt fails and the job is dead.
   await tourStep(page, 3);
   assert.deepEqual(await states(page).then((x) => [x.counts.dead, x.on]), [1, ['dead']]);
+  // The requeue from the dead letter back to ready.
+  await page.click('#jobs-table [data-act="requeue"]');
+  await idle(page);
+  assert.deepEqual(await states(page).then((x) => [x.counts, x.on]), [{ ready: 1, running: 0, done: 0, dead: 0 }, ['requeue']]);
   await page.locator('#job-states').screenshot({ path: `${ARTIFACTS}/jobs-states-picture-en.png` });
   await shot(page, 'jobs-states-en');
   assert.deepEqual(page.errors, []);
