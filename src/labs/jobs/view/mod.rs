@@ -80,10 +80,12 @@ pub fn JobsLab() -> impl IntoView {
                     </div>
                     <div class="lab-watch">
                         <LastActionSql entries=log busy=working/>
-                        <JobStates lab=lab snap=snap last=last/>
                         <JobsTable snap=snap lab=lab touched=touched act=Callback::new(act) disabled=Signal::derive(disabled)/>
                     </div>
                 </div>
+                // Below the two columns: beside them it pushed the changed row and the
+                // statement out of the watched column at 1280 × 800.
+                <JobStates lab=lab snap=snap last=last/>
                 <AtLeastOnce lab=lab/>
                 <OrdersTable snap=snap/>
                 <ClaimQuery/>
