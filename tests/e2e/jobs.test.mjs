@@ -99,6 +99,7 @@ test('the lab reads well at 360 px in the dark', async () => {
   await tourStep(page, 0);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `page is ${overflow}px wider than the screen`);
+  await page.locator('#job-states').screenshot({ path: `${ARTIFACTS}/jobs-states-picture-360-dark-ko.png` });
   await shot(page, 'jobs-360-dark-ko');
 });
 

@@ -199,6 +199,8 @@ pub fn JobStates(
     view! {
         <section class="panel" aria-labelledby="job-states-title">
             <h2 id="job-states-title">{ctx.t("jobs.states.title")}</h2>
+            // Scrolls sideways on a phone rather than shrinking its labels past reading.
+            <div class="table-wrap" tabindex="0">
             <svg id="job-states" class="states-svg" viewBox="0 0 590 250" width="100%" role="img" aria-label=summary>
                 <defs>
                     <marker id="states-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -211,6 +213,7 @@ pub fn JobStates(
                 {arrows}
                 {boxes}
             </svg>
+            </div>
             <p class="muted">{ctx.t("jobs.states.note")}</p>
         </section>
     }
