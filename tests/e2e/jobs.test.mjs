@@ -99,6 +99,7 @@ test('the lab reads well at 360 px in the dark', async () => {
   await tourStep(page, 0);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `page is ${overflow}px wider than the screen`);
+  await page.locator('#job-states').screenshot({ path: `${ARTIFACTS}/jobs-states-picture-360-dark-ko.png` });
   await shot(page, 'jobs-360-dark-ko');
 });
 
@@ -237,4 +238,72 @@ test("a tour step that rebuilds the lab shows its own jobs' priorities and paylo
     .map((r) => { const [id, prio, ...rest] = r.split(' '); return `${id} ${prio} ${sorted(rest.join(' '))}`; });
   assert.deepEqual(shown, inDb, 'the table shows what the jobs table holds');
   assert.deepEqual(page.errors, []);
+});
+
+/** The job-state picture as it reads: each status's count, the marked moves, its text alternative. */
+async function states(page) {
+  return page.evaluate(() => {
+    const svg = document.querySelector('#job-states');
+    const counts = {};
+    for (const g of svg.querySelectorAll('[data-state]')) counts[g.dataset.state] = Number(g.querySelector('.count').textContent);
+    const on = [...svg.querySelectorAll('[data-move][data-on="true"]')].map((g) => g.dataset.move);
+    return { counts, on, label: svg.getAttribute('aria-label'), role: svg.getAttribute('role') };
+  });
+}
+
+test('the job-state picture counts each status from the table and marks the last action\'s move', async () => {
+  const page = await openLab('en');
+  assert.deepEqual((await states(page)).on, [], 'no move before any action');
+  await page.click('#enqueue');
+  await idle(page);
+  assert.deepEqual((await states(page)).on, ['enqueue']);
+  await page.click('#enqueue');
+  await idle(page);
+  await page.click('#worker-A [data-act="claim"]');
+  await idle(page);
+  const s = await states(page);
+  assert.deepEqual(s.counts, { ready: 1, running: 1, done: 0, dead: 0 });
+  assert.deepEqual(s.on, ['claim'], 'the claim\'s arrow, and only it');
+  assert.equal(s.role, 'img');
+  assert.equal(s.label, 'Job states: 1 ready, 1 running, 0 done, 0 dead. Last move: claim.');
+  assert.match(await page.textContent('#job-counts'), /1 ready, 1 running, 0 done, 0 dead/, 'the same counts as the table');
+  await page.click('#worker-A [data-act="complete"]');
+  await idle(page);
+  assert.deepEqual(await states(page).then((x) => [x.counts, x.on]), [{ ready: 1, running: 0, done: 1, dead: 0 }, ['complete']]);
+  // A lease that runs out: the row stays running, and the next claim takes it again.
+  await page.click('#worker-A [data-act="claim"]');
+  await idle(page);
+  await page.click('#worker-A [data-act="die"]');
+  await idle(page);
+  await page.fill('#clock-custom', '31');
+  await page.click('.custom-step button');
+  await idle(page);
+  await page.click('#worker-B [data-act="claim"]');
+  await idle(page);
+  assert.match(await page.textContent('#last-outcome'), /lease ran out/);
+  assert.deepEqual(await states(page).then((x) => [x.counts.running, x.on]), [1, ['lease']]);
+  // Tour step 4: a retry, then the last attempt fails and the job is dead.
+  await tourStep(page, 3);
+  assert.deepEqual(await states(page).then((x) => [x.counts.dead, x.on]), [1, ['dead']]);
+  // The requeue from the dead letter back to ready.
+  await page.click('#jobs-table [data-act="requeue"]');
+  await idle(page);
+  assert.deepEqual(await states(page).then((x) => [x.counts, x.on]), [{ ready: 1, running: 0, done: 0, dead: 0 }, ['requeue']]);
+  await page.locator('#job-states').screenshot({ path: `${ARTIFACTS}/jobs-states-picture-en.png` });
+  await shot(page, 'jobs-states-en');
+  assert.deepEqual(page.errors, []);
+});
+
+test('the job-state picture reads in Korean: its text alternative and labels from the catalog', async () => {
+  const page = await openLab('ko');
+  await page.click('#enqueue');
+  await idle(page);
+  await page.click('#worker-A [data-act="claim"]');
+  await idle(page);
+  const s = await states(page);
+  assert.equal(s.label, '작업 상태: ready 0, running 1, done 0, dead 0. 마지막 이동: 가져오기.');
+  assert.equal(await page.textContent('#job-states [data-move="claim"] text'), '가져오기');
+  assert.equal(await page.textContent('#job-states [data-state="running"] .state-name'), 'running');
+  await page.locator('#job-states').screenshot({ path: `${ARTIFACTS}/jobs-states-picture-ko.png` });
+  await shot(page, 'jobs-states-ko');
 });

@@ -3,6 +3,7 @@
 
 mod lessons;
 mod lifecycle;
+mod states;
 
 use super::model::{self, Action, EnqueueInput, Lab, Snapshot, WorkerId};
 use super::tour::TOUR;
@@ -18,6 +19,7 @@ use leptos::prelude::*;
 use lessons::{DualWrite, Idempotency, NotifyQueue};
 use lifecycle::{CompleteMode, DeadAlerts, DeadCount};
 use queue_lab_core::i18n::Msg;
+use states::JobStates;
 
 #[component]
 pub fn JobsLab() -> impl IntoView {
@@ -81,6 +83,9 @@ pub fn JobsLab() -> impl IntoView {
                         <JobsTable snap=snap lab=lab touched=touched act=Callback::new(act) disabled=Signal::derive(disabled)/>
                     </div>
                 </div>
+                // Below the two columns: beside them it pushed the changed row and the
+                // statement out of the watched column at 1280 × 800.
+                <JobStates lab=lab snap=snap last=last/>
                 <AtLeastOnce lab=lab/>
                 <OrdersTable snap=snap/>
                 <ClaimQuery/>
