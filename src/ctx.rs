@@ -171,8 +171,11 @@ pub fn query_param(name: &str) -> Option<String> {
 
 /// This page's address for a share link: origin, path and query, without what only this
 /// view of it means (`embed`, which hides the header, and `step`, which opens a tour step).
-/// A link copied inside an embedded lab then opens the full lab.
+/// A link copied inside an embedded lab then opens the full lab. An address that names a
+/// language (`lang=`) gives the link the language shown now, read from the context (tracked:
+/// a link already on screen follows a language switch, not only the lab's next action).
 pub fn share_base() -> String {
+    let shown = use_context::<Ctx>().map(|ctx| ctx.lang.get());
     let loc = window().location();
     let mut base = format!(
         "{}{}",
@@ -182,6 +185,9 @@ pub fn share_base() -> String {
     if let Ok(params) = web_sys::UrlSearchParams::new_with_str(&loc.search().unwrap_or_default()) {
         params.delete("embed");
         params.delete("step");
+        if let (Some(lang), true) = (shown, params.has("lang")) {
+            params.set("lang", lang.code());
+        }
         let rest = String::from(params.to_string());
         if !rest.is_empty() {
             base = format!("{base}?{rest}");

@@ -80,6 +80,17 @@ test('an 8000-byte NOTIFY shows Postgres\'s error and the lab stays usable', asy
   assert.equal(await page.locator('#jobs-table tbody tr').count(), 1);
 });
 
+test('a share link already on screen follows a language switch: it opens in the language shown', async () => {
+  const page = await openLab('en');
+  await page.click('#enqueue');
+  await idle(page);
+  assert.equal(new URL(await page.inputValue('#share-url')).searchParams.get('lang'), 'en');
+  await page.click('button.lang[lang="ko"]');
+  await page.waitForFunction(() => new URL(document.querySelector('#share-url').value).searchParams.get('lang') === 'ko', null, { timeout: 10_000 });
+  assert.match(await page.inputValue('#share-url'), /#\/jobs\?s=/, 'the link still carries the action');
+  assert.deepEqual(page.errors, []);
+});
+
 test('the share link replays to the same table', async () => {
   const page = await openLab('en');
   await tourStep(page, 3);

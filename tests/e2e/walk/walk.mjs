@@ -440,10 +440,11 @@ export async function walk({ page, url, seed, steps, log = () => {} }) {
           : await page.inputValue('#share-url').catch(() => null);
         if (!link) { model.stats.skipped += 1; return 'open the share link (none yet: skipped)'; }
         const full = new URL(link, page.url()).toString();
-        // The link's own `lang` wins; without one the page keeps the language last chosen.
-        // (A link is made when the lab's history changes, from the address of that moment:
-        // after a language switch it keeps the earlier `lang` until the lab's next action.)
+        // A link carries the language shown (the address follows a switch, and so does a link
+        // already on screen), or none, when the page was opened without `lang`. The link's own
+        // `lang` wins when it is opened.
         const linkLang = new URL(full).searchParams.get('lang');
+        if (linkLang && linkLang !== model.lang) fail(`a share link shown in ${model.lang} says lang=${linkLang}`);
         model.expectL1Rows = model.route === 'jobs' ? (await page.locator('#jobs-table tbody tr').allTextContents()) : null;
         await page.goto('about:blank');
         await page.goto(full);

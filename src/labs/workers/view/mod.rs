@@ -90,8 +90,7 @@ pub fn WorkersLab() -> impl IntoView {
                 running.set(true);
                 let query = inp.to_query();
                 write_hash_query(&query);
-                // Never `embed` or `step`: a link copied in an embed opens the full lab.
-                share.set(format!("{}#/workers?{query}", crate::ctx::share_base()));
+                share.set(query);
                 leptos::task::spawn_local(async move {
                     // One yield so "Running…" is on screen before a long computation.
                     gloo_timers::future::TimeoutFuture::new(0).await;
@@ -370,6 +369,8 @@ fn Results(
     ctx: Ctx,
     result: RunResult,
     shown: RwSignal<Option<Strategy>>,
+    /// The inputs of the run shown, as the share link's query (the link is made when shown,
+    /// from [`crate::ctx::share_base`]: never `embed` or `step`, the language shown).
     share: RwSignal<String>,
     look: Signal<&'static [Look]>,
 ) -> impl IntoView {
@@ -470,7 +471,7 @@ fn Results(
             </ul>
             <p class="muted small">
                 {ctx.t("workers.share")} " "
-                <a id="w-share" href=move || share.get()>{ctx.t("workers.share_link")}</a>
+                <a id="w-share" href=move || share.with(|query| format!("{}#/workers?{query}", crate::ctx::share_base()))>{ctx.t("workers.share_link")}</a>
             </p>
         </div>
         <OrderingPanel ctx ordering took_ms=ordering_ms look/>
