@@ -8,6 +8,7 @@
 //! entry in [`ALL`] (with its `pub mod` line).
 
 pub mod common;
+pub mod frame;
 pub mod guide;
 pub mod jobs;
 pub mod leave;

@@ -5,6 +5,7 @@ use crate::ctx::use_ctx;
 use crate::labs::jobs::model::{self, Action, Lab, Snapshot, Verdict, WorkerId};
 use crate::ui::format::{group, ms};
 use crate::ui::i18n::render;
+use crate::ui::panel::{Panel, SqlShown};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
@@ -27,8 +28,7 @@ pub fn DualWrite(
         Verdict::Duplicate => "jobs.dual.v.duplicate",
     };
     view! {
-        <section class="panel" aria-labelledby="dual-title" id="dual-write">
-            <h2 id="dual-title">{ctx.t("jobs.dual.title")}</h2>
+        <Panel heading_id="dual-title" heading="jobs.dual.title" id="dual-write">
             <p class="note">{ctx.t("jobs.dual.note")}</p>
             <div class="row">
                 <button type="button" id="dual-lost" disabled=disabled on:click=move |_| act.run(Action::DualWriteLost)>
@@ -77,11 +77,8 @@ pub fn DualWrite(
                     </table>
                 </div>
             </Show>
-            <details>
-                <summary>{ctx.t("jobs.dual.sql")}</summary>
-                <pre class="sql">{model::BROKER_CHECK_SQL.trim()}</pre>
-            </details>
-        </section>
+            <SqlShown summary="jobs.dual.sql" statements=&[model::BROKER_CHECK_SQL]/>
+        </Panel>
     }
 }
 
@@ -110,8 +107,7 @@ pub fn Idempotency(
         }
     };
     view! {
-        <section class="panel" aria-labelledby="idem-title" id="idempotency">
-            <h2 id="idem-title">{ctx.t("jobs.idem.title")}</h2>
+        <Panel heading_id="idem-title" heading="jobs.idem.title" id="idempotency">
             <p class="note">{ctx.t("jobs.idem.note")}</p>
             <div class="row">{WorkerId::ALL.into_iter().map(button).collect_view()}</div>
             <h3>{ctx.t("jobs.idem.table")}</h3>
@@ -141,11 +137,8 @@ pub fn Idempotency(
                     </table>
                 </div>
             </Show>
-            <details>
-                <summary>{ctx.t("jobs.idem.sql")}</summary>
-                <pre class="sql">{model::EFFECT_APPLY_SQL.trim()}</pre>
-            </details>
-        </section>
+            <SqlShown summary="jobs.idem.sql" statements=&[model::EFFECT_APPLY_SQL]/>
+        </Panel>
     }
 }
 
@@ -177,8 +170,7 @@ pub fn NotifyQueue(
     };
     let burst = move || lab.with(|l| l.as_ref().and_then(|l| l.burst.clone()));
     view! {
-        <section class="panel" aria-labelledby="nq-title" id="notify-queue">
-            <h2 id="nq-title">{ctx.t("jobs.nq.title")}</h2>
+        <Panel heading_id="nq-title" heading="jobs.nq.title" id="notify-queue">
             <p class="note">{ctx.t("jobs.nq.note")}</p>
             <form class="row" on:submit=move |ev| { ev.prevent_default(); send(); }>
                 <label for="burst-count">{ctx.t("jobs.nq.count")}</label>
@@ -207,12 +199,7 @@ pub fn NotifyQueue(
                     }.into_any()
                 }
             }}
-            <details>
-                <summary>{ctx.t("jobs.nq.sql")}</summary>
-                <pre class="sql">{model::NOTIFY_BURST_PROC_SQL.trim()}</pre>
-                <pre class="sql">{model::NOTIFY_BURST_SQL.trim()}</pre>
-                <pre class="sql">{model::NOTIFY_QUEUE_SQL.trim()}</pre>
-            </details>
-        </section>
+            <SqlShown summary="jobs.nq.sql" statements=&[model::NOTIFY_BURST_PROC_SQL, model::NOTIFY_BURST_SQL, model::NOTIFY_QUEUE_SQL]/>
+        </Panel>
     }
 }

@@ -6,6 +6,7 @@ use crate::ctx::use_ctx;
 use crate::labs::jobs::model::{self, Action, Lab, Snapshot};
 use crate::ui::format::bytes;
 use crate::ui::i18n::render;
+use crate::ui::panel::{Panel, SqlShown};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
@@ -30,8 +31,7 @@ pub fn CompleteMode(
         })
     };
     view! {
-        <section class="panel" aria-labelledby="complete-mode-title" id="complete-mode">
-            <h2 id="complete-mode-title">{ctx.t("jobs.done_mode.title")}</h2>
+        <Panel heading_id="complete-mode-title" heading="jobs.done_mode.title" id="complete-mode">
             <p class="muted">{ctx.rich("jobs.done_mode.note")}</p>
             <label class="row">
                 <input type="checkbox" id="delete-on-complete" prop:checked=on disabled=disabled
@@ -43,12 +43,8 @@ pub fn CompleteMode(
                 {ctx.t("jobs.done_mode.vacuum")} " "
                 <a href="#/vacuum">{ctx.t("jobs.done_mode.l3")}</a>
             </p>
-            <details>
-                <summary>{ctx.t("jobs.done_mode.sql")}</summary>
-                <pre class="sql">{model::COMPLETE_SQL.trim()}</pre>
-                <pre class="sql">{model::COMPLETE_DELETE_SQL.trim()}</pre>
-            </details>
-        </section>
+            <SqlShown summary="jobs.done_mode.sql" statements=&[model::COMPLETE_SQL, model::COMPLETE_DELETE_SQL]/>
+        </Panel>
     }
 }
 
@@ -77,8 +73,7 @@ pub fn DeadAlerts(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
     };
     let received = move || lab.with(|l| l.as_ref().map_or(0, |l| l.alerts.len()));
     view! {
-        <section class="panel" aria-labelledby="dead-alerts-title" id="dead-jobs">
-            <h2 id="dead-alerts-title">{ctx.t("jobs.dead.title")}</h2>
+        <Panel heading_id="dead-alerts-title" heading="jobs.dead.title" id="dead-jobs">
             <p class="muted">{ctx.rich("jobs.dead.explain")}</p>
             <h3>{move || render(ctx.lang.get(), &Msg::new("jobs.dead.received").arg("n", received()))}</h3>
             <ul class="deliveries" id="dead-alerts">
@@ -100,10 +95,7 @@ pub fn DeadAlerts(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
                 }}
             </ul>
             <p class="note">{ctx.t("jobs.dead.hook")}</p>
-            <details>
-                <summary>{ctx.t("jobs.dead.sql")}</summary>
-                <pre class="sql">{model::DEAD_ALERT_SQL.trim()}</pre>
-            </details>
-        </section>
+            <SqlShown summary="jobs.dead.sql" statements=&[model::DEAD_ALERT_SQL]/>
+        </Panel>
     }
 }

@@ -8,13 +8,14 @@ mod states;
 use super::model::{self, Action, EnqueueInput, Lab, Snapshot, WorkerId};
 use super::tour::TOUR;
 use crate::ctx::use_ctx;
-use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour};
+use crate::labs::frame::LabFrame;
+use crate::labs::guide::Guide;
 use crate::labs::session::{LabSession, LastOutcome};
 use crate::ui::clock::ClockBar;
-use crate::ui::console::SqlConsole;
 use crate::ui::i18n::{render, tr};
+use crate::ui::panel::{Panel, SqlShown};
 use crate::ui::reveal::{head_height, reveal_within};
-use crate::ui::sql_log::{LastActionSql, SqlLog};
+use crate::ui::sql_log::LastActionSql;
 use leptos::prelude::*;
 use lessons::{DualWrite, Idempotency, NotifyQueue};
 use lifecycle::{CompleteMode, DeadAlerts, DeadCount};
@@ -34,74 +35,55 @@ pub fn JobsLab() -> impl IntoView {
     let touched =
         Memo::new(move |_| lab.with(|l| l.as_ref().map(|l| l.touched.clone()).unwrap_or_default()));
     let act = move |a: Action| session.run(vec![a], false, None);
-    let run_actions = move |actions: Vec<Action>, reset: bool| {
-        let what =
-            (actions.len() > 1).then(|| Msg::new("runner.what.actions").arg("n", actions.len()));
-        session.run(actions, reset, what)
-    };
     let busy = Signal::derive(move || session.busy());
     let working = Signal::derive(move || session.working());
 
-    let ready = move || lab.with(Option::is_some) && ctx.runner().is_some();
     let disabled = move || busy.get();
 
     view! {
-        <section class="lab jobs-lab" aria-busy=move || working.get().to_string()>
-            <h1>{ctx.t("lab.jobs.title")}</h1>
-            <p class="lead">{ctx.t("jobs.intro")}</p>
-            // Shown from the moment a replay starts, before the lab's first state is in.
-            <ReplayCut cut=guide.cut/>
-            <Show when=ready fallback=move || view! { <p class="muted">{ctx.t("jobs.needs_postgres")}</p> }>
-                <Tour guide=guide session=session title="jobs.tour.title" busy=busy/>
-                // On a wide screen two columns: what you press on the left, and, kept in
-                // view beside it, the table the action changed and the SQL it ran.
-                <div class="lab-split">
-                    <div class="lab-controls">
-                        <div class="panel sticky-clock">
-                            <ClockBar
-                                now=Signal::derive(move || snap.with(|s| s.now.clone()))
-                                on_advance=Callback::new(move |s| act(Action::Advance(s)))
-                                busy=Signal::derive(disabled)
-                            />
-                            <LastOutcome last=last/>
-                            <DeadCount snap=snap/>
-                        </div>
-                        <div class="lab-grid">
-                            <Producers act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                            <Notify lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                        </div>
-                        <DualWrite lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                        <NotifyQueue lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                        <Workers lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                        <Idempotency lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                        <CompleteMode lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                        <DeadAlerts lab=lab/>
-                        <PerKey lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
+        <LabFrame session=session guide=guide slug="jobs" title="lab.jobs.title" tour_title="jobs.tour.title"
+            intro=move || view! { <p class="lead">{ctx.t("jobs.intro")}</p> }
+            waiting=move || view! { <p class="muted">{ctx.t("jobs.needs_postgres")}</p> }
+            share=|l| crate::labs::jobs::share::encode(&l.history)
+            reset="jobs.reset"
+            console="select id, status, attempts, run_at, locked_until from jobs;">
+            // On a wide screen two columns: what you press on the left, and, kept in
+            // view beside it, the table the action changed and the SQL it ran.
+            <div class="lab-split">
+                <div class="lab-controls">
+                    <div class="panel sticky-clock">
+                        <ClockBar
+                            now=Signal::derive(move || snap.with(|s| s.now.clone()))
+                            on_advance=Callback::new(move |s| act(Action::Advance(s)))
+                            busy=Signal::derive(disabled)
+                        />
+                        <LastOutcome last=last/>
+                        <DeadCount snap=snap/>
                     </div>
-                    <div class="lab-watch">
-                        <LastActionSql entries=log busy=working/>
-                        <JobsTable snap=snap lab=lab touched=touched act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                    <div class="lab-grid">
+                        <Producers act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                        <Notify lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
                     </div>
+                    <DualWrite lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                    <NotifyQueue lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                    <Workers lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                    <Idempotency lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                    <CompleteMode lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                    <DeadAlerts lab=lab/>
+                    <PerKey lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
                 </div>
-                // Below the two columns: beside them it pushed the changed row and the
-                // statement out of the watched column at 1280 × 800.
-                <JobStates lab=lab snap=snap last=last/>
-                <AtLeastOnce lab=lab/>
-                <OrdersTable snap=snap/>
-                <ClaimQuery/>
-                <div class="panel row">
-                    <button type="button" class="small" disabled=disabled on:click=move |_| {
-                        guide.step.set(None);
-                        run_actions(vec![], true);
-                    }>{ctx.t("jobs.reset")}</button>
-                    <ShareLink url=Signal::derive(move || {
-                        lab.with(|l| l.as_ref().map(|l| share_url("jobs", &crate::labs::jobs::share::encode(&l.history))).unwrap_or_default())
-                    })/>
+                <div class="lab-watch">
+                    <LastActionSql entries=log busy=working/>
+                    <JobsTable snap=snap lab=lab touched=touched act=Callback::new(act) disabled=Signal::derive(disabled)/>
                 </div>
-            </Show>
-            <SqlLog entries=log/>
-            <SqlConsole placeholder="select id, status, attempts, run_at, locked_until from jobs;"/>
-        </section>
+            </div>
+            // Below the two columns: beside them it pushed the changed row and the
+            // statement out of the watched column at 1280 × 800.
+            <JobStates lab=lab snap=snap last=last/>
+            <AtLeastOnce lab=lab/>
+            <OrdersTable snap=snap/>
+            <ClaimQuery/>
+        </LabFrame>
     }
 }
 
@@ -148,8 +130,7 @@ fn Producers(act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
         }
     };
     view! {
-        <section class="panel" aria-labelledby="producers-title">
-            <h2 id="producers-title">{ctx.t("jobs.producers")}</h2>
+        <Panel heading_id="producers-title" heading="jobs.producers">
             <div class="row">
                 <button type="button" id="order-commit" class="primary" disabled=disabled on:click=move |_| act.run(Action::OrderWithJob)>
                     {ctx.t("jobs.order_commit")}
@@ -172,7 +153,7 @@ fn Producers(act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
                 </div>
                 <button type="submit" id="enqueue" disabled=disabled>{ctx.t("jobs.enqueue")}</button>
             </form>
-        </section>
+        </Panel>
     }
 }
 
@@ -320,11 +301,10 @@ fn Workers(
         }
     };
     view! {
-        <section class="panel" aria-labelledby="workers-title">
-            <h2 id="workers-title">{ctx.t("jobs.workers")}</h2>
+        <Panel heading_id="workers-title" heading="jobs.workers">
             <p class="muted">{ctx.t("jobs.workers_explain")}</p>
             <div class="workers">{WorkerId::ALL.into_iter().map(card).collect_view()}</div>
-        </section>
+        </Panel>
     }
 }
 
@@ -388,8 +368,7 @@ fn JobsTable(
         });
     });
     view! {
-        <section class="panel" aria-labelledby="jobs-title">
-            <h2 id="jobs-title">{ctx.t("jobs.table")}</h2>
+        <Panel heading_id="jobs-title" heading="jobs.table">
             <p class="muted" id="job-counts">{counts}</p>
             <Show when=move || snap.with(|s| s.counts.total > model::LIST_LIMIT)>
                 <p class="muted" id="jobs-shown">
@@ -451,7 +430,7 @@ fn JobsTable(
                 </table>
             </div>
             <p class="muted">{ctx.t("jobs.table_explain")}</p>
-        </section>
+        </Panel>
     }
 }
 
@@ -460,8 +439,7 @@ fn AtLeastOnce(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
     let ctx = use_ctx();
     let twice = move || lab.with(|l| l.as_ref().map(Lab::ran_more_than_once).unwrap_or_default());
     view! {
-        <section class="panel" aria-labelledby="twice-title">
-            <h2 id="twice-title">{ctx.t("jobs.twice_title")}</h2>
+        <Panel heading_id="twice-title" heading="jobs.twice_title">
             <ul id="ran-twice">
                 {move || {
                     let t = twice();
@@ -486,7 +464,7 @@ fn AtLeastOnce(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
                 }}
             </ul>
             <p class="note">{ctx.t("jobs.idempotency")}</p>
-        </section>
+        </Panel>
     }
 }
 
@@ -494,8 +472,7 @@ fn AtLeastOnce(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
 fn OrdersTable(snap: RwSignal<Snapshot>) -> impl IntoView {
     let ctx = use_ctx();
     view! {
-        <section class="panel" aria-labelledby="orders-title">
-            <h2 id="orders-title">{ctx.t("jobs.orders")}</h2>
+        <Panel heading_id="orders-title" heading="jobs.orders">
             <div class="table-wrap" tabindex="0">
                 <table id="orders-table">
                     <thead><tr><th scope="col" translate="no">"id"</th><th scope="col" translate="no">"customer"</th><th scope="col" translate="no">"total"</th><th scope="col" translate="no">"created"</th></tr></thead>
@@ -514,7 +491,7 @@ fn OrdersTable(snap: RwSignal<Snapshot>) -> impl IntoView {
             <Show when=move || snap.with(|s| s.orders.is_empty())>
                 <p class="muted">{ctx.t("jobs.no_orders")}</p>
             </Show>
-        </section>
+        </Panel>
     }
 }
 
@@ -537,8 +514,7 @@ fn PerKey(
         Err(m) => problem.set(Some(m)),
     };
     view! {
-        <section class="panel" aria-labelledby="per-key-title" id="per-key">
-            <h2 id="per-key-title">{ctx.t("jobs.per_key.title")}</h2>
+        <Panel heading_id="per-key-title" heading="jobs.per_key.title" id="per-key">
             <p class="note">{ctx.t("jobs.per_key.note")}</p>
             <form class="row" on:submit=move |ev| { ev.prevent_default(); submit(); }>
                 <label for="per-key-key">{ctx.t("jobs.per_key.key")}</label>
@@ -551,11 +527,8 @@ fn PerKey(
                     on:change=move |ev| act.run(Action::PerKeyClaim(event_target_checked(&ev)))/>
                 {ctx.t("jobs.per_key.toggle")}
             </label>
-            <details>
-                <summary>{ctx.t("jobs.per_key.sql")}</summary>
-                <pre class="sql">{model::CLAIM_PER_KEY_SQL.trim()}</pre>
-            </details>
-        </section>
+            <SqlShown summary="jobs.per_key.sql" statements=&[model::CLAIM_PER_KEY_SQL]/>
+        </Panel>
     }
 }
 
@@ -563,8 +536,7 @@ fn PerKey(
 fn ClaimQuery() -> impl IntoView {
     let ctx = use_ctx();
     view! {
-        <section class="panel" aria-labelledby="claim-sql-title">
-            <h2 id="claim-sql-title">{ctx.t("jobs.claim_sql")}</h2>
+        <Panel heading_id="claim-sql-title" heading="jobs.claim_sql">
             <p class="note">{ctx.t("jobs.claim_fix")}</p>
             <div class="lab-grid">
                 <div>
@@ -577,7 +549,7 @@ fn ClaimQuery() -> impl IntoView {
                     <pre class="sql">{model::CLAIM_SQL.trim()}</pre>
                 </div>
             </div>
-        </section>
+        </Panel>
     }
 }
 

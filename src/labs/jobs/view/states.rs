@@ -6,6 +6,7 @@ use crate::ctx::use_ctx;
 use crate::labs::jobs::model::{Lab, Snapshot};
 use crate::labs::session::Last;
 use crate::ui::i18n::{render, tr};
+use crate::ui::panel::Panel;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
@@ -197,8 +198,7 @@ pub fn JobStates(
         })
         .collect_view();
     view! {
-        <section class="panel" aria-labelledby="job-states-title">
-            <h2 id="job-states-title">{ctx.t("jobs.states.title")}</h2>
+        <Panel heading_id="job-states-title" heading="jobs.states.title">
             // Scrolls sideways on a phone rather than shrinking its labels past reading.
             <div class="table-wrap" tabindex="0">
             <svg id="job-states" class="states-svg" viewBox="0 0 590 250" width="100%" role="img" aria-label=summary>
@@ -215,7 +215,7 @@ pub fn JobStates(
             </svg>
             </div>
             <p class="muted">{ctx.t("jobs.states.note")}</p>
-        </section>
+        </Panel>
     }
 }
 

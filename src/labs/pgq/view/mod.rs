@@ -7,14 +7,14 @@ mod consumers;
 use super::model::{self, Action, Lab, Snapshot};
 use super::tour::TOUR;
 use crate::ctx::use_ctx;
-use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour};
+use crate::labs::frame::LabFrame;
+use crate::labs::guide::Guide;
 use crate::labs::session::{LabSession, LastOutcome};
 use crate::ui::clock::ClockBar;
-use crate::ui::console::SqlConsole;
 use crate::ui::format::bytes;
 use crate::ui::i18n::{render, tr};
 use crate::ui::reveal::reveal_later;
-use crate::ui::sql_log::{LastActionSql, SqlLog};
+use crate::ui::sql_log::LastActionSql;
 use compare::Compare;
 use consumers::Consumers;
 use leptos::prelude::*;
@@ -62,15 +62,13 @@ pub fn PgqLab() -> impl IntoView {
         }
     });
 
-    let ready = move || lab.with(Option::is_some) && ctx.runner().is_some();
     let disabled = Signal::derive(move || session.busy());
     let working = Signal::derive(move || session.working());
     let auto_tick = move || lab.with(|l| l.as_ref().is_some_and(|l| l.auto_tick));
     let auto_maint = move || lab.with(|l| l.as_ref().is_some_and(|l| l.auto_maint));
 
-    view! {
-        <section class="lab pgq-lab" aria-busy=move || working.get().to_string()>
-            <h1>{ctx.t("lab.pgq.title")}</h1>
+    let intro = move || {
+        view! {
             <p class="lead">{ctx.t("pgq.lead")}</p>
             <p class="muted">{ctx.t("pgq.engine_note")}</p>
             <details class="pgque-diff" id="pgque-diff">
@@ -79,62 +77,54 @@ pub fn PgqLab() -> impl IntoView {
                     {DIFFERENCES.iter().map(|k| view! { <li>{ctx.t(k)}</li> }).collect_view()}
                 </ul>
             </details>
-            <ReplayCut cut=guide.cut/>
-            <Show when=ready fallback=move || view! { <p class="muted">{ctx.t("pgq.needs_postgres")}</p> }>
-                <Tour guide=guide session=session title="pgq.tour.title" busy=disabled/>
-                // On a wide screen two columns: the producer, ticker and housekeeping on the
-                // left; the consumers, where a receive shows its events, beside the SQL that
-                // the last action ran, kept in view on the right.
-                <div class="lab-split">
-                    <div class="lab-controls">
-                        <div class="panel sticky-clock">
-                            <ClockBar
-                                now=Signal::derive(move || snap.with(|s| s.now.clone()))
-                                on_advance=Callback::new(move |s| act.run(Action::Advance(s)))
-                                busy=disabled
-                            />
-                            <div class="row">
-                                <label>
-                                    <input type="checkbox" id="auto-tick" prop:checked=auto_tick disabled=disabled
-                                        on:change=move |ev| act.run(Action::SetAutoTick(event_target_checked(&ev)))/>
-                                    " " {ctx.t("pgq.auto_tick")}
-                                </label>
-                                <label>
-                                    <input type="checkbox" id="auto-maint" prop:checked=auto_maint disabled=disabled
-                                        on:change=move |ev| act.run(Action::SetAutoMaint(event_target_checked(&ev)))/>
-                                    " " {ctx.t("pgq.auto_maint")}
-                                </label>
-                            </div>
-                            <LastOutcome last=last explain=model::error_key/>
+        }
+    };
+    view! {
+        <LabFrame session=session guide=guide slug="pgq" title="lab.pgq.title" tour_title="pgq.tour.title"
+            intro=intro
+            waiting=move || view! { <p class="muted">{ctx.t("pgq.needs_postgres")}</p> }
+            share=|l| crate::labs::pgq::share::encode(&l.history)
+            reset="pgq.action.reset"
+            console="select * from pgque.get_consumer_info('orders');">
+            // On a wide screen two columns: the producer, ticker and housekeeping on the
+            // left; the consumers, where a receive shows its events, beside the SQL that
+            // the last action ran, kept in view on the right.
+            <div class="lab-split">
+                <div class="lab-controls">
+                    <div class="panel sticky-clock">
+                        <ClockBar
+                            now=Signal::derive(move || snap.with(|s| s.now.clone()))
+                            on_advance=Callback::new(move |s| act.run(Action::Advance(s)))
+                            busy=disabled
+                        />
+                        <div class="row">
+                            <label>
+                                <input type="checkbox" id="auto-tick" prop:checked=auto_tick disabled=disabled
+                                    on:change=move |ev| act.run(Action::SetAutoTick(event_target_checked(&ev)))/>
+                                " " {ctx.t("pgq.auto_tick")}
+                            </label>
+                            <label>
+                                <input type="checkbox" id="auto-maint" prop:checked=auto_maint disabled=disabled
+                                    on:change=move |ev| act.run(Action::SetAutoMaint(event_target_checked(&ev)))/>
+                                " " {ctx.t("pgq.auto_maint")}
+                            </label>
                         </div>
-                        <div class="lab-grid">
-                            <Producers act=act disabled=disabled snap=snap/>
-                            <Ticker act=act disabled=disabled snap=snap/>
-                        </div>
-                        <Rotation lab=lab snap=snap act=act disabled=disabled/>
-                        <RetriesAndDead snap=snap act=act disabled=disabled/>
+                        <LastOutcome last=last explain=model::error_key/>
                     </div>
-                    <div class="lab-watch">
-                        <LastActionSql entries=log busy=working/>
-                        <Consumers lab=lab snap=snap act=act disabled=disabled/>
+                    <div class="lab-grid">
+                        <Producers act=act disabled=disabled snap=snap/>
+                        <Ticker act=act disabled=disabled snap=snap/>
                     </div>
+                    <Rotation lab=lab snap=snap act=act disabled=disabled/>
+                    <RetriesAndDead snap=snap act=act disabled=disabled/>
                 </div>
-                <Compare disabled=disabled on_done=Callback::new(move |()| refresh())/>
-                <div class="panel row">
-                    <button type="button" class="small" id="pgq-reset" disabled=disabled on:click=move |_| {
-                        guide.step.set(None);
-                        run_actions(vec![], true);
-                    }>
-                        {ctx.t("pgq.action.reset")}
-                    </button>
-                    <ShareLink url=Signal::derive(move || {
-                        lab.with(|l| l.as_ref().map(|l| share_url("pgq", &crate::labs::pgq::share::encode(&l.history))).unwrap_or_default())
-                    })/>
+                <div class="lab-watch">
+                    <LastActionSql entries=log busy=working/>
+                    <Consumers lab=lab snap=snap act=act disabled=disabled/>
                 </div>
-            </Show>
-            <SqlLog entries=log/>
-            <SqlConsole placeholder="select * from pgque.get_consumer_info('orders');"/>
-        </section>
+            </div>
+            <Compare disabled=disabled on_done=Callback::new(move |()| refresh())/>
+        </LabFrame>
     }
 }
 

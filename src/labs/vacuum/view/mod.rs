@@ -14,12 +14,12 @@ mod run;
 use super::model::{self, Action, Lab, Outcome, Snapshot, Strategy};
 use super::tour::TOUR;
 use crate::ctx::{use_ctx, Ctx};
-use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour};
+use crate::labs::frame::LabFrame;
+use crate::labs::guide::Guide;
 use crate::labs::session::{LabSession, Last};
-use crate::ui::console::{ErrorBox, SqlConsole};
+use crate::ui::console::ErrorBox;
 use crate::ui::format::group;
 use crate::ui::i18n::{render, tr};
-use crate::ui::sql_log::SqlLog;
 use leptos::prelude::*;
 use queue_lab_core::i18n::{Lang, Msg};
 
@@ -123,8 +123,6 @@ pub fn VacuumLab() -> impl IntoView {
         jobs: RwSignal::new(model::JOBS_DEFAULT.to_string()),
         guide,
     };
-    let lab = session.lab;
-    let ready = move || lab.with(Option::is_some) && ctx.runner().is_some();
     let lead = Msg::new("vacuum.lead")
         .arg("jobs", group(i64::from(model::JOBS_DEFAULT)))
         .arg("rounds", model::ROUNDS_DEFAULT)
@@ -136,40 +134,30 @@ pub fn VacuumLab() -> impl IntoView {
         _ => None,
     };
     view! {
-        <section class="lab vacuum-lab" id="vacuum-lab" aria-busy=move || session.working().to_string()>
-            <h1>{ctx.t("vacuum.title")}</h1>
-            <p class="lead">{ui.msg(lead)}</p>
-            <p>{ctx.t("vacuum.mvcc")}</p>
-            <ReplayCut cut=guide.cut/>
+        <LabFrame session=session guide=guide slug="vacuum" title="vacuum.title" tour_title="vacuum.tour.title"
+            intro=move || view! {
+                <p class="lead">{ui.msg(lead)}</p>
+                <p>{ctx.t("vacuum.mvcc")}</p>
+            }
+            waiting=move || view! {
+                <p class="muted" id="vacuum-waiting">
+                    {move || if ctx.runner().is_some() { ctx.t("vacuum.setting_up")() } else { ctx.t("vacuum.no_db")() }}
+                </p>
+                {ui.error_in("run")}
+            }
+            share=|l| crate::labs::vacuum::share::encode(&l.history)
+            console="select n_live_tup, n_dead_tup from pg_stat_user_tables where schemaname like 'vac_%';">
             {refused}
-            <Show
-                when=ready
-                fallback=move || view! {
-                    <p class="muted" id="vacuum-waiting">
-                        {move || if ctx.runner().is_some() { ctx.t("vacuum.setting_up")() } else { ctx.t("vacuum.no_db")() }}
-                    </p>
-                    {ui.error_in("run")}
-                }
-            >
-                <Tour guide=guide session=session title="vacuum.tour.title" busy=ui.busy/>
-                <run::RunPanel ui=ui/>
-                <results::Results ui=ui/>
-                <inspect::LongTxPanel ui=ui/>
-                <div class="lab-grid">
-                    <inspect::PageMapPanel ui=ui/>
-                    <inspect::AutovacuumPanel ui=ui/>
-                </div>
-                <plan::PlanPanel ui=ui/>
-                <plan::FullPanel ui=ui/>
-                <div class="panel row">
-                    <ShareLink url=Signal::derive(move || {
-                        lab.with(|l| l.as_ref().map(|l| share_url("vacuum", &crate::labs::vacuum::share::encode(&l.history))).unwrap_or_default())
-                    })/>
-                </div>
-            </Show>
-            <SqlLog entries=ctx.log/>
-            <SqlConsole placeholder="select n_live_tup, n_dead_tup from pg_stat_user_tables where schemaname like 'vac_%';"/>
-        </section>
+            <run::RunPanel ui=ui/>
+            <results::Results ui=ui/>
+            <inspect::LongTxPanel ui=ui/>
+            <div class="lab-grid">
+                <inspect::PageMapPanel ui=ui/>
+                <inspect::AutovacuumPanel ui=ui/>
+            </div>
+            <plan::PlanPanel ui=ui/>
+            <plan::FullPanel ui=ui/>
+        </LabFrame>
     }
 }
 

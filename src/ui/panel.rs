@@ -1,0 +1,34 @@
+//! A lab's panel and the SQL it shows folded: the shapes every lab's page repeats.
+
+use crate::ctx::use_ctx;
+use leptos::prelude::*;
+
+/// `<section class="panel">` titled by its `<h2>` (`heading`: a catalog key; `heading_id`:
+/// the heading's id, which labels the section for assistive technology).
+#[component]
+pub fn Panel(
+    heading_id: &'static str,
+    heading: &'static str,
+    #[prop(optional)] id: Option<&'static str>,
+    children: Children,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    view! {
+        <section class="panel" aria-labelledby=heading_id id=id>
+            <h2 id=heading_id>{ctx.t(heading)}</h2>
+            {children()}
+        </section>
+    }
+}
+
+/// The statements behind a panel, folded under `summary` (a catalog key), verbatim.
+#[component]
+pub fn SqlShown(summary: &'static str, statements: &'static [&'static str]) -> impl IntoView {
+    let ctx = use_ctx();
+    view! {
+        <details>
+            <summary>{ctx.t(summary)}</summary>
+            {statements.iter().map(|sql| view! { <pre class="sql">{sql.trim()}</pre> }).collect_view()}
+        </details>
+    }
+}
