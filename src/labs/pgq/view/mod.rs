@@ -1,8 +1,10 @@
-//! L4's page: producers, the ticker, the consumers (view/consumers.rs), table rotation,
+//! L4's page: producers, the ticker, the consumers (view/consumers.rs), table rotation
+//! (with the tables as a ring, view/ring.rs),
 //! retries and dead letters, the SQL log and console.
 
 mod compare;
 mod consumers;
+mod ring;
 
 use super::model::{self, Action, Lab, Snapshot};
 use super::tour::TOUR;
@@ -17,6 +19,7 @@ use crate::ui::reveal::reveal_later;
 use crate::ui::sql_log::{LastActionSql, SqlLog};
 use compare::Compare;
 use consumers::Consumers;
+use ring::TableRing;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
@@ -293,6 +296,7 @@ fn Rotation(
                 </table>
             </div>
             <p class="muted">{ctx.t("pgq.explain.stats_flush")}</p>
+            <TableRing snap=snap/>
             <div class="row">
                 <button type="button" id="maint" class="primary" disabled=disabled on:click=move |_| act.run(Action::Maint)>{ctx.t("pgq.action.maint")}</button>
             </div>
