@@ -19,9 +19,9 @@ use crate::ui::reveal::reveal_later;
 use crate::ui::sql_log::{LastActionSql, SqlLog};
 use compare::Compare;
 use consumers::Consumers;
-use ring::TableRing;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
+use ring::TableRing;
 
 type LabSig = RwSignal<Option<Lab>, LocalStorage>;
 

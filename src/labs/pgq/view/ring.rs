@@ -319,9 +319,15 @@ mod tests {
     #[test]
     fn table_zero_sits_at_the_top_and_the_tables_go_round_clockwise() {
         let (a0, a1) = span(0, 3);
-        assert!(((a0 + a1) / 2.0 + 90.0).abs() < 1e-9, "table 0 centred at 12 o'clock");
+        assert!(
+            ((a0 + a1) / 2.0 + 90.0).abs() < 1e-9,
+            "table 0 centred at 12 o'clock"
+        );
         let (b0, b1) = span(1, 3);
-        assert!(((b0 + b1) / 2.0 - 30.0).abs() < 1e-9, "table 1 next, clockwise");
+        assert!(
+            ((b0 + b1) / 2.0 - 30.0).abs() < 1e-9,
+            "table 1 next, clockwise"
+        );
         assert!(a1 < b0, "a gap between segments");
     }
 
@@ -355,16 +361,25 @@ mod tests {
             rotation_args: Some(args.iter().map(|a| a.to_string()).collect()),
             ..QueueInfo::default()
         };
-        assert_eq!(next_state(&q(true, "ready", &["event_1_1"])).key, "pgq.ring.ready");
+        assert_eq!(
+            next_state(&q(true, "ready", &["event_1_1"])).key,
+            "pgq.ring.ready"
+        );
         let held = next_state(&q(false, "consumer", &["email", "3"]));
         assert_eq!(held.key, "pgq.ring.held_consumer");
         assert_eq!(held.args, [("consumer", "email".to_string())]);
-        assert_eq!(next_state(&q(false, "long_tx", &["812"])).key, "pgq.ring.held_tx");
+        assert_eq!(
+            next_state(&q(false, "long_tx", &["812"])).key,
+            "pgq.ring.held_tx"
+        );
         assert_eq!(
             next_state(&q(false, "period", &["2026-01-01 10:00:30+00"])).key,
             "pgq.ring.waits_period"
         );
-        assert_eq!(next_state(&q(false, "step2_pending", &[])).key, "pgq.ring.waits_tick");
+        assert_eq!(
+            next_state(&q(false, "step2_pending", &[])).key,
+            "pgq.ring.waits_tick"
+        );
     }
 
     #[test]
