@@ -108,7 +108,8 @@ test('the ring reads in Korean: its labels, caption and text alternative from th
   await click(page, '#consumer-billing [data-act="ack"]');
   const r = await ring(page);
   assert.deepEqual(r.cursors, { billing: 'caught-up', email: '0' });
-  assert.equal(await page.textContent('#table-ring .role-current'), '현재: send가 여기에 씀');
+  assert.equal(await page.textContent('#table-ring .role-current'), '현재');
+  assert.equal(await page.textContent('#table-ring .send-here'), 'send가 여기에 씀');
   assert.equal(await page.textContent('#table-ring .role-next'), '다음 TRUNCATE 대상');
   assert.equal(await page.textContent('#table-ring .caught-title'), '다 읽음');
   assert.equal(await page.textContent('#ring-title'), '이벤트 테이블을 고리로 보기');
@@ -128,7 +129,7 @@ test('the ring at 360 px in the dark: the page does not scroll sideways, the pic
   // Dark mode reaches the picture: the current table is drawn in the dark palette's accent.
   const fill = await page.evaluate(() => getComputedStyle(document.querySelector('#table-ring g.table.current path')).fill);
   assert.equal(fill, 'rgb(127, 176, 224)');
-  await page.locator('#table-ring').screenshot({ path: `${ARTIFACTS}/pgq-ring-360-dark-ko.png` });
+  await page.locator('#table-ring').screenshot({ path: `${ARTIFACTS}/pgq-ring-picture-360-dark-ko.png` });
   await shot(page, 'pgq-ring-360-dark-ko');
   assert.deepEqual(page.errors, []);
 });

@@ -2,8 +2,8 @@
 //! (where send writes) and the next to be truncated marked, whether the next rotation is held
 //! back and by what (the engine's own rotation status, `get_queue_info`, and each consumer's
 //! `holds_rotation`: nothing is judged here), and each consumer's cursor as a marker on the
-//! oldest table holding an event it has not read (`get_cursor_info`), or in the middle when
-//! it has read everything. The same facts are written under the picture and in its label.
+//! oldest table holding an event it has not read (`get_cursor_info`), or under "caught up"
+//! when it has none. The same facts are written under the picture and in its label.
 
 use crate::clock::time_of_day;
 use crate::ctx::use_ctx;
@@ -13,8 +13,8 @@ use leptos::prelude::*;
 use queue_lab_core::i18n::{Lang, Msg};
 use std::f64::consts::PI;
 
-const CX: f64 = 240.0;
-const CY: f64 = 190.0;
+const CX: f64 = 260.0;
+const CY: f64 = 200.0;
 const R_OUT: f64 = 82.0;
 const R_IN: f64 = 46.0;
 /// Degrees left blank between two segments.
@@ -57,6 +57,15 @@ fn holds(snap: &Snapshot, consumer: &str) -> bool {
     snap.consumers
         .iter()
         .any(|c| c.consumer_name == consumer && c.holds_rotation)
+}
+
+/// A consumer's name, and whether it holds rotation back.
+fn holder(lang: Lang, consumer: &str, holding: bool) -> String {
+    if holding {
+        render(lang, &Msg::new("pgq.ring.holds").arg("consumer", consumer))
+    } else {
+        consumer.to_owned()
+    }
 }
 
 /// The next rotation's state in a few words, from the engine's rotation status (its reason
@@ -142,8 +151,14 @@ fn table_view(snap: &Snapshot, t: &TableInfo, lang: Lang) -> impl IntoView {
     let mut lines: Vec<(String, &'static str, String, bool)> = Vec::new();
     if t.is_current {
         lines.push((
-            render(lang, &Msg::new("pgq.ring.current")),
+            render(lang, &Msg::new("pgq.label.current")),
             "role-current",
+            String::new(),
+            false,
+        ));
+        lines.push((
+            render(lang, &Msg::new("pgq.ring.send_here")),
+            "send-here",
             String::new(),
             false,
         ));
@@ -170,14 +185,7 @@ fn table_view(snap: &Snapshot, t: &TableInfo, lang: Lang) -> impl IntoView {
     ));
     for c in cursors_on(&snap.cursors, t.table_no) {
         let holding = holds(snap, &c.consumer_name);
-        let text = if holding {
-            render(
-                lang,
-                &Msg::new("pgq.ring.cursor_holds").arg("consumer", c.consumer_name.clone()),
-            )
-        } else {
-            format!("◆ {}", c.consumer_name)
-        };
+        let text = format!("◆ {}", holder(lang, &c.consumer_name, holding));
         lines.push((text, "cursor", c.consumer_name.clone(), holding));
     }
     // The label block: above a table at the top, below the others; anchored away from the ring.
@@ -267,25 +275,26 @@ pub fn TableRing(snap: RwSignal<Snapshot>) -> impl IntoView {
                 .filter(|c| c.table_no.is_none())
                 .map(|c| (c.consumer_name.clone(), holds(s, &c.consumer_name)))
                 .collect();
-            let centre = (!caught.is_empty()).then(|| {
-                let top = CY - (caught.len() as f64) * LINE / 2.0;
+            // The consumers with nothing left to read, in the top left corner (clear of
+            // the tables' labels whatever table is current).
+            let caught_up = (!caught.is_empty()).then(|| {
                 let names = caught
                     .into_iter()
                     .enumerate()
                     .map(|(i, (name, holding))| {
-                        let shown = name.clone();
+                        let shown = format!("◆ {}", holder(lang, &name, holding));
                         view! {
-                            <text x=CX y=top + (i as f64 + 1.0) * LINE text-anchor="middle" class="cursor caught" class:holds=holding
+                            <text x="12" y=24.0 + (i as f64 + 1.0) * LINE class="cursor caught" class:holds=holding
                                 data-consumer=name data-table="caught-up">{shown}</text>
                         }
                     })
                     .collect_view();
                 view! {
-                    <text x=CX y=top text-anchor="middle" class="caught-title">{render(lang, &Msg::new("pgq.ring.caught_up"))}</text>
+                    <text x="12" y="24" class="caught-title">{render(lang, &Msg::new("pgq.ring.caught_up"))}</text>
                     {names}
                 }
             });
-            view! { {tables} {arrow} {centre} }
+            view! { {tables} {arrow} {caught_up} }
         })
     };
     view! {
@@ -293,7 +302,7 @@ pub fn TableRing(snap: RwSignal<Snapshot>) -> impl IntoView {
             <h3 id="ring-title">{ctx.t("pgq.ring.title")}</h3>
             // Scrolls sideways on a phone rather than shrinking its labels past reading.
             <div class="table-wrap" tabindex="0">
-                <svg id="table-ring" class="ring-svg" viewBox="0 0 480 380" width="100%" role="img" aria-label=label>
+                <svg id="table-ring" class="ring-svg" viewBox="0 0 520 370" width="100%" role="img" aria-label=label>
                     <defs>
                         <marker id="ring-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                             <path d="M 0 0 L 10 5 L 0 10 z" class="head"/>
