@@ -1259,3 +1259,88 @@ async fn an_unsubscribed_consumer_stops_lagging_the_queue_and_maint_rotates_past
     assert!(drain(&mut lab, &db, EMAIL).await.is_empty());
     db.close().await;
 }
+
+/// A consumer's cursor as the snapshot reads it (cursor_info.sql): the table its oldest
+/// un-acked event is in (None: caught up), how many it has not acked, and every table
+/// holding them.
+async fn cursor(db: &Db, c: &str) -> (Option<i32>, i64, Vec<i32>) {
+    let snap = model::snapshot(db).await.expect("snapshot");
+    let x = snap
+        .cursors
+        .into_iter()
+        .find(|x| x.consumer_name == c)
+        .unwrap_or_else(|| panic!("{c} has a cursor"));
+    (x.table_no, x.unread, x.tables)
+}
+
+#[wasm_bindgen_test]
+async fn the_cursor_query_puts_a_consumer_on_the_table_of_its_oldest_unacked_event_before_and_after_receive_ack_and_rotations(
+) {
+    let (db, mut lab) = lab().await;
+    assert_eq!(
+        cursor(&db, BILLING).await,
+        (None, 0, vec![]),
+        "nothing sent"
+    );
+    for _ in 0..3 {
+        run(&mut lab, &db, Action::SendOne).await;
+    }
+    // Committed, not ticked yet: unread all the same, in the current table.
+    assert_eq!(cursor(&db, BILLING).await, (Some(0), 3, vec![0]));
+    run(&mut lab, &db, Action::Tick).await;
+    run(&mut lab, &db, receive(BILLING, model::MAX_RECEIVE)).await;
+    assert_eq!(
+        cursor(&db, BILLING).await,
+        (Some(0), 3, vec![0]),
+        "received, not acked: the cursor has not moved"
+    );
+    run(&mut lab, &db, Action::AckHeld(BILLING.into())).await;
+    assert_eq!(cursor(&db, BILLING).await, (None, 0, vec![]), "acked");
+    assert_eq!(cursor(&db, EMAIL).await, (Some(0), 3, vec![0]));
+    assert_eq!(
+        consumer_info(&db, EMAIL).await.lag_events,
+        3,
+        "the same count as get_consumer_info's"
+    );
+
+    // email reads them too; the period passes; maint switches to table 1.
+    drain(&mut lab, &db, EMAIL).await;
+    run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
+    run(&mut lab, &db, Action::Maint).await;
+    assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
+    assert_eq!(cur_table(&db).await, 1);
+    run(&mut lab, &db, Action::SendOne).await; // event 4, into table 1
+    assert_eq!(cursor(&db, EMAIL).await, (Some(1), 1, vec![1]));
+
+    // Both read event 4 past step 2; event 5 (table 1) only billing acks; the next rotation
+    // leaves email's cursor on table 1, behind the new current table 2.
+    run(&mut lab, &db, Action::Tick).await;
+    run(&mut lab, &db, Action::Tick).await;
+    drain(&mut lab, &db, BILLING).await;
+    drain(&mut lab, &db, EMAIL).await;
+    run(&mut lab, &db, Action::SendOne).await;
+    run(&mut lab, &db, Action::Tick).await;
+    drain(&mut lab, &db, BILLING).await;
+    run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
+    run(&mut lab, &db, Action::Maint).await;
+    assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
+    assert_eq!(cur_table(&db).await, 2);
+    run(&mut lab, &db, Action::SendOne).await; // event 6, into table 2
+    assert_eq!(cursor(&db, BILLING).await, (Some(2), 1, vec![2]));
+    assert_eq!(
+        cursor(&db, EMAIL).await,
+        (Some(1), 2, vec![1, 2]),
+        "email: event 5 in table 1, then event 6 in table 2"
+    );
+    let snap = model::snapshot(&db).await.expect("snapshot");
+    let email = snap
+        .cursors
+        .iter()
+        .find(|c| c.consumer_name == EMAIL)
+        .expect("email");
+    assert_eq!(
+        (email.next_msg_id, email.table_name.as_deref()),
+        (Some(5), Some("pgque.event_1_1"))
+    );
+    db.close().await;
+}

@@ -496,3 +496,61 @@ test('a dead member\'s batch is taken over only after the dead interval, under a
   assert.equal(await val(db, `select pgque.ack($1)`, [w1[0].batch_id]), 0, 'the dead member\'s late ack finishes nothing');
   assert.equal(await val(db, `select pgque.ack($1)`, [w2[0].batch_id]), 1);
 });
+
+test('get_cursor_info puts each consumer on the oldest table holding an event it has not read: before and after receive + ack, and after a rotation', async (t) => {
+  const db = await boot(t);
+  await db.query(`select pgque.create_queue('q', 3)`);
+  await db.query(`select pgque.set_queue_config('q', 'rotation_period', '1 second')`);
+  await db.query(`select pgque.subscribe('q', 'fast')`);
+  await db.query(`select pgque.subscribe('q', 'slow')`);
+  const cursors = async () => Object.fromEntries(
+    (await rows(db, `select * from pgque.get_cursor_info('q')`)).map((r) => [r.consumer_name,
+      [r.table_no, r.table_name, Number(r.unread), r.next_msg_id === null ? null : Number(r.next_msg_id), r.tables]]));
+  const lag = async (c) => Number(await val(db, `select lag_events from pgque.get_consumer_info('q', $1)`, [c]));
+  const cur = async () => (await one(db, `select queue_cur_table from pgque.get_queue_info('q')`)).queue_cur_table;
+
+  assert.deepEqual(await cursors(), { fast: [null, null, 0, null, []], slow: [null, null, 0, null, []] }, 'nothing sent: both caught up');
+  for (let i = 1; i <= 3; i++) await send(db, 'q', `e${i}`);
+  // Sent, not ticked yet: still unread, in the current table.
+  assert.deepEqual(await cursors(), {
+    fast: [0, 'pgque.event_1_0', 3, 1, [0]], slow: [0, 'pgque.event_1_0', 3, 1, [0]] });
+  await tick(db);
+  const batch = await receive(db, 'q', 'fast');
+  assert.equal(batch.length, 3);
+  assert.equal((await cursors()).fast[0], 0, 'received, not acked: the cursor has not moved');
+  await db.query(`select pgque.ack($1)`, [batch[0].batch_id]);
+  const after = await cursors();
+  assert.deepEqual(after.fast, [null, null, 0, null, []], 'acked: fast is caught up');
+  assert.deepEqual(after.slow, [0, 'pgque.event_1_0', 3, 1, [0]], 'slow still has all three in table 0');
+  assert.equal(await lag('slow'), 3, 'the same count as get_consumer_info.lag_events');
+
+  // Rotation: once slow has read them too, both cursors are past table 0 and the period has
+  // passed, so maint switches to table 1 (truncating it: it is empty).
+  await drain(db, 'q', 'slow');
+  await advance(db, 2);
+  const acts = (await rows(db, `select action, detail from pgque.maint('q')`)).map((r) => `${r.action}: ${r.detail}`);
+  assert.ok(acts.some((a) => a.startsWith('rotate')), `maint rotated: ${acts}`);
+  assert.equal(await cur(), 1);
+  await send(db, 'q', 'e4');
+  assert.deepEqual((await cursors()).slow, [1, 'pgque.event_1_1', 1, 4, [1]], 'after the rotation the next event is in the new current table');
+  // Both read e4 (the ticks record step 2 and pass it); e5 goes into table 1 unread by
+  // either; fast reads it, slow does not, and the next rotation leaves slow's cursor on
+  // table 1, behind the new current table 2.
+  await tick(db);
+  await tick(db);
+  await drain(db, 'q', 'fast');
+  await drain(db, 'q', 'slow');
+  await send(db, 'q', 'e5');
+  await tick(db);
+  await drain(db, 'q', 'fast');
+  await advance(db, 2);
+  const again = (await rows(db, `select action, detail from pgque.maint('q')`)).map((r) => `${r.action}: ${r.detail}`);
+  assert.ok(again.some((a) => a.startsWith('rotate')), `maint rotated: ${again}`);
+  assert.equal(await cur(), 2);
+  await send(db, 'q', 'e6');
+  const c = await cursors();
+  assert.deepEqual(c.fast, [2, 'pgque.event_1_2', 1, 6, [2]], 'fast: only e6, in the current table');
+  assert.deepEqual(c.slow, [1, 'pgque.event_1_1', 2, 5, [1, 2]], 'slow: e5 in table 1 (older), then e6 in table 2');
+  assert.equal(await lag('slow'), 2);
+  await rejects(db.query(`select * from pgque.get_cursor_info('nope')`), 'PQ001');
+});

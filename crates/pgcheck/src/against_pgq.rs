@@ -125,6 +125,9 @@ pub trait Engine {
     /// Rotation, as the engine's maintenance does it.
     fn rotate(&mut self) -> Result<(), CheckError>;
     fn tables(&mut self) -> Result<Tables, CheckError>;
+    /// Each consumer, by name, with the event table its oldest un-acked committed event is
+    /// in (the oldest table in rotation order holding one), or None when it has none.
+    fn cursors(&mut self) -> Result<Vec<(String, Option<i32>)>, CheckError>;
     /// Lets `seconds` pass for the engine: a sleep, or a move of the lab's clock.
     fn wait(&mut self, seconds: f64) -> Result<(), CheckError>;
     /// get_queue_info(queue): (tables, current table).
@@ -332,6 +335,16 @@ impl<'e> Script<'e> {
         Ok(())
     }
 
+    fn cursors(&mut self) -> Result<(), CheckError> {
+        let text = cursors_text(&self.e.cursors()?);
+        self.row(
+            "each consumer's cursor: the table of its oldest un-acked event",
+            text.clone(),
+            text,
+        );
+        Ok(())
+    }
+
     /// The whole script.
     pub fn run(&mut self) -> Result<(), CheckError> {
         self.e.setup()?;
@@ -358,6 +371,7 @@ impl<'e> Script<'e> {
         self.receive(BILLING)?;
         self.retry(BILLING, "o4")?;
         self.ack(BILLING)?;
+        self.cursors()?;
         self.receive_ack(EMAIL)?;
         self.wait(WAIT_SECONDS)?;
         self.retry_events()?;
@@ -372,6 +386,7 @@ impl<'e> Script<'e> {
         // Rotation: switch, period not passed, the slowest consumer holds it back.
         self.rotate()?;
         self.send(&["o5"])?;
+        self.cursors()?;
         self.ticker(true)?;
         self.receive_ack(BILLING)?;
         self.receive_ack(EMAIL)?;
@@ -463,6 +478,18 @@ pub fn rotation_text(before: &Tables, after: &Tables) -> String {
         s.push_str(&emptied.join(", "));
     }
     s
+}
+
+/// Each consumer's cursor table, e.g. `billing: caught up; email: table 0`.
+pub fn cursors_text(cursors: &[(String, Option<i32>)]) -> String {
+    cursors
+        .iter()
+        .map(|(c, t)| match t {
+            Some(t) => format!("{c}: table {t}"),
+            None => format!("{c}: caught up"),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Both runs of the script, row by row.

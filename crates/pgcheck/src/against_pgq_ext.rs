@@ -287,6 +287,39 @@ impl Engine for PgqExt {
         })
     }
 
+    fn cursors(&mut self) -> Result<Vec<(String, Option<i32>)>, CheckError> {
+        // PgQ has no call for it: its own tables, read as the lab's get_cursor_info reads
+        // the lab's. Per consumer, the events its cursor tick's snapshot does not see (and
+        // addressed to all, or to it), table by table from the oldest (the one after the
+        // current) round to the current; each table counted by a statement that names it
+        // (format's %I and %L), run by query_to_xml.
+        let rows = context(
+            self.a.query(
+                "select co.co_name,
+                        (select x.t from generate_series(1, q.queue_ntables) k,
+                                lateral (select (q.queue_cur_table + k) % q.queue_ntables as t) x
+                          where (xpath('/row/c/text()', query_to_xml(format(
+                                   'select count(*) as c from only pgq.%I e
+                                     where e.ev_txid >= txid_snapshot_xmin(%L::txid_snapshot)
+                                       and not txid_visible_in_snapshot(e.ev_txid, %L::txid_snapshot)
+                                       and (e.ev_owner is null or e.ev_owner = %s)',
+                                   'event_' || q.queue_id || '_' || x.t, tk.tick_snapshot,
+                                   tk.tick_snapshot, s.sub_id),
+                                 false, true, '')))[1]::text::bigint > 0
+                          order by k limit 1)
+                   from pgq.queue q
+                   join pgq.subscription s on s.sub_queue = q.queue_id
+                   join pgq.consumer co on co.co_id = s.sub_consumer
+                   join pgq.tick tk on tk.tick_queue = q.queue_id and tk.tick_id = s.sub_last_tick
+                  where q.queue_name = $1
+                  order by co.co_name",
+                &[&QUEUE],
+            ),
+            "reading each consumer's oldest un-acked event table",
+        )?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
     fn wait(&mut self, seconds: f64) -> Result<(), CheckError> {
         std::thread::sleep(Duration::from_secs_f64(seconds));
         Ok(())

@@ -22,6 +22,7 @@ const NACK: &str = lab_sql!("pgque/lab/nack.sql");
 const RETRY_EVENTS: &str = lab_sql!("pgque/lab/retry_events.sql");
 const MAINT: &str = lab_sql!("pgque/lab/maint.sql");
 const TABLE_INFO: &str = lab_sql!("pgque/lab/table_info.sql");
+const CURSOR_INFO: &str = lab_sql!("pgque/lab/cursor_info.sql");
 const QUEUE_INFO: &str = lab_sql!("pgque/lab/queue_info.sql");
 const DLQ_INSPECT: &str = lab_sql!("pgque/lab/dlq_inspect.sql");
 
@@ -227,6 +228,14 @@ impl Engine for LabEngine {
             t.counts.push(r.get("events"));
         }
         Ok(t)
+    }
+
+    fn cursors(&mut self) -> Result<Vec<(String, Option<i32>)>, CheckError> {
+        let rows = self.on_queue(CURSOR_INFO, "cursor_info.sql")?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get("consumer_name"), r.get("table_no")))
+            .collect())
     }
 
     fn wait(&mut self, seconds: f64) -> Result<(), CheckError> {

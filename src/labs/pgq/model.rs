@@ -701,6 +701,7 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
     let consumers = db.query::<ConsumerInfo>(CONSUMER_INFO_SQL, &q).await?.rows;
     let subs = db.query::<SubInfo>(SUBCONSUMER_INFO_SQL, &q).await?.rows;
     let tables = db.query::<TableInfo>(TABLE_INFO_SQL, &q).await?.rows;
+    let cursors = db.query::<CursorInfo>(CURSOR_INFO_SQL, &q).await?.rows;
     let retries = db.query::<Retry>(RETRY_LIST_SQL, &q).await?.rows;
     let dead = db
         .query::<DeadLetter>(DLQ_INSPECT_SQL, &[QUEUE.into(), DLQ_LIMIT.into()])
@@ -713,6 +714,7 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
         consumers,
         subs,
         tables,
+        cursors,
         retries,
         dead,
         inflight_open,

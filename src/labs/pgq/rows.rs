@@ -119,6 +119,23 @@ pub struct TableInfo {
     pub max_msg_id: Option<i64>,
 }
 
+/// `pgque.get_cursor_info`: where a consumer's cursor stands among the event tables.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct CursorInfo {
+    pub consumer_name: String,
+    pub last_tick: i64,
+    /// Committed events for it that its cursor tick does not see (ticked or not yet).
+    pub unread: i64,
+    /// The smallest of its unread ev_ids in `table_no`.
+    pub next_msg_id: Option<i64>,
+    /// The oldest table (in rotation order) holding one of those events; None: caught up.
+    pub table_no: Option<i32>,
+    pub table_name: Option<String>,
+    /// Every table holding its unread events, oldest first.
+    #[serde(default)]
+    pub tables: Vec<i32>,
+}
+
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct MaintRow {
     pub queue_name: Option<String>,
@@ -188,6 +205,8 @@ pub struct Snapshot {
     /// Every subconsumer of every group (`pgque.get_subconsumer_info`).
     pub subs: Vec<SubInfo>,
     pub tables: Vec<TableInfo>,
+    /// Each consumer's cursor among the tables (`pgque.get_cursor_info`).
+    pub cursors: Vec<CursorInfo>,
     pub retries: Vec<Retry>,
     pub dead: Vec<DeadLetter>,
     pub inflight_open: bool,

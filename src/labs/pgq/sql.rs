@@ -61,6 +61,7 @@ lab_sql!(FLUSH_STATS_SQL, "flush_stats.sql");
 lab_sql!(QUEUE_INFO_SQL, "queue_info.sql");
 lab_sql!(CONSUMER_INFO_SQL, "consumer_info.sql");
 lab_sql!(TABLE_INFO_SQL, "table_info.sql");
+lab_sql!(CURSOR_INFO_SQL, "cursor_info.sql");
 lab_sql!(RETRY_LIST_SQL, "retry_list.sql");
 lab_sql!(INFLIGHT_FIND_SQL, "inflight_find.sql");
 lab_sql!(INFLIGHT_PREPARE_SQL, "inflight_prepare.sql");

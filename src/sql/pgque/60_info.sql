@@ -198,3 +198,71 @@ begin
     end loop;
 end;
 $$;
+
+-- pgque.get_cursor_info(i_queue text) returns table
+--   i_queue  queue name
+-- Returns one row per consumer (a cooperative group is one, as in
+-- get_consumer_info): where its cursor stands among the event tables.
+--   (consumer_name text, last_tick bigint, unread bigint, next_msg_id bigint,
+--    table_no int, table_name text, tables int[])
+--   last_tick    the cursor: the tick its last finished batch ended at
+--   unread       committed events for it that its cursor tick's snapshot
+--                does not see (ticked or not yet): the same count as
+--                get_consumer_info's lag_events
+--   table_no     the oldest event table, in rotation order (the next to be
+--                truncated first, the current one last), holding one of those
+--                events: where its next batch starts reading; null when it
+--                has none (caught up). table_name is that table's name,
+--                next_msg_id the smallest of its unread ev_ids there.
+--   tables       every table holding its unread events, oldest first
+-- The lab's own (PgQ and PgQue have no such call). Guarantee: reads only.
+-- Raises PQ001 for an unknown queue.
+create function pgque.get_cursor_info(i_queue text)
+returns table (consumer_name text, last_tick bigint, unread bigint, next_msg_id bigint,
+               table_no int, table_name text, tables int[])
+language plpgsql stable as $$
+#variable_conflict use_column
+declare
+    q pgque.queue := pgque.find_queue(i_queue);
+    r record;
+    v_no int;
+    v_count bigint;
+    v_min bigint;
+begin
+    for r in
+        select s.sub_id, s.sub_consumer, s.sub_last_tick, t.tick_snapshot
+          from pgque.subscription s
+          join pgque.tick t on t.tick_queue = s.sub_queue and t.tick_id = s.sub_last_tick
+         where s.sub_queue = q.queue_id and s.sub_role <> 'coop_member'
+         order by s.sub_consumer
+    loop
+        consumer_name := r.sub_consumer;
+        last_tick := r.sub_last_tick;
+        unread := 0;
+        next_msg_id := null;
+        table_no := null;
+        table_name := null;
+        tables := '{}';
+        -- oldest first: the table after the current one, round to the current one
+        for k in 1 .. q.queue_ntables loop
+            v_no := (q.queue_cur_table + k) % q.queue_ntables;
+            execute format(
+                'select count(*), min(e.ev_id) from only %s e
+                  where e.ev_txid >= pg_snapshot_xmin($1)
+                    and not pg_visible_in_snapshot(e.ev_txid, $1)
+                    and (e.ev_owner is null or e.ev_owner = $2)', pgque.event_table(q.queue_id, v_no))
+                into v_count, v_min using r.tick_snapshot, r.sub_id;
+            if v_count > 0 then
+                unread := unread + v_count;
+                tables := tables || v_no;
+                if table_no is null then
+                    table_no := v_no;
+                    table_name := pgque.event_table(q.queue_id, v_no);
+                    next_msg_id := v_min;
+                end if;
+            end if;
+        end loop;
+        return next;
+    end loop;
+end;
+$$;

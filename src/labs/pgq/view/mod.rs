@@ -1,8 +1,10 @@
-//! L4's page: producers, the ticker, the consumers (view/consumers.rs), table rotation,
+//! L4's page: producers, the ticker, the consumers (view/consumers.rs), table rotation
+//! (with the tables as a ring, view/ring.rs),
 //! retries and dead letters, the SQL log and console.
 
 mod compare;
 mod consumers;
+mod ring;
 
 use super::model::{self, Action, Lab, Snapshot};
 use super::tour::TOUR;
@@ -19,6 +21,7 @@ use compare::Compare;
 use consumers::Consumers;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
+use ring::TableRing;
 
 type LabSig = RwSignal<Option<Lab>, LocalStorage>;
 
@@ -283,6 +286,7 @@ fn Rotation(
                 </table>
             </div>
             <p class="muted">{ctx.t("pgq.explain.stats_flush")}</p>
+            <TableRing snap=snap/>
             <div class="row">
                 <button type="button" id="maint" class="primary" disabled=disabled on:click=move |_| act.run(Action::Maint)>{ctx.t("pgq.action.maint")}</button>
             </div>
