@@ -407,16 +407,7 @@ fn one_run(url: &str, c: &mut Client, s: Settings, pinned: bool) -> Result<Run, 
         c.batch_execute("alter table pgq_compare.jobs set (autovacuum_enabled = off)"),
         "turning autovacuum off on the SKIP LOCKED table",
     )?;
-    let mut pin = if pinned {
-        let mut p = target::connect(url)?;
-        context(
-            p.batch_execute("begin; select txid_current();"),
-            "opening the long transaction",
-        )?;
-        Some(p)
-    } else {
-        None
-    };
+    let pin = pinned.then(|| target::HorizonPin::open(url)).transpose()?;
     let mut run = Run {
         pinned,
         ..Run::default()
@@ -433,8 +424,8 @@ fn one_run(url: &str, c: &mut Client, s: Settings, pinned: bool) -> Result<Run, 
         }
         Ok(())
     })();
-    if let Some(mut p) = pin.take() {
-        let ended = context(p.batch_execute("rollback"), "ending the long transaction");
+    if let Some(p) = pin {
+        let ended = p.release();
         out?;
         ended?;
         let mut released = Released::default();
