@@ -37,20 +37,8 @@ impl Case {
     pub fn workload(self) -> Workload {
         match self {
             Case::SideProject => Workload::default(),
-            Case::PlanetScale => Workload {
-                sustained_jobs_per_s: 800.0,
-                peak_jobs_per_s: 1_200.0,
-                job_duration_s: 0.2,
-                db_load_percent: 85.0,
-                long_transactions: true,
-                ..Workload::default()
-            },
-            Case::FiveTeams => Workload {
-                sustained_jobs_per_s: 50.0,
-                peak_jobs_per_s: 200.0,
-                fan_out_consumers: 5.0,
-                ..Workload::default()
-            },
+            Case::PlanetScale => Workload::planetscale_case(),
+            Case::FiveTeams => Workload::five_teams_case(),
         }
     }
 }

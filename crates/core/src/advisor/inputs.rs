@@ -273,6 +273,29 @@ fn parse_flag(text: &str) -> Option<bool> {
 }
 
 impl Workload {
+    /// The article's worked case of §6 (PlanetScale's): 800 jobs a second, 1,200 at peak,
+    /// beside heavy analytics that keep a transaction open, the database 85 % busy.
+    pub fn planetscale_case() -> Workload {
+        Workload {
+            sustained_jobs_per_s: 800.0,
+            peak_jobs_per_s: 1_200.0,
+            job_duration_s: 0.2,
+            db_load_percent: 85.0,
+            long_transactions: true,
+            ..Workload::default()
+        }
+    }
+
+    /// The worked case of §8: five teams consuming the same events (fan-out).
+    pub fn five_teams_case() -> Workload {
+        Workload {
+            sustained_jobs_per_s: 50.0,
+            peak_jobs_per_s: 200.0,
+            fan_out_consumers: 5.0,
+            ..Workload::default()
+        }
+    }
+
     /// The value of a numeric input; `None` for a yes/no input.
     pub fn number(&self, field: Field) -> Option<f64> {
         match field {
