@@ -21,6 +21,8 @@
 
 #[path = "pgq_coop.rs"]
 pub mod coop;
+#[path = "pgq_stmt.rs"]
+pub(crate) mod stmt;
 
 use std::time::Instant;
 
@@ -30,6 +32,7 @@ use postgres::Client;
 use crate::target::{self, en, group, lab_sql, render, table, CLOCK_SCHEMA};
 use crate::{context, CheckError};
 use queue_lab_core::i18n::Msg;
+use stmt::{ACK, FLUSH_STATS, FORCE_TICK, RECEIVE, SEND_BURST, TICK};
 
 /// L4's schema, as its descriptor names it.
 pub fn lab_schema() -> &'static str {
@@ -57,12 +60,6 @@ pub(crate) fn engine_session(url: &str) -> Result<Client, CheckError> {
     }
     Ok(c)
 }
-const SEND_BURST: &str = lab_sql!("pgque/lab/send_burst.sql");
-const FORCE_TICK: &str = lab_sql!("pgque/lab/force_tick.sql");
-const TICK: &str = lab_sql!("pgque/lab/tick.sql");
-const RECEIVE: &str = lab_sql!("pgque/lab/receive.sql");
-const ACK: &str = lab_sql!("pgque/lab/ack.sql");
-const FLUSH_STATS: &str = lab_sql!("pgque/lab/flush_stats.sql");
 const SETUP: &str = lab_sql!("pgque/compare/setup.sql");
 const MAINT: &str = lab_sql!("pgque/compare/maint.sql");
 const EVENT_STATS: &str = lab_sql!("pgque/compare/event_stats.sql");
