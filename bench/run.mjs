@@ -13,6 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { serve, launch, newPage, startPostgres, watchFrames, longestGap, DIST, ROOT } from '../tests/e2e/harness.mjs';
+import { L1_CYCLE, load1000Jobs, timeAction } from './l1-actions.mjs';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 5));
 // BENCH_ONLY=l2,l3 runs only those parts (native, sizes, start, link, l1, l2, l3, l4, limits):
@@ -457,41 +458,10 @@ try {
       await page.goto(server.url + '?lang=en#/jobs');
       await startPostgres(page);
       await page.waitForSelector('#jobs-table', { timeout: 120000 });
-      await page.waitForSelector('[aria-busy="false"] #enqueue:not([disabled])', { timeout: 60000 });
-      await page.fill('#console-input', "insert into jobs (payload) select jsonb_build_object('n', g) from generate_series(1, 1000) g");
-      await page.click('#console-run');
-      await page.waitForSelector('#console-summary');
-      await page.waitForFunction(() => /1000 jobs/.test(document.querySelector('#job-counts')?.textContent || ''), null, { timeout: 60000 });
+      await load1000Jobs(page);
       const times = Object.fromEntries(kinds.map((k) => [k, []]));
-      const steps = [
-        ['enqueue', '#enqueue'],
-        ['claim', '#worker-A [data-act="claim"]'],
-        ['complete', '#worker-A [data-act="complete"]'],
-        ['claim', '#worker-A [data-act="claim"]'],
-        ['fail', '#worker-A [data-act="fail"]'],
-      ];
       for (let c = 0; c < 10; c++) {
-        for (const [kind, sel] of steps) {
-          await page.waitForSelector(`[aria-busy="false"] ${sel}:not([disabled])`, { timeout: 30000 });
-          // From the click until the counts above the table show the new state and the lab
-          // takes input again: the action's SQL plus the refresh of the table.
-          const t = await page.evaluate(async (s) => {
-            const before = document.querySelector('#job-counts').textContent;
-            const t0 = performance.now();
-            document.querySelector(s).click();
-            await new Promise((resolve) => {
-              const check = () =>
-                document.querySelector('#job-counts').textContent !== before &&
-                !document.querySelector('#enqueue').disabled &&
-                document.querySelector('.jobs-lab').getAttribute('aria-busy') === 'false'
-                  ? resolve()
-                  : requestAnimationFrame(check);
-              check();
-            });
-            return performance.now() - t0;
-          }, sel);
-          times[kind].push(t);
-        }
+        for (const [kind, sel] of L1_CYCLE) times[kind].push(await timeAction(page, sel));
       }
       const all = kinds.flatMap((k) => times[k]);
       p50.push(stats(all).median);

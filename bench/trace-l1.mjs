@@ -3,6 +3,7 @@
 // itself slows the page. Run: QUEUE_LAB_DIST=dist node bench/trace-l1.mjs [out.json]
 import fs from 'node:fs';
 import { serve, launch, newPage, startPostgres } from '../tests/e2e/harness.mjs';
+import { L1_CYCLE, load1000Jobs, timeAction } from './l1-actions.mjs';
 
 const server = await serve('/');
 const browser = await launch();
@@ -10,10 +11,7 @@ try {
   const page = await newPage(browser);
   await page.goto(server.url + '?lang=en#/jobs');
   await startPostgres(page);
-  await page.waitForSelector('[aria-busy="false"] #enqueue:not([disabled])', { timeout: 60000 });
-  await page.fill('#console-input', "insert into jobs (payload) select jsonb_build_object('n', g) from generate_series(1, 1000) g");
-  await page.click('#console-run');
-  await page.waitForFunction(() => /1000 jobs/.test(document.querySelector('#job-counts')?.textContent || ''), null, { timeout: 60000 });
+  await load1000Jobs(page);
   const cdp = await page.context().newCDPSession(page);
   const events = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
@@ -22,31 +20,9 @@ try {
     categories: 'devtools.timeline,blink.user_timing,v8.execute,disabled-by-default-devtools.timeline',
     transferMode: 'ReportEvents',
   });
-  const steps = ['#enqueue', '#worker-A [data-act="claim"]', '#worker-A [data-act="complete"]', '#worker-A [data-act="claim"]', '#worker-A [data-act="fail"]'];
   const took = [];
   for (let c = 0; c < 4; c++) {
-    for (const sel of steps) {
-      await page.waitForSelector(`[aria-busy="false"] ${sel}:not([disabled])`);
-      took.push(
-        await page.evaluate(async (s) => {
-          const before = document.querySelector('#job-counts').textContent;
-          performance.mark('action-start');
-          const t0 = performance.now();
-          document.querySelector(s).click();
-          await new Promise((resolve) => {
-            const check = () =>
-              document.querySelector('#job-counts').textContent !== before &&
-                !document.querySelector('#enqueue').disabled &&
-                document.querySelector('.jobs-lab').getAttribute('aria-busy') === 'false'
-                ? resolve()
-                : requestAnimationFrame(check);
-            check();
-          });
-          performance.mark('action-end');
-          return performance.now() - t0;
-        }, sel),
-      );
-    }
+    for (const [, sel] of L1_CYCLE) took.push(await timeAction(page, sel, { marks: true }));
   }
   await cdp.send('Tracing.end');
   await done;

@@ -5,3 +5,4 @@ pub mod format;
 pub mod i18n;
 pub mod input;
 pub mod url;
+pub mod vacuum;

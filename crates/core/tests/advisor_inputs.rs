@@ -251,6 +251,23 @@ fn query_string_is_read_from_a_hash_route_ignoring_unknown_keys() {
 }
 
 #[test]
+fn a_peak_is_not_refused_as_below_a_sustained_rate_that_does_not_read() {
+    let errors = Workload::from_query("sustained=lots&peak=3").expect_err("unreadable rate");
+    let keys: Vec<(Field, &str)> = errors.iter().map(|e| (e.field, e.key)).collect();
+    assert_eq!(
+        keys,
+        [(Field::SustainedJobsPerS, "leave.error.not_a_number")]
+    );
+    // Read, the same rate refuses the peak below it; the last of a repeated key wins.
+    let errors = Workload::from_query("sustained=lots&sustained=9&peak=3").expect_err("peak");
+    let keys: Vec<(Field, &str)> = errors.iter().map(|e| (e.field, e.key)).collect();
+    assert_eq!(
+        keys,
+        [(Field::PeakJobsPerS, "leave.error.peak_below_sustained")]
+    );
+}
+
+#[test]
 fn empty_query_gives_the_default_workload() {
     assert_eq!(Workload::from_query(""), Ok(Workload::default()));
     assert_eq!(Workload::from_query("?"), Ok(Workload::default()));

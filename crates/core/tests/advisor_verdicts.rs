@@ -27,15 +27,7 @@ fn side_project_at_5_jobs_per_s_meets_no_signal_and_stays_on_one_postgres() {
 #[test]
 fn planetscale_case_800_jobs_per_s_beside_analytics_with_long_transaction_moves_queue_to_own_postgres(
 ) {
-    let w = Workload {
-        sustained_jobs_per_s: 800.0,
-        peak_jobs_per_s: 1_200.0,
-        job_duration_s: 0.2,
-        db_load_percent: 85.0,
-        long_transactions: true,
-        ..Workload::default()
-    };
-    let v = ok(&w);
+    let v = ok(&Workload::planetscale_case());
     let autovacuum = v.signal(SignalKind::AutovacuumBehind);
     assert!(autovacuum.met);
     assert_eq!(autovacuum.reason.key, "leave.autovacuum.met.long_tx");
@@ -58,13 +50,7 @@ fn planetscale_case_800_jobs_per_s_beside_analytics_with_long_transaction_moves_
 
 #[test]
 fn five_teams_consuming_the_same_events_is_fan_out_and_recommends_a_log() {
-    let w = Workload {
-        sustained_jobs_per_s: 50.0,
-        peak_jobs_per_s: 200.0,
-        fan_out_consumers: 5.0,
-        ..Workload::default()
-    };
-    let v = ok(&w);
+    let v = ok(&Workload::five_teams_case());
     assert!(v.is_met(SignalKind::FanOut));
     assert_eq!(
         v.signal(SignalKind::FanOut).reason.number("consumers"),

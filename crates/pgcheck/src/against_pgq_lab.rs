@@ -7,24 +7,12 @@ use postgres::types::Type;
 use postgres::Client;
 
 use super::{Engine, Ev, Received, Tables, BILLING, EMAIL, EVENT_TYPE, NTABLES, QUEUE};
-use crate::target::{self, lab_sql};
+use crate::pgq::stmt::{
+    ACK, CREATE_QUEUE, CURSOR_INFO, DLQ_INSPECT, FORCE_TICK, MAINT, NACK, QUEUE_CONFIG, QUEUE_INFO,
+    RECEIVE, RETRY_EVENTS, SEND, SUBSCRIBE, TABLE_INFO, TICK,
+};
+use crate::target;
 use crate::{context, CheckError};
-
-const CREATE_QUEUE: &str = lab_sql!("pgque/lab/create_queue.sql");
-const QUEUE_CONFIG: &str = lab_sql!("pgque/lab/queue_config.sql");
-const SUBSCRIBE: &str = lab_sql!("pgque/lab/subscribe.sql");
-const SEND: &str = lab_sql!("pgque/lab/send.sql");
-const TICK: &str = lab_sql!("pgque/lab/tick.sql");
-const FORCE_TICK: &str = lab_sql!("pgque/lab/force_tick.sql");
-const RECEIVE: &str = lab_sql!("pgque/lab/receive.sql");
-const ACK: &str = lab_sql!("pgque/lab/ack.sql");
-const NACK: &str = lab_sql!("pgque/lab/nack.sql");
-const RETRY_EVENTS: &str = lab_sql!("pgque/lab/retry_events.sql");
-const MAINT: &str = lab_sql!("pgque/lab/maint.sql");
-const TABLE_INFO: &str = lab_sql!("pgque/lab/table_info.sql");
-const CURSOR_INFO: &str = lab_sql!("pgque/lab/cursor_info.sql");
-const QUEUE_INFO: &str = lab_sql!("pgque/lab/queue_info.sql");
-const DLQ_INSPECT: &str = lab_sql!("pgque/lab/dlq_inspect.sql");
 
 /// The most events one receive returns: above any batch of the script, so a receive returns
 /// the whole batch.

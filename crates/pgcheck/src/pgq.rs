@@ -21,6 +21,8 @@
 
 #[path = "pgq_coop.rs"]
 pub mod coop;
+#[path = "pgq_stmt.rs"]
+pub(crate) mod stmt;
 
 use std::time::Instant;
 
@@ -30,6 +32,7 @@ use postgres::Client;
 use crate::target::{self, en, group, lab_sql, render, table, CLOCK_SCHEMA};
 use crate::{context, CheckError};
 use queue_lab_core::i18n::Msg;
+use stmt::{ACK, FLUSH_STATS, FORCE_TICK, RECEIVE, SEND_BURST, TICK};
 
 /// L4's schema, as its descriptor names it.
 pub fn lab_schema() -> &'static str {
@@ -57,12 +60,6 @@ pub(crate) fn engine_session(url: &str) -> Result<Client, CheckError> {
     }
     Ok(c)
 }
-const SEND_BURST: &str = lab_sql!("pgque/lab/send_burst.sql");
-const FORCE_TICK: &str = lab_sql!("pgque/lab/force_tick.sql");
-const TICK: &str = lab_sql!("pgque/lab/tick.sql");
-const RECEIVE: &str = lab_sql!("pgque/lab/receive.sql");
-const ACK: &str = lab_sql!("pgque/lab/ack.sql");
-const FLUSH_STATS: &str = lab_sql!("pgque/lab/flush_stats.sql");
 const SETUP: &str = lab_sql!("pgque/compare/setup.sql");
 const MAINT: &str = lab_sql!("pgque/compare/maint.sql");
 const EVENT_STATS: &str = lab_sql!("pgque/compare/event_stats.sql");
@@ -407,16 +404,7 @@ fn one_run(url: &str, c: &mut Client, s: Settings, pinned: bool) -> Result<Run, 
         c.batch_execute("alter table pgq_compare.jobs set (autovacuum_enabled = off)"),
         "turning autovacuum off on the SKIP LOCKED table",
     )?;
-    let mut pin = if pinned {
-        let mut p = target::connect(url)?;
-        context(
-            p.batch_execute("begin; select txid_current();"),
-            "opening the long transaction",
-        )?;
-        Some(p)
-    } else {
-        None
-    };
+    let pin = pinned.then(|| target::HorizonPin::open(url)).transpose()?;
     let mut run = Run {
         pinned,
         ..Run::default()
@@ -433,8 +421,8 @@ fn one_run(url: &str, c: &mut Client, s: Settings, pinned: bool) -> Result<Run, 
         }
         Ok(())
     })();
-    if let Some(mut p) = pin.take() {
-        let ended = context(p.batch_execute("rollback"), "ending the long transaction");
+    if let Some(p) = pin {
+        let ended = p.release();
         out?;
         ended?;
         let mut released = Released::default();

@@ -16,23 +16,13 @@
 use postgres::types::Type;
 use postgres::Client;
 
+use super::stmt::{
+    ACK, CONSUMER_INFO, CREATE_QUEUE, FORCE_TICK, MAINT, QUEUE_CONFIG, RECEIVE, RECEIVE_COOP,
+    SEND_BURST, SUBSCRIBE, SUB_ADD, TICK, UNSUBSCRIBE,
+};
 use super::ROTATION_SECONDS;
-use crate::target::{advance_clock, lab_sql, table};
+use crate::target::{advance_clock, table};
 use crate::{context, CheckError};
-
-const CREATE_QUEUE: &str = lab_sql!("pgque/lab/create_queue.sql");
-const QUEUE_CONFIG: &str = lab_sql!("pgque/lab/queue_config.sql");
-const SUBSCRIBE: &str = lab_sql!("pgque/lab/subscribe.sql");
-const UNSUBSCRIBE: &str = lab_sql!("pgque/lab/unsubscribe.sql");
-const SUB_ADD: &str = lab_sql!("pgque/lab/sub_add.sql");
-const RECEIVE_COOP: &str = lab_sql!("pgque/lab/receive_coop.sql");
-const CONSUMER_INFO: &str = lab_sql!("pgque/lab/consumer_info.sql");
-const MAINT_ALL: &str = lab_sql!("pgque/lab/maint.sql");
-const SEND_BURST: &str = lab_sql!("pgque/lab/send_burst.sql");
-const FORCE_TICK: &str = lab_sql!("pgque/lab/force_tick.sql");
-const TICK: &str = lab_sql!("pgque/lab/tick.sql");
-const RECEIVE: &str = lab_sql!("pgque/lab/receive.sql");
-const ACK: &str = lab_sql!("pgque/lab/ack.sql");
 
 /// As in the lab (src/labs/pgq/sql.rs): event tables; the dead interval of a member.
 const NTABLES: i32 = 3;
@@ -394,7 +384,7 @@ fn lag_ticks(c: &mut Client, queue: &str, consumer: &str) -> Result<i32, CheckEr
 
 /// maint.sql (every queue, as the lab runs it): this queue's actions and its reason to wait.
 fn maint(c: &mut Client, queue: &str) -> Result<(Vec<String>, Option<Reason>), CheckError> {
-    let rows = exec(c, MAINT_ALL, "maint.sql", &[], &[])?;
+    let rows = exec(c, MAINT, "maint.sql", &[], &[])?;
     let mine: Vec<&postgres::Row> = rows
         .iter()
         .filter(|r| r.get::<_, Option<String>>("queue_name").as_deref() == Some(queue))

@@ -90,6 +90,14 @@ fn parse(cmd: &str, args: Vec<String>, allowed: &[(&str, u32, u32)]) -> Result<P
     Ok(Some((url, values)))
 }
 
+/// Prints each failure as `FAILED: …`; true when there is none.
+fn none_failed(failures: Vec<String>) -> bool {
+    for f in &failures {
+        println!("FAILED: {f}");
+    }
+    failures.is_empty()
+}
+
 pub fn main(cmd: &str, args: Vec<String>) -> ExitCode {
     let against = cmd == "pgq" && args.iter().any(|a| a == "--against-pgq");
     let args: Vec<String> = args.into_iter().filter(|a| a != "--against-pgq").collect();
@@ -121,11 +129,7 @@ pub fn main(cmd: &str, args: Vec<String>) -> ExitCode {
     let out: Result<bool, CheckError> = match cmd {
         _ if against => against_pgq::run(&url).map(|c| {
             println!("\n{}", c.table());
-            let differences = c.differences();
-            for d in &differences {
-                println!("FAILED: {d}");
-            }
-            differences.is_empty()
+            none_failed(c.differences())
         }),
         "jobs" => jobs::run(&url).map(|r| {
             println!("\nL1 on a real server:\n{}", r.table());
@@ -138,13 +142,7 @@ pub fn main(cmd: &str, args: Vec<String>) -> ExitCode {
                 rounds: v[1].unwrap_or(d.rounds),
                 batch: v[2].unwrap_or(d.batch),
             };
-            vacuum::run(&url, s, &mut |part| println!("{part}")).map(|r| {
-                let problems = r.problems();
-                for p in &problems {
-                    println!("FAILED: {p}");
-                }
-                problems.is_empty()
-            })
+            vacuum::run(&url, s, &mut |part| println!("{part}")).map(|r| none_failed(r.problems()))
         }
         _ => {
             let d = pgq::Settings::default();
@@ -153,13 +151,7 @@ pub fn main(cmd: &str, args: Vec<String>) -> ExitCode {
                 rounds: v[1].unwrap_or(d.rounds),
                 page: v[2].unwrap_or(d.page),
             };
-            pgq::run(&url, s, &mut |part| println!("{part}")).map(|r| {
-                let problems = r.problems();
-                for p in &problems {
-                    println!("FAILED: {p}");
-                }
-                problems.is_empty()
-            })
+            pgq::run(&url, s, &mut |part| println!("{part}")).map(|r| none_failed(r.problems()))
         }
     };
     match out {

@@ -79,6 +79,31 @@ pub fn connect(url: &str) -> Result<Client, CheckError> {
     Ok(client)
 }
 
+/// The xmin horizon pinned: a second connection holding a transaction that took an id
+/// (`begin; select txid_current()`), so that VACUUM keeps every dead row version made since,
+/// until [`HorizonPin::release`]. Not the labs' prepared transaction (L3's `long_tx_begin.sql`,
+/// L4's `pin.sql`): that needs `max_prepared_transactions` > 0, which servers default to 0.
+pub struct HorizonPin(Client);
+
+impl HorizonPin {
+    pub fn open(url: &str) -> Result<HorizonPin, CheckError> {
+        let mut c = connect(url)?;
+        context(
+            c.batch_execute("begin; select txid_current();"),
+            "opening the transaction that pins the xmin horizon",
+        )?;
+        Ok(HorizonPin(c))
+    }
+
+    /// Ends the transaction: the horizon moves on.
+    pub fn release(mut self) -> Result<(), CheckError> {
+        context(
+            self.0.batch_execute("rollback"),
+            "ending the transaction that pins the xmin horizon",
+        )
+    }
+}
+
 /// One lab session: a connection with the lab's clock installed (as the app does at start)
 /// and the lab's search path for `lab_schema` (as the app's runner sets it), e.g.
 /// `jobs_lab, lab, pg_catalog, public` (the schema: [`lab_schema!`]).

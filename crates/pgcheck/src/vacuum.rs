@@ -59,76 +59,19 @@ const VAC_SCHEMAS: [&str; 6] = [
     "vac_plan",
 ];
 
-/// How finished jobs leave the queue; each strategy has its own copy of the article's table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Strategy {
-    Keep,
-    Delete,
-    DeleteVacuum,
-    Rotate,
-    /// Rotation by partitions: a partition per round, DETACHed and DROPped when it is done.
-    Partition,
+pub use queue_lab_core::vacuum::{Step, Strategy};
+
+/// A strategy's or a step's English name, as the lab shows it.
+fn name(key: &'static str) -> &'static str {
+    en(CATALOG, key)
 }
 
-impl Strategy {
-    pub const ALL: [Strategy; 5] = [
-        Strategy::Keep,
-        Strategy::Delete,
-        Strategy::DeleteVacuum,
-        Strategy::Rotate,
-        Strategy::Partition,
-    ];
-
-    pub fn schema(self) -> &'static str {
-        match self {
-            Strategy::Keep => "vac_keep",
-            Strategy::Delete => "vac_delete",
-            Strategy::DeleteVacuum => "vac_delete_vacuum",
-            Strategy::Rotate => "vac_rotate",
-            Strategy::Partition => "vac_partition",
-        }
-    }
-
-    fn name(self) -> &'static str {
-        en(
-            CATALOG,
-            match self {
-                Strategy::Keep => "vacuum.strategy.keep",
-                Strategy::Delete => "vacuum.strategy.delete",
-                Strategy::DeleteVacuum => "vacuum.strategy.delete_vacuum",
-                Strategy::Rotate => "vacuum.strategy.rotate",
-                Strategy::Partition => "vacuum.strategy.partition",
-            },
-        )
-    }
-
-    fn complete_sql(self) -> &'static str {
-        match self {
-            Strategy::Keep | Strategy::Rotate | Strategy::Partition => COMPLETE_DONE,
-            Strategy::Delete | Strategy::DeleteVacuum => COMPLETE_DELETE,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    AfterRound,
-    AfterVacuum,
-    AfterTruncate,
-    AfterDrop,
-}
-
-impl Step {
-    fn name(self) -> &'static str {
-        en(
-            CATALOG,
-            match self {
-                Step::AfterRound => "vacuum.step.after_round",
-                Step::AfterVacuum => "vacuum.step.after_vacuum",
-                Step::AfterTruncate => "vacuum.step.after_truncate",
-                Step::AfterDrop => "vacuum.step.after_drop",
-            },
-        )
+/// The statement that completes a claimed batch the strategy's way.
+fn complete_sql(s: Strategy) -> &'static str {
+    if s.deletes_on_complete() {
+        COMPLETE_DELETE
+    } else {
+        COMPLETE_DONE
     }
 }
 
@@ -207,9 +150,9 @@ impl Run {
             .iter()
             .map(|r| {
                 vec![
-                    r.strategy.name().to_string(),
+                    name(r.strategy.name_key()).to_string(),
                     r.round.to_string(),
-                    r.step.name().to_string(),
+                    name(r.step.key()).to_string(),
                     queue_lab_core::format::bytes(r.heap_bytes),
                     group(r.heap_pages),
                     r.indexes
@@ -259,7 +202,7 @@ impl Report {
                         dead > 0,
                         format!(
                             "{horizon}: {} has no dead tuples after round {round} (no VACUUM yet)",
-                            s.name()
+                            name(s.name_key())
                         ),
                     );
                 }
@@ -284,7 +227,7 @@ impl Report {
                         emptied.is_some_and(|r| r.heap_pages == 0 && r.dead == 0 && r.live == 0),
                         format!(
                             "{horizon}: {} is not empty after {how} in round {round}",
-                            s.name()
+                            name(s.name_key())
                         ),
                     );
                     let after = rec(s, Step::AfterRound);
@@ -293,7 +236,7 @@ impl Report {
                         matches!((after, first), (Some(r), Some(f)) if r.heap_pages <= f.heap_pages),
                         format!(
                             "{horizon}: {} grew past round 1's size in round {round}",
-                            s.name()
+                            name(s.name_key())
                         ),
                     );
                 }
@@ -378,23 +321,11 @@ fn one_run(url: &str, c: &mut Client, s: Settings, pinned: bool) -> Result<Run, 
             "turning autovacuum off on the lab's tables",
         )?;
     }
-    // The pin: a transaction that took an id, open for the whole run.
-    let mut pin = if pinned {
-        let mut p = target::connect(url)?;
-        context(
-            p.batch_execute("begin; select txid_current();"),
-            "opening the pinning transaction",
-        )?;
-        Some(p)
-    } else {
-        None
-    };
+    // The pin: open for the whole run.
+    let pin = pinned.then(|| target::HorizonPin::open(url)).transpose()?;
     let out = rounds(c, s, pinned);
-    if let Some(p) = pin.as_mut() {
-        context(
-            p.batch_execute("rollback"),
-            "ending the pinning transaction",
-        )?;
+    if let Some(p) = pin {
+        p.release()?;
     }
     out
 }
@@ -412,7 +343,7 @@ fn rounds(c: &mut Client, s: Settings, pinned: bool) -> Result<Run, CheckError> 
                     c.prepare_typed(CLAIM_BATCH, &[Type::INT8]),
                     "claim_batch.sql",
                 )?;
-                let complete = context(c.prepare(st.complete_sql()), "complete")?;
+                let complete = context(c.prepare(complete_sql(st)), "complete")?;
                 if st == Strategy::Partition {
                     let enqueue = context(
                         c.prepare_typed(ENQUEUE_PARTITION, &[Type::INT4, Type::INT4]),

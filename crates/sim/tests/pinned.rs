@@ -13,6 +13,10 @@
 
 use queue_sim::{simulate, Durations, Outcome, Params, Strategy};
 
+#[path = "common/workloads.rs"]
+mod workloads;
+use workloads::{keyed_burst, long_tail, no_latency};
+
 /// FNV-1a over 64-bit words.
 struct Fnv(u64);
 
@@ -65,21 +69,6 @@ fn fingerprint(o: &Outcome) -> u64 {
         h.word(t.end_us);
     }
     h.0
-}
-
-/// Eight workers on a long tail of durations (2 ms to 400 ms), round trips of 3 ms.
-fn long_tail() -> Params {
-    Params {
-        workers: 8,
-        jobs: 1_000,
-        durations: Durations::LongTail {
-            min_us: 2_000,
-            max_us: 400_000,
-        },
-        latency_us: 3_000,
-        seed: 7,
-        ..Params::default()
-    }
 }
 
 fn cases() -> Vec<Params> {
@@ -145,24 +134,8 @@ fn full_recording_cases() -> Vec<Params> {
             timeline_limit: 40,
             ..long_tail()
         },
-        Params {
-            workers: 16,
-            jobs: 2_000,
-            keys: 50,
-            durations: Durations::Fixed { us: 20_000 },
-            gap_us: 0,
-            seed: 3,
-            timeline_limit: 25,
-            ..Params::default()
-        },
-        Params {
-            workers: 5,
-            jobs: 600,
-            latency_us: 0,
-            timeline_limit: 10,
-            max_executions: Some(500),
-            ..Params::default()
-        },
+        keyed_burst(25),
+        no_latency(10),
     ]
 }
 

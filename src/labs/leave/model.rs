@@ -37,20 +37,8 @@ impl Case {
     pub fn workload(self) -> Workload {
         match self {
             Case::SideProject => Workload::default(),
-            Case::PlanetScale => Workload {
-                sustained_jobs_per_s: 800.0,
-                peak_jobs_per_s: 1_200.0,
-                job_duration_s: 0.2,
-                db_load_percent: 85.0,
-                long_transactions: true,
-                ..Workload::default()
-            },
-            Case::FiveTeams => Workload {
-                sustained_jobs_per_s: 50.0,
-                peak_jobs_per_s: 200.0,
-                fan_out_consumers: 5.0,
-                ..Workload::default()
-            },
+            Case::PlanetScale => Workload::planetscale_case(),
+            Case::FiveTeams => Workload::five_teams_case(),
         }
     }
 }
@@ -108,28 +96,7 @@ impl Draft {
 
     /// The workload, or every input's problem (at most one per input, in field order).
     pub fn parse(&self) -> Result<Workload, Vec<FieldError>> {
-        let mut w = Workload::default();
-        let mut errors: Vec<FieldError> = Vec::new();
-        for (field, text) in &self.0 {
-            if let Err(e) = w.set_from_str(*field, text) {
-                errors.push(e);
-            }
-        }
-        let sustained_unreadable = errors.iter().any(|e| e.field == Field::SustainedJobsPerS);
-        if let Err(range) = w.validate() {
-            for e in range {
-                let stale = sustained_unreadable && e.key == "leave.error.peak_below_sustained";
-                if !stale && !errors.iter().any(|x| x.field == e.field) {
-                    errors.push(e);
-                }
-            }
-        }
-        if errors.is_empty() {
-            Ok(w)
-        } else {
-            errors.sort_by_key(|e| Field::ALL.iter().position(|f| *f == e.field));
-            Err(errors)
-        }
+        Workload::from_texts(self.0.iter().map(|(field, text)| (*field, text.as_str())))
     }
 }
 

@@ -7,95 +7,14 @@ use crate::ui::format::group;
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 
-/// How finished jobs leave the queue. Each strategy has its own copy of the article's table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Strategy {
-    Keep,
-    #[default]
-    Delete,
-    DeleteVacuum,
-    Rotate,
-    /// Rotation by partitions: a partition per round, DETACHed and DROPped when it is done.
-    Partition,
-}
+pub use queue_lab_core::vacuum::{Step, Strategy};
 
-impl Strategy {
-    pub const ALL: [Strategy; 5] = [
-        Strategy::Keep,
-        Strategy::Delete,
-        Strategy::DeleteVacuum,
-        Strategy::Rotate,
-        Strategy::Partition,
-    ];
-
-    pub fn schema(self) -> &'static str {
-        match self {
-            Strategy::Keep => "vac_keep",
-            Strategy::Delete => "vac_delete",
-            Strategy::DeleteVacuum => "vac_delete_vacuum",
-            Strategy::Rotate => "vac_rotate",
-            Strategy::Partition => "vac_partition",
-        }
-    }
-
-    /// The table, schema-qualified, as the measuring statements take it.
-    pub fn table(self) -> &'static str {
-        match self {
-            Strategy::Keep => "vac_keep.jobs",
-            Strategy::Delete => "vac_delete.jobs",
-            Strategy::DeleteVacuum => "vac_delete_vacuum.jobs",
-            Strategy::Rotate => "vac_rotate.jobs",
-            Strategy::Partition => "vac_partition.jobs",
-        }
-    }
-
-    /// A short id for element ids and test selectors.
-    pub fn id(self) -> &'static str {
-        match self {
-            Strategy::Keep => "keep",
-            Strategy::Delete => "delete",
-            Strategy::DeleteVacuum => "delete_vacuum",
-            Strategy::Rotate => "rotate",
-            Strategy::Partition => "partition",
-        }
-    }
-
-    pub fn parse(id: &str) -> Option<Strategy> {
-        Strategy::ALL.into_iter().find(|s| s.id() == id)
-    }
-
-    pub fn name_key(self) -> &'static str {
-        match self {
-            Strategy::Keep => "vacuum.strategy.keep",
-            Strategy::Delete => "vacuum.strategy.delete",
-            Strategy::DeleteVacuum => "vacuum.strategy.delete_vacuum",
-            Strategy::Rotate => "vacuum.strategy.rotate",
-            Strategy::Partition => "vacuum.strategy.partition",
-        }
-    }
-
-    pub fn help_key(self) -> &'static str {
-        match self {
-            Strategy::Keep => "vacuum.strategy.keep.help",
-            Strategy::Delete => "vacuum.strategy.delete.help",
-            Strategy::DeleteVacuum => "vacuum.strategy.delete_vacuum.help",
-            Strategy::Rotate => "vacuum.strategy.rotate.help",
-            Strategy::Partition => "vacuum.strategy.partition.help",
-        }
-    }
-
-    /// Whether the table is partitioned: it has no storage of its own (its partitions
-    /// have), and takes no per-table autovacuum settings (PostgreSQL refuses them on a
-    /// partitioned table; each partition is its own table to autovacuum).
-    pub fn partitioned(self) -> bool {
-        self == Strategy::Partition
-    }
-
-    pub(super) fn complete_sql(self) -> &'static str {
-        match self {
-            Strategy::Keep | Strategy::Rotate | Strategy::Partition => super::sql::COMPLETE_DONE,
-            Strategy::Delete | Strategy::DeleteVacuum => super::sql::COMPLETE_DELETE,
-        }
+/// The statement that completes a claimed batch the strategy's way.
+pub(super) fn complete_sql(s: Strategy) -> &'static str {
+    if s.deletes_on_complete() {
+        super::sql::COMPLETE_DELETE
+    } else {
+        super::sql::COMPLETE_DONE
     }
 }
 
@@ -206,26 +125,6 @@ pub struct Measure {
     pub indexes: Vec<IndexSize>,
     /// The article's claim, EXPLAIN (ANALYZE, BUFFERS), rolled back.
     pub claim: PlanSummary,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    AfterRound,
-    AfterVacuum,
-    AfterTruncate,
-    /// The finished round's partition DETACHed and DROPped (rotation by partitions).
-    AfterDrop,
-}
-
-impl Step {
-    pub fn key(self) -> &'static str {
-        match self {
-            Step::AfterRound => "vacuum.step.after_round",
-            Step::AfterVacuum => "vacuum.step.after_vacuum",
-            Step::AfterTruncate => "vacuum.step.after_truncate",
-            Step::AfterDrop => "vacuum.step.after_drop",
-        }
-    }
 }
 
 /// One line of the results table.

@@ -141,6 +141,21 @@ impl L1 {
         Ok(())
     }
 
+    /// `action`, then the table refresh it ends with, as one button does: their time goes
+    /// into `times`.
+    fn timed<T>(
+        &self,
+        c: &mut Client,
+        times: &mut Vec<f64>,
+        action: impl FnOnce(&mut Client) -> Res<T>,
+    ) -> Res<T> {
+        let t = Instant::now();
+        let out = action(c)?;
+        self.snapshot(c)?;
+        times.push(ms_since(t));
+        Ok(out)
+    }
+
     /// Returns (id, attempts) of the claimed job.
     fn claim(&self, c: &mut Client) -> Res<(i64, i32)> {
         c.execute(&self.reap, &[])?;
@@ -159,31 +174,16 @@ fn l1_run(url: &str, cycles: usize) -> Res<[Vec<f64>; 4]> {
     let l1 = L1::prepare(&mut c)?;
     let (mut enq, mut claim, mut complete, mut fail) = (vec![], vec![], vec![], vec![]);
     for _ in 0..cycles {
-        let t = Instant::now();
-        l1.enqueue(&mut c)?;
-        l1.snapshot(&mut c)?;
-        enq.push(ms_since(t));
-
-        let t = Instant::now();
-        let (id, attempts) = l1.claim(&mut c)?;
-        l1.snapshot(&mut c)?;
-        claim.push(ms_since(t));
-
-        let t = Instant::now();
-        c.execute(&l1.complete, &[&id, &attempts])?;
-        l1.snapshot(&mut c)?;
-        complete.push(ms_since(t));
-
-        let t = Instant::now();
-        let (id, attempts) = l1.claim(&mut c)?;
-        l1.snapshot(&mut c)?;
-        claim.push(ms_since(t));
-
-        let t = Instant::now();
-        let error = format!("smtp timeout (worker A, attempt {attempts})");
-        c.query(&l1.fail, &[&id, &attempts, &error])?;
-        l1.snapshot(&mut c)?;
-        fail.push(ms_since(t));
+        l1.timed(&mut c, &mut enq, |c| l1.enqueue(c))?;
+        let (id, attempts) = l1.timed(&mut c, &mut claim, |c| l1.claim(c))?;
+        l1.timed(&mut c, &mut complete, |c| {
+            Ok(c.execute(&l1.complete, &[&id, &attempts])?)
+        })?;
+        let (id, attempts) = l1.timed(&mut c, &mut claim, |c| l1.claim(c))?;
+        l1.timed(&mut c, &mut fail, |c| {
+            let error = format!("smtp timeout (worker A, attempt {attempts})");
+            Ok(c.query(&l1.fail, &[&id, &attempts, &error])?)
+        })?;
     }
     c.batch_execute(jobs::RESET)?;
     Ok([enq, claim, complete, fail])
@@ -194,17 +194,6 @@ fn l1_run(url: &str, cycles: usize) -> Res<[Vec<f64>; 4]> {
 // per strategy, a round (enqueue, claim a batch, complete it, until empty), the measures,
 // and DELETE + VACUUM's VACUUM / rotation's TRUNCATE / the partition's DETACH + DROP, each
 // measured again.
-
-/// The bench's name for a strategy in its JSON.
-fn id(s: Strategy) -> &'static str {
-    match s {
-        Strategy::Keep => "keep",
-        Strategy::Delete => "delete",
-        Strategy::DeleteVacuum => "delete_vacuum",
-        Strategy::Rotate => "rotate",
-        Strategy::Partition => "partition",
-    }
-}
 
 struct L3 {
     use_strategy: Statement,
@@ -249,9 +238,10 @@ impl L3 {
         // parsed again under the strategy's search path, as the app's are.
         self.with_schema(c, s, |c| {
             let claim = c.prepare_typed(vacuum::CLAIM_BATCH, &[Type::INT8])?;
-            let complete_sql = match s {
-                Strategy::Keep | Strategy::Rotate | Strategy::Partition => vacuum::COMPLETE_DONE,
-                Strategy::Delete | Strategy::DeleteVacuum => vacuum::COMPLETE_DELETE,
+            let complete_sql = if s.deletes_on_complete() {
+                vacuum::COMPLETE_DELETE
+            } else {
+                vacuum::COMPLETE_DONE
             };
             // The app sends the ids as an array literal in a parameter whose type PGlite
             // leaves to the server, which takes it from the statement's cast: bigint[].
@@ -293,10 +283,9 @@ impl L3 {
             Ok(plan)
         })?;
         c.query(&self.plan_summary, &[&plan])?;
-        let table = format!("{}.jobs", s.schema());
         c.query(&self.flush, &[])?;
-        c.query(&self.measure_table, &[&table])?;
-        c.query(&self.measure_indexes, &[&table])?;
+        c.query(&self.measure_table, &[&s.table()])?;
+        c.query(&self.measure_indexes, &[&s.table()])?;
         Ok(())
     }
 }
@@ -422,7 +411,7 @@ fn run(url: &str, runs: usize) -> Res<()> {
                     .filter(|(x, _)| x == s)
                     .map(|(_, t)| *t)
                     .collect();
-                format!("\"{}\":{}", id(*s), json_list(&t))
+                format!("\"{}\":{}", s.id(), json_list(&t))
             })
             .collect();
         l3.push(format!(

@@ -1,6 +1,9 @@
 use super::*;
 use crate::params::Durations;
 
+#[path = "../../tests/common/workloads.rs"]
+mod workloads;
+
 /// As [`simulate`], with every reply handled as an event of its own at its arrival: the
 /// engine before replies were handled ahead, which a run's outputs must not tell apart.
 fn simulate_every_reply_an_event(params: &Params) -> Result<Outcome, ParamError> {
@@ -114,35 +117,11 @@ fn replies_handled_ahead_give_the_outputs_of_one_event_per_reply() {
             ..Params::default()
         });
         cases.push(Params {
-            workers: 8,
-            jobs: 1_000,
-            durations: Durations::LongTail {
-                min_us: 2_000,
-                max_us: 400_000,
-            },
-            latency_us: 3_000,
-            seed: 7,
             timeline_limit,
-            ..Params::default()
+            ..workloads::long_tail()
         });
-        cases.push(Params {
-            workers: 16,
-            jobs: 2_000,
-            keys: 50,
-            durations: Durations::Fixed { us: 20_000 },
-            gap_us: 0,
-            seed: 3,
-            timeline_limit,
-            ..Params::default()
-        });
-        cases.push(Params {
-            workers: 5,
-            jobs: 600,
-            latency_us: 0,
-            max_executions: Some(500),
-            timeline_limit,
-            ..Params::default()
-        });
+        cases.push(workloads::keyed_burst(timeline_limit));
+        cases.push(workloads::no_latency(timeline_limit));
         cases.push(Params {
             workers: 12,
             jobs: 1_500,

@@ -7,7 +7,7 @@
 //! strategy's table (`use_strategy.sql`) puts the search path back when it ends
 //! (`reset_search_path.sql`), whatever happened.
 
-use super::{sql, AutovacuumInput, RunConfig, Strategy};
+use super::{complete_sql, sql, AutovacuumInput, RunConfig, Strategy};
 use crate::db::{Db, DbError, Param};
 use crate::labs::common::{breathe, explain_article, first, now_ms, summarize, Explained};
 use crate::labs::vacuum::rows::*;
@@ -183,7 +183,7 @@ pub async fn run_round(
                 break;
             }
             let ids: Vec<i64> = rows.rows.iter().map(|c| c.id).collect();
-            db.query::<serde_json::Value>(strategy.complete_sql(), &[Param::ids(&ids)])
+            db.query::<serde_json::Value>(complete_sql(strategy), &[Param::ids(&ids)])
                 .await?;
             claimed += ids.len() as u64;
             batches += 1;

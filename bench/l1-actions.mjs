@@ -1,0 +1,50 @@
+// L1's timed actions, shared by run.mjs (the benchmark) and trace-l1.mjs (where the time
+// goes): the same 1,000 jobs typed into the SQL console, and one click timed from the click
+// until the lab shows its effect. Not for: starting the page or PostgreSQL (the harness).
+
+// One round of worker A's life, [kind, selector]: enqueue, claim, complete, claim, fail.
+export const L1_CYCLE = [
+  ['enqueue', '#enqueue'],
+  ['claim', '#worker-A [data-act="claim"]'],
+  ['complete', '#worker-A [data-act="complete"]'],
+  ['claim', '#worker-A [data-act="claim"]'],
+  ['fail', '#worker-A [data-act="fail"]'],
+];
+
+// Types 1,000 jobs into L1's SQL console (PostgreSQL started) and waits until the counts
+// above the table show them.
+export async function load1000Jobs(page) {
+  await page.waitForSelector('[aria-busy="false"] #enqueue:not([disabled])', { timeout: 60000 });
+  await page.fill('#console-input', "insert into jobs (payload) select jsonb_build_object('n', g) from generate_series(1, 1000) g");
+  await page.click('#console-run');
+  await page.waitForSelector('#console-summary');
+  await page.waitForFunction(() => /1000 jobs/.test(document.querySelector('#job-counts')?.textContent || ''), null, { timeout: 60000 });
+}
+
+// Clicks `sel` once the lab takes input; returns the ms from the click until the counts
+// above the table show the new state and the lab takes input again (the action's SQL plus
+// the refresh of the table). `marks`: performance marks action-start and action-end around
+// it, for a trace.
+export async function timeAction(page, sel, { marks = false } = {}) {
+  await page.waitForSelector(`[aria-busy="false"] ${sel}:not([disabled])`, { timeout: 30000 });
+  return page.evaluate(
+    async ({ s, marks }) => {
+      const before = document.querySelector('#job-counts').textContent;
+      if (marks) performance.mark('action-start');
+      const t0 = performance.now();
+      document.querySelector(s).click();
+      await new Promise((resolve) => {
+        const check = () =>
+          document.querySelector('#job-counts').textContent !== before &&
+          !document.querySelector('#enqueue').disabled &&
+          document.querySelector('.jobs-lab').getAttribute('aria-busy') === 'false'
+            ? resolve()
+            : requestAnimationFrame(check);
+        check();
+      });
+      if (marks) performance.mark('action-end');
+      return performance.now() - t0;
+    },
+    { s: sel, marks },
+  );
+}
