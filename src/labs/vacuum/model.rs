@@ -516,7 +516,7 @@ mod tests {
         assert_eq!(schemas.len(), 5);
         assert_eq!(Strategy::Partition.schema(), "vac_partition");
         // Its jobs are kept as 'done' until the round's partition is dropped.
-        assert_eq!(Strategy::Partition.complete_sql(), sql::COMPLETE_DONE);
+        assert_eq!(sql::complete_sql(Strategy::Partition), sql::COMPLETE_DONE);
         // Every schema is one use_strategy.sql accepts, and one teardown.sql drops.
         for s in Strategy::ALL {
             assert!(

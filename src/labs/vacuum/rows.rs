@@ -90,13 +90,13 @@ impl Strategy {
     pub fn partitioned(self) -> bool {
         self == Strategy::Partition
     }
+}
 
-    pub(super) fn complete_sql(self) -> &'static str {
-        match self {
-            Strategy::Keep | Strategy::Rotate | Strategy::Partition => super::sql::COMPLETE_DONE,
-            Strategy::Delete | Strategy::DeleteVacuum => super::sql::COMPLETE_DELETE,
-        }
-    }
+/// Whether the lab's tables and the page map's extensions are there (setup_check.sql).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct SetupCheck {
+    pub tables: bool,
+    pub extensions: bool,
 }
 
 /// Size and tuple counts of one table (measure_table.sql).
