@@ -27,31 +27,25 @@ pub trait Conn {
     async fn exec(&self, script: &str) -> Result<(), DbError>;
 }
 
-impl Conn for Db {
-    async fn query<T: DeserializeOwned>(
-        &self,
-        sql: &str,
-        params: &[Param],
-    ) -> Result<Rows<T>, DbError> {
-        Db::query(self, sql, params).await
-    }
-    async fn exec(&self, script: &str) -> Result<(), DbError> {
-        Db::exec(self, script).await
-    }
+/// `Conn` for a type whose own `query` and `exec` run the statement (the database, a
+/// transaction).
+macro_rules! conn_by_own_methods {
+    ($($t:ty),*) => {$(
+        impl Conn for $t {
+            async fn query<T: DeserializeOwned>(
+                &self,
+                sql: &str,
+                params: &[Param],
+            ) -> Result<Rows<T>, DbError> {
+                <$t>::query(self, sql, params).await
+            }
+            async fn exec(&self, script: &str) -> Result<(), DbError> {
+                <$t>::exec(self, script).await
+            }
+        }
+    )*};
 }
-
-impl Conn for Tx {
-    async fn query<T: DeserializeOwned>(
-        &self,
-        sql: &str,
-        params: &[Param],
-    ) -> Result<Rows<T>, DbError> {
-        Tx::query(self, sql, params).await
-    }
-    async fn exec(&self, script: &str) -> Result<(), DbError> {
-        Tx::exec(self, script).await
-    }
-}
+conn_by_own_methods!(Db, Tx);
 
 impl Db {
     /// Begins a transaction. Until it commits or rolls back, PGlite holds every other
