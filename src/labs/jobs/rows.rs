@@ -16,7 +16,6 @@ pub struct Claim {
 #[derive(Deserialize)]
 pub struct Claimed {
     pub id: i64,
-    #[allow(dead_code)]
     pub payload: serde_json::Value,
     pub attempts: i32,
     /// Only the per-key claim returns it.
