@@ -177,6 +177,103 @@ async fn rollback_discards_and_commit_keeps() {
     db.close().await;
 }
 
+/// `Db::transaction`: work that fails is rolled back (its row is absent and its error is
+/// returned), work that succeeds is committed (its row stays); the SQL log shows BEGIN and
+/// then ROLLBACK or COMMIT around the work, as when they are written by hand.
+#[wasm_bindgen_test]
+async fn a_transaction_rolls_back_when_its_work_fails_and_commits_when_it_succeeds() {
+    #[derive(Deserialize)]
+    struct N {
+        n: i64,
+    }
+    let db = db().await;
+    db.exec("create table t (x int)").await.unwrap();
+    let seen = Rc::new(RefCell::new(Vec::<String>::new()));
+    let sink = seen.clone();
+    db.log()
+        .subscribe(move |e| sink.borrow_mut().push(e.sql.clone()));
+    let failed = db
+        .transaction(async |tx| {
+            tx.query::<serde_json::Value>("insert into t values ($1)", &[1.into()])
+                .await?;
+            Err::<(), _>(queue_lab::db::DbError::other(
+                "the work failed after writing",
+            ))
+        })
+        .await;
+    assert!(
+        failed
+            .as_ref()
+            .is_err_and(|e| e.to_string().contains("the work failed after writing")),
+        "the work's own error comes back: {failed:?}"
+    );
+    let kept = db
+        .transaction(async |tx| {
+            tx.query::<serde_json::Value>("insert into t values ($1)", &[2.into()])
+                .await?;
+            Ok(7)
+        })
+        .await;
+    assert_eq!(kept.unwrap(), 7, "the work's value comes back");
+    let rows = db
+        .query::<N>("select x::bigint as n from t order by x", &[])
+        .await
+        .unwrap();
+    let xs: Vec<i64> = rows.rows.iter().map(|r| r.n).collect();
+    assert_eq!(
+        xs,
+        [2],
+        "the failed work's row is absent, the committed one stays"
+    );
+    let log = seen.borrow().clone();
+    assert_eq!(
+        log[..6],
+        [
+            "BEGIN",
+            "insert into t values ($1)",
+            "ROLLBACK",
+            "BEGIN",
+            "insert into t values ($1)",
+            "COMMIT"
+        ],
+        "{log:?}"
+    );
+    db.close().await;
+}
+
+/// `Db::rolled_back`: what the work wrote is gone even though it succeeded, and what it
+/// returned comes back.
+#[wasm_bindgen_test]
+async fn rolled_back_work_leaves_nothing_behind_and_returns_its_value() {
+    #[derive(Deserialize)]
+    struct N {
+        n: i64,
+    }
+    let db = db().await;
+    db.exec("create table t (x int)").await.unwrap();
+    let inserted = db
+        .rolled_back(async |tx| {
+            let r = tx
+                .query::<N>(
+                    "insert into t values ($1) returning x::bigint as n",
+                    &[3.into()],
+                )
+                .await?;
+            r.one()
+        })
+        .await
+        .unwrap();
+    assert_eq!(inserted.n, 3);
+    let n = db
+        .query::<N>("select count(*) as n from t", &[])
+        .await
+        .unwrap()
+        .one()
+        .unwrap();
+    assert_eq!(n.n, 0, "the rolled-back row is absent");
+    db.close().await;
+}
+
 #[wasm_bindgen_test]
 async fn committed_notify_reaches_a_listener_and_a_rolled_back_one_does_not() {
     let db = db().await;

@@ -9,9 +9,11 @@
 mod bridge;
 mod error;
 mod log;
+mod tx;
 
 pub use error::DbError;
 pub use log::{collect as collect_log, now_ms, LogEntries, LogEntry, LogHold, SqlLog};
+pub use tx::{Conn, Tx};
 
 use serde::de::DeserializeOwned;
 use std::cell::RefCell;
@@ -123,6 +125,13 @@ pub struct Rows<T> {
 impl<T> Rows<T> {
     pub fn first(self) -> Option<T> {
         self.rows.into_iter().next()
+    }
+
+    /// The one row a statement returns (an INSERT … RETURNING, an aggregate), or an error
+    /// saying there was none.
+    pub fn one(self) -> Result<T, DbError> {
+        self.first()
+            .ok_or_else(|| DbError::other("the statement returned no row"))
     }
 }
 
@@ -451,19 +460,6 @@ impl Db {
         self.in_flight.watch(sql, call).await
     }
 
-    /// Begins a transaction. Until it commits or rolls back, PGlite holds every other
-    /// statement back, so nothing else interleaves with it.
-    pub async fn begin(&self) -> Result<Tx, DbError> {
-        let started = log::now_ms();
-        let session = self.in_flight.watch("BEGIN", self.handle.begin()).await;
-        let session = finish_unit(session, &self.log, "BEGIN", started)?;
-        Ok(Tx {
-            session: Some(session),
-            log: self.log.clone(),
-            in_flight: self.in_flight.clone(),
-        })
-    }
-
     /// Listens on a channel: `on_notify` gets each delivered payload. Only committed
     /// NOTIFYs are delivered, as in any PostgreSQL.
     pub async fn listen(
@@ -493,76 +489,6 @@ impl Db {
     /// `message` (and `dead` set).
     pub fn terminate(&self, message: &str) {
         self.handle.terminate(message);
-    }
-}
-
-/// An open transaction; commit or roll it back. Dropped without either (an early `?`, a
-/// cancelled task), it rolls back, so the database is never held by a transaction nobody
-/// will end.
-pub struct Tx {
-    session: Option<bridge::Session>,
-    log: SqlLog,
-    in_flight: InFlight,
-}
-
-impl Tx {
-    fn session(&self) -> &bridge::Session {
-        self.session
-            .as_ref()
-            .expect("a Tx has its session until it ends")
-    }
-
-    pub async fn query<T: DeserializeOwned>(
-        &self,
-        sql: &str,
-        params: &[Param],
-    ) -> Result<Rows<T>, DbError> {
-        let call = run_query(self.session(), &self.log, sql, params);
-        self.in_flight.watch(sql, call).await
-    }
-
-    pub async fn exec(&self, script: &str) -> Result<(), DbError> {
-        let started = log::now_ms();
-        let result = self
-            .in_flight
-            .watch(script, self.session().exec(script, false))
-            .await;
-        finish::<serde_json::Value>(result, &self.log, script, &[], started).map(|_| ())
-    }
-
-    pub async fn commit(mut self) -> Result<(), DbError> {
-        let started = log::now_ms();
-        let session = self
-            .session
-            .take()
-            .expect("a Tx has its session until it ends");
-        let result = self.in_flight.watch("COMMIT", session.commit()).await;
-        finish_unit(result, &self.log, "COMMIT", started)
-    }
-
-    pub async fn rollback(mut self) -> Result<(), DbError> {
-        let started = log::now_ms();
-        let session = self
-            .session
-            .take()
-            .expect("a Tx has its session until it ends");
-        let result = self.in_flight.watch("ROLLBACK", session.rollback()).await;
-        finish_unit(result, &self.log, "ROLLBACK", started)
-    }
-}
-
-impl Drop for Tx {
-    fn drop(&mut self) {
-        if let Some(session) = self.session.take() {
-            let log = self.log.clone();
-            let in_flight = self.in_flight.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let started = log::now_ms();
-                let result = in_flight.watch("ROLLBACK", session.rollback()).await;
-                // Recorded like any other statement, so the log says why the work vanished.
-                let _ = finish_unit(result, &log, "ROLLBACK", started);
-            });
-        }
     }
 }
 

@@ -2,12 +2,17 @@
 //! run, and the article's queue statements with the claim's page count (L3 measures its
 //! tables with it; L4's side by side runs the same claim on its jobs table).
 
-use crate::db::{Db, DbError, Param};
+use crate::db::{Db, DbError};
 use serde::Deserialize;
 use std::cell::Cell;
 
-/// The article's queue statements, exactly as the files hold them.
+/// The article's queue statements, exactly as the files hold them, one function per file
+/// (see `labs/jobs/sql.rs` for the shape), on whatever `jobs` means now (the search path).
 pub mod sql {
+    use super::{Explained, PlanSummary};
+    use crate::db::{Conn, DbError, Param};
+    use serde::Deserialize;
+
     pub const ENQUEUE: &str = include_str!("../sql/vacuum/enqueue.sql");
     pub const CLAIM_BATCH: &str = include_str!("../sql/vacuum/claim_batch.sql");
     pub const COMPLETE_DONE: &str = include_str!("../sql/vacuum/complete_done.sql");
@@ -17,6 +22,72 @@ pub mod sql {
     pub const RESET_SEARCH_PATH: &str = include_str!("../sql/vacuum/reset_search_path.sql");
     pub const EXPLAIN_ARTICLE: &str = include_str!("../sql/vacuum/explain_claim_article.sql");
     pub const PLAN_SUMMARY: &str = include_str!("../sql/vacuum/plan_summary.sql");
+
+    /// Runs a statement whose rows nobody reads.
+    pub(crate) async fn for_effect(
+        c: &impl Conn,
+        sql: &str,
+        params: &[Param],
+    ) -> Result<(), DbError> {
+        c.query::<serde_json::Value>(sql, params).await.map(|_| ())
+    }
+
+    /// Enqueues `jobs` jobs with the article's defaults.
+    pub async fn enqueue(c: &impl Conn, jobs: u32) -> Result<(), DbError> {
+        for_effect(c, ENQUEUE, &[jobs.into()]).await
+    }
+
+    /// Claims up to `batch` jobs; their ids.
+    pub async fn claim_batch(c: &impl Conn, batch: u32) -> Result<Vec<i64>, DbError> {
+        #[derive(Deserialize)]
+        struct Claimed {
+            id: i64,
+        }
+        let rows = c.query::<Claimed>(CLAIM_BATCH, &[batch.into()]).await?;
+        Ok(rows.rows.iter().map(|r| r.id).collect())
+    }
+
+    /// Completes jobs `ids` by setting status = 'done'.
+    pub async fn complete_done(c: &impl Conn, ids: &[i64]) -> Result<(), DbError> {
+        for_effect(c, COMPLETE_DONE, &[Param::ids(ids)]).await
+    }
+
+    /// Completes jobs `ids` by deleting their rows.
+    pub async fn complete_delete(c: &impl Conn, ids: &[i64]) -> Result<(), DbError> {
+        for_effect(c, COMPLETE_DELETE, &[Param::ids(ids)]).await
+    }
+
+    /// Plain VACUUM of `jobs`.
+    pub async fn vacuum(c: &impl Conn) -> Result<(), DbError> {
+        for_effect(c, VACUUM, &[]).await
+    }
+
+    /// Flushes PGlite's statistics, so the counts read next are current.
+    pub async fn flush_stats(c: &impl Conn) -> Result<(), DbError> {
+        for_effect(c, FLUSH_STATS, &[]).await
+    }
+
+    /// Puts the session's search path back (after `jobs` meant another table).
+    pub async fn reset_search_path(c: &impl Conn) -> Result<(), DbError> {
+        for_effect(c, RESET_SEARCH_PATH, &[]).await
+    }
+
+    /// EXPLAIN (ANALYZE, BUFFERS) of the article's claim: its plan (the claim runs).
+    pub async fn explain_article(c: &impl Conn) -> Result<serde_json::Value, DbError> {
+        Ok(c.query::<Explained>(EXPLAIN_ARTICLE, &[])
+            .await?
+            .one()?
+            .plan)
+    }
+
+    /// What a plan says: pages, time, nodes.
+    pub async fn plan_summary(
+        c: &impl Conn,
+        plan: &serde_json::Value,
+    ) -> Result<PlanSummary, DbError> {
+        let params = [Param::Text(plan.to_string())];
+        c.query::<PlanSummary>(PLAN_SUMMARY, &params).await?.one()
+    }
 }
 
 pub use crate::db::now_ms;
@@ -32,12 +103,6 @@ pub async fn breathe() {
         gloo_timers::future::TimeoutFuture::new(0).await;
         LAST.with(|l| l.set(now_ms()));
     }
-}
-
-/// The first row, or an error saying there was none.
-pub fn first<T>(rows: crate::db::Rows<T>) -> Result<T, DbError> {
-    rows.first()
-        .ok_or_else(|| DbError::other("the statement returned no row"))
 }
 
 /// What EXPLAIN (ANALYZE, BUFFERS) said about one claim (plan_summary.sql).
@@ -64,10 +129,8 @@ pub struct Explained {
 /// EXPLAIN (ANALYZE, BUFFERS) of the article's claim on the current `jobs`, inside a
 /// transaction that is rolled back, so a claim it makes does not stick.
 pub async fn explain_article(db: &Db) -> Result<serde_json::Value, DbError> {
-    let tx = db.begin().await?;
-    let result = tx.query::<Explained>(sql::EXPLAIN_ARTICLE, &[]).await;
-    tx.rollback().await?;
-    Ok(first(result?)?.plan)
+    db.rolled_back(async |tx| sql::explain_article(tx).await)
+        .await
 }
 
 /// Pages and time of the article's one-job claim on whatever `jobs` means now (the
@@ -78,8 +141,5 @@ pub async fn claim_pages(db: &Db) -> Result<PlanSummary, DbError> {
 }
 
 pub async fn summarize(db: &Db, plan: &serde_json::Value) -> Result<PlanSummary, DbError> {
-    first(
-        db.query::<PlanSummary>(sql::PLAN_SUMMARY, &[Param::Text(plan.to_string())])
-            .await?,
-    )
+    sql::plan_summary(db, plan).await
 }

@@ -6,10 +6,10 @@
 //! record of executions so the lab can point at a job that ran twice. Every action is one
 //! `Action`, so a lab state is its list of actions: it encodes into a URL and replays.
 
+use super::sql;
 use crate::clock;
-use crate::db::{Db, DbError, Listener, Param};
+use crate::db::{Db, DbError, Listener, Tx};
 use queue_lab_core::i18n::Msg;
-use serde::Deserialize;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -24,8 +24,7 @@ pub use lessons::{effects, percent, size, Burst, BURST_BYTES, BURST_RANGE};
 pub use lifecycle::{Alert, ALERT_CHANNEL};
 
 pub use super::rows::{
-    snapshot, table_stats, Counts, Effect, Job, Order, Reconciled, Snapshot, TableStats, Verdict,
-    LIST_LIMIT,
+    Claim, Counts, Effect, Job, Order, Reconciled, Snapshot, TableStats, Verdict, LIST_LIMIT,
 };
 pub use super::sql::*;
 pub use input::{
@@ -64,13 +63,6 @@ impl WorkerId {
     pub(super) fn parse(c: char) -> Option<WorkerId> {
         WorkerId::ALL.into_iter().find(|w| w.letter() == c)
     }
-}
-
-/// A claim as the worker remembers it: the job and the attempt number it claimed with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Claim {
-    pub job: i64,
-    pub attempt: i32,
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -145,41 +137,19 @@ impl Outcome {
     }
 }
 
-#[derive(Deserialize)]
-struct Id {
-    id: i64,
+/// Reads the tables for the view, in one statement (snapshot.sql): the newest jobs, and
+/// `also` (jobs held or just changed) wherever they are.
+pub async fn snapshot(db: &Db, also: &[i64]) -> Result<Snapshot, DbError> {
+    let limit = LIST_LIMIT;
+    sql::snapshot(db, sql::SnapshotOf { limit, also })
+        .await?
+        .decode()
 }
 
-#[derive(Deserialize)]
-struct Count {
-    n: i64,
-}
-
-#[derive(Deserialize)]
-struct Claimed {
-    id: i64,
-    #[allow(dead_code)]
-    payload: serde_json::Value,
-    attempts: i32,
-    /// Only the per-key claim returns it.
-    #[serde(default)]
-    key: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct Failed {
-    status: String,
-    run_at: String,
-}
-
-#[derive(Deserialize)]
-struct LockedUntil {
-    locked_until: String,
-}
-
-#[derive(Deserialize)]
-struct Claimable {
-    claimable: i64,
+/// Reads `TableStats`, after flushing PGlite's statistics so `n_dead_tup` is current.
+pub async fn table_stats(db: &Db) -> Result<TableStats, DbError> {
+    crate::labs::common::sql::flush_stats(db).await?;
+    sql::table_stats(db).await
 }
 
 /// The lab's state beside the database.
@@ -268,10 +238,7 @@ impl Default for Lab {
 impl Lab {
     /// Creates the article's table (dropping the lab's earlier one) and starts listening.
     pub async fn setup(db: &Db) -> Result<Lab, DbError> {
-        db.exec(RESET_SQL).await?;
-        db.exec(SCHEMA_SQL).await?;
-        db.exec(DEAD_ALERT_SQL).await?;
-        db.exec(NOTIFY_BURST_PROC_SQL).await?;
+        sql::install(db).await?;
         clock::reset(db).await?;
         let lab = Lab::default();
         lab.connect(db).await?;
@@ -372,9 +339,10 @@ impl Lab {
             Ok(k) => k,
             Err(m) => return Ok(Outcome::new(m, Tone::Warn)),
         };
-        let payload = serde_json::json!({"kind": "sync_customer", "customer": key});
+        let payload = &serde_json::json!({"kind": "sync_customer", "customer": key});
+        let job = sql::EnqueueKeyed { payload, key: &key };
         let id = self
-            .enqueue_and_notify(db, ENQUEUE_KEYED_SQL, &[payload.into(), key.clone().into()])
+            .enqueue_and_notify(db, async |tx| sql::enqueue_keyed(tx, job).await)
             .await?;
         Ok(Outcome::new(
             Msg::new("jobs.out.enqueued_key")
@@ -386,48 +354,33 @@ impl Lab {
     }
 
     async fn enqueue(&mut self, db: &Db, input: &EnqueueInput) -> Result<Outcome, DbError> {
-        let params = [
-            input.queue.clone().into(),
-            input.payload.clone().into(),
-            input.priority.into(),
-            Param::Float(input.delay_seconds as f64),
-            input.max_attempts.into(),
-        ];
-        let id = self.enqueue_and_notify(db, ENQUEUE_SQL, &params).await?;
+        let job = sql::Enqueue {
+            queue: &input.queue,
+            payload: &input.payload,
+            priority: input.priority,
+            delay_seconds: input.delay_seconds,
+            max_attempts: input.max_attempts,
+        };
+        let id = self
+            .enqueue_and_notify(db, async |tx| sql::enqueue(tx, job).await)
+            .await?;
         Ok(Outcome::new(Msg::new("jobs.out.enqueued").arg("id", id), Tone::Info).touching(id))
     }
 
-    /// One transaction: `insert` (an INSERT … RETURNING id) and a NOTIFY carrying the id;
+    /// One transaction: `insert` (returning the new job's id) and a NOTIFY carrying the id;
     /// rolled back whole if either fails. Returns the new job's id.
     async fn enqueue_and_notify(
         &mut self,
         db: &Db,
-        insert: &str,
-        params: &[Param],
+        insert: impl AsyncFnOnce(&Tx) -> Result<i64, DbError>,
     ) -> Result<i64, DbError> {
-        let tx = db.begin().await?;
-        let inserted = async {
-            let id = tx
-                .query::<Id>(insert, params)
-                .await?
-                .first()
-                .map(|r| r.id)
-                .ok_or_else(|| DbError::other("INSERT returned no id"))?;
-            tx.query::<serde_json::Value>(NOTIFY_SQL, &[id.to_string().into()])
-                .await?;
-            Ok::<_, DbError>(id)
-        }
-        .await;
-        let id = match inserted {
-            Ok(id) => {
-                tx.commit().await?;
-                id
-            }
-            Err(e) => {
-                tx.rollback().await?;
-                return Err(e);
-            }
-        };
+        let id = db
+            .transaction(async |tx| {
+                let id = insert(tx).await?;
+                sql::notify(tx, &id.to_string()).await?;
+                Ok(id)
+            })
+            .await?;
         self.after_commit(db, &id.to_string()).await?;
         Ok(id)
     }
@@ -450,25 +403,19 @@ impl Lab {
         }
         // A lease that ran out on the last attempt is a dead letter, not another try. Sent
         // with the claim, in one round trip: the worker runs it first.
-        let sql = if self.per_key {
-            CLAIM_PER_KEY_SQL
-        } else {
-            CLAIM_SQL
+        let per_key = self.per_key;
+        let claim = async {
+            if per_key {
+                sql::claim_per_key(db).await
+            } else {
+                sql::claim(db).await
+            }
         };
-        let (reaped, claimed) = crate::db::pipelined(
-            db.query::<serde_json::Value>(REAP_SQL, &[]),
-            db.query::<Claimed>(sql, &[]),
-        )
-        .await;
+        let (reaped, claimed) = crate::db::pipelined(sql::reap(db), claim).await;
         reaped?;
-        let claimed = claimed?.first();
-        let Some(c) = claimed else {
+        let Some(c) = claimed? else {
             if self.per_key {
-                let held = db
-                    .query::<Count>(HELD_BACK_SQL, &[])
-                    .await?
-                    .first()
-                    .map_or(0, |c| c.n);
+                let held = sql::held_back(db).await?;
                 if held > 0 {
                     return Ok(Outcome::new(
                         Msg::new("jobs.out.held_back")
@@ -531,15 +478,11 @@ impl Lab {
             ));
         };
         let was_dead = !self.worker(w).alive;
-        let sql = if self.delete_on_complete {
-            COMPLETE_DELETE_SQL
+        let rows = if self.delete_on_complete {
+            sql::complete_delete(db, c).await?
         } else {
-            COMPLETE_SQL
+            sql::complete(db, c).await?
         };
-        let rows = db
-            .query::<serde_json::Value>(sql, &[c.job.into(), c.attempt.into()])
-            .await?
-            .affected;
         let worker = self.worker_mut(w);
         worker.holding = None;
         worker.alive = true;
@@ -581,10 +524,14 @@ impl Lab {
             w.letter(),
             c.attempt
         );
-        let failed = db
-            .query::<Failed>(FAIL_SQL, &[c.job.into(), c.attempt.into(), error.into()])
-            .await?
-            .first();
+        let failed = sql::fail(
+            db,
+            sql::Fail {
+                claim: c,
+                error: &error,
+            },
+        )
+        .await?;
         self.worker_mut(w).holding = None;
         let msg = match failed {
             None => Msg::new("jobs.out.complete_0")
@@ -631,15 +578,12 @@ impl Lab {
                 Tone::Warn,
             ));
         }
-        let extended = db
-            .query::<LockedUntil>(HEARTBEAT_SQL, &[c.job.into(), c.attempt.into()])
-            .await?
-            .first();
+        let extended = sql::heartbeat(db, c).await?;
         Ok(match extended {
-            Some(l) => Outcome::new(
+            Some(until) => Outcome::new(
                 Msg::new("jobs.out.heartbeat")
                     .arg("job", c.job)
-                    .arg("until", clock::time_of_day(&l.locked_until)),
+                    .arg("until", clock::time_of_day(&until)),
                 Tone::Good,
             )
             .touching(c.job),
@@ -662,11 +606,7 @@ impl Lab {
         // Idle workers poll every POLL_SECONDS of lab time, as a safety net under NOTIFY.
         if self.elapsed - self.last_poll >= POLL_SECONDS {
             self.last_poll = self.elapsed - (self.elapsed % POLL_SECONDS);
-            let found = db
-                .query::<Claimable>(RESCAN_SQL, &[])
-                .await?
-                .first()
-                .map_or(0, |c| c.claimable);
+            let found = sql::rescan(db).await?;
             return Ok(Outcome::new(
                 Msg::new("jobs.out.poll")
                     .arg("secs", seconds)
@@ -681,10 +621,7 @@ impl Lab {
     }
 
     async fn requeue(&mut self, db: &Db, id: i64) -> Result<Outcome, DbError> {
-        let rows = db
-            .query::<serde_json::Value>(REQUEUE_SQL, &[id.into()])
-            .await?
-            .affected;
+        let rows = sql::requeue(db, id).await?;
         let key = if rows == 1 {
             "jobs.out.requeued"
         } else {

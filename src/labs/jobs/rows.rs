@@ -1,8 +1,58 @@
-//! L1's tables as the view shows them, read in one statement after each action.
+//! L1's rows: what its statements (`sql.rs`) return, and the tables as the view shows them,
+//! read in one statement after each action.
 
-use super::sql::{SNAPSHOT_SQL, TABLE_STATS_SQL};
-use crate::db::{Db, DbError, Param};
+use crate::db::DbError;
 use serde::Deserialize;
+
+/// A claim as the worker remembers it: the job and the attempt number it claimed with. The
+/// statements that act on a claim (complete, fail, heartbeat, effect) are guarded by both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Claim {
+    pub job: i64,
+    pub attempt: i32,
+}
+
+/// The job a claim took (claim.sql, claim_per_key.sql).
+#[derive(Deserialize)]
+pub struct Claimed {
+    pub id: i64,
+    pub payload: serde_json::Value,
+    pub attempts: i32,
+    /// Only the per-key claim returns it.
+    #[serde(default)]
+    pub key: Option<String>,
+}
+
+/// A failed attempt's job: dead, or ready again at `run_at` (fail.sql).
+#[derive(Deserialize)]
+pub struct Failed {
+    pub status: String,
+    pub run_at: String,
+}
+
+/// An effect, and whether this run applied it (effect_apply.sql).
+#[derive(Deserialize)]
+pub struct Applied {
+    pub applied: bool,
+    #[serde(flatten)]
+    pub effect: Effect,
+}
+
+/// §5: the queue's usage around a burst, and its time (notify_burst.sql).
+#[derive(Deserialize)]
+pub struct BurstRow {
+    pub usage_before: f64,
+    pub usage_after: f64,
+    pub elapsed_ms: f64,
+}
+
+/// §5: the queue's usage, and its largest size (notify_queue.sql).
+#[derive(Deserialize)]
+pub struct QueueRow {
+    pub usage: f64,
+    pub max_pages: i64,
+    pub page_bytes: i64,
+}
 
 /// A row of the `jobs` table as the lab shows it.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -60,45 +110,32 @@ pub struct TableStats {
     pub bytes: i64,
 }
 
-/// Reads `TableStats`, after flushing PGlite's statistics so `n_dead_tup` is current.
-pub async fn table_stats(db: &Db) -> Result<TableStats, DbError> {
-    db.query::<serde_json::Value>(crate::labs::common::sql::FLUSH_STATS, &[])
-        .await?;
-    db.query::<TableStats>(TABLE_STATS_SQL, &[])
-        .await?
-        .first()
-        .ok_or_else(|| DbError::other("table_stats.sql returned no row"))
+/// snapshot.sql's one row; each part is JSON text, decoded by [`SnapshotRow::decode`].
+#[derive(Deserialize)]
+pub struct SnapshotRow {
+    now: String,
+    jobs: String,
+    orders: String,
+    counts: String,
 }
 
-/// Reads the tables for the view, in one statement (snapshot.sql): the newest jobs, and
-/// `also` (jobs held or just changed) wherever they are.
-pub async fn snapshot(db: &Db, also: &[i64]) -> Result<Snapshot, DbError> {
-    /// One row; each part is JSON text, decoded here.
-    #[derive(Deserialize)]
-    struct Row {
-        now: String,
-        jobs: String,
-        orders: String,
-        counts: String,
+impl SnapshotRow {
+    pub fn decode(self) -> Result<Snapshot, DbError> {
+        fn decode<T: serde::de::DeserializeOwned>(part: &str, json: &str) -> Result<T, DbError> {
+            serde_json::from_str(json).map_err(|e| {
+                DbError::other(&format!("snapshot.sql returned unreadable {part}: {e}"))
+            })
+        }
+        Ok(Snapshot {
+            now: self.now,
+            jobs: decode("jobs", &self.jobs)?,
+            orders: decode("orders", &self.orders)?,
+            counts: decode("counts", &self.counts)?,
+            table: None,
+            reconciled: Vec::new(),
+            effects: Vec::new(),
+        })
     }
-    fn decode<T: serde::de::DeserializeOwned>(part: &str, json: &str) -> Result<T, DbError> {
-        serde_json::from_str(json)
-            .map_err(|e| DbError::other(&format!("snapshot.sql returned unreadable {part}: {e}")))
-    }
-    let row = db
-        .query::<Row>(SNAPSHOT_SQL, &[LIST_LIMIT.into(), Param::ids(also)])
-        .await?
-        .first()
-        .ok_or_else(|| DbError::other("snapshot.sql returned no row"))?;
-    Ok(Snapshot {
-        now: row.now,
-        jobs: decode("jobs", &row.jobs)?,
-        orders: decode("orders", &row.orders)?,
-        counts: decode("counts", &row.counts)?,
-        table: None,
-        reconciled: Vec::new(),
-        effects: Vec::new(),
-    })
 }
 
 /// How many jobs the table view shows, newest first (the page stays quick to redraw; the

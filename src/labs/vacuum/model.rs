@@ -509,8 +509,8 @@ mod tests {
             assert_eq!(s.partitioned(), s == Strategy::Partition);
         }
         // Its jobs are kept as 'done' until the round's partition is dropped.
-        assert_eq!(complete_sql(Strategy::Partition), sql::COMPLETE_DONE);
-        assert_eq!(complete_sql(Strategy::Delete), sql::COMPLETE_DELETE);
+        assert_eq!(sql::complete_sql(Strategy::Partition), sql::COMPLETE_DONE);
+        assert_eq!(sql::complete_sql(Strategy::Delete), sql::COMPLETE_DELETE);
         // Every schema is one use_strategy.sql accepts, and one teardown.sql drops.
         for s in Strategy::ALL {
             assert!(

@@ -9,13 +9,11 @@ use serde::Deserialize;
 
 pub use queue_lab_core::vacuum::{Step, Strategy};
 
-/// The statement that completes a claimed batch the strategy's way.
-pub(super) fn complete_sql(s: Strategy) -> &'static str {
-    if s.deletes_on_complete() {
-        super::sql::COMPLETE_DELETE
-    } else {
-        super::sql::COMPLETE_DONE
-    }
+/// Whether the lab's tables and the page map's extensions are there (setup_check.sql).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct SetupCheck {
+    pub tables: bool,
+    pub extensions: bool,
 }
 
 /// Size and tuple counts of one table (measure_table.sql).

@@ -1,3 +1,4 @@
+-- The article's claim exactly as published, shown beside ours (claim.sql): its lease branch revives a job whose lease ran out even on its last attempt.
 update jobs
    set status = 'running', attempts = attempts + 1,
        locked_until = now() + interval '30 seconds'

@@ -20,13 +20,6 @@ pub const BURST_BYTES: usize = NOTIFY_LIMIT - 1;
 /// §5: how many NOTIFYs a burst may send (10,000 took 2.2 s in PGlite under Node).
 pub const BURST_RANGE: (u32, u32) = (1, 10_000);
 
-#[derive(Deserialize)]
-struct Applied {
-    applied: bool,
-    #[serde(flatten)]
-    effect: Effect,
-}
-
 /// §5: what one burst measured.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Burst {
@@ -50,19 +43,11 @@ impl Burst {
     }
 }
 
-#[derive(Deserialize)]
-struct BurstRow {
-    usage_before: f64,
-    usage_after: f64,
-    elapsed_ms: f64,
-}
-
-#[derive(Deserialize)]
-struct QueueRow {
-    usage: f64,
-    max_pages: i64,
-    page_bytes: i64,
-}
+/// The order every lesson of §1 writes.
+const KIM_ORDER: sql::OrderInsert<'static> = sql::OrderInsert {
+    customer: "kim@example.com",
+    total: 42_000.0,
+};
 
 /// A usage fraction as a percentage that still shows a burst of a few pages.
 pub fn percent(usage: f64) -> String {
@@ -87,41 +72,16 @@ impl Lab {
         db: &Db,
         fails: bool,
     ) -> Result<Outcome, DbError> {
-        let tx = db.begin().await?;
-        let written = async {
-            let order = tx
-                .query::<Id>(
-                    ORDER_INSERT_SQL,
-                    &["kim@example.com".into(), Param::Float(42_000.0)],
-                )
-                .await?
-                .first()
-                .map(|r| r.id)
-                .ok_or_else(|| DbError::other("INSERT returned no id"))?;
-            let job = tx
-                .query::<Id>(ORDER_JOB_INSERT_SQL, &[order.into()])
-                .await?
-                .first()
-                .map(|r| r.id)
-                .ok_or_else(|| DbError::other("INSERT returned no id"))?;
-            tx.query::<serde_json::Value>(NOTIFY_SQL, &[job.to_string().into()])
-                .await?;
-            Ok::<_, DbError>((order, job))
-        }
-        .await;
-        let (order, job) = match written {
-            Ok(ids) => {
-                self.orders_written.push(ids.0);
-                ids
-            }
-            Err(e) => {
-                tx.rollback().await?;
-                return Err(e);
-            }
+        let write = async |tx: &Tx| {
+            let order = sql::order_insert(tx, KIM_ORDER).await?;
+            let job = sql::order_job_insert(tx, order).await?;
+            sql::notify(tx, &job.to_string()).await?;
+            Ok((order, job))
         };
         if fails {
             // The request dies after writing: nothing it wrote, and no NOTIFY, survives.
-            tx.rollback().await?;
+            let (order, job) = db.rolled_back(write).await?;
+            self.orders_written.push(order);
             let now = clock::now(db).await?;
             let arrived = self.take_notifications(&now);
             let msg = Msg::new("jobs.out.rolled_back")
@@ -130,7 +90,8 @@ impl Lab {
                 .arg("n", arrived);
             return Ok(Outcome::new(msg, Tone::Warn));
         }
-        tx.commit().await?;
+        let (order, job) = db.transaction(write).await?;
+        self.orders_written.push(order);
         let before = self.delivered.len();
         self.after_commit(db, &job.to_string()).await?;
         let woke = self.delivered.len() > before;
@@ -154,35 +115,22 @@ impl Lab {
         db: &Db,
         publish_first: bool,
     ) -> Result<Outcome, DbError> {
-        let tx = db.begin().await?;
-        let inserted = tx
-            .query::<Id>(
-                ORDER_INSERT_SQL,
-                &["kim@example.com".into(), Param::Float(42_000.0)],
-            )
-            .await
-            .and_then(|r| {
-                r.first()
-                    .map(|r| r.id)
-                    .ok_or_else(|| DbError::other("INSERT returned no id"))
-            });
-        let order = match inserted {
-            Ok(id) => id,
-            Err(e) => {
-                tx.rollback().await?;
-                return Err(e);
-            }
-        };
-        if publish_first {
-            // The broker takes the message at once: it is outside the transaction.
-            self.broker.push(order);
-            // The request fails after publishing: the order rolls back, the message stays.
-            tx.rollback().await?;
+        let order = if publish_first {
+            let broker = &mut self.broker;
+            db.rolled_back(async |tx| {
+                let order = sql::order_insert(tx, KIM_ORDER).await?;
+                // The broker takes the message at once: it is outside the transaction.
+                broker.push(order);
+                // The request fails after publishing: the order rolls back, the message stays.
+                Ok(order)
+            })
+            .await?
         } else {
-            tx.commit().await?;
-            // The process dies (or the broker is unreachable) before the publish: nothing
-            // reaches the broker.
-        }
+            // The process dies (or the broker is unreachable) after the commit, before the
+            // publish: nothing reaches the broker.
+            db.transaction(async |tx| sql::order_insert(tx, KIM_ORDER).await)
+                .await?
+        };
         self.orders_written.push(order);
         self.dual_write_used = true;
         let checked = self.reconcile(db).await?;
@@ -201,13 +149,9 @@ impl Lab {
 
     /// Every order the lab wrote, checked against the broker and the jobs table.
     pub(super) async fn reconcile(&self, db: &Db) -> Result<Vec<Reconciled>, DbError> {
-        Ok(db
-            .query::<Reconciled>(
-                BROKER_CHECK_SQL,
-                &[Param::ids(&self.broker), Param::ids(&self.orders_written)],
-            )
-            .await?
-            .rows)
+        let broker = &self.broker;
+        let orders = &self.orders_written;
+        sql::broker_check(db, sql::BrokerCheck { broker, orders }).await
     }
 
     /// §4: worker `w` applies its job's effect under the job's idempotency key.
@@ -225,18 +169,8 @@ impl Lab {
                 Tone::Warn,
             ));
         }
-        let row = db
-            .query::<Applied>(
-                EFFECT_APPLY_SQL,
-                &[
-                    c.job.into(),
-                    w.letter().to_string().into(),
-                    c.attempt.into(),
-                ],
-            )
-            .await?
-            .first()
-            .ok_or_else(|| DbError::other("effect_apply.sql returned no row"))?;
+        let worker = &w.letter().to_string();
+        let row = sql::effect_apply(db, sql::EffectApply { claim: c, worker }).await?;
         self.effects_used = true;
         let e = row.effect;
         let msg = if row.applied {
@@ -261,17 +195,10 @@ impl Lab {
     /// §5: `n` NOTIFYs while this session is busy, and the queue's usage around them.
     pub(super) async fn notify_burst(&mut self, db: &Db, n: u32) -> Result<Outcome, DbError> {
         let n = n.clamp(BURST_RANGE.0, BURST_RANGE.1);
-        let burst = db
-            .query::<BurstRow>(NOTIFY_BURST_SQL, &[n.into(), (BURST_BYTES as i64).into()])
-            .await?
-            .first()
-            .ok_or_else(|| DbError::other("notify_burst.sql returned no row"))?;
+        let bytes = BURST_BYTES as i64;
+        let burst = sql::notify_burst(db, sql::NotifyBurst { n, bytes }).await?;
         // The CALL is over: the session is idle and has read what it holds.
-        let queue = db
-            .query::<QueueRow>(NOTIFY_QUEUE_SQL, &[])
-            .await?
-            .first()
-            .ok_or_else(|| DbError::other("notify_queue.sql returned no row"))?;
+        let queue = sql::notify_queue(db).await?;
         let b = Burst {
             n,
             bytes: BURST_BYTES,
@@ -305,5 +232,5 @@ impl Lab {
 
 /// Reads the effects table (§4), newest first.
 pub async fn effects(db: &Db) -> Result<Vec<Effect>, DbError> {
-    Ok(db.query::<Effect>(EFFECTS_SQL, &[]).await?.rows)
+    sql::effects(db).await
 }

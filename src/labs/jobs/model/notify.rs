@@ -60,11 +60,7 @@ impl Lab {
         self.connect(db).await?;
         self.connected = true;
         // Notifications sent meanwhile are gone: the worker rescans the table instead.
-        let found = db
-            .query::<Claimable>(RESCAN_SQL, &[])
-            .await?
-            .first()
-            .map_or(0, |c| c.claimable);
+        let found = sql::rescan(db).await?;
         let lost = self.lost.len();
         Ok(Outcome::new(
             Msg::new("jobs.out.reconnected")
@@ -76,25 +72,14 @@ impl Lab {
 
     pub(super) async fn notify_bytes(&mut self, db: &Db, bytes: usize) -> Result<Outcome, DbError> {
         let payload = "x".repeat(bytes);
-        let tx = db.begin().await?;
-        let sent = tx
-            .query::<serde_json::Value>(NOTIFY_SQL, &[payload.clone().into()])
-            .await;
-        match sent {
-            Ok(_) => {
-                tx.commit().await?;
-                let listening = self.connected;
-                self.after_commit(db, &payload).await?;
-                Ok(if listening {
-                    Outcome::new(Msg::new("jobs.out.notify_ok").arg("n", bytes), Tone::Good)
-                } else {
-                    Outcome::new(Msg::new("jobs.out.notify_lost").arg("n", bytes), Tone::Warn)
-                })
-            }
-            Err(e) => {
-                tx.rollback().await?;
-                Err(e)
-            }
-        }
+        db.transaction(async |tx| sql::notify(tx, &payload).await)
+            .await?;
+        let listening = self.connected;
+        self.after_commit(db, &payload).await?;
+        Ok(if listening {
+            Outcome::new(Msg::new("jobs.out.notify_ok").arg("n", bytes), Tone::Good)
+        } else {
+            Outcome::new(Msg::new("jobs.out.notify_lost").arg("n", bytes), Tone::Warn)
+        })
     }
 }

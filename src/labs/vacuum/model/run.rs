@@ -7,34 +7,27 @@
 //! strategy's table (`use_strategy.sql`) puts the search path back when it ends
 //! (`reset_search_path.sql`), whatever happened.
 
-use super::{complete_sql, sql, AutovacuumInput, RunConfig, Strategy};
-use crate::db::{Db, DbError, Param};
-use crate::labs::common::{breathe, explain_article, first, now_ms, summarize, Explained};
+use super::{sql, AutovacuumInput, RunConfig, Strategy};
+use crate::db::{Db, DbError};
+use crate::labs::common::{breathe, explain_article, now_ms, summarize};
 use crate::labs::vacuum::rows::*;
-use serde::Deserialize;
 use std::cell::Cell;
 use std::future::Future;
 
 /// Sets the lab's tables up once per database. Returns whether the page map's extensions
 /// are there (without them only the page map is lost).
 pub async fn setup(db: &Db) -> Result<bool, DbError> {
-    #[derive(Deserialize)]
-    struct Check {
-        tables: bool,
-        extensions: bool,
-    }
-    let check = first(db.query::<Check>(sql::SETUP_CHECK, &[]).await?)?;
-    let extensions = check.extensions || db.exec(sql::SETUP_EXTENSIONS).await.is_ok();
+    let check = sql::setup_check(db).await?;
+    let extensions = check.extensions || sql::setup_extensions(db).await.is_ok();
     if !check.tables {
-        db.exec(sql::SETUP_TABLES).await?;
-        db.exec(sql::SETUP_HELPERS).await?;
+        sql::setup_tables(db).await?;
     }
     Ok(extensions)
 }
 
 /// Start over: drop the lab's tables and create them afresh.
 pub async fn reset(db: &Db) -> Result<bool, DbError> {
-    db.exec(sql::TEARDOWN).await?;
+    sql::teardown(db).await?;
     setup(db).await
 }
 
@@ -44,16 +37,11 @@ async fn with_schema<T>(
     schema: &str,
     body: impl Future<Output = Result<T, DbError>>,
 ) -> Result<T, DbError> {
-    let set = db
-        .query::<serde_json::Value>(sql::USE_STRATEGY, &[schema.into()])
-        .await?;
-    if set.rows.is_empty() {
+    if !sql::use_strategy(db, schema).await? {
         return Err(DbError::other(&format!("use_strategy refused {schema}")));
     }
     let out = body.await;
-    let reset = db
-        .query::<serde_json::Value>(sql::RESET_SEARCH_PATH, &[])
-        .await;
+    let reset = sql::reset_search_path(db).await;
     let out = out?;
     reset?;
     Ok(out)
@@ -152,21 +140,15 @@ pub async fn run_round(
     progress: &dyn Fn(u64),
     map: Option<&MapWatch<'_>>,
 ) -> Result<RoundOutcome, DbError> {
-    #[derive(Deserialize)]
-    struct Claimed {
-        id: i64,
-    }
     let map = map.filter(|m| m.strategy == strategy);
     let started = now_ms();
     let mut last_map = started;
     with_schema(db, strategy.schema(), async {
         if strategy.partitioned() {
             partition_open(db, round).await?;
-            db.query::<serde_json::Value>(sql::ENQUEUE_PARTITION, &[jobs.into(), round.into()])
-                .await?;
+            sql::enqueue_partition(db, sql::EnqueuePartition { jobs, round }).await?;
         } else {
-            db.query::<serde_json::Value>(sql::ENQUEUE, &[jobs.into()])
-                .await?;
+            sql::enqueue(db, jobs).await?;
         }
         let mut claimed = 0u64;
         let mut batches = 0u32;
@@ -176,15 +158,18 @@ pub async fn run_round(
                 cancelled = true;
                 break;
             }
-            let rows = db
-                .query::<Claimed>(sql::CLAIM_BATCH, &[batch.into()])
-                .await?;
-            if rows.rows.is_empty() {
+            let ids = sql::claim_batch(db, batch).await?;
+            if ids.is_empty() {
                 break;
             }
-            let ids: Vec<i64> = rows.rows.iter().map(|c| c.id).collect();
-            db.query::<serde_json::Value>(complete_sql(strategy), &[Param::ids(&ids)])
-                .await?;
+            sql::complete(
+                db,
+                sql::Complete {
+                    strategy,
+                    ids: &ids,
+                },
+            )
+            .await?;
             claimed += ids.len() as u64;
             batches += 1;
             progress(claimed);
@@ -208,19 +193,13 @@ pub async fn run_round(
 }
 
 pub async fn plan_nodes(db: &Db, plan: &serde_json::Value) -> Result<Vec<PlanNode>, DbError> {
-    Ok(db
-        .query::<PlanNode>(sql::PLAN_NODES, &[Param::Text(plan.to_string())])
-        .await?
-        .rows)
+    sql::plan_nodes(db, plan).await
 }
 
 /// Statistics flushed, then the table's size and counts (no plan).
 pub async fn table_stats(db: &Db, strategy: Strategy) -> Result<TableStats, DbError> {
-    db.query::<serde_json::Value>(sql::FLUSH_STATS, &[]).await?;
-    first(
-        db.query::<TableStats>(sql::MEASURE_TABLE, &[strategy.table().into()])
-            .await?,
-    )
+    sql::flush_stats(db).await?;
+    sql::measure_table(db, strategy.table()).await
 }
 
 /// The claim's pages and time first (it may prune pages as it reads them), then the
@@ -229,10 +208,7 @@ pub async fn measure(db: &Db, strategy: Strategy) -> Result<Measure, DbError> {
     let plan = with_schema(db, strategy.schema(), explain_article(db)).await?;
     let claim = summarize(db, &plan).await?;
     let stats = table_stats(db, strategy).await?;
-    let indexes = db
-        .query::<IndexSize>(sql::MEASURE_INDEXES, &[strategy.table().into()])
-        .await?
-        .rows;
+    let indexes = sql::measure_indexes(db, strategy.table()).await?;
     Ok(Measure {
         stats,
         indexes,
@@ -243,49 +219,29 @@ pub async fn measure(db: &Db, strategy: Strategy) -> Result<Measure, DbError> {
 /// Plain VACUUM of one strategy's table, statistics flushed before it (see vacuum.sql).
 pub async fn vacuum(db: &Db, strategy: Strategy) -> Result<(), DbError> {
     with_schema(db, strategy.schema(), async {
-        db.query::<serde_json::Value>(sql::FLUSH_STATS, &[]).await?;
-        db.query::<serde_json::Value>(sql::VACUUM, &[]).await?;
-        Ok(())
+        sql::flush_stats(db).await?;
+        sql::vacuum(db).await
     })
     .await
 }
 
 /// Rotation: TRUNCATE the finished round's table.
 pub async fn truncate(db: &Db, strategy: Strategy) -> Result<(), DbError> {
-    with_schema(db, strategy.schema(), async {
-        db.query::<serde_json::Value>(sql::ROTATE_TRUNCATE, &[])
-            .await?;
-        Ok(())
-    })
-    .await
+    with_schema(db, strategy.schema(), sql::rotate_truncate(db)).await
 }
 
 /// The partition of round `round` on vac_partition.jobs, created unless it is there
 /// (partition_open.sql). Returns the CREATE TABLE it ran, if it ran one.
 pub async fn partition_open(db: &Db, round: u32) -> Result<Option<String>, DbError> {
-    #[derive(Deserialize)]
-    struct Stmt {
-        statement: Option<String>,
-    }
-    let rows = db
-        .query::<Stmt>(sql::PARTITION_OPEN, &[round.into()])
-        .await?;
-    Ok(first(rows)?.statement)
+    sql::partition_open(db, round).await
 }
 
 /// Rotation by partitions after round `round`: the next round's partition created first
 /// (so new jobs always have one to go to), then the finished one DETACHed and DROPped
 /// (partition_drop.sql). Returns the DETACH and DROP it ran, if the partition was there.
 pub async fn partition_rotate(db: &Db, round: u32) -> Result<Option<String>, DbError> {
-    #[derive(Deserialize)]
-    struct Stmt {
-        statement: Option<String>,
-    }
     partition_open(db, round + 1).await?;
-    let rows = db
-        .query::<Stmt>(sql::PARTITION_DROP, &[round.into()])
-        .await?;
-    Ok(first(rows)?.statement)
+    sql::partition_drop(db, round).await
 }
 
 /// The VACUUM button on one table: dead tuples counted, VACUUM, everything measured again.
@@ -396,41 +352,34 @@ pub async fn long_tx_begin(db: &Db) -> Result<LongTx, DbError> {
     if let Some(on) = long_tx_status(db).await? {
         return Ok(on);
     }
-    db.exec(sql::LONG_TX_BEGIN).await?;
+    sql::long_tx_begin(db).await?;
     long_tx_status(db).await?.ok_or_else(|| {
         DbError::other("the prepared transaction did not appear in pg_prepared_xacts")
     })
 }
 
 pub async fn long_tx_status(db: &Db) -> Result<Option<LongTx>, DbError> {
-    Ok(db.query::<LongTx>(sql::LONG_TX_STATUS, &[]).await?.first())
+    sql::long_tx_status(db).await
 }
 
 /// Long transaction off (if it is on).
 pub async fn long_tx_release(db: &Db) -> Result<(), DbError> {
     if long_tx_status(db).await?.is_some() {
-        db.query::<serde_json::Value>(sql::LONG_TX_RELEASE, &[])
-            .await?;
+        sql::long_tx_release(db).await?;
     }
     Ok(())
 }
 
 pub async fn page_map(db: &Db, strategy: Strategy) -> Result<Vec<PageCell>, DbError> {
-    Ok(db
-        .query::<PageCell>(sql::PAGE_MAP, &[strategy.table().into()])
-        .await?
-        .rows)
+    sql::page_map(db, strategy.table()).await
 }
 
 pub async fn autovacuum_settings(
     db: &Db,
     strategy: Strategy,
 ) -> Result<AutovacuumSettings, DbError> {
-    db.query::<serde_json::Value>(sql::FLUSH_STATS, &[]).await?;
-    first(
-        db.query::<AutovacuumSettings>(sql::AUTOVACUUM_SETTINGS, &[strategy.table().into()])
-            .await?,
-    )
+    sql::flush_stats(db).await?;
+    sql::autovacuum_settings(db, strategy.table()).await
 }
 
 /// Applies per-table settings; returns the ALTER TABLE statement that ran.
@@ -439,22 +388,13 @@ pub async fn set_autovacuum(
     strategy: Strategy,
     input: AutovacuumInput,
 ) -> Result<String, DbError> {
-    #[derive(Deserialize)]
-    struct Stmt {
-        statement: String,
-    }
-    let rows = db
-        .query::<Stmt>(
-            sql::SET_AUTOVACUUM,
-            &[
-                strategy.table().into(),
-                input.threshold.into(),
-                input.scale_factor.into(),
-                input.max_threshold.into(),
-            ],
-        )
-        .await?;
-    Ok(first(rows)?.statement)
+    let settings = sql::SetAutovacuum {
+        table: strategy.table(),
+        threshold: input.threshold,
+        scale_factor: input.scale_factor,
+        max_threshold: input.max_threshold,
+    };
+    sql::set_autovacuum(db, settings).await
 }
 
 /// The statements of a script, comments dropped, split at `;`.
@@ -474,7 +414,7 @@ pub fn statements(script: &str) -> Vec<String> {
 /// The VACUUM FULL lock, shown on the scratch table: a fresh scratch table, then
 /// vacuum_full_lock.sql run statement by statement in one transaction that is rolled back.
 pub async fn vacuum_full_lock(db: &Db) -> Result<Vec<LockRow>, DbError> {
-    db.exec(sql::VACUUM_FULL_SETUP).await?;
+    sql::vacuum_full_setup(db).await?;
     let parts = statements(sql::VACUUM_FULL_LOCK);
     // begin; lock table …; select … from pg_locks …; rollback;
     let (Some(lock), Some(list)) = (parts.get(1), parts.get(2)) else {
@@ -482,28 +422,19 @@ pub async fn vacuum_full_lock(db: &Db) -> Result<Vec<LockRow>, DbError> {
             "vacuum_full_lock.sql: expected begin; lock; select; rollback",
         ));
     };
-    let tx = db.begin().await?;
-    let rows = async {
+    db.rolled_back(async |tx| {
         tx.exec(lock).await?;
-        tx.query::<LockRow>(list, &[]).await
-    }
-    .await;
-    tx.rollback().await?;
-    Ok(rows?.rows)
+        Ok(tx.query::<LockRow>(list, &[]).await?.rows)
+    })
+    .await
 }
 
 /// VACUUM FULL of the scratch table: its file before and after.
 pub async fn vacuum_full(db: &Db) -> Result<(RelationFile, RelationFile), DbError> {
     let scratch = "vac_scratch.jobs";
-    let before = first(
-        db.query::<RelationFile>(sql::RELATION_FILE, &[scratch.into()])
-            .await?,
-    )?;
-    db.query::<serde_json::Value>(sql::VACUUM_FULL, &[]).await?;
-    let after = first(
-        db.query::<RelationFile>(sql::RELATION_FILE, &[scratch.into()])
-            .await?,
-    )?;
+    let before = sql::relation_file(db, scratch).await?;
+    sql::vacuum_full(db).await?;
+    let after = sql::relation_file(db, scratch).await?;
     Ok((before, after))
 }
 
@@ -515,17 +446,11 @@ fn rate(p: &PlanSummary) -> f64 {
 /// both claims explained (each claims one job).
 pub async fn compare_plans(db: &Db, jobs: u32) -> Result<PlanComparison, DbError> {
     with_schema(db, "vac_plan", async {
-        db.query::<serde_json::Value>(sql::ROTATE_TRUNCATE, &[])
-            .await?;
-        db.query::<serde_json::Value>(sql::ENQUEUE, &[jobs.into()])
-            .await?;
-        db.query::<serde_json::Value>(sql::ANALYZE, &[]).await?;
-        let a = first(db.query::<Explained>(sql::EXPLAIN_ARTICLE, &[]).await?)?.plan;
-        let i = first(
-            db.query::<Explained>(sql::EXPLAIN_INDEXED, &["default".into()])
-                .await?,
-        )?
-        .plan;
+        sql::rotate_truncate(db).await?;
+        sql::enqueue(db, jobs).await?;
+        sql::analyze(db).await?;
+        let a = sql::explain_article(db).await?;
+        let i = sql::explain_indexed(db, "default").await?;
         let article = summarize(db, &a).await?;
         let indexed = summarize(db, &i).await?;
         Ok(PlanComparison {
@@ -561,6 +486,7 @@ mod tests {
 
     #[test]
     fn ids_go_to_sql_as_one_array_parameter() {
+        use crate::db::Param;
         assert_eq!(Param::ids(&[1, 2, 3]), Param::Text("{1,2,3}".into()));
         assert_eq!(Param::ids(&[]), Param::Text("{}".into()));
     }
