@@ -1,6 +1,6 @@
 //! L5 When to leave: the advisor (`crates/core`), no database.
 //! The lab skeleton (see `src/labs/mod.rs`): model.rs state and actions, no UI; view/
-//! components (view/text.rs and view/libraries.rs: its texts).
+//! components (view/libraries.rs: its texts).
 pub mod model;
 pub mod view;
 

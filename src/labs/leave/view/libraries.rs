@@ -3,7 +3,7 @@
 //! dead letters, waking workers, finished rows, order). What a library does is stated from
 //! its own documentation; the page links nowhere, so it names each one's home.
 
-use super::text::ui;
+use crate::ui::i18n::tr;
 use crate::ctx::use_ctx;
 use leptos::prelude::*;
 
@@ -28,28 +28,28 @@ pub fn Libraries() -> impl IntoView {
                 <tr data-library=name>
                     <th scope="row">{name}</th>
                     <td>{ecosystem}</td>
-                    <td class="prose">{move || ui(lang.get(), key)}</td>
+                    <td class="prose">{move || tr(lang.get(), key)}</td>
                 </tr>
             }
         })
         .collect_view();
     view! {
         <section class="panel" aria-labelledby="leave-libs-title">
-            <h2 id="leave-libs-title">{move || ui(lang.get(), "leave.ui.libs")}</h2>
-            <p>{move || ui(lang.get(), "leave.ui.libs.lead")}</p>
+            <h2 id="leave-libs-title">{move || tr(lang.get(), "leave.ui.libs")}</h2>
+            <p>{move || tr(lang.get(), "leave.ui.libs.lead")}</p>
             <div class="table-wrap" tabindex="0">
                 <table id="leave-libs">
                     <thead>
                         <tr>
-                            <th scope="col">{move || ui(lang.get(), "leave.ui.libs.col.name")}</th>
-                            <th scope="col">{move || ui(lang.get(), "leave.ui.libs.col.for")}</th>
-                            <th scope="col">{move || ui(lang.get(), "leave.ui.libs.col.does")}</th>
+                            <th scope="col">{move || tr(lang.get(), "leave.ui.libs.col.name")}</th>
+                            <th scope="col">{move || tr(lang.get(), "leave.ui.libs.col.for")}</th>
+                            <th scope="col">{move || tr(lang.get(), "leave.ui.libs.col.does")}</th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
                 </table>
             </div>
-            <p class="muted">{move || ui(lang.get(), "leave.ui.libs.note")}</p>
+            <p class="muted">{move || tr(lang.get(), "leave.ui.libs.note")}</p>
         </section>
     }
 }
