@@ -20,7 +20,10 @@ fn main() {
         "/// Every key of the advisor's catalog (a test checks each is emitted).\npub const ALL: &[Key] = &[\n",
     );
     for c in &catalogs {
-        println!("cargo:rerun-if-changed=../../{}/{c}", i18n_keys::CATALOG_DIR);
+        println!(
+            "cargo:rerun-if-changed=../../{}/{c}",
+            i18n_keys::CATALOG_DIR
+        );
         let place = format!("{}/{c}:", i18n_keys::CATALOG_DIR);
         for (key, _) in i18n_keys::catalog_keys(&root)
             .into_iter()

@@ -85,9 +85,9 @@ mod tests {
         let names = super::i18n_keys::catalogs(root);
         let text = super::i18n_keys::constants(root, &names, "crate::Key", "")
             .unwrap_or_else(|e| panic!("{e}"));
-        assert!(text.contains(
-            "pub const JOBS_TOUR_1_TITLE: Key = Key::new(\"jobs.tour.1.title\");"
-        ));
+        assert!(
+            text.contains("pub const JOBS_TOUR_1_TITLE: Key = Key::new(\"jobs.tour.1.title\");")
+        );
     }
 
     #[test]
