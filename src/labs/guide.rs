@@ -12,6 +12,7 @@
 
 use super::session::{LabModel, LabSession, Last};
 use crate::ctx::use_ctx;
+use crate::keys;
 use crate::ui::i18n::{render, rich};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
@@ -51,7 +52,7 @@ pub(crate) fn opening_step(steps: usize) -> Option<Result<usize, Msg>> {
     let raw = crate::ctx::query_param("step")?;
     Some(match raw.trim().parse::<usize>() {
         Ok(n) if (1..=steps).contains(&n) => Ok(n - 1),
-        _ => Err(Msg::new("guide.err.step")
+        _ => Err(Msg::new(keys::GUIDE_ERR_STEP)
             .arg("step", raw)
             .arg("max", steps)),
     })
@@ -100,12 +101,12 @@ impl<M: LabModel> Guide<M> {
                 if total > REPLAY_LIMIT {
                     steps.truncate(REPLAY_LIMIT);
                     self.cut.set(Some(
-                        Msg::new("guide.replay_cut")
+                        Msg::new(keys::GUIDE_REPLAY_CUT)
                             .arg("limit", REPLAY_LIMIT)
                             .arg("total", total),
                     ));
                 }
-                let what = Msg::new("runner.what.replay").arg("n", steps.len());
+                let what = Msg::new(keys::RUNNER_WHAT_REPLAY).arg("n", steps.len());
                 session.run(steps, true, Some(what));
             }
             Some(Err(m)) => refuse(m),
@@ -121,8 +122,8 @@ impl<M: LabModel> Guide<M> {
     pub fn run_step(self, session: LabSession<M>, i: usize) {
         self.step.set(Some(i));
         let actions = (self.tour[i].actions)();
-        let what =
-            (actions.len() > 1).then(|| Msg::new("runner.what.actions").arg("n", actions.len()));
+        let what = (actions.len() > 1)
+            .then(|| Msg::new(keys::RUNNER_WHAT_ACTIONS).arg("n", actions.len()));
         session.run(actions, true, what);
     }
 }
@@ -153,7 +154,7 @@ pub fn Tour<M: LabModel>(
         .map(|s| (s.title, Msg::new(s.body)))
         .collect();
     view! {
-        <TourList steps title hint="guide.tour.hint" step=guide.step busy
+        <TourList steps title hint=keys::GUIDE_TOUR_HINT step=guide.step busy
             run_step=move |i| guide.run_step(session, i)/>
     }
 }
@@ -192,7 +193,7 @@ pub fn TourList(
                                     <button type="button" class="small tour-run" data-step=i.to_string()
                                         disabled=move || busy.get()
                                         on:click=move |_| run_step(i)>
-                                        {ctx.t("guide.tour.run")}
+                                        {ctx.t(keys::GUIDE_TOUR_RUN)}
                                     </button>
                                 </div>
                                 <Show when=current>
@@ -223,11 +224,11 @@ pub fn ShareLink(url: Signal<String>) -> impl IntoView {
         });
     }
     view! {
-        <label for="share-url">{ctx.t("guide.share")}</label>
+        <label for="share-url">{ctx.t(keys::GUIDE_SHARE)}</label>
         <input id="share-url" type="text" readonly prop:value=url size="40"/>
         <button type="button" class="small" on:click=move |_| {
             let _ = window().navigator().clipboard().write_text(&url.get_untracked());
             copied.set(true);
-        }>{move || if copied.get() { ctx.t("guide.copied")() } else { ctx.t("guide.copy")() }}</button>
+        }>{move || if copied.get() { ctx.t(keys::GUIDE_COPIED)() } else { ctx.t(keys::GUIDE_COPY)() }}</button>
     }
 }

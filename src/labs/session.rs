@@ -8,6 +8,7 @@
 
 use crate::ctx::Ctx;
 use crate::db::{Db, DbError};
+use crate::keys;
 use crate::labs::LabId;
 use crate::runner::{Scope, Work};
 use leptos::prelude::*;
@@ -354,7 +355,7 @@ pub fn LastOutcome<O: Told + Clone + 'static>(
                     <div id="last-error">
                         {key.map(|k| view! {
                             <p class="note bad" id="pgq-error-explained">
-                                {move || tr(ctx.lang.get(), k)} " " {move || tr(ctx.lang.get(), "pgq.error.unchanged")}
+                                {move || tr(ctx.lang.get(), k)} " " {move || tr(ctx.lang.get(), keys::PGQ_ERROR_UNCHANGED)}
                             </p>
                         })}
                         <ErrorBox error=e/>

@@ -14,6 +14,7 @@
 //!   the lab's rounds run without it, and a background VACUUM in the middle would change
 //!   what "without VACUUM" shows.
 
+use crate::keys;
 use std::time::Instant;
 
 use postgres::types::Type;
@@ -93,11 +94,11 @@ impl Strategy {
         en(
             CATALOG,
             match self {
-                Strategy::Keep => "vacuum.strategy.keep",
-                Strategy::Delete => "vacuum.strategy.delete",
-                Strategy::DeleteVacuum => "vacuum.strategy.delete_vacuum",
-                Strategy::Rotate => "vacuum.strategy.rotate",
-                Strategy::Partition => "vacuum.strategy.partition",
+                Strategy::Keep => keys::VACUUM_STRATEGY_KEEP,
+                Strategy::Delete => keys::VACUUM_STRATEGY_DELETE,
+                Strategy::DeleteVacuum => keys::VACUUM_STRATEGY_DELETE_VACUUM,
+                Strategy::Rotate => keys::VACUUM_STRATEGY_ROTATE,
+                Strategy::Partition => keys::VACUUM_STRATEGY_PARTITION,
             },
         )
     }
@@ -123,10 +124,10 @@ impl Step {
         en(
             CATALOG,
             match self {
-                Step::AfterRound => "vacuum.step.after_round",
-                Step::AfterVacuum => "vacuum.step.after_vacuum",
-                Step::AfterTruncate => "vacuum.step.after_truncate",
-                Step::AfterDrop => "vacuum.step.after_drop",
+                Step::AfterRound => keys::VACUUM_STEP_AFTER_ROUND,
+                Step::AfterVacuum => keys::VACUUM_STEP_AFTER_VACUUM,
+                Step::AfterTruncate => keys::VACUUM_STEP_AFTER_TRUNCATE,
+                Step::AfterDrop => keys::VACUUM_STEP_AFTER_DROP,
             },
         )
     }
@@ -187,17 +188,17 @@ impl Run {
 
     pub fn table(&self) -> String {
         let header: Vec<String> = [
-            "vacuum.col.strategy",
-            "vacuum.col.round",
-            "vacuum.col.step",
-            "vacuum.col.heap",
-            "vacuum.col.heap_pages",
-            "vacuum.col.indexes",
-            "vacuum.col.live",
-            "vacuum.col.dead",
-            "vacuum.col.claim_pages",
-            "vacuum.col.claim_ms",
-            "vacuum.col.time",
+            keys::VACUUM_COL_STRATEGY,
+            keys::VACUUM_COL_ROUND,
+            keys::VACUUM_COL_STEP,
+            keys::VACUUM_COL_HEAP,
+            keys::VACUUM_COL_HEAP_PAGES,
+            keys::VACUUM_COL_INDEXES,
+            keys::VACUUM_COL_LIVE,
+            keys::VACUUM_COL_DEAD,
+            keys::VACUUM_COL_CLAIM_PAGES,
+            keys::VACUUM_COL_CLAIM_MS,
+            keys::VACUUM_COL_TIME,
         ]
         .iter()
         .map(|k| en(CATALOG, k).to_string())

@@ -4,16 +4,17 @@
 pub mod model;
 pub mod view;
 
+use crate::keys;
 use crate::lab::{Lab, LabId};
 use leptos::prelude::*;
 
 pub const LAB: Lab = Lab {
     slug: "leave",
     tag: "L5",
-    title: "lab.leave.title",
-    short: "lab.leave.short",
-    summary: "lab.leave.summary",
-    blurb: "lab.leave.blurb",
+    title: keys::LAB_LEAVE_TITLE,
+    short: keys::LAB_LEAVE_SHORT,
+    summary: keys::LAB_LEAVE_SUMMARY,
+    blurb: keys::LAB_LEAVE_BLURB,
     needs_postgres: false,
     schema: None,
     keeps_path: false,

@@ -1,6 +1,7 @@
 //! L5's state outside the view: the inputs as typed, the worked cases of §8, and reading
 //! the inputs from the page's URL. The decision logic itself is `queue_lab_core::advisor`.
 
+use crate::keys;
 use queue_lab_core::advisor::{Field, FieldError, Workload};
 
 /// The three worked cases (§6 and §8) the page offers as buttons.
@@ -28,9 +29,9 @@ impl Case {
 
     pub fn label_key(self) -> &'static str {
         match self {
-            Case::SideProject => "leave.ui.case.side",
-            Case::PlanetScale => "leave.ui.case.planetscale",
-            Case::FiveTeams => "leave.ui.case.teams",
+            Case::SideProject => keys::LEAVE_UI_CASE_SIDE,
+            Case::PlanetScale => keys::LEAVE_UI_CASE_PLANETSCALE,
+            Case::FiveTeams => keys::LEAVE_UI_CASE_TEAMS,
         }
     }
 
@@ -118,7 +119,8 @@ impl Draft {
         let sustained_unreadable = errors.iter().any(|e| e.field == Field::SustainedJobsPerS);
         if let Err(range) = w.validate() {
             for e in range {
-                let stale = sustained_unreadable && e.key == "leave.error.peak_below_sustained";
+                let stale = sustained_unreadable
+                    && e.key == queue_lab_core::keys::LEAVE_ERROR_PEAK_BELOW_SUSTAINED;
                 if !stale && !errors.iter().any(|x| x.field == e.field) {
                     errors.push(e);
                 }
@@ -188,8 +190,14 @@ mod tests {
         assert_eq!(
             fields,
             vec![
-                (Field::SustainedJobsPerS, "leave.error.not_a_number"),
-                (Field::DbLoadPercent, "leave.error.above_max"),
+                (
+                    Field::SustainedJobsPerS,
+                    queue_lab_core::keys::LEAVE_ERROR_NOT_A_NUMBER
+                ),
+                (
+                    Field::DbLoadPercent,
+                    queue_lab_core::keys::LEAVE_ERROR_ABOVE_MAX
+                ),
             ]
         );
     }

@@ -2,6 +2,7 @@
 //! them), the results table's lines, and what is derived from them without SQL (chart
 //! series, when autovacuum would have started, the page map's cells). No UI, no SQL.
 
+use crate::keys;
 pub use crate::labs::common::PlanSummary;
 use crate::ui::format::group;
 use queue_lab_core::i18n::Msg;
@@ -66,21 +67,21 @@ impl Strategy {
 
     pub fn name_key(self) -> &'static str {
         match self {
-            Strategy::Keep => "vacuum.strategy.keep",
-            Strategy::Delete => "vacuum.strategy.delete",
-            Strategy::DeleteVacuum => "vacuum.strategy.delete_vacuum",
-            Strategy::Rotate => "vacuum.strategy.rotate",
-            Strategy::Partition => "vacuum.strategy.partition",
+            Strategy::Keep => keys::VACUUM_STRATEGY_KEEP,
+            Strategy::Delete => keys::VACUUM_STRATEGY_DELETE,
+            Strategy::DeleteVacuum => keys::VACUUM_STRATEGY_DELETE_VACUUM,
+            Strategy::Rotate => keys::VACUUM_STRATEGY_ROTATE,
+            Strategy::Partition => keys::VACUUM_STRATEGY_PARTITION,
         }
     }
 
     pub fn help_key(self) -> &'static str {
         match self {
-            Strategy::Keep => "vacuum.strategy.keep.help",
-            Strategy::Delete => "vacuum.strategy.delete.help",
-            Strategy::DeleteVacuum => "vacuum.strategy.delete_vacuum.help",
-            Strategy::Rotate => "vacuum.strategy.rotate.help",
-            Strategy::Partition => "vacuum.strategy.partition.help",
+            Strategy::Keep => keys::VACUUM_STRATEGY_KEEP_HELP,
+            Strategy::Delete => keys::VACUUM_STRATEGY_DELETE_HELP,
+            Strategy::DeleteVacuum => keys::VACUUM_STRATEGY_DELETE_VACUUM_HELP,
+            Strategy::Rotate => keys::VACUUM_STRATEGY_ROTATE_HELP,
+            Strategy::Partition => keys::VACUUM_STRATEGY_PARTITION_HELP,
         }
     }
 
@@ -220,10 +221,10 @@ pub enum Step {
 impl Step {
     pub fn key(self) -> &'static str {
         match self {
-            Step::AfterRound => "vacuum.step.after_round",
-            Step::AfterVacuum => "vacuum.step.after_vacuum",
-            Step::AfterTruncate => "vacuum.step.after_truncate",
-            Step::AfterDrop => "vacuum.step.after_drop",
+            Step::AfterRound => keys::VACUUM_STEP_AFTER_ROUND,
+            Step::AfterVacuum => keys::VACUUM_STEP_AFTER_VACUUM,
+            Step::AfterTruncate => keys::VACUUM_STEP_AFTER_TRUNCATE,
+            Step::AfterDrop => keys::VACUUM_STEP_AFTER_DROP,
         }
     }
 }
@@ -324,7 +325,7 @@ pub fn lessons(records: &[Record]) -> Vec<Msg> {
             && r.measure.stats.n_dead_tup == 0
     }) {
         out.push(
-            Msg::new("vacuum.lesson.delete")
+            Msg::new(keys::VACUUM_LESSON_DELETE)
                 .arg_msg("strategy", name(r.strategy))
                 .arg("dead", group(p.measure.stats.n_dead_tup))
                 .arg("before", group(p.measure.claim.pages))
@@ -335,7 +336,7 @@ pub fn lessons(records: &[Record]) -> Vec<Msg> {
     }
     if let Some((p, r)) = vacuums().find(|(_, r)| r.measure.stats.n_dead_tup > 0) {
         out.push(
-            Msg::new("vacuum.lesson.held")
+            Msg::new(keys::VACUUM_LESSON_HELD)
                 .arg_msg("strategy", name(r.strategy))
                 .arg("dead_before", group(p.measure.stats.n_dead_tup))
                 .arg("dead", group(r.measure.stats.n_dead_tup)),
@@ -348,7 +349,7 @@ pub fn lessons(records: &[Record]) -> Vec<Msg> {
             && r.measure.claim.pages >= r.measure.stats.heap_pages
     }) {
         out.push(
-            Msg::new("vacuum.lesson.keep")
+            Msg::new(keys::VACUUM_LESSON_KEEP)
                 .arg("claim", group(r.measure.claim.pages))
                 .arg("heap", group(r.measure.stats.heap_pages))
                 .arg("live", group(r.measure.stats.n_live_tup)),
@@ -358,12 +359,12 @@ pub fn lessons(records: &[Record]) -> Vec<Msg> {
         (
             Strategy::Rotate,
             Step::AfterTruncate,
-            "vacuum.lesson.rotate",
+            keys::VACUUM_LESSON_ROTATE,
         ),
         (
             Strategy::Partition,
             Step::AfterDrop,
-            "vacuum.lesson.partition",
+            keys::VACUUM_LESSON_PARTITION,
         ),
     ] {
         if let Some((p, r)) = pairs().find(|(p, r)| {
@@ -387,7 +388,7 @@ pub fn lessons(records: &[Record]) -> Vec<Msg> {
         r.measure.stats.heap_pages > 0 && r.measure.stats.heap_pages == p.measure.stats.heap_pages
     }) {
         out.push(
-            Msg::new("vacuum.lesson.no_shrink")
+            Msg::new(keys::VACUUM_LESSON_NO_SHRINK)
                 .arg_msg("strategy", name(r.strategy))
                 .arg("pages", group(r.measure.stats.heap_pages)),
         );
@@ -566,7 +567,7 @@ mod tests {
         ];
         assert_eq!(
             keys(&r),
-            ["vacuum.lesson.rotate", "vacuum.lesson.partition"]
+            [keys::VACUUM_LESSON_ROTATE, keys::VACUUM_LESSON_PARTITION]
         );
         assert!(keys(&r[..3]).is_empty());
     }
@@ -597,7 +598,10 @@ mod tests {
                 100,
             ),
         ];
-        assert_eq!(keys(&r), ["vacuum.lesson.held", "vacuum.lesson.no_shrink"]);
+        assert_eq!(
+            keys(&r),
+            [keys::VACUUM_LESSON_HELD, keys::VACUUM_LESSON_NO_SHRINK]
+        );
         // Released, VACUUM again: all removed, the DELETE table gave its pages back.
         let mut r = r;
         r.push(sized(
@@ -619,9 +623,9 @@ mod tests {
         assert_eq!(
             keys(&r),
             [
-                "vacuum.lesson.delete",
-                "vacuum.lesson.keep",
-                "vacuum.lesson.no_shrink"
+                keys::VACUUM_LESSON_DELETE,
+                keys::VACUUM_LESSON_KEEP,
+                keys::VACUUM_LESSON_NO_SHRINK
             ]
         );
     }
@@ -668,7 +672,7 @@ mod tests {
             series(&r, Strategy::Partition, Metric::DeadTuples),
             vec![(1, 0), (2, 0)]
         );
-        assert_eq!(Step::AfterDrop.key(), "vacuum.step.after_drop");
+        assert_eq!(Step::AfterDrop.key(), keys::VACUUM_STEP_AFTER_DROP);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! the alert the trigger sends arriving).
 
 use crate::ctx::use_ctx;
+use crate::keys;
 use crate::labs::jobs::model::{self, Action, Lab, Snapshot};
 use crate::ui::format::bytes;
 use crate::ui::i18n::render;
@@ -21,7 +22,7 @@ pub fn CompleteMode(
     let on = move || lab.with(|l| l.as_ref().is_some_and(|l| l.delete_on_complete));
     let stats = move || {
         snap.with(|s| s.table.clone()).map(|t| {
-            let msg = Msg::new("jobs.done_mode.stats")
+            let msg = Msg::new(keys::JOBS_DONE_MODE_STATS)
                 .arg("rows", t.rows)
                 .arg("dead", t.dead_versions)
                 .arg("size", bytes(t.bytes))
@@ -31,20 +32,20 @@ pub fn CompleteMode(
     };
     view! {
         <section class="panel" aria-labelledby="complete-mode-title" id="complete-mode">
-            <h2 id="complete-mode-title">{ctx.t("jobs.done_mode.title")}</h2>
-            <p class="muted">{ctx.rich("jobs.done_mode.note")}</p>
+            <h2 id="complete-mode-title">{ctx.t(keys::JOBS_DONE_MODE_TITLE)}</h2>
+            <p class="muted">{ctx.rich(keys::JOBS_DONE_MODE_NOTE)}</p>
             <label class="row">
                 <input type="checkbox" id="delete-on-complete" prop:checked=on disabled=disabled
                     on:change=move |ev| act.run(Action::DeleteOnComplete(event_target_checked(&ev)))/>
-                {ctx.rich("jobs.done_mode.toggle")}
+                {ctx.rich(keys::JOBS_DONE_MODE_TOGGLE)}
             </label>
             {stats}
             <p class="muted">
-                {ctx.t("jobs.done_mode.vacuum")} " "
-                <a href="#/vacuum">{ctx.t("jobs.done_mode.l3")}</a>
+                {ctx.t(keys::JOBS_DONE_MODE_VACUUM)} " "
+                <a href="#/vacuum">{ctx.t(keys::JOBS_DONE_MODE_L3)}</a>
             </p>
             <details>
-                <summary>{ctx.t("jobs.done_mode.sql")}</summary>
+                <summary>{ctx.t(keys::JOBS_DONE_MODE_SQL)}</summary>
                 <pre class="sql">{model::COMPLETE_SQL.trim()}</pre>
                 <pre class="sql">{model::COMPLETE_DELETE_SQL.trim()}</pre>
             </details>
@@ -59,7 +60,7 @@ pub fn DeadCount(snap: RwSignal<Snapshot>) -> impl IntoView {
     let dead = move || snap.with(|s| s.counts.dead);
     view! {
         <p class="dead-count" id="dead-count" class:bad=move || { dead() > 0 } aria-live="polite">
-            {move || render(ctx.lang.get(), &Msg::new("jobs.dead.count").arg("n", dead()))}
+            {move || render(ctx.lang.get(), &Msg::new(keys::JOBS_DEAD_COUNT).arg("n", dead()))}
         </p>
     }
 }
@@ -78,14 +79,14 @@ pub fn DeadAlerts(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
     let received = move || lab.with(|l| l.as_ref().map_or(0, |l| l.alerts.len()));
     view! {
         <section class="panel" aria-labelledby="dead-alerts-title" id="dead-jobs">
-            <h2 id="dead-alerts-title">{ctx.t("jobs.dead.title")}</h2>
-            <p class="muted">{ctx.rich("jobs.dead.explain")}</p>
-            <h3>{move || render(ctx.lang.get(), &Msg::new("jobs.dead.received").arg("n", received()))}</h3>
+            <h2 id="dead-alerts-title">{ctx.t(keys::JOBS_DEAD_TITLE)}</h2>
+            <p class="muted">{ctx.rich(keys::JOBS_DEAD_EXPLAIN)}</p>
+            <h3>{move || render(ctx.lang.get(), &Msg::new(keys::JOBS_DEAD_RECEIVED).arg("n", received()))}</h3>
             <ul class="deliveries" id="dead-alerts">
                 {move || {
                     let a = alerts();
                     if a.is_empty() {
-                        view! { <li class="muted">{ctx.t("jobs.none_yet")}</li> }.into_any()
+                        view! { <li class="muted">{ctx.t(keys::JOBS_NONE_YET)}</li> }.into_any()
                     } else {
                         a.into_iter()
                             .map(|alert| view! {
@@ -99,9 +100,9 @@ pub fn DeadAlerts(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
                     }
                 }}
             </ul>
-            <p class="note">{ctx.t("jobs.dead.hook")}</p>
+            <p class="note">{ctx.t(keys::JOBS_DEAD_HOOK)}</p>
             <details>
-                <summary>{ctx.t("jobs.dead.sql")}</summary>
+                <summary>{ctx.t(keys::JOBS_DEAD_SQL)}</summary>
                 <pre class="sql">{model::DEAD_ALERT_SQL.trim()}</pre>
             </details>
         </section>

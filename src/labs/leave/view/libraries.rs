@@ -3,19 +3,28 @@
 //! dead letters, waking workers, finished rows, order). What a library does is stated from
 //! its own documentation; the page links nowhere, so it names each one's home.
 
-use crate::ui::i18n::tr;
 use crate::ctx::use_ctx;
+use crate::keys;
+use crate::ui::i18n::tr;
 use leptos::prelude::*;
 
 /// (name, ecosystem, catalog key of what it does). In the article's order.
 pub const LIBRARIES: [(&str, &str, &str); 7] = [
-    ("pg-boss", "Node.js", "leave.ui.lib.pg_boss"),
-    ("Procrastinate", "Python", "leave.ui.lib.procrastinate"),
-    ("Oban", "Elixir", "leave.ui.lib.oban"),
-    ("pgmq", "PostgreSQL", "leave.ui.lib.pgmq"),
-    ("River", "Go", "leave.ui.lib.river"),
-    ("Graphile Worker", "Node.js", "leave.ui.lib.graphile_worker"),
-    ("Solid Queue", "Ruby on Rails", "leave.ui.lib.solid_queue"),
+    ("pg-boss", "Node.js", keys::LEAVE_UI_LIB_PG_BOSS),
+    ("Procrastinate", "Python", keys::LEAVE_UI_LIB_PROCRASTINATE),
+    ("Oban", "Elixir", keys::LEAVE_UI_LIB_OBAN),
+    ("pgmq", "PostgreSQL", keys::LEAVE_UI_LIB_PGMQ),
+    ("River", "Go", keys::LEAVE_UI_LIB_RIVER),
+    (
+        "Graphile Worker",
+        "Node.js",
+        keys::LEAVE_UI_LIB_GRAPHILE_WORKER,
+    ),
+    (
+        "Solid Queue",
+        "Ruby on Rails",
+        keys::LEAVE_UI_LIB_SOLID_QUEUE,
+    ),
 ];
 
 #[component]
@@ -35,21 +44,21 @@ pub fn Libraries() -> impl IntoView {
         .collect_view();
     view! {
         <section class="panel" aria-labelledby="leave-libs-title">
-            <h2 id="leave-libs-title">{move || tr(lang.get(), "leave.ui.libs")}</h2>
-            <p>{move || tr(lang.get(), "leave.ui.libs.lead")}</p>
+            <h2 id="leave-libs-title">{move || tr(lang.get(), keys::LEAVE_UI_LIBS)}</h2>
+            <p>{move || tr(lang.get(), keys::LEAVE_UI_LIBS_LEAD)}</p>
             <div class="table-wrap" tabindex="0">
                 <table id="leave-libs">
                     <thead>
                         <tr>
-                            <th scope="col">{move || tr(lang.get(), "leave.ui.libs.col.name")}</th>
-                            <th scope="col">{move || tr(lang.get(), "leave.ui.libs.col.for")}</th>
-                            <th scope="col">{move || tr(lang.get(), "leave.ui.libs.col.does")}</th>
+                            <th scope="col">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_COL_NAME)}</th>
+                            <th scope="col">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_COL_FOR)}</th>
+                            <th scope="col">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_COL_DOES)}</th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
                 </table>
             </div>
-            <p class="muted">{move || tr(lang.get(), "leave.ui.libs.note")}</p>
+            <p class="muted">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_NOTE)}</p>
         </section>
     }
 }

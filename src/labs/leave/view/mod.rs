@@ -5,14 +5,15 @@ mod libraries;
 
 use super::model::{error_for, hash_query, Case, Draft};
 use crate::ctx::{use_ctx, Ctx};
+use crate::keys;
 use crate::ui::i18n::rich;
+use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
 use queue_lab_core::advisor::{
     self, advise, Field, FieldError, LoadBand, Recommendation, VacuumEstimate, Verdict, Workload,
 };
 use queue_lab_core::i18n::{Lang, Msg};
 use queue_lab_core::url;
-use crate::ui::i18n::{render, tr};
 
 /// The inputs from the page URL: the search (`?lab=leave&embed=1&sustained=…`), then the
 /// hash route (`#/leave?sustained=…`), which wins.
@@ -134,25 +135,25 @@ pub fn LeaveLab() -> impl IntoView {
     view! {
         <section class="lab leave">
             <h1>{ctx.t(super::LAB.title)}</h1>
-            <p class="lead">{move || tr(lang.get(), "leave.ui.lead")}</p>
+            <p class="lead">{move || tr(lang.get(), keys::LEAVE_UI_LEAD)}</p>
             <div class="lab-grid">
                 <div>
                     <section class="panel" aria-labelledby="leave-cases-title">
-                        <h2 id="leave-cases-title">{move || tr(lang.get(), "leave.ui.cases")}</h2>
-                        <p class="muted">{move || tr(lang.get(), "leave.ui.cases.help")}</p>
+                        <h2 id="leave-cases-title">{move || tr(lang.get(), keys::LEAVE_UI_CASES)}</h2>
+                        <p class="muted">{move || tr(lang.get(), keys::LEAVE_UI_CASES_HELP)}</p>
                         <div class="row">{case_buttons}</div>
                     </section>
                     <section class="panel" aria-labelledby="leave-inputs-title">
-                        <h2 id="leave-inputs-title">{move || tr(lang.get(), "leave.ui.inputs")}</h2>
+                        <h2 id="leave-inputs-title">{move || tr(lang.get(), keys::LEAVE_UI_INPUTS)}</h2>
                         <div class="field-grid">
                             {fields}
                         </div>
                         <Show when=move || errors.with(|e| !e.is_empty())>
                             <p class="note bad" id="leave-stale" role="status">
-                                {move || tr(lang.get(), "leave.ui.stale")}
+                                {move || tr(lang.get(), keys::LEAVE_UI_STALE)}
                             </p>
                         </Show>
-                        <p class="muted">{move || tr(lang.get(), "leave.ui.share")}</p>
+                        <p class="muted">{move || tr(lang.get(), keys::LEAVE_UI_SHARE)}</p>
                     </section>
                 </div>
                 <div>
@@ -261,7 +262,7 @@ fn load_presets(ctx: Ctx, inputs: Inputs) -> impl IntoView {
     let hint = move || {
         band().map(|b| {
             let l = lang.get();
-            let msg = Msg::new("leave.ui.load_band").arg("band", tr(l, b.key()));
+            let msg = Msg::new(keys::LEAVE_UI_LOAD_BAND).arg("band", tr(l, b.key()));
             render(l, &msg)
         })
     };
@@ -289,7 +290,7 @@ fn load_presets(ctx: Ctx, inputs: Inputs) -> impl IntoView {
         .collect_view();
     view! {
         <p id="leave-load-band" class="muted flush" aria-live="polite">{hint}</p>
-        <div class="row" role="group" aria-label=move || tr(lang.get(), "leave.ui.load_presets")>
+        <div class="row" role="group" aria-label=move || tr(lang.get(), keys::LEAVE_UI_LOAD_PRESETS)>
             {buttons}
         </div>
     }
@@ -318,7 +319,7 @@ fn top_results(lang: Lang, v: &Verdict) -> impl IntoView {
             .map(|k| tr(lang, k.title_key()))
             .collect::<Vec<_>>()
             .join(" · ");
-        view! { <p><span class="muted">{tr(lang, "leave.ui.driven_by")}</span>" "{names}</p> }
+        view! { <p><span class="muted">{tr(lang, keys::LEAVE_UI_DRIVEN_BY)}</span>" "{names}</p> }
     });
     let signals = v
         .signals
@@ -336,7 +337,7 @@ fn top_results(lang: Lang, v: &Verdict) -> impl IntoView {
         .collect_view();
     view! {
         <section class="panel" id="leave-recommendation" data-rec=rec.id() aria-labelledby="leave-rec-title">
-            <h2 id="leave-rec-title">{tr(lang, "leave.ui.rec")}</h2>
+            <h2 id="leave-rec-title">{tr(lang, keys::LEAVE_UI_REC)}</h2>
             <p class=rec_class id="leave-rec-name">
                 <strong>{tr(lang, rec.key())}</strong>
             </p>
@@ -344,7 +345,7 @@ fn top_results(lang: Lang, v: &Verdict) -> impl IntoView {
             {driven}
         </section>
         <section class="panel" aria-labelledby="leave-signals-title">
-            <h2 id="leave-signals-title">{tr(lang, "leave.ui.signals")}</h2>
+            <h2 id="leave-signals-title">{tr(lang, keys::LEAVE_UI_SIGNALS)}</h2>
             <ul id="leave-signals" class="plain-list">{signals}</ul>
         </section>
     }
@@ -362,7 +363,7 @@ fn estimate_row(
     pinned: bool,
 ) -> impl IntoView {
     let clears = if pinned {
-        tr(lang, "leave.ui.dead.pinned")
+        tr(lang, keys::LEAVE_UI_DEAD_PINNED)
     } else {
         num(e.clears_per_s)
     };
@@ -385,7 +386,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
         .map(|m| view! { <li>{render(lang, m)}</li> })
         .collect_view();
     let fixes = if v.fixes.is_empty() {
-        view! { <p class="note good" id="leave-fixes-none">{tr(lang, "leave.ui.fixes.none")}</p> }
+        view! { <p class="note good" id="leave-fixes-none">{tr(lang, keys::LEAVE_UI_FIXES_NONE)}</p> }
             .into_any()
     } else {
         v.fixes
@@ -421,7 +422,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
                         {tr(lang, title_key)}
                     </a>
                     " "
-                    <span class="muted">{tr(lang, "leave.ui.link.with")}</span>
+                    <span class="muted">{tr(lang, keys::LEAVE_UI_LINK_WITH)}</span>
                     " "
                     <code>{query}</code>
                     <br/>
@@ -441,13 +442,13 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
             };
             let pg = format!(
                 "{}: {}",
-                tr(lang, "leave.ui.refs.col.postgres"),
+                tr(lang, keys::LEAVE_UI_REFS_COL_POSTGRES),
                 tr(
                     lang,
                     if r.on_postgres {
-                        "leave.ui.yes"
+                        keys::LEAVE_UI_YES
                     } else {
-                        "leave.ui.no"
+                        keys::LEAVE_UI_NO
                     }
                 )
             );
@@ -465,32 +466,32 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
         .collect_view();
     view! {
         <section class="panel" aria-labelledby="leave-dead-title">
-            <h2 id="leave-dead-title">{tr(lang, "leave.ui.dead")}</h2>
+            <h2 id="leave-dead-title">{tr(lang, keys::LEAVE_UI_DEAD)}</h2>
             <div class="table-wrap" tabindex="0">
                 <table id="leave-dead-table">
                     <thead>
                         <tr>
-                            <th scope="col" class="wrap">{tr(lang, "leave.ui.dead.col.what")}</th>
-                            <th scope="col">{tr(lang, "leave.ui.dead.col.per_s")}</th>
-                            <th scope="col" class="wrap">{tr(lang, "leave.ui.dead.col.ceiling")}</th>
-                            <th scope="col" class="wrap">{tr(lang, "leave.ui.dead.col.before_pass")}</th>
+                            <th scope="col" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_COL_WHAT)}</th>
+                            <th scope="col">{tr(lang, keys::LEAVE_UI_DEAD_COL_PER_S)}</th>
+                            <th scope="col" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_COL_CEILING)}</th>
+                            <th scope="col" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_COL_BEFORE_PASS)}</th>
                         </tr>
                     </thead>
                     <tbody>
                         <tr id="dead-made">
-                            <th scope="row" class="wrap">{tr(lang, "leave.ui.dead.row.made")}</th>
+                            <th scope="row" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_ROW_MADE)}</th>
                             <td class:mono=true>{num(dead.per_s)}</td>
                             <td>"–"</td>
                             <td>"–"</td>
                         </tr>
                         <tr id="dead-made-peak">
-                            <th scope="row" class="wrap">{tr(lang, "leave.ui.dead.row.made_peak")}</th>
+                            <th scope="row" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_ROW_MADE_PEAK)}</th>
                             <td class:mono=true>{num(dead.per_s_at_peak)}</td>
                             <td>"–"</td>
                             <td>"–"</td>
                         </tr>
-                        {estimate_row(lang, "leave.ui.dead.row.default", "dead-default", &dead.default, dead.horizon_pinned)}
-                        {estimate_row(lang, "leave.ui.dead.row.tuned", "dead-tuned", &dead.tuned, dead.horizon_pinned)}
+                        {estimate_row(lang, keys::LEAVE_UI_DEAD_ROW_DEFAULT, "dead-default", &dead.default, dead.horizon_pinned)}
+                        {estimate_row(lang, keys::LEAVE_UI_DEAD_ROW_TUNED, "dead-tuned", &dead.tuned, dead.horizon_pinned)}
                     </tbody>
                 </table>
             </div>
@@ -499,34 +500,34 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
         <div class="lab-grid">
             <div>
                 <section class="panel" aria-labelledby="leave-fixes-title">
-                    <h2 id="leave-fixes-title">{tr(lang, "leave.ui.fixes")}</h2>
+                    <h2 id="leave-fixes-title">{tr(lang, keys::LEAVE_UI_FIXES)}</h2>
                     {fixes}
                 </section>
                 <section class="panel" aria-labelledby="leave-notes-title">
-                    <h2 id="leave-notes-title">{tr(lang, "leave.ui.notes")}</h2>
+                    <h2 id="leave-notes-title">{tr(lang, keys::LEAVE_UI_NOTES)}</h2>
                     <ul id="leave-notes">{notes}</ul>
                 </section>
             </div>
             <div>
                 <section class="panel" aria-labelledby="leave-links-title">
-                    <h2 id="leave-links-title">{tr(lang, "leave.ui.links")}</h2>
+                    <h2 id="leave-links-title">{tr(lang, keys::LEAVE_UI_LINKS)}</h2>
                     <ul id="leave-links" class="plain-list">{links}</ul>
                 </section>
                 <section class="panel" aria-labelledby="leave-interface-title">
-                    <h2 id="leave-interface-title">{tr(lang, "leave.ui.interface")}</h2>
+                    <h2 id="leave-interface-title">{tr(lang, keys::LEAVE_UI_INTERFACE)}</h2>
                     <p>{tr(lang, advisor::INTERFACE_INTRO_KEY)}</p>
                     <ul id="leave-interface">{interface}</ul>
                 </section>
             </div>
         </div>
         <section class="panel" aria-labelledby="leave-refs-title">
-            <h2 id="leave-refs-title">{tr(lang, "leave.ui.refs")}</h2>
+            <h2 id="leave-refs-title">{tr(lang, keys::LEAVE_UI_REFS)}</h2>
             <div class="table-wrap" tabindex="0">
                 <table id="leave-refs">
                     <thead>
                         <tr>
-                            <th scope="col">{tr(lang, "leave.ui.refs.col.per_s")}</th>
-                            <th scope="col">{tr(lang, "leave.ui.refs.col.source")}</th>
+                            <th scope="col">{tr(lang, keys::LEAVE_UI_REFS_COL_PER_S)}</th>
+                            <th scope="col">{tr(lang, keys::LEAVE_UI_REFS_COL_SOURCE)}</th>
                         </tr>
                     </thead>
                     <tbody>{refs}</tbody>

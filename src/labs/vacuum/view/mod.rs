@@ -14,6 +14,7 @@ mod run;
 use super::model::{self, Action, Lab, Outcome, Snapshot, Strategy};
 use super::tour::TOUR;
 use crate::ctx::{use_ctx, Ctx};
+use crate::keys;
 use crate::labs::guide::{share_url, Guide, ReplayCut, ShareLink, Tour};
 use crate::labs::session::{LabSession, Last};
 use crate::ui::console::{ErrorBox, SqlConsole};
@@ -125,7 +126,7 @@ pub fn VacuumLab() -> impl IntoView {
     };
     let lab = session.lab;
     let ready = move || lab.with(Option::is_some) && ctx.runner().is_some();
-    let lead = Msg::new("vacuum.lead")
+    let lead = Msg::new(keys::VACUUM_LEAD)
         .arg("jobs", group(i64::from(model::JOBS_DEFAULT)))
         .arg("rounds", model::ROUNDS_DEFAULT)
         .arg("ways", model::Strategy::ALL.len());
@@ -137,21 +138,21 @@ pub fn VacuumLab() -> impl IntoView {
     };
     view! {
         <section class="lab vacuum-lab" id="vacuum-lab" aria-busy=move || session.working().to_string()>
-            <h1>{ctx.t("vacuum.title")}</h1>
+            <h1>{ctx.t(keys::VACUUM_TITLE)}</h1>
             <p class="lead">{ui.msg(lead)}</p>
-            <p>{ctx.t("vacuum.mvcc")}</p>
+            <p>{ctx.t(keys::VACUUM_MVCC)}</p>
             <ReplayCut cut=guide.cut/>
             {refused}
             <Show
                 when=ready
                 fallback=move || view! {
                     <p class="muted" id="vacuum-waiting">
-                        {move || if ctx.runner().is_some() { ctx.t("vacuum.setting_up")() } else { ctx.t("vacuum.no_db")() }}
+                        {move || if ctx.runner().is_some() { ctx.t(keys::VACUUM_SETTING_UP)() } else { ctx.t(keys::VACUUM_NO_DB)() }}
                     </p>
                     {ui.error_in("run")}
                 }
             >
-                <Tour guide=guide session=session title="vacuum.tour.title" busy=ui.busy/>
+                <Tour guide=guide session=session title=keys::VACUUM_TOUR_TITLE busy=ui.busy/>
                 <run::RunPanel ui=ui/>
                 <results::Results ui=ui/>
                 <inspect::LongTxPanel ui=ui/>
