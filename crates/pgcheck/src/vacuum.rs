@@ -201,7 +201,7 @@ impl Run {
             keys::VACUUM_COL_TIME,
         ]
         .iter()
-        .map(|k| en(CATALOG, k).to_string())
+        .map(|k| en(CATALOG, *k).to_string())
         .collect();
         let rows: Vec<Vec<String>> = self
             .records

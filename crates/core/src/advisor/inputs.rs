@@ -4,6 +4,7 @@
 use super::messages::Msg;
 use super::signals::{HIGH_LOAD_PERCENT, MEDIUM_LOAD_PERCENT};
 use super::SECONDS_PER_DAY;
+use crate::i18n::Key;
 use crate::keys;
 
 /// One input of the calculator. Its `id` is the URL key and the suffix of its label key.
@@ -61,7 +62,7 @@ impl Field {
         Field::ALL.into_iter().find(|f| f.id() == id)
     }
 
-    pub fn label_key(self) -> &'static str {
+    pub fn label_key(self) -> Key {
         match self {
             Field::SustainedJobsPerS => keys::LEAVE_INPUT_SUSTAINED,
             Field::PeakJobsPerS => keys::LEAVE_INPUT_PEAK,
@@ -76,7 +77,7 @@ impl Field {
     }
 
     /// One sentence under the input, explaining what to enter.
-    pub fn help_key(self) -> &'static str {
+    pub fn help_key(self) -> Key {
         match self {
             Field::SustainedJobsPerS => keys::LEAVE_INPUT_SUSTAINED_HELP,
             Field::PeakJobsPerS => keys::LEAVE_INPUT_PEAK_HELP,
@@ -91,7 +92,7 @@ impl Field {
     }
 
     /// The unit shown after a numeric input; `None` for the yes/no inputs.
-    pub fn unit_key(self) -> Option<&'static str> {
+    pub fn unit_key(self) -> Option<Key> {
         match self {
             Field::SustainedJobsPerS | Field::PeakJobsPerS => Some(keys::LEAVE_UNIT_JOBS_PER_S),
             Field::JobDurationS => Some(keys::LEAVE_UNIT_SECONDS),
@@ -163,7 +164,7 @@ impl LoadBand {
         }
     }
 
-    pub fn key(self) -> &'static str {
+    pub fn key(self) -> Key {
         match self {
             LoadBand::Low => keys::LEAVE_LOAD_LOW,
             LoadBand::Medium => keys::LEAVE_LOAD_MEDIUM,
@@ -218,13 +219,13 @@ impl Default for Workload {
 pub struct FieldError {
     pub field: Field,
     /// One of `leave.error.*`.
-    pub key: &'static str,
+    pub key: Key,
     /// The minimum or maximum crossed; for `peak_below_sustained`, the sustained rate.
     pub bound: Option<f64>,
 }
 
 impl FieldError {
-    fn new(field: Field, key: &'static str, bound: Option<f64>) -> FieldError {
+    fn new(field: Field, key: Key, bound: Option<f64>) -> FieldError {
         FieldError { field, key, bound }
     }
 

@@ -74,6 +74,7 @@ mod signals;
 mod vacuum;
 
 pub use crate::i18n::fill;
+use crate::i18n::Key;
 use crate::keys;
 pub use inputs::{Bounds, Field, FieldError, LoadBand, Workload};
 pub use messages::{Msg, MESSAGE_KEYS};
@@ -119,7 +120,7 @@ impl Recommendation {
     }
 
     /// A short name.
-    pub fn key(self) -> &'static str {
+    pub fn key(self) -> Key {
         match self {
             Recommendation::StayOnOnePostgres => keys::LEAVE_REC_STAY,
             Recommendation::QueueOnOwnPostgres => keys::LEAVE_REC_OWN_POSTGRES,
@@ -129,7 +130,7 @@ impl Recommendation {
     }
 
     /// Why, and what it costs, in a sentence or two.
-    pub fn why_key(self) -> &'static str {
+    pub fn why_key(self) -> Key {
         match self {
             Recommendation::StayOnOnePostgres => keys::LEAVE_REC_STAY_WHY,
             Recommendation::QueueOnOwnPostgres => keys::LEAVE_REC_OWN_POSTGRES_WHY,
@@ -153,7 +154,7 @@ pub enum Fix {
 }
 
 impl Fix {
-    pub fn key(self) -> &'static str {
+    pub fn key(self) -> Key {
         match self {
             Fix::EndLongTransactions => keys::LEAVE_FIX_END_LONG_TX,
             Fix::TuneAutovacuum => keys::LEAVE_FIX_TUNE_AUTOVACUUM,
@@ -168,7 +169,7 @@ pub struct LabLink {
     /// `vacuum` (L3) or `pgq` (L4).
     pub lab: &'static str,
     /// Why follow it.
-    pub reason_key: &'static str,
+    pub reason_key: Key,
     /// Proposed parameters for that lab: `longtx=0|1` for L3, `consumers=N` for L4.
     pub params: Vec<(&'static str, String)>,
 }

@@ -3,6 +3,7 @@
 
 use super::messages::Msg;
 use super::SECONDS_PER_DAY;
+use crate::i18n::Key;
 use crate::keys;
 
 /// One operation of the small interface §8 advises to keep the queue behind.
@@ -11,11 +12,11 @@ pub struct InterfaceOp {
     /// `enqueue`, `dequeue`, `ack` or `fail`.
     pub op: &'static str,
     /// What it does on Postgres, and what it becomes on SQS and on a log.
-    pub key: &'static str,
+    pub key: Key,
 }
 
 /// The sentence above the interface list.
-pub const INTERFACE_INTRO_KEY: &str = keys::LEAVE_INTERFACE_INTRO;
+pub const INTERFACE_INTRO_KEY: Key = keys::LEAVE_INTERFACE_INTRO;
 
 pub const INTERFACE: [InterfaceOp; 4] = [
     InterfaceOp {
@@ -41,7 +42,7 @@ pub const INTERFACE: [InterfaceOp; 4] = [
 pub struct ReferenceFigure {
     pub id: &'static str,
     /// The sentence, with `{low}` and `{high}`.
-    pub key: &'static str,
+    pub key: Key,
     pub low_per_s: f64,
     /// Equal to `low_per_s` for a single figure.
     pub high_per_s: f64,

@@ -5,6 +5,7 @@ use super::inputs::Workload;
 use super::messages::Msg;
 use super::vacuum::DeadTuples;
 use super::SECONDS_PER_DAY;
+use crate::i18n::Key;
 use crate::keys;
 
 /// Statements one job costs the database on the success path: insert, claim, complete.
@@ -65,7 +66,7 @@ impl SignalKind {
     }
 
     /// The signal's name, as §8 words it.
-    pub fn title_key(self) -> &'static str {
+    pub fn title_key(self) -> Key {
         match self {
             SignalKind::AutovacuumBehind => keys::LEAVE_SIGNAL_AUTOVACUUM,
             SignalKind::QueueEatsMainDb => keys::LEAVE_SIGNAL_MAIN_DB,
@@ -86,7 +87,7 @@ pub struct Signal {
 
 impl Signal {
     /// `leave.status.met` or `leave.status.not_met`.
-    pub fn status_key(&self) -> &'static str {
+    pub fn status_key(&self) -> Key {
         if self.met {
             keys::LEAVE_STATUS_MET
         } else {
