@@ -15,14 +15,14 @@ use crate::ctx::use_ctx;
 use crate::keys;
 use crate::ui::i18n::{render, rich};
 use leptos::prelude::*;
-use queue_lab_core::i18n::Msg;
+use queue_lab_core::i18n::{Key, Msg};
 
 /// One step of a tour: its title, what to look at (catalog keys), the actions it runs, and
 /// the figures on the page it marks (`L`: L2 marks cells of its tables; the other labs mark
 /// none, `look: &[]`).
 pub struct TourStep<A, L: 'static = ()> {
-    pub title: &'static str,
-    pub body: &'static str,
+    pub title: Key,
+    pub body: Key,
     pub actions: fn() -> Vec<A>,
     pub look: &'static [L],
 }
@@ -145,7 +145,7 @@ pub fn ReplayCut(cut: RwSignal<Option<Msg>>) -> impl IntoView {
 pub fn Tour<M: LabModel>(
     guide: Guide<M>,
     session: LabSession<M>,
-    title: &'static str,
+    title: Key,
     busy: Signal<bool>,
 ) -> impl IntoView {
     let steps = guide
@@ -165,9 +165,9 @@ pub fn Tour<M: LabModel>(
 /// `steps`: each step's title key and what to look at; `children`: a note above the list.
 #[component]
 pub fn TourList(
-    steps: Vec<(&'static str, Msg)>,
-    title: &'static str,
-    hint: &'static str,
+    steps: Vec<(Key, Msg)>,
+    title: Key,
+    hint: Key,
     step: RwSignal<Option<usize>>,
     busy: Signal<bool>,
     run_step: impl Fn(usize) + Copy + Send + Sync + 'static,

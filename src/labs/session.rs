@@ -6,6 +6,7 @@
 //! finds it as it was left. The signals here mirror it for the view; they are only written
 //! from work, never read by it, so work that outlives its page touches nothing disposed.
 
+use queue_lab_core::i18n::Key;
 use crate::ctx::Ctx;
 use crate::db::{Db, DbError};
 use crate::keys;
@@ -333,7 +334,7 @@ impl<M: LabModel> LabSession<M> {
 #[component]
 pub fn LastOutcome<O: Told + Clone + 'static>(
     last: RwSignal<Option<Last<O>>, LocalStorage>,
-    #[prop(optional)] explain: Option<fn(&DbError) -> Option<&'static str>>,
+    #[prop(optional)] explain: Option<fn(&DbError) -> Option<Key>>,
 ) -> impl IntoView {
     use crate::ui::console::ErrorBox;
     use crate::ui::i18n::{render, tr};

@@ -10,6 +10,7 @@
 //! lab's old separator (`.` in L1 and L4, `~` in L3). No step of either old or new text holds
 //! the other separator, so a text is read one way only.
 
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 
 /// Between two steps. Not `.` (L3's scale factors have one), `~` (the token escape), `-`
@@ -60,7 +61,7 @@ pub fn encode<A>(actions: &[A], step: impl Fn(&A) -> String) -> String {
 pub fn decode<A>(
     text: &str,
     old: char,
-    refused: &'static str,
+    refused: Key,
     step: impl Fn(&Step) -> Option<A>,
 ) -> Result<Vec<A>, Msg> {
     let separator = if text.contains(SEPARATOR) {

@@ -5,6 +5,7 @@
 //! A result copies as text (an aligned table like psql's) or as CSV; `?sql=…` in the page's
 //! address pre-fills it (it runs only when the learner presses Run).
 
+use queue_lab_core::i18n::Key;
 use crate::ctx::use_ctx;
 use crate::db::{DbError, Rows};
 use crate::keys;
@@ -280,7 +281,7 @@ fn take_prefill() -> Option<String> {
 /// What the last copy did, for the status line that reads it out (`role="status"`); it
 /// clears after a few seconds, so the same copy again is announced again.
 #[derive(Clone, Copy)]
-pub struct CopyStatus(RwSignal<Option<&'static str>>);
+pub struct CopyStatus(RwSignal<Option<Key>>);
 
 impl CopyStatus {
     pub fn new() -> Self {
@@ -310,7 +311,7 @@ pub fn CopyStatusLine(status: CopyStatus, id: &'static str) -> impl IntoView {
 pub fn CopyButton(
     #[prop(optional)] id: Option<&'static str>,
     /// The catalog key of its label.
-    label: &'static str,
+    label: Key,
     status: CopyStatus,
     text: impl Fn() -> String + 'static,
 ) -> impl IntoView {

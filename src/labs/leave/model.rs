@@ -1,6 +1,7 @@
 //! L5's state outside the view: the inputs as typed, the worked cases of §8, and reading
 //! the inputs from the page's URL. The decision logic itself is `queue_lab_core::advisor`.
 
+use queue_lab_core::i18n::Key;
 use crate::keys;
 use queue_lab_core::advisor::{Field, FieldError, Workload};
 
@@ -27,7 +28,7 @@ impl Case {
         }
     }
 
-    pub fn label_key(self) -> &'static str {
+    pub fn label_key(self) -> Key {
         match self {
             Case::SideProject => keys::LEAVE_UI_CASE_SIDE,
             Case::PlanetScale => keys::LEAVE_UI_CASE_PLANETSCALE,

@@ -2,6 +2,7 @@
 //! each in `src/sql/pgque/lab/`, shown verbatim in the SQL log), the lab's limits, and the
 //! engine's SQLSTATEs.
 
+use queue_lab_core::i18n::Key;
 use crate::db::DbError;
 use crate::keys;
 
@@ -92,7 +93,7 @@ pub const MAX_DELAY: i64 = 86_400;
 pub const DLQ_LIMIT: i64 = 50;
 
 /// SQLSTATEs the engine raises, each with a translated explanation.
-pub fn error_key(e: &DbError) -> Option<&'static str> {
+pub fn error_key(e: &DbError) -> Option<Key> {
     Some(match e.code.as_deref()? {
         "PQ001" => keys::PGQ_ERROR_PQ001,
         "PQ002" => keys::PGQ_ERROR_PQ002,

@@ -2,6 +2,7 @@
 //! them), the results table's lines, and what is derived from them without SQL (chart
 //! series, when autovacuum would have started, the page map's cells). No UI, no SQL.
 
+use queue_lab_core::i18n::Key;
 use crate::keys;
 pub use crate::labs::common::PlanSummary;
 use crate::ui::format::group;
@@ -65,7 +66,7 @@ impl Strategy {
         Strategy::ALL.into_iter().find(|s| s.id() == id)
     }
 
-    pub fn name_key(self) -> &'static str {
+    pub fn name_key(self) -> Key {
         match self {
             Strategy::Keep => keys::VACUUM_STRATEGY_KEEP,
             Strategy::Delete => keys::VACUUM_STRATEGY_DELETE,
@@ -75,7 +76,7 @@ impl Strategy {
         }
     }
 
-    pub fn help_key(self) -> &'static str {
+    pub fn help_key(self) -> Key {
         match self {
             Strategy::Keep => keys::VACUUM_STRATEGY_KEEP_HELP,
             Strategy::Delete => keys::VACUUM_STRATEGY_DELETE_HELP,
@@ -219,7 +220,7 @@ pub enum Step {
 }
 
 impl Step {
-    pub fn key(self) -> &'static str {
+    pub fn key(self) -> Key {
         match self {
             Step::AfterRound => keys::VACUUM_STEP_AFTER_ROUND,
             Step::AfterVacuum => keys::VACUUM_STEP_AFTER_VACUUM,

@@ -6,6 +6,7 @@
 //! the per-worker timeline with a bounded number of shapes. Not for: drawing (see view/)
 //! or simulating (the `queue-sim` crate).
 
+use queue_lab_core::i18n::Key;
 use crate::keys;
 use queue_lab_core::i18n::Msg;
 use queue_lab_core::input::whole_in;
@@ -100,7 +101,7 @@ impl Shape {
         Shape::ALL.into_iter().find(|s| s.as_str() == id)
     }
 
-    pub fn label_key(self) -> &'static str {
+    pub fn label_key(self) -> Key {
         match self {
             Shape::Fixed => keys::WORKERS_SHAPE_FIXED,
             Shape::Uniform => keys::WORKERS_SHAPE_UNIFORM,
@@ -110,7 +111,7 @@ impl Shape {
 }
 
 /// The catalog key of a strategy's name.
-pub fn strategy_key(s: Strategy) -> &'static str {
+pub fn strategy_key(s: Strategy) -> Key {
     match s {
         Strategy::Naive => keys::WORKERS_STRATEGY_NAIVE,
         Strategy::ForUpdate => keys::WORKERS_STRATEGY_FOR_UPDATE,
@@ -122,7 +123,7 @@ pub fn strategy_key(s: Strategy) -> &'static str {
 }
 
 /// The catalog key of a timeline segment kind.
-pub fn segment_key(k: SegmentKind) -> &'static str {
+pub fn segment_key(k: SegmentKind) -> Key {
     match k {
         SegmentKind::Claim => keys::WORKERS_SEG_CLAIM,
         SegmentKind::LockWait => keys::WORKERS_SEG_LOCK_WAIT,

@@ -5,6 +5,7 @@ mod lessons;
 mod lifecycle;
 mod states;
 
+use queue_lab_core::i18n::Key;
 use super::model::{self, Action, EnqueueInput, Lab, Snapshot, WorkerId};
 use super::tour::TOUR;
 use crate::ctx::use_ctx;
@@ -137,7 +138,7 @@ fn Producers(act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
         }
     };
     let input = move |id: &'static str,
-                      label: &'static str,
+                      label: Key,
                       sig: RwSignal<String>,
                       mode: &'static str| {
         view! {

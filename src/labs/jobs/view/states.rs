@@ -2,6 +2,7 @@
 //! each (the snapshot's counts, the same the jobs table reports), the moves the lab's SQL
 //! makes between them, and the move the last action made drawn in the accent colour.
 
+use queue_lab_core::i18n::Key;
 use crate::ctx::use_ctx;
 use crate::keys;
 use crate::labs::jobs::model::{Lab, Snapshot};
@@ -48,7 +49,7 @@ impl Move {
         }
     }
 
-    fn label(self) -> &'static str {
+    fn label(self) -> Key {
         match self {
             Move::Enqueue => keys::JOBS_STATES_ENQUEUE,
             Move::Claim => keys::JOBS_STATES_CLAIM,

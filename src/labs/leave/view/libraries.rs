@@ -3,13 +3,14 @@
 //! dead letters, waking workers, finished rows, order). What a library does is stated from
 //! its own documentation; the page links nowhere, so it names each one's home.
 
+use queue_lab_core::i18n::Key;
 use crate::ctx::use_ctx;
 use crate::keys;
 use crate::ui::i18n::tr;
 use leptos::prelude::*;
 
 /// (name, ecosystem, catalog key of what it does). In the article's order.
-pub const LIBRARIES: [(&str, &str, &str); 7] = [
+pub const LIBRARIES: [(&str, &str, Key); 7] = [
     ("pg-boss", "Node.js", keys::LEAVE_UI_LIB_PG_BOSS),
     ("Procrastinate", "Python", keys::LEAVE_UI_LIB_PROCRASTINATE),
     ("Oban", "Elixir", keys::LEAVE_UI_LIB_OBAN),
@@ -72,7 +73,7 @@ mod tests {
     fn every_library_is_described_in_both_languages() {
         let catalog = Catalog::parse(crate::ui::i18n::FILES).expect("catalog parses");
         for (name, _, key) in LIBRARIES {
-            assert!(catalog.has(key), "{name}: {key} missing");
+            assert!(catalog.has(key.as_str()), "{name}: {key} missing");
         }
     }
 }

@@ -3,6 +3,7 @@
 
 mod libraries;
 
+use queue_lab_core::i18n::Key;
 use super::model::{error_for, hash_query, Case, Draft};
 use crate::ctx::{use_ctx, Ctx};
 use crate::keys;
@@ -357,7 +358,7 @@ fn num(x: f64) -> String {
 
 fn estimate_row(
     lang: Lang,
-    key: &'static str,
+    key: Key,
     id: &'static str,
     e: &VacuumEstimate,
     pinned: bool,
@@ -391,7 +392,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
     } else {
         v.fixes
             .iter()
-            .map(|f| view! { <li data-fix=f.key()>{rich(&tr(lang, f.key()))}</li> })
+            .map(|f| view! { <li data-fix=f.key().as_str()>{rich(&tr(lang, f.key()))}</li> })
             .collect_view()
             .into_any()
     };

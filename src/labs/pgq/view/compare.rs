@@ -1,6 +1,7 @@
 //! L4's side by side panel: the rotation queue and the SKIP LOCKED queue under the same
 //! load, without and with a long transaction, round by round.
 
+use queue_lab_core::i18n::Key;
 use crate::ctx::use_ctx;
 use crate::db::DbError;
 use crate::keys;
@@ -116,7 +117,7 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
         }
     };
     let field = move |id: &'static str,
-                      label: &'static str,
+                      label: Key,
                       sig: RwSignal<String>,
                       size: &'static str| {
         view! {

@@ -4,6 +4,7 @@
 mod compare;
 mod consumers;
 
+use queue_lab_core::i18n::Key;
 use super::model::{self, Action, Lab, Snapshot};
 use super::tour::TOUR;
 use crate::ctx::use_ctx;
@@ -24,7 +25,7 @@ use queue_lab_core::i18n::Msg;
 type LabSig = RwSignal<Option<Lab>, LocalStorage>;
 
 /// Every way the lab's engine differs from PgQue, each with its reason (shown on the page).
-pub const DIFFERENCES: [&str; 9] = [
+pub const DIFFERENCES: [Key; 9] = [
     keys::PGQ_DIFF_CODE,
     keys::PGQ_DIFF_NTABLES,
     keys::PGQ_DIFF_CLOCK,
@@ -77,7 +78,7 @@ pub fn PgqLab() -> impl IntoView {
             <details class="pgque-diff" id="pgque-diff">
                 <summary>{ctx.t(keys::PGQ_DIFF_TITLE)}</summary>
                 <ul>
-                    {DIFFERENCES.iter().map(|k| view! { <li>{ctx.t(k)}</li> }).collect_view()}
+                    {DIFFERENCES.iter().map(|k| view! { <li>{ctx.t(*k)}</li> }).collect_view()}
                 </ul>
             </details>
             <ReplayCut cut=guide.cut/>

@@ -1,6 +1,7 @@
 //! The claim-plan viewer (the article's claim beside the index-friendly one) and the
 //! VACUUM FULL demonstration on a scratch table.
 
+use queue_lab_core::i18n::Key;
 use super::Ui;
 use crate::keys;
 use crate::labs::vacuum::model::{self, Action, PlanComparison, PlanSide};
@@ -21,8 +22,8 @@ pub(super) fn PlanPanel(ui: Ui) -> impl IntoView {
             ui.act("plan", Action::Plans(jobs), None);
         }
     };
-    let side = move |title: &'static str,
-                     why: &'static str,
+    let side = move |title: Key,
+                     why: Key,
                      id: &'static str,
                      pick: fn(&PlanComparison) -> PlanSide| {
         view! {

@@ -1,6 +1,7 @@
 //! The results table (one line per table per round and step), ours beside the article's
 //! figures, and the three charts.
 
+use queue_lab_core::i18n::Key;
 use super::{color, dash, strategy_name, Ui};
 use crate::keys;
 use crate::labs::vacuum::model::{self, Metric, Record, Strategy};
@@ -36,7 +37,7 @@ pub(super) fn Results(ui: Ui) -> impl IntoView {
             .into_iter()
             .map(|m| {
                 let key = m.key;
-                view! { <li data-lesson=key>{ui.msg(m)}</li> }
+                view! { <li data-lesson=key.as_str()>{ui.msg(m)}</li> }
             })
             .collect_view()
     };
@@ -130,7 +131,7 @@ pub(super) fn Chart(
     ui: Ui,
     records: Memo<Vec<Record>>,
     metric: Metric,
-    title: &'static str,
+    title: Key,
 ) -> impl IntoView {
     let ctx = ui.ctx;
     let body = move || {
@@ -199,5 +200,5 @@ pub(super) fn Chart(
             </figure>
         }
     };
-    view! { <div class="vacuum-chart" data-metric=title>{body}</div> }
+    view! { <div class="vacuum-chart" data-metric=title.as_str()>{body}</div> }
 }

@@ -4,6 +4,7 @@
 
 mod tour;
 
+use queue_lab_core::i18n::Key;
 use super::model::{self, Chart, Field, Inputs, Pick, Shape};
 use super::tour::{Look, Table, TOUR};
 use crate::ctx::{use_ctx, Ctx};
@@ -329,7 +330,7 @@ fn text_field(
     }
 }
 
-type Metric = (&'static str, &'static str, fn(&Outcome) -> String);
+type Metric = (&'static str, Key, fn(&Outcome) -> String);
 
 fn metrics() -> [Metric; 11] {
     use model::{fmt_int, fmt_us};
