@@ -6,13 +6,13 @@
 //! finds it as it was left. The signals here mirror it for the view; they are only written
 //! from work, never read by it, so work that outlives its page touches nothing disposed.
 
-use queue_lab_core::i18n::Key;
 use crate::ctx::Ctx;
 use crate::db::{Db, DbError};
 use crate::keys;
 use crate::labs::LabId;
 use crate::runner::{Scope, Work};
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 use std::cell::{Cell, RefCell};
 use std::future::Future;

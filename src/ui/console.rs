@@ -5,12 +5,12 @@
 //! A result copies as text (an aligned table like psql's) or as CSV; `?sql=…` in the page's
 //! address pre-fills it (it runs only when the learner presses Run).
 
-use queue_lab_core::i18n::Key;
 use crate::ctx::use_ctx;
 use crate::db::{DbError, Rows};
 use crate::keys;
 use crate::ui::i18n::render;
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 
 #[derive(Clone)]

@@ -80,6 +80,18 @@ impl PartialEq<str> for Key {
     }
 }
 
+impl PartialEq<String> for Key {
+    fn eq(&self, other: &String) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<Key> for &str {
+    fn eq(&self, other: &Key) -> bool {
+        *self == other.0
+    }
+}
+
 /// Every key with its English and Korean text.
 #[derive(Default)]
 pub struct Catalog {

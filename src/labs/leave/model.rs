@@ -1,9 +1,9 @@
 //! L5's state outside the view: the inputs as typed, the worked cases of §8, and reading
 //! the inputs from the page's URL. The decision logic itself is `queue_lab_core::advisor`.
 
-use queue_lab_core::i18n::Key;
 use crate::keys;
 use queue_lab_core::advisor::{Field, FieldError, Workload};
+use queue_lab_core::i18n::Key;
 
 /// The three worked cases (§6 and §8) the page offers as buttons.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -187,7 +187,7 @@ mod tests {
             "Kaudit",
         ] {
             let err = super::decode(bad).expect_err(bad);
-            assert_eq!(err.key, keys::PGQ_ERR_SHARE);
+            assert_eq!(err.key, crate::keys::PGQ_ERR_SHARE);
         }
     }
 

@@ -2,9 +2,9 @@
 //! each in `src/sql/pgque/lab/`, shown verbatim in the SQL log), the lab's limits, and the
 //! engine's SQLSTATEs.
 
-use queue_lab_core::i18n::Key;
 use crate::db::DbError;
 use crate::keys;
+use queue_lab_core::i18n::Key;
 
 /// The engine, installed in this order (each file is one `db.exec`).
 pub const ENGINE: [(&str, &str); 9] = [

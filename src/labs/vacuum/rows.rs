@@ -2,10 +2,10 @@
 //! them), the results table's lines, and what is derived from them without SQL (chart
 //! series, when autovacuum would have started, the page map's cells). No UI, no SQL.
 
-use queue_lab_core::i18n::Key;
 use crate::keys;
 pub use crate::labs::common::PlanSummary;
 use crate::ui::format::group;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 
@@ -526,7 +526,7 @@ mod tests {
         r
     }
 
-    fn keys(records: &[Record]) -> Vec<&'static str> {
+    fn keys(records: &[Record]) -> Vec<Key> {
         lessons(records).iter().map(|m| m.key).collect()
     }
 

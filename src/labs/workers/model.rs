@@ -6,8 +6,8 @@
 //! the per-worker timeline with a bounded number of shapes. Not for: drawing (see view/)
 //! or simulating (the `queue-sim` crate).
 
-use queue_lab_core::i18n::Key;
 use crate::keys;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 use queue_lab_core::input::whole_in;
 use queue_lab_core::url;

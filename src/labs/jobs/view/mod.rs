@@ -5,7 +5,6 @@ mod lessons;
 mod lifecycle;
 mod states;
 
-use queue_lab_core::i18n::Key;
 use super::model::{self, Action, EnqueueInput, Lab, Snapshot, WorkerId};
 use super::tour::TOUR;
 use crate::ctx::use_ctx;
@@ -20,6 +19,7 @@ use crate::ui::sql_log::{LastActionSql, SqlLog};
 use leptos::prelude::*;
 use lessons::{DualWrite, Idempotency, NotifyQueue};
 use lifecycle::{CompleteMode, DeadAlerts, DeadCount};
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 use states::JobStates;
 
@@ -137,10 +137,7 @@ fn Producers(act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
             })
         }
     };
-    let input = move |id: &'static str,
-                      label: Key,
-                      sig: RwSignal<String>,
-                      mode: &'static str| {
+    let input = move |id: &'static str, label: Key, sig: RwSignal<String>, mode: &'static str| {
         view! {
             <div class="field">
                 <label for=id>{ctx.t(label)}</label>

@@ -2,13 +2,13 @@
 //! each (the snapshot's counts, the same the jobs table reports), the moves the lab's SQL
 //! makes between them, and the move the last action made drawn in the accent colour.
 
-use queue_lab_core::i18n::Key;
 use crate::ctx::use_ctx;
 use crate::keys;
 use crate::labs::jobs::model::{Lab, Snapshot};
 use crate::labs::session::Last;
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 
 use crate::labs::jobs::model::Outcome;

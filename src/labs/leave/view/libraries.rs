@@ -3,11 +3,11 @@
 //! dead letters, waking workers, finished rows, order). What a library does is stated from
 //! its own documentation; the page links nowhere, so it names each one's home.
 
-use queue_lab_core::i18n::Key;
 use crate::ctx::use_ctx;
 use crate::keys;
 use crate::ui::i18n::tr;
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 
 /// (name, ecosystem, catalog key of what it does). In the article's order.
 pub const LIBRARIES: [(&str, &str, Key); 7] = [

@@ -3,7 +3,6 @@
 
 mod libraries;
 
-use queue_lab_core::i18n::Key;
 use super::model::{error_for, hash_query, Case, Draft};
 use crate::ctx::{use_ctx, Ctx};
 use crate::keys;
@@ -13,6 +12,7 @@ use leptos::prelude::*;
 use queue_lab_core::advisor::{
     self, advise, Field, FieldError, LoadBand, Recommendation, VacuumEstimate, Verdict, Workload,
 };
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::{Lang, Msg};
 use queue_lab_core::url;
 

@@ -1,7 +1,6 @@
 //! L4's side by side panel: the rotation queue and the SKIP LOCKED queue under the same
 //! load, without and with a long transaction, round by round.
 
-use queue_lab_core::i18n::Key;
 use crate::ctx::use_ctx;
 use crate::db::DbError;
 use crate::keys;
@@ -11,6 +10,7 @@ use crate::ui::console::ErrorBox;
 use crate::ui::format::{bytes, group};
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 
 fn ms(x: f64) -> String {
@@ -116,10 +116,7 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
             runner.cancel(crate::labs::pgq::ID);
         }
     };
-    let field = move |id: &'static str,
-                      label: Key,
-                      sig: RwSignal<String>,
-                      size: &'static str| {
+    let field = move |id: &'static str, label: Key, sig: RwSignal<String>, size: &'static str| {
         view! {
             <span class="inline-field">
                 <label for=id>{ctx.t(label)}</label>

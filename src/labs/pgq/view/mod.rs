@@ -4,7 +4,6 @@
 mod compare;
 mod consumers;
 
-use queue_lab_core::i18n::Key;
 use super::model::{self, Action, Lab, Snapshot};
 use super::tour::TOUR;
 use crate::ctx::use_ctx;
@@ -20,6 +19,7 @@ use crate::ui::sql_log::{LastActionSql, SqlLog};
 use compare::Compare;
 use consumers::Consumers;
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 
 type LabSig = RwSignal<Option<Lab>, LocalStorage>;

@@ -51,13 +51,13 @@ mod tests {
         assert!(parse_config("20000", "3", "2000", vec![]).is_ok());
         // 50,000 × 5: the run measured at minutes and over a gigabyte.
         let e = parse_config("50000", "5", "5000", vec![]).unwrap_err();
-        assert_eq!(e.key, keys::VACUUM_INPUT_RUN_TOO_MANY_JOBS);
+        assert_eq!(e.key, crate::keys::VACUUM_INPUT_RUN_TOO_MANY_JOBS);
         assert!(e.args.contains(&("total", "250,000".into())));
         assert!(e.args.contains(&("max", "100,000".into())));
         assert!(parse_config("50000", "3", "5000", vec![]).is_err());
         // Batches of one: 50,000 claims a round, each reading the whole table.
         let e = parse_config("50000", "1", "1", vec![]).unwrap_err();
-        assert_eq!(e.key, keys::VACUUM_INPUT_RUN_TOO_MANY_CLAIMS);
+        assert_eq!(e.key, crate::keys::VACUUM_INPUT_RUN_TOO_MANY_CLAIMS);
         assert!(e.args.contains(&("claims", "50,000".into())));
         assert!(e.args.contains(&("min", "500".into())));
         // The batch it names is accepted; one less is not.

@@ -1,13 +1,13 @@
 //! The claim-plan viewer (the article's claim beside the index-friendly one) and the
 //! VACUUM FULL demonstration on a scratch table.
 
-use queue_lab_core::i18n::Key;
 use super::Ui;
 use crate::keys;
 use crate::labs::vacuum::model::{self, Action, PlanComparison, PlanSide};
 use crate::ui::format::{group, ms};
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 
 #[component]

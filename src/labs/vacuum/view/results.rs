@@ -1,13 +1,13 @@
 //! The results table (one line per table per round and step), ours beside the article's
 //! figures, and the three charts.
 
-use queue_lab_core::i18n::Key;
 use super::{color, dash, strategy_name, Ui};
 use crate::keys;
 use crate::labs::vacuum::model::{self, Metric, Record, Strategy};
 use crate::ui::format::{bytes, group, ms};
 use crate::ui::i18n::tr;
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 
 #[component]

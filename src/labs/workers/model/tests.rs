@@ -1,5 +1,6 @@
 use super::*;
 use crate::keys;
+use queue_lab_core::i18n::Key;
 
 fn catalog() -> queue_lab_core::i18n::Catalog {
     queue_lab_core::i18n::Catalog::parse(crate::ui::i18n::FILES).expect("catalog parses")
@@ -145,7 +146,7 @@ fn the_chart_is_bounded_and_clipped_to_its_window() {
 fn readings_and_labels_exist_in_both_languages() {
     let cat = catalog();
     let outs = run(&Inputs::default().to_params().expect("valid")).expect("runs");
-    let mut keys: Vec<&str> = outs.iter().map(|o| reading(o, &outs).key).collect();
+    let mut keys: Vec<Key> = outs.iter().map(|o| reading(o, &outs).key).collect();
     keys.push(reading(&outs[3], &outs[3..]).key);
     keys.extend([keys::WORKERS_READ_NAIVE_ONE, keys::WORKERS_READ_NAIVE_LUCKY]);
     keys.extend(Strategy::ALL.map(strategy_key));
@@ -191,7 +192,7 @@ fn readings_and_labels_exist_in_both_languages() {
         assert!(!text.contains('{'), "unfilled placeholder: {text}");
     }
     for k in keys {
-        assert!(cat.has(k), "missing {k}");
+        assert!(cat.has(k.as_str()), "missing {k}");
         // Every placeholder is filled.
     }
     for o in &outs {

@@ -4,7 +4,6 @@
 
 mod tour;
 
-use queue_lab_core::i18n::Key;
 use super::model::{self, Chart, Field, Inputs, Pick, Shape};
 use super::tour::{Look, Table, TOUR};
 use crate::ctx::{use_ctx, Ctx};
@@ -12,6 +11,7 @@ use crate::db::now_ms;
 use crate::keys;
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 use queue_sim::{Outcome, SegmentKind, Strategy};
 use tour::WorkersTour;
