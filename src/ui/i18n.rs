@@ -90,6 +90,19 @@ mod tests {
         );
     }
 
+    /// The advisor's messages (core's keys) render from the one app catalog, numbers
+    /// formatted, in both languages.
+    #[test]
+    fn advice_is_rendered_with_formatted_numbers_in_both_languages() {
+        let m = Msg::new(queue_lab_core::keys::LEAVE_DEAD_CREATED)
+            .num("dead_per_s", 1_600.0)
+            .num("dead_per_s_peak", 2_400.0);
+        let en = render(Lang::En, &m);
+        assert!(en.contains("1,600") && en.contains("2,400"), "{en}");
+        let ko = render(Lang::Ko, &m);
+        assert!(ko.contains("1,600") && !ko.contains('{'), "{ko}");
+    }
+
     #[test]
     fn translation_files_parse() {
         if let Err(e) = Catalog::parse(FILES) {
