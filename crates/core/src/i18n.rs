@@ -2,8 +2,8 @@
 //!
 //! Strings live in tab-separated files (`assets/i18n/*.tsv`: `key<TAB>en<TAB>ko`), one per
 //! lab plus the shell's, so each lab's wording sits beside its own keys. Placeholders are
-//! `{name}` and are filled by `Msg::arg`. A missing key shows as the key itself, and the
-//! native test `every_key_used_in_src_has_both_languages` keeps that from shipping.
+//! `{name}` and are filled by `Msg::arg`. Code names a key by the constant each crate's
+//! `build.rs` generates for it ([`Key`]), so a key no catalog has does not compile.
 //! Not for: formatting numbers or dates beyond plain substitution.
 
 use std::collections::HashMap;
