@@ -1,10 +1,11 @@
 //! Lists the message catalogs for the app (`assets/i18n/*.tsv`, compiled in by
-//! `ui::i18n`), and fails the build when the sources name a message key that no catalog
-//! defines, so a misspelt key is a compile error, not a raw key on the page. See
-//! `build/i18n_keys.rs`.
+//! `ui::i18n`) and writes `keys.rs`, one constant per key of the app's catalogs (the
+//! `keys` module), so a misspelt key is a compile error and an unused one dead code. Fails
+//! the build on a key a source writes as a string literal, or a key the first screen's
+//! script names that no catalog has. See `build/i18n_keys.rs`.
 
 #[path = "build/i18n_keys.rs"]
-#[allow(dead_code)] // `unused` is for the test in src/ui/i18n.rs
+#[allow(dead_code)] // some functions are for the other crates' build.rs and the tests
 mod i18n_keys;
 
 fn main() {
@@ -18,6 +19,7 @@ fn main() {
     }
     println!("cargo:rerun-if-changed={}", i18n_keys::CATALOG_DIR);
     let names = i18n_keys::catalogs(&root);
+    let mut app_catalogs = Vec::new();
     let mut list = String::from(
         "/// Every catalog: its file name and text.\npub const FILES: &[(&str, &str)] = &[\n",
     );
@@ -44,20 +46,48 @@ fn main() {
             "    ({name:?}, include_str!({:?})),\n",
             path.display().to_string()
         ));
+        if !i18n_keys::CORE_CATALOGS.contains(&name.as_str()) {
+            app_catalogs.push(name.clone());
+        }
     }
     list.push_str("];\n");
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
     std::fs::write(out.join("catalogs.rs"), list).expect("OUT_DIR is writable");
     println!("cargo:rerun-if-changed=build/i18n_keys.rs");
-    let missing = i18n_keys::missing(&root);
-    if !missing.is_empty() {
-        for m in &missing {
-            println!("cargo:warning=message key in no catalog: {m}");
+    // The keys the first screen's script names count as used: the list names their constants.
+    let mut scripts = String::from(
+        "/// The keys `scripts/first-screen.mjs` names (it draws the page before the app runs).\n\
+         #[allow(dead_code)]\npub const NAMED_BY_SCRIPTS: &[Key] = &[\n",
+    );
+    let app_keys: std::collections::BTreeSet<String> = i18n_keys::catalog_keys(&root)
+        .into_iter()
+        .filter(|(_, place)| {
+            app_catalogs
+                .iter()
+                .any(|c| place.starts_with(&format!("{}/{c}:", i18n_keys::CATALOG_DIR)))
+        })
+        .map(|(k, _)| k)
+        .collect();
+    for named in i18n_keys::script_keys(&root) {
+        if app_keys.contains(&named.key) {
+            scripts.push_str(&format!("    {},\n", i18n_keys::const_name(&named.key)));
+        }
+    }
+    scripts.push_str("];\n");
+    let keys = i18n_keys::constants(&root, &app_catalogs, "queue_lab_core::i18n::Key", &scripts)
+        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(out.join("keys.rs"), keys).expect("OUT_DIR is writable");
+    let mut problems = i18n_keys::missing_in_scripts(&root);
+    problems.extend(i18n_keys::written_as_text(&root, &["src"]));
+    if !problems.is_empty() {
+        for m in &problems {
+            println!("cargo:warning={m}");
         }
         panic!(
-            "{} message key(s) named in the sources are in no catalog (assets/i18n/*.tsv):\n{}",
-            missing.len(),
-            missing.join("\n")
+            "{} message key(s) a script names are in no catalog, or a Rust source writes as text \
+             (name a key by its constant, keys::…):\n{}",
+            problems.len(),
+            problems.join("\n")
         );
     }
 }

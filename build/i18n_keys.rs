@@ -1,13 +1,16 @@
-// Message keys: which the catalogs define and which the sources name. Shared by `build.rs`
-// (it also lists the catalogs for the app; a key named in the sources that no catalog has
-// fails the build) and the unused-key test
-// in `src/ui/i18n.rs` (a catalog key that no source names fails the test).
+// Message keys: which the catalogs define, the constants named after them, and which keys
+// the sources still write as text. Shared by the `build.rs` of the app, of `crates/core` and
+// of `crates/pgcheck` (each writes a `keys.rs` into its OUT_DIR: one constant per catalog
+// key, `pub const JOBS_OUT_ENQUEUED: Key = Key::new("jobs.out.enqueued");`, included by the
+// crate's `keys` module) and by the tests in `src/ui/i18n.rs`.
 //
-// A key is a string literal such as `"jobs.out.claimed"`: words joined by dots,
-// whose first word is a namespace the catalogs use. Wherever it stands (`t("…")`,
-// `Msg::new("…")`, a struct field, a `match` arm, a `let`), it counts. A literal that ends
-// in a dot, alone or before a `format!` placeholder (`"guide."`, `"pgq.error.{code}"`),
-// names a family: every catalog key under that prefix counts as used.
+// Code names a key by its constant, so a misspelt key does not compile; a constant nothing
+// uses is dead code (the app's `keys` module is private; clippy runs with `-D warnings`).
+// A key written as a string literal in a source (`"jobs.out.claimed"`: words joined by
+// dots, whose first word is a namespace the catalogs use) fails the build: it would escape
+// both checks. The first screen's generator (a script) names keys in double quotes; those
+// must be in a catalog, and the app's `keys.rs` lists them (`NAMED_BY_SCRIPTS`), so they
+// count as used.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -37,9 +40,13 @@ pub fn catalogs(root: &Path) -> Vec<String> {
     names
 }
 
-/// The sources that name keys, relative to the crate root (`pgcheck` prints the labs'
+/// The sources that name keys, relative to the workspace root (`pgcheck` prints the labs'
 /// tables with the labs' column names).
 pub const SOURCES: [&str; 3] = ["src", "crates/core/src", "crates/pgcheck/src"];
+
+/// The catalogs whose keys `crates/core` (the L5 advisor) names: its `keys` module is
+/// generated from these, the app's and pgcheck's from the others.
+pub const CORE_CATALOGS: [&str; 1] = ["leave.tsv"];
 
 /// Files outside [`SOURCES`] that name keys: the static first screen's generator (its keys in
 /// double quotes).
@@ -74,15 +81,17 @@ pub fn namespaces(keys: &[(String, String)]) -> BTreeSet<String> {
 /// A key named in a source file.
 pub struct Named {
     pub key: String,
-    /// `key` is a prefix (`"pgq.reason."`): it names every key under it.
+    /// `key` is a prefix (`"pgq.reason."`, or a template `"pgq.error.{code}"`): a family of
+    /// keys chosen at run time. No longer allowed in a source: an enum or a `match` returns
+    /// the constants.
     pub family: bool,
     pub place: String,
 }
 
-/// Every `.rs` file under the source folders, and the [`SCRIPTS`].
-pub fn source_files(root: &Path) -> Vec<PathBuf> {
+/// Every `.rs` file under the `dirs` (relative to `root`).
+pub fn rust_files(root: &Path, dirs: &[&str]) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    let mut stack: Vec<PathBuf> = SOURCES.iter().map(|s| root.join(s)).collect();
+    let mut stack: Vec<PathBuf> = dirs.iter().map(|s| root.join(s)).collect();
     while let Some(dir) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -96,7 +105,6 @@ pub fn source_files(root: &Path) -> Vec<PathBuf> {
             }
         }
     }
-    files.extend(SCRIPTS.iter().map(|s| root.join(s)));
     files.sort();
     files
 }
@@ -150,14 +158,14 @@ pub fn named_in(text: &str, namespaces: &BTreeSet<String>) -> Vec<(String, bool,
     out
 }
 
-/// Every key the sources name, with `file:line`.
-pub fn named_keys(root: &Path, namespaces: &BTreeSet<String>) -> Vec<Named> {
+/// Every key the `files` name as text, with `file:line`.
+pub fn named_keys(root: &Path, files: &[PathBuf], namespaces: &BTreeSet<String>) -> Vec<Named> {
     let mut out = Vec::new();
-    for path in source_files(root) {
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
+    for path in files {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
         let shown = path
             .strip_prefix(root)
-            .unwrap_or(&path)
+            .unwrap_or(path)
             .display()
             .to_string();
         for (key, family, line) in named_in(&text, namespaces) {
@@ -171,41 +179,95 @@ pub fn named_keys(root: &Path, namespaces: &BTreeSet<String>) -> Vec<Named> {
     out
 }
 
-/// Keys the sources name that no catalog defines (a family counts when a key is under it).
-pub fn missing(root: &Path) -> Vec<String> {
+/// The keys the [`SCRIPTS`] name (in double quotes), each with `file:line`.
+pub fn script_keys(root: &Path) -> Vec<Named> {
     let keys = catalog_keys(root);
     let spaces = namespaces(&keys);
-    let defined: BTreeSet<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
-    named_keys(root, &spaces)
+    let files: Vec<PathBuf> = SCRIPTS.iter().map(|s| root.join(s)).collect();
+    named_keys(root, &files, &spaces)
+}
+
+/// Keys the [`SCRIPTS`] name that no catalog defines, as `file:line: "key"`.
+pub fn missing_in_scripts(root: &Path) -> Vec<String> {
+    let defined: BTreeSet<String> = catalog_keys(root).into_iter().map(|(k, _)| k).collect();
+    script_keys(root)
         .into_iter()
-        .filter(|n| {
-            if n.family {
-                !defined.iter().any(|k| k.starts_with(&n.key))
-            } else {
-                !defined.contains(n.key.as_str())
-            }
-        })
+        .filter(|n| n.family || !defined.contains(&n.key))
         .map(|n| format!("{}: \"{}\"", n.place, n.key))
         .collect()
 }
 
-/// Catalog keys that no source names, as `file:line key`.
-pub fn unused(root: &Path) -> Vec<String> {
+/// Keys the Rust sources under `dirs` write as string literals (or as a family), as
+/// `file:line: "key" (write keys::CONST)`: each one fails the build.
+pub fn written_as_text(root: &Path, dirs: &[&str]) -> Vec<String> {
     let keys = catalog_keys(root);
     let spaces = namespaces(&keys);
-    let named = named_keys(root, &spaces);
-    let exact: BTreeSet<&str> = named
-        .iter()
-        .filter(|n| !n.family)
-        .map(|n| n.key.as_str())
-        .collect();
-    let families: Vec<&str> = named
-        .iter()
-        .filter(|n| n.family)
-        .map(|n| n.key.as_str())
-        .collect();
-    keys.iter()
-        .filter(|(k, _)| !exact.contains(k.as_str()) && !families.iter().any(|f| k.starts_with(f)))
-        .map(|(k, place)| format!("{place} {k}"))
+    named_keys(root, &rust_files(root, dirs), &spaces)
+        .into_iter()
+        .map(|n| {
+            if n.family {
+                format!(
+                    "{}: \"{}\" names a family of keys: return the constants from a match or an enum",
+                    n.place, n.key
+                )
+            } else {
+                format!("{}: \"{}\": write keys::{}", n.place, n.key, const_name(&n.key))
+            }
+        })
         .collect()
+}
+
+/// The constant named after `key`: `jobs.tour.1.title` is `JOBS_TOUR_1_TITLE`.
+pub fn const_name(key: &str) -> String {
+    key.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The text of a `keys.rs`: one constant per key of the `catalogs` (file names), each with
+/// the key's English text as its doc, and `extra` after them. `key_type` is the path of
+/// `Key` as the including module sees it. Fails on two keys with one constant name.
+pub fn constants(
+    root: &Path,
+    catalogs: &[String],
+    key_type: &str,
+    extra: &str,
+) -> Result<String, String> {
+    let mut out = format!(
+        "// Generated by build.rs from assets/i18n (build/i18n_keys.rs): one constant per catalog key.\n\
+         #[allow(unused_imports)]\nuse {key_type};\n"
+    );
+    let mut seen: std::collections::BTreeMap<String, String> = Default::default();
+    for name in catalogs {
+        let file = format!("{CATALOG_DIR}/{name}");
+        let text = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut cols = line.split('\t');
+            let key = cols.next().unwrap_or_default().trim();
+            let english = cols.next().unwrap_or_default();
+            let constant = const_name(key);
+            if let Some(other) = seen.insert(constant.clone(), key.to_owned()) {
+                return Err(format!(
+                    "{file}:{}: keys {other:?} and {key:?} are both the constant {constant}",
+                    n + 1
+                ));
+            }
+            let doc: String = english.chars().take(100).collect();
+            out.push_str(&format!(
+                "/// {}\npub const {constant}: Key = Key::new({key:?});\n",
+                doc.replace('\n', " ")
+            ));
+        }
+    }
+    out.push_str(extra);
+    Ok(out)
 }

@@ -43,6 +43,11 @@ export function catalog() {
   return entries;
 }
 
+/** The catalog key a generated constant is named after (`LAB_JOBS_TITLE` → `lab.jobs.title`). */
+function keyOfConstant(constant) {
+  return Object.keys(catalog()).find((k) => k.replace(/[^A-Za-z0-9]/g, '_').toUpperCase() === constant);
+}
+
 /** The labs in the header's order (src/labs/mod.rs `ALL`), each with its descriptor's fields. */
 export function labs() {
   const list = fs.readFileSync(path.join(ROOT, 'src/labs/mod.rs'), 'utf8').match(/pub const ALL: &\[LabId\] = &\[([^\]]*(?:\][^\]]*)*?)\];/);
@@ -51,10 +56,15 @@ export function labs() {
   const shipped = list[1].replace(/#\[cfg\([^)]*\)\]\s*[a-z_]+::ID,?/g, '');
   return shipped.split(',').map((s) => s.trim().replace(/::ID$/, '')).filter(Boolean).map((module) => {
     const src = fs.readFileSync(path.join(ROOT, 'src/labs', module, 'mod.rs'), 'utf8');
+    // A text field (`slug: "jobs"`), or a key by its generated constant (`title:
+    // keys::LAB_JOBS_TITLE`, build/i18n_keys.rs), read back as the key it names.
     const field = (name) => {
-      const m = src.match(new RegExp(`\\b${name}: "([^"]*)"`));
+      const m = src.match(new RegExp(`\\b${name}: (?:"([^"]*)"|keys::([A-Z0-9_]+))`));
       if (!m) throw new Error(`first-screen: src/labs/${module}/mod.rs has no ${name}`);
-      return m[1];
+      if (m[1] !== undefined) return m[1];
+      const key = keyOfConstant(m[2]);
+      if (!key) throw new Error(`first-screen: src/labs/${module}/mod.rs: keys::${m[2]} is no catalog key`);
+      return key;
     };
     const slug = field('slug');
     if (!PAGES[slug]) throw new Error(`first-screen: lab "${slug}" has no entry in PAGES (scripts/first-screen.mjs)`);

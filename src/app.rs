@@ -2,6 +2,7 @@
 
 use crate::ctx::{query_param, use_ctx, Ctx, DbState, Route};
 use crate::db::Location;
+use crate::keys;
 use crate::labs;
 use crate::ui::start::StartPanel;
 use leptos::prelude::*;
@@ -143,7 +144,7 @@ pub fn App() -> impl IntoView {
         </main>
         <Show when=move || !embed>
             <footer class="site-footer">
-                <p>{ctx.t("shell.footer")}</p>
+                <p>{ctx.t(keys::SHELL_FOOTER)}</p>
             </footer>
         </Show>
     }
@@ -154,8 +155,8 @@ fn Header() -> impl IntoView {
     let ctx = use_ctx();
     view! {
         <header class="site-header">
-            <a class="brand" href="#/">{ctx.t("shell.title")}</a>
-            <nav aria-label=ctx.t("shell.nav_label")>
+            <a class="brand" href="#/">{ctx.t(keys::SHELL_TITLE)}</a>
+            <nav aria-label=ctx.t(keys::SHELL_NAV_LABEL)>
                 {labs::ALL
                     .iter()
                     .map(|&id| {
@@ -194,7 +195,7 @@ pub fn LangSwitch() -> impl IntoView {
         }
     };
     view! {
-        <div class="lang-switch" role="group" aria-label=ctx.t("shell.lang_label")>
+        <div class="lang-switch" role="group" aria-label=ctx.t(keys::SHELL_LANG_LABEL)>
             {button(Lang::Ko, "한국어")}
             {button(Lang::En, "English")}
         </div>
@@ -206,8 +207,8 @@ fn Home() -> impl IntoView {
     let ctx = use_ctx();
     view! {
         <section class="home">
-            <h1>{ctx.t("shell.title")}</h1>
-            <p class="lead">{ctx.t("shell.lead")}</p>
+            <h1>{ctx.t(keys::SHELL_TITLE)}</h1>
+            <p class="lead">{ctx.t(keys::SHELL_LEAD)}</p>
             <ul class="cards">
                 {labs::ALL
                     .iter()

@@ -1,6 +1,7 @@
 //! The virtual clock every lab runs on (see `src/sql/lab/clock_install.sql`).
 
 use crate::db::{Db, DbError};
+use crate::keys;
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 
@@ -77,8 +78,8 @@ pub fn parse_step(text: &str) -> Result<i64, Msg> {
     use queue_lab_core::input::{whole_in, Refused};
     let trimmed = text.trim();
     whole_in(trimmed.trim_end_matches('s'), 1, MAX_STEP_SECONDS).map_err(|refused| match refused {
-        Refused::NotANumber(_) => Msg::new("clock.step_not_number").arg("text", trimmed),
-        Refused::OutOfRange(n) => Msg::new("clock.step_out_of_range")
+        Refused::NotANumber(_) => Msg::new(keys::CLOCK_STEP_NOT_NUMBER).arg("text", trimmed),
+        Refused::OutOfRange(n) => Msg::new(keys::CLOCK_STEP_OUT_OF_RANGE)
             .arg("max", MAX_STEP_SECONDS)
             .arg("n", n),
     })
@@ -99,11 +100,11 @@ mod tests {
         assert_eq!(parse_step(" 45s "), Ok(45));
         assert_eq!(
             parse_step("ten").map_err(|m| m.key),
-            Err("clock.step_not_number")
+            Err(keys::CLOCK_STEP_NOT_NUMBER)
         );
         assert_eq!(
             parse_step("0").map_err(|m| m.key),
-            Err("clock.step_out_of_range")
+            Err(keys::CLOCK_STEP_OUT_OF_RANGE)
         );
         assert!(parse_step("-5").is_err());
         assert!(parse_step("86401").is_err());

@@ -7,7 +7,7 @@ use crate::lab::LabId;
 use crate::runner::Runner;
 use crate::ui::i18n::tr;
 use leptos::prelude::*;
-use queue_lab_core::i18n::Lang;
+use queue_lab_core::i18n::{Key, Lang};
 
 /// Where the page is: the home page or one lab.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,12 +59,13 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    pub fn t(self, key: &'static str) -> impl Fn() -> String + Copy + Send + Sync + 'static {
+    /// The text for `key`, in the learner's language as it changes (see [`tr`]).
+    pub fn t(self, key: Key) -> impl Fn() -> String + Copy + Send + Sync + 'static {
         move || tr(self.lang.get(), key)
     }
 
     /// Like [`Ctx::t`], with the text's `quoted` SQL shown as code.
-    pub fn rich(self, key: &'static str) -> impl Fn() -> AnyView + Copy + Send + Sync + 'static {
+    pub fn rich(self, key: Key) -> impl Fn() -> AnyView + Copy + Send + Sync + 'static {
         move || crate::ui::i18n::rich(&tr(self.lang.get(), key))
     }
 

@@ -7,6 +7,7 @@
 //! labs without depending on them.
 
 use leptos::prelude::AnyView;
+use queue_lab_core::i18n::Key;
 
 /// One lab, as everything outside it sees it.
 pub struct Lab {
@@ -15,12 +16,12 @@ pub struct Lab {
     /// Its place in the sequence: `L1` … `L5`.
     pub tag: &'static str,
     /// Catalog keys of its full title, its name in the header, and its home-page summary.
-    pub title: &'static str,
-    pub short: &'static str,
-    pub summary: &'static str,
+    pub title: Key,
+    pub short: Key,
+    pub summary: Key,
     /// Catalog key of its one-line description on the embedding kit's snippet page
     /// (`assets/embed/index.html`, checked against the catalog by a test in `labs`).
-    pub blurb: &'static str,
+    pub blurb: Key,
     /// Whether it runs SQL (a lab page that does starts PostgreSQL's download when idle).
     pub needs_postgres: bool,
     /// Its own schema, if it runs SQL: the runner creates it before the lab's first piece of

@@ -738,7 +738,7 @@ async fn maint_truncates_only_a_table_every_consumer_passed_and_a_lagging_consum
     assert_eq!(first_arg(wait), Some(EMAIL));
     let msg = wait.msg();
     assert_eq!(
-        msg.nested.first().map(|(_, m)| m.key),
+        msg.nested.first().map(|(_, m)| m.key.as_str()),
         Some("pgq.reason.consumer")
     );
     let queue = snap.queue.as_ref().expect("queue info");

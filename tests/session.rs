@@ -192,7 +192,9 @@ async fn leaving_a_lab_drops_its_queued_work_and_stops_its_running_work_at_the_n
         let (steps, ended) = (steps.clone(), ended.clone());
         let r = runner.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let what = Some(queue_lab::Msg::new("runner.what.actions").arg("n", 1000));
+            let what = Some(
+                queue_lab::Msg::new(queue_lab::Key::new("runner.what.actions")).arg("n", 1000),
+            );
             let out = r
                 .run(Scope::Lab(JOBS_LAB), what, async |w: &Work| {
                     for _ in 0..1000 {

@@ -1035,7 +1035,7 @@ async fn after_a_cancelled_run_the_next_run_starts_over_so_every_strategy_has_th
         .await
         .expect("the run after");
     assert_eq!(
-        out.msg.as_ref().map(|m| m.key),
+        out.msg.as_ref().map(|m| m.key.as_str()),
         Some("vacuum.run.done_fresh"),
         "{out:?}"
     );

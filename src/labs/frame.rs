@@ -9,6 +9,7 @@ use crate::ctx::use_ctx;
 use crate::ui::console::SqlConsole;
 use crate::ui::sql_log::SqlLog;
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 
 /// A lab's page around its panels (`children`, shown once the lab is set up).
 ///
@@ -23,12 +24,12 @@ pub fn LabFrame<M: LabModel>(
     session: LabSession<M>,
     guide: Guide<M>,
     slug: &'static str,
-    title: &'static str,
-    tour_title: &'static str,
+    title: Key,
+    tour_title: Key,
     #[prop(into)] intro: ViewFnOnce,
     #[prop(into)] waiting: ViewFn,
     share: fn(&M) -> String,
-    #[prop(optional)] reset: Option<&'static str>,
+    #[prop(optional)] reset: Option<Key>,
     console: &'static str,
     children: ChildrenFn,
 ) -> impl IntoView {

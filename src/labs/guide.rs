@@ -12,16 +12,17 @@
 
 use super::session::{LabModel, LabSession, Last};
 use crate::ctx::use_ctx;
+use crate::keys;
 use crate::ui::i18n::{render, rich};
 use leptos::prelude::*;
-use queue_lab_core::i18n::Msg;
+use queue_lab_core::i18n::{Key, Msg};
 
 /// One step of a tour: its title, what to look at (catalog keys), the actions it runs, and
 /// the figures on the page it marks (`L`: L2 marks cells of its tables; the other labs mark
 /// none, `look: &[]`).
 pub struct TourStep<A, L: 'static = ()> {
-    pub title: &'static str,
-    pub body: &'static str,
+    pub title: Key,
+    pub body: Key,
     pub actions: fn() -> Vec<A>,
     pub look: &'static [L],
 }
@@ -51,7 +52,7 @@ pub(crate) fn opening_step(steps: usize) -> Option<Result<usize, Msg>> {
     let raw = crate::ctx::query_param("step")?;
     Some(match raw.trim().parse::<usize>() {
         Ok(n) if (1..=steps).contains(&n) => Ok(n - 1),
-        _ => Err(Msg::new("guide.err.step")
+        _ => Err(Msg::new(keys::GUIDE_ERR_STEP)
             .arg("step", raw)
             .arg("max", steps)),
     })
@@ -100,12 +101,12 @@ impl<M: LabModel> Guide<M> {
                 if total > REPLAY_LIMIT {
                     steps.truncate(REPLAY_LIMIT);
                     self.cut.set(Some(
-                        Msg::new("guide.replay_cut")
+                        Msg::new(keys::GUIDE_REPLAY_CUT)
                             .arg("limit", REPLAY_LIMIT)
                             .arg("total", total),
                     ));
                 }
-                let what = Msg::new("runner.what.replay").arg("n", steps.len());
+                let what = Msg::new(keys::RUNNER_WHAT_REPLAY).arg("n", steps.len());
                 session.run(steps, true, Some(what));
             }
             Some(Err(m)) => refuse(m),
@@ -121,8 +122,8 @@ impl<M: LabModel> Guide<M> {
     pub fn run_step(self, session: LabSession<M>, i: usize) {
         self.step.set(Some(i));
         let actions = (self.tour[i].actions)();
-        let what =
-            (actions.len() > 1).then(|| Msg::new("runner.what.actions").arg("n", actions.len()));
+        let what = (actions.len() > 1)
+            .then(|| Msg::new(keys::RUNNER_WHAT_ACTIONS).arg("n", actions.len()));
         session.run(actions, true, what);
     }
 }
@@ -144,7 +145,7 @@ pub fn ReplayCut(cut: RwSignal<Option<Msg>>) -> impl IntoView {
 pub fn Tour<M: LabModel>(
     guide: Guide<M>,
     session: LabSession<M>,
-    title: &'static str,
+    title: Key,
     busy: Signal<bool>,
 ) -> impl IntoView {
     let steps = guide
@@ -153,7 +154,7 @@ pub fn Tour<M: LabModel>(
         .map(|s| (s.title, Msg::new(s.body)))
         .collect();
     view! {
-        <TourList steps title hint="guide.tour.hint" step=guide.step busy
+        <TourList steps title hint=keys::GUIDE_TOUR_HINT step=guide.step busy
             run_step=move |i| guide.run_step(session, i)/>
     }
 }
@@ -164,9 +165,9 @@ pub fn Tour<M: LabModel>(
 /// `steps`: each step's title key and what to look at; `children`: a note above the list.
 #[component]
 pub fn TourList(
-    steps: Vec<(&'static str, Msg)>,
-    title: &'static str,
-    hint: &'static str,
+    steps: Vec<(Key, Msg)>,
+    title: Key,
+    hint: Key,
     step: RwSignal<Option<usize>>,
     busy: Signal<bool>,
     run_step: impl Fn(usize) + Copy + Send + Sync + 'static,
@@ -192,7 +193,7 @@ pub fn TourList(
                                     <button type="button" class="small tour-run" data-step=i.to_string()
                                         disabled=move || busy.get()
                                         on:click=move |_| run_step(i)>
-                                        {ctx.t("guide.tour.run")}
+                                        {ctx.t(keys::GUIDE_TOUR_RUN)}
                                     </button>
                                 </div>
                                 <Show when=current>
@@ -223,11 +224,11 @@ pub fn ShareLink(url: Signal<String>) -> impl IntoView {
         });
     }
     view! {
-        <label for="share-url">{ctx.t("guide.share")}</label>
+        <label for="share-url">{ctx.t(keys::GUIDE_SHARE)}</label>
         <input id="share-url" type="text" readonly prop:value=url size="40"/>
         <button type="button" class="small" on:click=move |_| {
             let _ = window().navigator().clipboard().write_text(&url.get_untracked());
             copied.set(true);
-        }>{move || if copied.get() { ctx.t("guide.copied")() } else { ctx.t("guide.copy")() }}</button>
+        }>{move || if copied.get() { ctx.t(keys::GUIDE_COPIED)() } else { ctx.t(keys::GUIDE_COPY)() }}</button>
     }
 }

@@ -48,7 +48,7 @@ mod tests {
             assert_eq!(find(l.slug), Some(*l));
             assert_eq!(l.tag, format!("L{}", i + 1));
             assert!(ALL[..i].iter().all(|o| o.slug != l.slug));
-            assert_eq!(l.title, format!("lab.{}.title", l.slug));
+            assert_eq!(l.title.as_str(), ["lab", l.slug, "title"].join("."));
         }
         assert_eq!(find("JOBS"), None);
     }

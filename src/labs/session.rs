@@ -8,9 +8,11 @@
 
 use crate::ctx::Ctx;
 use crate::db::{Db, DbError};
+use crate::keys;
 use crate::labs::LabId;
 use crate::runner::{Scope, Work};
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 use std::cell::{Cell, RefCell};
 use std::future::Future;
@@ -332,7 +334,7 @@ impl<M: LabModel> LabSession<M> {
 #[component]
 pub fn LastOutcome<O: Told + Clone + 'static>(
     last: RwSignal<Option<Last<O>>, LocalStorage>,
-    #[prop(optional)] explain: Option<fn(&DbError) -> Option<&'static str>>,
+    #[prop(optional)] explain: Option<fn(&DbError) -> Option<Key>>,
 ) -> impl IntoView {
     use crate::ui::console::ErrorBox;
     use crate::ui::i18n::{render, tr};
@@ -354,7 +356,7 @@ pub fn LastOutcome<O: Told + Clone + 'static>(
                     <div id="last-error">
                         {key.map(|k| view! {
                             <p class="note bad" id="pgq-error-explained">
-                                {move || tr(ctx.lang.get(), k)} " " {move || tr(ctx.lang.get(), "pgq.error.unchanged")}
+                                {move || tr(ctx.lang.get(), k)} " " {move || tr(ctx.lang.get(), keys::PGQ_ERROR_UNCHANGED)}
                             </p>
                         })}
                         <ErrorBox error=e/>

@@ -10,6 +10,7 @@
 //! lab's old separator (`.` in L1 and L4, `~` in L3). No step of either old or new text holds
 //! the other separator, so a text is read one way only.
 
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 
 /// Between two steps. Not `.` (L3's scale factors have one), `~` (the token escape), `-`
@@ -60,7 +61,7 @@ pub fn encode<A>(actions: &[A], step: impl Fn(&A) -> String) -> String {
 pub fn decode<A>(
     text: &str,
     old: char,
-    refused: &'static str,
+    refused: Key,
     step: impl Fn(&Step) -> Option<A>,
 ) -> Result<Vec<A>, Msg> {
     let separator = if text.contains(SEPARATOR) {
@@ -111,26 +112,29 @@ mod tests {
         let actions = vec![('r', 20_000, true), ('v', 0, false), ('r', 5, false)];
         let text = encode(&actions, write);
         assert_eq!(text, "r20000,1;v;r5,0");
-        assert_eq!(decode(&text, '.', "x.err", read), Ok(actions));
+        assert_eq!(decode(&text, '.', Key::new("x.err"), read), Ok(actions));
     }
 
     #[test]
     fn a_link_made_with_the_labs_old_separator_still_opens() {
         let want = vec![('r', 7, true), ('v', 0, false)];
-        assert_eq!(decode("r7,1.v", '.', "x.err", read), Ok(want.clone()));
-        assert_eq!(decode("r7,1~v", '~', "x.err", read), Ok(want));
+        assert_eq!(
+            decode("r7,1.v", '.', Key::new("x.err"), read),
+            Ok(want.clone())
+        );
+        assert_eq!(decode("r7,1~v", '~', Key::new("x.err"), read), Ok(want));
     }
 
     #[test]
     fn an_unreadable_step_is_refused_with_its_number_and_text() {
-        let err = decode("v;r1,2;v", '.', "x.err", read).unwrap_err();
-        assert_eq!(err.key, "x.err");
+        let err = decode("v;r1,2;v", '.', Key::new("x.err"), read).unwrap_err();
+        assert_eq!(err.key, Key::new("x.err"));
         assert!(err.args.contains(&("n", "2".into())), "{:?}", err.args);
         assert!(
             err.args.contains(&("step", "r1,2".into())),
             "{:?}",
             err.args
         );
-        assert!(decode("vx", '.', "x.err", read).is_err());
+        assert!(decode("vx", '.', Key::new("x.err"), read).is_err());
     }
 }

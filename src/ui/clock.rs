@@ -1,6 +1,7 @@
 //! The lab clock: shows lab time and moves it forward by +1 s, +10 s, +30 s or a typed step.
 
 use crate::ctx::use_ctx;
+use crate::keys;
 use crate::ui::i18n::render;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
@@ -25,9 +26,9 @@ pub fn ClockBar(
         Err(m) => problem.set(Some(m)),
     };
     view! {
-        <div class="clock-bar" role="group" aria-label=ctx.t("clock.label")>
-            <span class="clock" title=ctx.t("clock.explain")>
-                <span class="visually-hidden">{ctx.t("clock.label")}</span>
+        <div class="clock-bar" role="group" aria-label=ctx.t(keys::CLOCK_LABEL)>
+            <span class="clock" title=ctx.t(keys::CLOCK_EXPLAIN)>
+                <span class="visually-hidden">{ctx.t(keys::CLOCK_LABEL)}</span>
                 <time id="lab-clock">{move || crate::clock::time_of_day(&now.get()).to_owned()}</time>
             </span>
             {[1i64, 10, 30]
@@ -38,18 +39,18 @@ pub fn ClockBar(
                 .collect_view()}
             <form class="custom-step" on:submit=move |ev| { ev.prevent_default(); custom_step(); }>
                 <label>
-                    <span class="visually-hidden">{ctx.t("clock.custom_label")}</span>
+                    <span class="visually-hidden">{ctx.t(keys::CLOCK_CUSTOM_LABEL)}</span>
                     <input
                         type="text"
                         inputmode="numeric"
                         size="5"
                         id="clock-custom"
-                        aria-label=ctx.t("clock.custom_label")
+                        aria-label=ctx.t(keys::CLOCK_CUSTOM_LABEL)
                         prop:value=custom
                         on:input=move |ev| custom.set(event_target_value(&ev))
                     />
                 </label>
-                <button type="submit" class="small" disabled=busy>{ctx.t("clock.advance")}</button>
+                <button type="submit" class="small" disabled=busy>{ctx.t(keys::CLOCK_ADVANCE)}</button>
             </form>
             <Show when=move || problem.with(Option::is_some)>
                 <p class="field-error" role="alert">

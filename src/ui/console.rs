@@ -7,8 +7,10 @@
 
 use crate::ctx::use_ctx;
 use crate::db::{DbError, Rows};
+use crate::keys;
 use crate::ui::i18n::render;
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 
 #[derive(Clone)]
@@ -123,7 +125,7 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
                 view! {
                     <pre class="describe" id="console-describe" tabindex="0">{out}</pre>
                     <div class="console-actions">
-                        <CopyButton id="console-copy-describe" label="copy.text" status=copy_status
+                        <CopyButton id="console-copy-describe" label=keys::COPY_TEXT status=copy_status
                             text=move || copied.clone()/>
                     </div>
                 }
@@ -135,10 +137,10 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
 
     view! {
         <section class="console" aria-labelledby="console-title">
-            <h2 id="console-title">{ctx.t("console.title")}</h2>
-            <p class="muted">{ctx.t("console.hint")}</p>
+            <h2 id="console-title">{ctx.t(keys::CONSOLE_TITLE)}</h2>
+            <p class="muted">{ctx.t(keys::CONSOLE_HINT)}</p>
             <p class="muted console-path">
-                {ctx.t("console.search_path")} " "
+                {ctx.t(keys::CONSOLE_SEARCH_PATH)} " "
                 <code id="console-search-path">{move || {
                     let lab = match ctx.route.get() {
                         crate::ctx::Route::Lab(id) => Some(id),
@@ -147,7 +149,7 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
                     crate::runner::search_path(lab)
                 }}</code>
             </p>
-            <label for="console-input" class="visually-hidden">{ctx.t("console.input_label")}</label>
+            <label for="console-input" class="visually-hidden">{ctx.t(keys::CONSOLE_INPUT_LABEL)}</label>
             <textarea
                 id="console-input"
                 node_ref=input
@@ -166,9 +168,9 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
                     disabled=move || running.get() || ctx.runner().is_none()
                     on:click=move |_| run()
                 >
-                    {ctx.t("console.run")}
+                    {ctx.t(keys::CONSOLE_RUN)}
                 </button>
-                <span class="muted">{ctx.rich("console.keys")}</span>
+                <span class="muted">{ctx.rich(keys::CONSOLE_KEYS)}</span>
             </div>
             <div class="console-result" aria-live="polite" data-answers=move || answers.get()>{result_view}</div>
             <CopyStatusLine status=copy_status id="console-copy-status"/>
@@ -190,9 +192,9 @@ fn ResultTable(
         let (f2, d2) = (fields.clone(), data.clone());
         view! {
             <div class="console-actions">
-                <CopyButton id="console-copy-text" label="copy.text" status=status
+                <CopyButton id="console-copy-text" label=keys::COPY_TEXT status=status
                     text=move || psql_table(&fields, &data)/>
-                <CopyButton id="console-copy-csv" label="copy.csv" status=status
+                <CopyButton id="console-copy-csv" label=keys::COPY_CSV status=status
                     text=move || csv(&f2, &d2)/>
             </div>
         }
@@ -204,14 +206,14 @@ fn ResultTable(
     let affected = rows.affected;
     let summary = move || {
         let msg = if no_result_set {
-            Msg::new("log.rows_affected").arg("n", affected)
+            Msg::new(keys::LOG_ROWS_AFFECTED).arg("n", affected)
         } else {
-            Msg::new("log.rows").arg("n", count)
+            Msg::new(keys::LOG_ROWS).arg("n", count)
         };
         render(ctx.lang.get(), &msg)
     };
     let cut_note = move || {
-        let msg = Msg::new("console.cut")
+        let msg = Msg::new(keys::CONSOLE_CUT)
             .arg("shown", shown)
             .arg("total", count);
         render(ctx.lang.get(), &msg)
@@ -253,7 +255,7 @@ pub fn ErrorBox(error: DbError) -> impl IntoView {
     view! {
         <div class="error" role="alert">
             <p>
-                <strong>{ctx.t("error.postgres_said")}</strong> " " <span lang="en">{error.message.clone()}</span>
+                <strong>{ctx.t(keys::ERROR_POSTGRES_SAID)}</strong> " " <span lang="en">{error.message.clone()}</span>
                 {error.code.clone().map(|c| view! { " " <code class="sqlstate">{format!("SQLSTATE {c}")}</code> })}
             </p>
             {pointer.map(|p| view! { <pre class="caret">{p}</pre> })}
@@ -279,7 +281,7 @@ fn take_prefill() -> Option<String> {
 /// What the last copy did, for the status line that reads it out (`role="status"`); it
 /// clears after a few seconds, so the same copy again is announced again.
 #[derive(Clone, Copy)]
-pub struct CopyStatus(RwSignal<Option<&'static str>>);
+pub struct CopyStatus(RwSignal<Option<Key>>);
 
 impl CopyStatus {
     pub fn new() -> Self {
@@ -309,7 +311,7 @@ pub fn CopyStatusLine(status: CopyStatus, id: &'static str) -> impl IntoView {
 pub fn CopyButton(
     #[prop(optional)] id: Option<&'static str>,
     /// The catalog key of its label.
-    label: &'static str,
+    label: Key,
     status: CopyStatus,
     text: impl Fn() -> String + 'static,
 ) -> impl IntoView {
@@ -318,9 +320,9 @@ pub fn CopyButton(
         let text = text();
         leptos::task::spawn_local(async move {
             let said = if write_clipboard(&text).await {
-                "copy.done"
+                keys::COPY_DONE
             } else {
-                "copy.refused"
+                keys::COPY_REFUSED
             };
             status.0.set(Some(said));
             set_timeout(

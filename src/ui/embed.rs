@@ -4,6 +4,7 @@
 //! to the full lab in the same state; and one PostgreSQL per page of embeds.
 
 use crate::ctx::{query_param, share_base, use_ctx, Ctx, DbState};
+use crate::keys;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -117,7 +118,7 @@ pub fn EmbedBar() -> impl IntoView {
                     }
                 }
             >
-                {ctx.t("embed.open_full")}
+                {ctx.t(keys::EMBED_OPEN_FULL)}
             </a>
         </div>
     }

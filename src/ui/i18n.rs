@@ -1,6 +1,6 @@
 //! The app's side of translations: the compiled-in catalog and reactive lookups.
 
-use queue_lab_core::i18n::{Catalog, Lang, Msg};
+use queue_lab_core::i18n::{Catalog, Key, Lang, Msg};
 use std::sync::OnceLock;
 
 // `FILES`: every catalog in `assets/i18n/`, listed by `build.rs`.
@@ -15,8 +15,9 @@ fn catalog() -> &'static Catalog {
     })
 }
 
-/// The text for `key` in `lang` (the key itself if it is missing).
-pub fn tr(lang: Lang, key: &str) -> String {
+/// The text for `key` in `lang` (the key itself if it is missing): the one way code looks up
+/// a text (`Ctx::t` is this, tracked by the language signal).
+pub fn tr(lang: Lang, key: Key) -> String {
     catalog().get(lang, key).to_owned()
 }
 
@@ -66,19 +67,40 @@ mod i18n_keys;
 mod tests {
     use super::*;
 
-    /// Every catalog key is named somewhere in the sources (a misspelt or missing one
-    /// already fails the build, in `build.rs`): a key no code shows is dead text that
-    /// translators would keep up for nothing.
+    /// Code names keys by their constants (`keys::JOBS_OUT_ENQUEUED`): a misspelt one does
+    /// not compile and an unused one is dead code (clippy). What would escape both, a key
+    /// written as a string literal, fails the build (`build.rs`); this is the same check
+    /// from a test, over every crate that names keys.
     #[test]
-    fn every_catalog_key_is_used() {
+    fn no_source_writes_a_key_as_text() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let unused = super::i18n_keys::unused(root);
+        let written = super::i18n_keys::written_as_text(root, &super::i18n_keys::SOURCES);
+        assert!(written.is_empty(), "{}", written.join("\n"));
+    }
+
+    /// One constant per catalog key, named after it, and no two keys share a name.
+    #[test]
+    fn every_catalog_key_has_its_constant() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let names = super::i18n_keys::catalogs(root);
+        let text = super::i18n_keys::constants(root, &names, "crate::Key", "")
+            .unwrap_or_else(|e| panic!("{e}"));
         assert!(
-            unused.is_empty(),
-            "{} catalog keys no source names (drop them, or name them where they are shown):\n{}",
-            unused.len(),
-            unused.join("\n")
+            text.contains("pub const JOBS_TOUR_1_TITLE: Key = Key::new(\"jobs.tour.1.title\");")
         );
+    }
+
+    /// The advisor's messages (core's keys) render from the one app catalog, numbers
+    /// formatted, in both languages.
+    #[test]
+    fn advice_is_rendered_with_formatted_numbers_in_both_languages() {
+        let m = Msg::new(queue_lab_core::keys::LEAVE_DEAD_CREATED)
+            .num("dead_per_s", 1_600.0)
+            .num("dead_per_s_peak", 2_400.0);
+        let en = render(Lang::En, &m);
+        assert!(en.contains("1,600") && en.contains("2,400"), "{en}");
+        let ko = render(Lang::Ko, &m);
+        assert!(ko.contains("1,600") && !ko.contains('{'), "{ko}");
     }
 
     #[test]
@@ -352,9 +374,14 @@ mod tests {
     const UNIT_CONSTANTS: [&str; 1] = ["SECONDS_PER_DAY"];
 
     /// Every `.arg("name", …)` / `.num("name", …)` whose value names a constant
-    /// (UPPER_SNAKE), with the message key it fills (the nearest `Msg::new("key")` before it)
+    /// (UPPER_SNAKE), with the message key it fills (the nearest `Msg::new(keys::KEY)` before it)
     /// and where: `(key, name, "file")`. L4's sources (`pgq`) are the lead's and not read here.
     fn constants_in_messages(root: &str) -> Vec<(String, String, String)> {
+        let keys_by_constant: std::collections::HashMap<String, String> =
+            super::i18n_keys::catalog_keys(std::path::Path::new(root))
+                .into_iter()
+                .map(|(k, _)| (super::i18n_keys::const_name(&k), k))
+                .collect();
         let mut out = Vec::new();
         let mut stack = vec![
             std::path::PathBuf::from(format!("{root}/src")),
@@ -422,6 +449,7 @@ mod tests {
                                         c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'
                                     })
                                     && !UNIT_CONSTANTS.contains(&w)
+                                    && !value.contains(&format!("keys::{w}"))
                             });
                         // A number written in place: `.arg("max", 100_000)` (0 and 1 are
                         // no figures).
@@ -440,11 +468,21 @@ mod tests {
                         let Some(open) = text[..start].rfind("Msg::new(") else {
                             continue;
                         };
-                        // `Msg::new("key")`, or a key chosen in code (`Msg::new(key)`): then
-                        // the figure is listed for the file, `path{placeholder}`.
+                        // `Msg::new(keys::KEY)`, or a key chosen in code (`Msg::new(key)`):
+                        // then the figure is listed for the file, `path{placeholder}`.
                         let key_start = open + "Msg::new(".len();
-                        let key = match text[key_start..].strip_prefix('"') {
-                            Some(literal) => literal.split('"').next().unwrap_or("").to_owned(),
+                        let named = text[key_start..]
+                            .strip_prefix("queue_lab_core::")
+                            .unwrap_or(&text[key_start..])
+                            .strip_prefix("keys::")
+                            .map(|c| {
+                                c.split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                                    .next()
+                                    .unwrap_or("")
+                            })
+                            .and_then(|c| keys_by_constant.get(c));
+                        let key = match named {
+                            Some(key) => key.clone(),
                             None => shown.clone(),
                         };
                         out.push((key, placeholder.to_owned(), shown.clone()));

@@ -2,13 +2,14 @@
 
 use crate::ctx::use_ctx;
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 
 /// `<section class="panel">` titled by its `<h2>` (`heading`: a catalog key; `heading_id`:
 /// the heading's id, which labels the section for assistive technology).
 #[component]
 pub fn Panel(
     heading_id: &'static str,
-    heading: &'static str,
+    heading: Key,
     #[prop(optional)] id: Option<&'static str>,
     children: Children,
 ) -> impl IntoView {
@@ -23,7 +24,7 @@ pub fn Panel(
 
 /// The statements behind a panel, folded under `summary` (a catalog key), verbatim.
 #[component]
-pub fn SqlShown(summary: &'static str, statements: &'static [&'static str]) -> impl IntoView {
+pub fn SqlShown(summary: Key, statements: &'static [&'static str]) -> impl IntoView {
     let ctx = use_ctx();
     view! {
         <details>

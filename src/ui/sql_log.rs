@@ -3,6 +3,7 @@
 
 use crate::ctx::use_ctx;
 use crate::db::{LogEntries, LogEntry};
+use crate::keys;
 use crate::ui::console::{CopyButton, CopyStatus, CopyStatusLine};
 use crate::ui::i18n::render;
 use leptos::prelude::*;
@@ -17,14 +18,14 @@ pub fn SqlLog(entries: LogEntries) -> impl IntoView {
     view! {
         <section class="sql-log" aria-labelledby="sql-log-title">
             <div class="panel-head">
-                <h2 id="sql-log-title">{ctx.t("log.title")}</h2>
+                <h2 id="sql-log-title">{ctx.t(keys::LOG_TITLE)}</h2>
                 <button type="button" class="small" on:click=move |_| entries.set(Vec::new())>
-                    {ctx.t("log.clear")}
+                    {ctx.t(keys::LOG_CLEAR)}
                 </button>
             </div>
             <CopyStatusLine status=status id="sql-log-copy-status"/>
             <Show when=move || entries.with(Vec::is_empty)>
-                <p class="muted">{ctx.t("log.empty")}</p>
+                <p class="muted">{ctx.t(keys::LOG_EMPTY)}</p>
             </Show>
             // It scrolls: focusable, so a keyboard can scroll it too (WCAG 2.1.1).
             <div class="log-scroll" tabindex="0" role="region" aria-labelledby="sql-log-title">
@@ -85,9 +86,9 @@ pub fn LastActionSql(entries: LogEntries, busy: Signal<bool>) -> impl IntoView {
     let more = move || action.with(|a| a.as_ref().map_or(0, Vec::len).saturating_sub(LAST_SHOWN));
     view! {
         <section class="sql-log last-sql" aria-labelledby="last-sql-title">
-            <h2 id="last-sql-title">{ctx.t("log.last_title")}</h2>
+            <h2 id="last-sql-title">{ctx.t(keys::LOG_LAST_TITLE)}</h2>
             <Show when=move || action.with(Option::is_none)>
-                <p class="muted">{ctx.t("log.last_empty")}</p>
+                <p class="muted">{ctx.t(keys::LOG_LAST_EMPTY)}</p>
             </Show>
             <ol class="log-entries" id="last-sql" tabindex="0" aria-labelledby="last-sql-title">
                 <For each=shown key=|(n, _)| *n let:item>
@@ -95,7 +96,7 @@ pub fn LastActionSql(entries: LogEntries, busy: Signal<bool>) -> impl IntoView {
                 </For>
             </ol>
             <Show when=move || { more() > 0 }>
-                <p class="muted">{move || render(ctx.lang.get(), &Msg::new("log.last_more").arg("n", more()))}</p>
+                <p class="muted">{move || render(ctx.lang.get(), &Msg::new(keys::LOG_LAST_MORE).arg("n", more()))}</p>
             </Show>
             <CopyStatusLine status=status id="last-sql-copy-status"/>
         </section>
@@ -126,9 +127,11 @@ fn LogLine(
         let lang = ctx.lang.get();
         match (&error, rows, affected) {
             (Some(e), _, _) => e.clone(),
-            (None, _, Some(a)) if a > 0 => render(lang, &Msg::new("log.rows_affected").arg("n", a)),
-            (None, Some(r), _) => render(lang, &Msg::new("log.rows").arg("n", r)),
-            _ => crate::ui::i18n::tr(lang, "log.ok"),
+            (None, _, Some(a)) if a > 0 => {
+                render(lang, &Msg::new(keys::LOG_ROWS_AFFECTED).arg("n", a))
+            }
+            (None, Some(r), _) => render(lang, &Msg::new(keys::LOG_ROWS).arg("n", r)),
+            _ => crate::ui::i18n::tr(lang, keys::LOG_OK),
         }
     };
     let params = (!entry.params.is_empty()).then(|| {
@@ -149,7 +152,7 @@ fn LogLine(
                 <span class="ms">
                     {format!("{:.1} ms", entry.ms)}
                     " "
-                    <CopyButton label="copy.statement" status=status text=move || copied.clone()/>
+                    <CopyButton label=keys::COPY_STATEMENT status=status text=move || copied.clone()/>
                 </span>
             </p>
         </li>

@@ -3,6 +3,7 @@
 
 use crate::ctx::{use_ctx, DbState, Route};
 use crate::db::TxState;
+use crate::keys;
 use crate::runner::{Blocker, Runner};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
@@ -47,9 +48,9 @@ fn ResetButton(runner: Runner) -> impl IntoView {
         });
     };
     view! {
-        <button type="button" class="small" id="reset-database" title=ctx.t("runner.reset.help")
+        <button type="button" class="small" id="reset-database" title=ctx.t(keys::RUNNER_RESET_HELP)
             disabled=move || resetting.get() on:click=reset>
-            {ctx.t("runner.reset")}
+            {ctx.t(keys::RUNNER_RESET)}
         </button>
     }
 }
@@ -94,30 +95,30 @@ fn SessionNotes(runner: Runner) -> impl IntoView {
     view! {
         {move || status.with(|s| s.dead.clone()).map(|message| view! {
             <div class="error" role="alert" id="worker-dead">
-                <p><strong>{ctx.t("runner.dead")}</strong></p>
+                <p><strong>{ctx.t(keys::RUNNER_DEAD)}</strong></p>
                 <p id="worker-dead-lost">{move || {
                     let lang = ctx.lang.get();
                     let lost = status.with(|s| s.lost.clone());
                     if lost.is_empty() {
-                        crate::ui::i18n::tr(lang, "runner.dead.lost_none")
+                        crate::ui::i18n::tr(lang, keys::RUNNER_DEAD_LOST_NONE)
                     } else {
                         let labs: Vec<String> = lost.into_iter().map(|l| lab_name(lang, l)).collect();
-                        crate::ui::i18n::render(lang, &Msg::new("runner.dead.lost").arg("labs", labs.join(", ")))
+                        crate::ui::i18n::render(lang, &Msg::new(keys::RUNNER_DEAD_LOST).arg("labs", labs.join(", ")))
                     }
                 }}</p>
                 <p class="error-text">{message}</p>
                 <button type="button" class="primary" id="restart-postgres" on:click=move |_| ctx.restart_postgres()>
-                    {ctx.t("runner.restart")}
+                    {ctx.t(keys::RUNNER_RESTART)}
                 </button>
             </div>
         })}
         {move || slow.get().map(|(seconds, sql)| view! {
             <div class="note bad" role="alert" id="statement-slow">
-                <p>{move || crate::ui::i18n::render(ctx.lang.get(), &queue_lab_core::i18n::Msg::new("runner.slow").arg("s", seconds))}</p>
+                <p>{move || crate::ui::i18n::render(ctx.lang.get(), &queue_lab_core::i18n::Msg::new(keys::RUNNER_SLOW).arg("s", seconds))}</p>
                 <pre class="sql">{sql.lines().next().unwrap_or_default().to_owned()}</pre>
-                <p class="muted">{ctx.t("runner.slow.why")}</p>
+                <p class="muted">{ctx.t(keys::RUNNER_SLOW_WHY)}</p>
                 <button type="button" class="primary" id="statement-cancel" on:click=move |_| ctx.restart_postgres()>
-                    {ctx.t("runner.slow.cancel")}
+                    {ctx.t(keys::RUNNER_SLOW_CANCEL)}
                 </button>
             </div>
         })}
@@ -133,23 +134,23 @@ fn SessionNotes(runner: Runner) -> impl IntoView {
             let lang = ctx.lang.get();
             let (text, sql, cancel) = match waiting.blocker {
                 Blocker::Console(sql) => (
-                    Msg::new("runner.wait.console").arg("s", seconds),
+                    Msg::new(keys::RUNNER_WAIT_CONSOLE).arg("s", seconds),
                     Some(sql.lines().find(|l| !l.trim().is_empty()).unwrap_or_default().to_owned()),
                     Some(None),
                 ),
                 Blocker::Lab(lab, what) => (
                     match what {
-                        Some(what) => Msg::new("runner.wait.lab_run")
+                        Some(what) => Msg::new(keys::RUNNER_WAIT_LAB_RUN)
                             .arg("lab", lab_name(lang, lab))
                             .arg("what", crate::ui::i18n::render(lang, &what))
                             .arg("s", seconds),
-                        None => Msg::new("runner.wait.lab").arg("lab", lab_name(lang, lab)).arg("s", seconds),
+                        None => Msg::new(keys::RUNNER_WAIT_LAB).arg("lab", lab_name(lang, lab)).arg("s", seconds),
                     },
                     None,
                     Some(Some(lab)),
                 ),
-                Blocker::Reset => (Msg::new("runner.wait.reset").arg("s", seconds), None, None),
-                Blocker::ConsoleTx => (Msg::new("runner.wait.tx").arg("s", seconds), None, None),
+                Blocker::Reset => (Msg::new(keys::RUNNER_WAIT_RESET).arg("s", seconds), None, None),
+                Blocker::ConsoleTx => (Msg::new(keys::RUNNER_WAIT_TX).arg("s", seconds), None, None),
             };
             Some(view! {
                 <div class="note" role="status" id="lab-waiting">
@@ -162,13 +163,13 @@ fn SessionNotes(runner: Runner) -> impl IntoView {
                                 if let Some(r) = ctx.runner_untracked() {
                                     r.cancel(lab);
                                 }
-                            }>{ctx.t("runner.wait.cancel_run")}</button>
+                            }>{ctx.t(keys::RUNNER_WAIT_CANCEL_RUN)}</button>
                         }.into_any(),
                         // A running statement cannot be interrupted: only a restart ends it.
                         None => view! {
-                            <p class="muted">{ctx.t("runner.slow.why")}</p>
+                            <p class="muted">{ctx.t(keys::RUNNER_SLOW_WHY)}</p>
                             <button type="button" class="small" id="waiting-cancel" on:click=move |_| ctx.restart_postgres()>
-                                {ctx.t("runner.slow.cancel")}
+                                {ctx.t(keys::RUNNER_SLOW_CANCEL)}
                             </button>
                         }.into_any(),
                     })}
@@ -181,19 +182,19 @@ fn SessionNotes(runner: Runner) -> impl IntoView {
             Some(view! {
                 <div class="note" role="status" id="cancelled-note">
                     <p>{move || crate::ui::i18n::render(ctx.lang.get(),
-                        &queue_lab_core::i18n::Msg::new("runner.cancelled").arg("what", crate::ui::i18n::render(ctx.lang.get(), &note)))}</p>
+                        &queue_lab_core::i18n::Msg::new(keys::RUNNER_CANCELLED).arg("what", crate::ui::i18n::render(ctx.lang.get(), &note)))}</p>
                     <button type="button" class="small" id="cancelled-dismiss" on:click=move |_| {
                         if let Some(r) = ctx.runner_untracked() {
                             r.dismiss_cancelled(here);
                         }
                     }>
-                        {ctx.t("runner.cancelled.dismiss")}
+                        {ctx.t(keys::RUNNER_CANCELLED_DISMISS)}
                     </button>
                 </div>
             })
         }}
         {move || status.with(|s| s.clock_missing).then(|| view! {
-            <p class="note bad" role="status" id="clock-missing">{ctx.t("runner.clock_missing")}</p>
+            <p class="note bad" role="status" id="clock-missing">{ctx.t(keys::RUNNER_CLOCK_MISSING)}</p>
         })}
     }
 }
@@ -211,17 +212,17 @@ pub fn StartPanel() -> impl IntoView {
         DbState::Idle => view! {
             {move || stopped_for_peer().then(|| view! {
                 <div class="note embed-stopped" role="status" id="embed-stopped">
-                    <p><strong>{ctx.t("embed.stopped")}</strong></p>
-                    <p>{ctx.t("embed.stopped.kept")}</p>
+                    <p><strong>{ctx.t(keys::EMBED_STOPPED)}</strong></p>
+                    <p>{ctx.t(keys::EMBED_STOPPED_KEPT)}</p>
                 </div>
             })}
             <p id="start-intro">{move || match ctx.pglite.get() {
                 Some(m) => crate::ui::i18n::render(ctx.lang.get(),
-                    &queue_lab_core::i18n::Msg::new("start.intro").arg("mb", (m.download / 1e6).round())),
-                None => ctx.t("start.intro_unsized")(),
+                    &queue_lab_core::i18n::Msg::new(keys::START_INTRO).arg("mb", (m.download / 1e6).round())),
+                None => ctx.t(keys::START_INTRO_UNSIZED)(),
             }}</p>
             <button type="button" class="primary" id="start-postgres" on:click=move |_| ctx.start_postgres()>
-                {move || if stopped_for_peer() { ctx.t("embed.start_again")() } else { ctx.t("start.button")() }}
+                {move || if stopped_for_peer() { ctx.t(keys::EMBED_START_AGAIN)() } else { ctx.t(keys::START_BUTTON)() }}
             </button>
         }
         .into_any(),
@@ -229,7 +230,7 @@ pub fn StartPanel() -> impl IntoView {
             let percent = (fraction * 100.0).round();
             view! {
                 <label for="pg-progress">
-                    {move || if booting { ctx.t("start.booting")() } else { ctx.t("start.downloading")() }}
+                    {move || if booting { ctx.t(keys::START_BOOTING)() } else { ctx.t(keys::START_DOWNLOADING)() }}
                 </label>
                 <progress id="pg-progress" max="100" value=percent>{format!("{percent}%")}</progress>
             }
@@ -243,15 +244,15 @@ pub fn StartPanel() -> impl IntoView {
             <div class="row status-line">
                 <p class="ready" id="pg-version" class:stopped=stopped>
                     <span class="dot" aria-hidden="true"></span>
-                    {move || if stopped() { ctx.t("start.stopped")() } else { ctx.t("start.ready")() }}
+                    {move || if stopped() { ctx.t(keys::START_STOPPED)() } else { ctx.t(keys::START_READY)() }}
                     " " <strong>{format!("PostgreSQL {version}")}</strong>
-                    " · " {ctx.t("start.in_tab")}
+                    " · " {ctx.t(keys::START_IN_TAB)}
                 </p>
                 <ResetButton runner=runner.clone()/>
             </div>
             {fallback.map(|why| view! {
                 <p class="note" role="status" id="boot-fallback">
-                    {ctx.t("start.fallback")}
+                    {ctx.t(keys::START_FALLBACK)}
                     <span class="muted error-text">{why}</span>
                 </p>
             })}
@@ -261,10 +262,10 @@ pub fn StartPanel() -> impl IntoView {
         .into_any(),
         DbState::Failed(message) => view! {
             <div class="error" role="alert" id="start-error">
-                <p><strong>{ctx.t("start.failed")}</strong></p>
+                <p><strong>{ctx.t(keys::START_FAILED)}</strong></p>
                 <p class="error-text">{message}</p>
                 <button type="button" class="primary" id="start-retry" on:click=move |_| ctx.start_postgres()>
-                    {ctx.t("start.retry")}
+                    {ctx.t(keys::START_RETRY)}
                 </button>
             </div>
         }
@@ -301,7 +302,7 @@ pub fn ConsoleTx(id: &'static str) -> impl IntoView {
         (tx != TxState::Idle).then(|| {
             view! {
                 <div class="note bad" role="status" id=id>
-                    <p>{if tx == TxState::Failed { ctx.t("runner.tx.failed") } else { ctx.t("runner.tx.open") }}</p>
+                    <p>{if tx == TxState::Failed { ctx.t(keys::RUNNER_TX_FAILED) } else { ctx.t(keys::RUNNER_TX_OPEN) }}</p>
                     <div class="row">
                         <button type="button" class="small" id=format!("{id}-commit") on:click=move |_| end("commit")>"COMMIT"</button>
                         <button type="button" class="small" id=format!("{id}-rollback") on:click=move |_| end("rollback")>"ROLLBACK"</button>

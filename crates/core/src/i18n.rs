@@ -2,8 +2,8 @@
 //!
 //! Strings live in tab-separated files (`assets/i18n/*.tsv`: `key<TAB>en<TAB>ko`), one per
 //! lab plus the shell's, so each lab's wording sits beside its own keys. Placeholders are
-//! `{name}` and are filled by `Msg::arg`. A missing key shows as the key itself, and the
-//! native test `every_key_used_in_src_has_both_languages` keeps that from shipping.
+//! `{name}` and are filled by `Msg::arg`. Code names a key by the constant each crate's
+//! `build.rs` generates for it ([`Key`]), so a key no catalog has does not compile.
 //! Not for: formatting numbers or dates beyond plain substitution.
 
 use std::collections::HashMap;
@@ -39,6 +39,56 @@ impl Lang {
         } else {
             Lang::En
         }
+    }
+}
+
+/// A message key of a catalog (`assets/i18n/*.tsv`). Code names one by its generated
+/// constant (`keys::JOBS_OUT_ENQUEUED`, one per catalog key, written by the crate's
+/// `build.rs` from the catalogs), so a misspelt key does not compile and a key nothing names
+/// is a constant nothing uses (dead code, which clippy's `-D warnings` fails).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key(&'static str);
+
+impl Key {
+    /// For the generated `keys` modules (and tests that need a key no catalog has). A key in
+    /// a source as a string literal fails the build (`build/i18n_keys.rs`).
+    pub const fn new(key: &'static str) -> Key {
+        Key(key)
+    }
+
+    pub const fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// Tests compare a message's key with the text of a key (`msg.key == "jobs.out.enqueued"`).
+impl PartialEq<&str> for Key {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<str> for Key {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<String> for Key {
+    fn eq(&self, other: &String) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<Key> for &str {
+    fn eq(&self, other: &Key) -> bool {
+        *self == other.0
     }
 }
 
@@ -93,7 +143,13 @@ impl Catalog {
         Ok(Catalog { entries })
     }
 
-    pub fn get<'a>(&'a self, lang: Lang, key: &'a str) -> &'a str {
+    /// The text for `key` in `lang` (the key itself if it is missing).
+    pub fn get(&self, lang: Lang, key: Key) -> &str {
+        self.text(lang, key.as_str())
+    }
+
+    /// The same by the key's text (for a key read from a file, not named in code).
+    pub fn text<'a>(&'a self, lang: Lang, key: &'a str) -> &'a str {
         match self.entries.get(key) {
             Some((en, ko)) => match lang {
                 Lang::En => en,
@@ -165,7 +221,7 @@ fn choose_plurals(text: &str, name: &str, value: &str) -> String {
 /// these instead of text so the view can show them in the learner's language.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Msg {
-    pub key: &'static str,
+    pub key: Key,
     pub args: Vec<(&'static str, String)>,
     /// Placeholders filled with a number, kept unformatted so a test can read the value;
     /// rendered by [`crate::format::number`].
@@ -175,7 +231,7 @@ pub struct Msg {
 }
 
 impl Msg {
-    pub fn new(key: &'static str) -> Msg {
+    pub fn new(key: Key) -> Msg {
         Msg {
             key,
             args: Vec::new(),
@@ -217,13 +273,13 @@ mod tests {
     #[test]
     fn render_fills_placeholders_in_the_chosen_language() {
         let c = Catalog::parse(&[("t.tsv", "a.b\tHello {who}\t{who} 안녕\n")]).unwrap();
-        let m = Msg::new("a.b").arg("who", "Kim");
+        let m = Msg::new(Key::new("a.b")).arg("who", "Kim");
         assert_eq!(c.render(Lang::En, &m), "Hello Kim");
         assert_eq!(c.render(Lang::Ko, &m), "Kim 안녕");
-        assert_eq!(c.get(Lang::En, "missing.key"), "missing.key");
+        assert_eq!(c.get(Lang::En, Key::new("missing.key")), "missing.key");
         let c =
             Catalog::parse(&[("t.tsv", "a.b\tHello {who}\t{who} 안녕\nw\tWorld\t세계\n")]).unwrap();
-        let nested = Msg::new("a.b").arg_msg("who", Msg::new("w"));
+        let nested = Msg::new(Key::new("a.b")).arg_msg("who", Msg::new(Key::new("w")));
         assert_eq!(c.render(Lang::En, &nested), "Hello World");
         assert_eq!(c.render(Lang::Ko, &nested), "세계 안녕");
     }
@@ -235,7 +291,7 @@ mod tests {
             "a\t{n} {n|row|rows}, {m} {m|step|steps}\t{n}행, {m}단계\n",
         )])
         .unwrap();
-        let m = |n: &str, m: &str| Msg::new("a").arg("n", n).arg("m", m);
+        let m = |n: &str, m: &str| Msg::new(Key::new("a")).arg("n", n).arg("m", m);
         assert_eq!(c.render(Lang::En, &m("1", "2")), "1 row, 2 steps");
         assert_eq!(c.render(Lang::En, &m("0", "1")), "0 rows, 1 step");
         assert_eq!(

@@ -63,26 +63,6 @@ impl Strategy {
         Strategy::ALL.into_iter().find(|s| s.id() == id)
     }
 
-    pub fn name_key(self) -> &'static str {
-        match self {
-            Strategy::Keep => "vacuum.strategy.keep",
-            Strategy::Delete => "vacuum.strategy.delete",
-            Strategy::DeleteVacuum => "vacuum.strategy.delete_vacuum",
-            Strategy::Rotate => "vacuum.strategy.rotate",
-            Strategy::Partition => "vacuum.strategy.partition",
-        }
-    }
-
-    pub fn help_key(self) -> &'static str {
-        match self {
-            Strategy::Keep => "vacuum.strategy.keep.help",
-            Strategy::Delete => "vacuum.strategy.delete.help",
-            Strategy::DeleteVacuum => "vacuum.strategy.delete_vacuum.help",
-            Strategy::Rotate => "vacuum.strategy.rotate.help",
-            Strategy::Partition => "vacuum.strategy.partition.help",
-        }
-    }
-
     /// Whether a finished job is DELETEd (`complete_delete.sql`); the others mark it 'done'
     /// (`complete_done.sql`) and leave the rows to a TRUNCATE or a dropped partition, or keep them.
     pub fn deletes_on_complete(self) -> bool {
@@ -105,17 +85,6 @@ pub enum Step {
     AfterTruncate,
     /// The finished round's partition DETACHed and DROPped (rotation by partitions).
     AfterDrop,
-}
-
-impl Step {
-    pub fn key(self) -> &'static str {
-        match self {
-            Step::AfterRound => "vacuum.step.after_round",
-            Step::AfterVacuum => "vacuum.step.after_vacuum",
-            Step::AfterTruncate => "vacuum.step.after_truncate",
-            Step::AfterDrop => "vacuum.step.after_drop",
-        }
-    }
 }
 
 #[cfg(test)]

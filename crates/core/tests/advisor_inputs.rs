@@ -57,7 +57,7 @@ fn assert_range_enforced(field: Field, min: f64, max: f64, step: f64) {
         below,
         vec![FieldError {
             field,
-            key: "leave.error.below_min",
+            key: queue_lab_core::keys::LEAVE_ERROR_BELOW_MIN,
             bound: Some(min)
         }]
     );
@@ -66,14 +66,17 @@ fn assert_range_enforced(field: Field, min: f64, max: f64, step: f64) {
         above,
         vec![FieldError {
             field,
-            key: "leave.error.above_max",
+            key: queue_lab_core::keys::LEAVE_ERROR_ABOVE_MAX,
             bound: Some(max)
         }]
     );
     for bad in [f64::NAN, f64::INFINITY] {
         let errors = errors_for(field, bad);
         assert_eq!(errors.len(), 1, "{field:?} {bad}");
-        assert_eq!(errors[0].key, "leave.error.not_a_number");
+        assert_eq!(
+            errors[0].key,
+            queue_lab_core::keys::LEAVE_ERROR_NOT_A_NUMBER
+        );
     }
 }
 
@@ -102,7 +105,7 @@ fn peak_below_sustained_is_refused_with_the_sustained_rate_as_bound() {
         errors,
         vec![FieldError {
             field: Field::PeakJobsPerS,
-            key: "leave.error.peak_below_sustained",
+            key: queue_lab_core::keys::LEAVE_ERROR_PEAK_BELOW_SUSTAINED,
             bound: Some(100.0)
         }]
     );
@@ -123,7 +126,7 @@ fn fan_out_is_refused_outside_1_to_100_consumers_and_when_not_whole() {
     assert_range_enforced(Field::FanOutConsumers, 1.0, 100.0, 1.0);
     let errors = errors_for(Field::FanOutConsumers, 2.5);
     assert_eq!(errors.len(), 1);
-    assert_eq!(errors[0].key, "leave.error.not_whole");
+    assert_eq!(errors[0].key, queue_lab_core::keys::LEAVE_ERROR_NOT_WHOLE);
 }
 
 #[test]
@@ -145,7 +148,7 @@ fn yes_no_inputs_refuse_anything_but_yes_or_no() {
     ] {
         let mut w = Workload::default();
         let error = w.set_from_str(field, "maybe").expect_err("not a flag");
-        assert_eq!(error.key, "leave.error.not_bool");
+        assert_eq!(error.key, queue_lab_core::keys::LEAVE_ERROR_NOT_BOOL);
         assert_eq!(error.field, field);
         for yes in ["1", "true", "yes", "on", "TRUE"] {
             w.set_from_str(field, yes).expect("yes");
@@ -166,7 +169,7 @@ fn typed_text_that_is_not_a_number_is_refused_per_field() {
             let error = w.set_from_str(field, bad).expect_err("not a number");
             assert_eq!(
                 (error.field, error.key),
-                (field, "leave.error.not_a_number")
+                (field, queue_lab_core::keys::LEAVE_ERROR_NOT_A_NUMBER)
             );
         }
     }
@@ -253,17 +256,25 @@ fn query_string_is_read_from_a_hash_route_ignoring_unknown_keys() {
 #[test]
 fn a_peak_is_not_refused_as_below_a_sustained_rate_that_does_not_read() {
     let errors = Workload::from_query("sustained=lots&peak=3").expect_err("unreadable rate");
-    let keys: Vec<(Field, &str)> = errors.iter().map(|e| (e.field, e.key)).collect();
+    let keys: Vec<(Field, queue_lab_core::i18n::Key)> =
+        errors.iter().map(|e| (e.field, e.key)).collect();
     assert_eq!(
         keys,
-        [(Field::SustainedJobsPerS, "leave.error.not_a_number")]
+        [(
+            Field::SustainedJobsPerS,
+            queue_lab_core::keys::LEAVE_ERROR_NOT_A_NUMBER
+        )]
     );
     // Read, the same rate refuses the peak below it; the last of a repeated key wins.
     let errors = Workload::from_query("sustained=lots&sustained=9&peak=3").expect_err("peak");
-    let keys: Vec<(Field, &str)> = errors.iter().map(|e| (e.field, e.key)).collect();
+    let keys: Vec<(Field, queue_lab_core::i18n::Key)> =
+        errors.iter().map(|e| (e.field, e.key)).collect();
     assert_eq!(
         keys,
-        [(Field::PeakJobsPerS, "leave.error.peak_below_sustained")]
+        [(
+            Field::PeakJobsPerS,
+            queue_lab_core::keys::LEAVE_ERROR_PEAK_BELOW_SUSTAINED
+        )]
     );
 }
 
@@ -285,10 +296,22 @@ fn query_string_reports_bad_and_out_of_range_values_by_field() {
     assert_eq!(
         found,
         vec![
-            (Field::SustainedJobsPerS, "leave.error.not_a_number"),
-            (Field::FanOutConsumers, "leave.error.not_whole"),
-            (Field::ReplayNeeded, "leave.error.not_bool"),
-            (Field::DbLoadPercent, "leave.error.above_max"),
+            (
+                Field::SustainedJobsPerS,
+                queue_lab_core::keys::LEAVE_ERROR_NOT_A_NUMBER
+            ),
+            (
+                Field::FanOutConsumers,
+                queue_lab_core::keys::LEAVE_ERROR_NOT_WHOLE
+            ),
+            (
+                Field::ReplayNeeded,
+                queue_lab_core::keys::LEAVE_ERROR_NOT_BOOL
+            ),
+            (
+                Field::DbLoadPercent,
+                queue_lab_core::keys::LEAVE_ERROR_ABOVE_MAX
+            ),
         ]
     );
 }

@@ -12,7 +12,9 @@ const TSV: &str = include_str!("../../../assets/i18n/leave.tsv");
 
 #[test]
 fn fill_replaces_named_placeholders_and_leaves_unknown_ones() {
-    let msg = Msg::new("x").num("n", 1_600.0).num("load", 85.0);
+    let msg = Msg::new(queue_lab_core::i18n::Key::new("x"))
+        .num("n", 1_600.0)
+        .num("load", 85.0);
     assert_eq!(
         fill("{n} dead/s at {load}% {other} {", &msg),
         "1,600 dead/s at 85% {other} {"
@@ -43,7 +45,7 @@ fn translation_file_has_exactly_the_message_keys_each_in_english_and_korean() {
     keys.sort_unstable();
     keys.dedup();
     assert_eq!(keys.len(), count, "no duplicate keys");
-    let mut expected: Vec<&str> = MESSAGE_KEYS.to_vec();
+    let mut expected: Vec<&str> = MESSAGE_KEYS.iter().map(|k| k.as_str()).collect();
     expected.sort_unstable();
     assert_eq!(keys, expected);
 }
@@ -113,7 +115,7 @@ fn every_emitted_message() -> Vec<Msg> {
 fn every_emitted_message_has_a_translation_whose_placeholders_it_fills() {
     let rows = tsv();
     for msg in every_emitted_message() {
-        let row = rows.iter().find(|r| r.0 == msg.key);
+        let row = rows.iter().find(|r| msg.key == r.0);
         let (_, en, ko) = row.unwrap_or_else(|| panic!("{} is in leave.tsv", msg.key));
         for template in [en, ko] {
             let text = fill(template, &msg);
@@ -128,7 +130,7 @@ fn every_emitted_message_has_a_translation_whose_placeholders_it_fills() {
 
 #[test]
 fn every_message_key_is_reachable_so_none_is_dead() {
-    let emitted: Vec<&str> = every_emitted_message().iter().map(|m| m.key).collect();
+    let emitted: Vec<_> = every_emitted_message().iter().map(|m| m.key).collect();
     for key in MESSAGE_KEYS {
         assert!(emitted.contains(key), "{key} is never emitted");
     }

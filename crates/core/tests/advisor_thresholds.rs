@@ -85,7 +85,7 @@ fn the_autovacuum_model_shows_its_assumptions() {
         .dead_tuples
         .summary()
         .into_iter()
-        .find(|m| m.key == "leave.dead.model")
+        .find(|m| m.key == queue_lab_core::keys::LEAVE_DEAD_MODEL)
         .expect("the model's caveat is shown");
     assert_eq!(model.number("rows_per_page"), Some(ROWS_PER_HEAP_PAGE));
     assert_eq!(

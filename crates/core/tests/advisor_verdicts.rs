@@ -30,7 +30,10 @@ fn planetscale_case_800_jobs_per_s_beside_analytics_with_long_transaction_moves_
     let v = ok(&Workload::planetscale_case());
     let autovacuum = v.signal(SignalKind::AutovacuumBehind);
     assert!(autovacuum.met);
-    assert_eq!(autovacuum.reason.key, "leave.autovacuum.met.long_tx");
+    assert_eq!(
+        autovacuum.reason.key,
+        queue_lab_core::keys::LEAVE_AUTOVACUUM_MET_LONG_TX
+    );
     assert_eq!(autovacuum.reason.number("dead_per_s"), Some(1_600.0));
     assert!(v.is_met(SignalKind::QueueEatsMainDb));
     assert!(!v.is_met(SignalKind::FanOut));
@@ -96,13 +99,13 @@ fn autovacuum_signal_is_met_just_above_the_tuned_ceiling_not_at_or_below_it() {
     let below = reason_key(&at_rate(just_below(boundary)), SignalKind::AutovacuumBehind);
     let at = ok(&at_rate(boundary));
     let above = ok(&at_rate(just_above(boundary)));
-    assert_eq!(below, "leave.autovacuum.not_met.tune");
+    assert_eq!(below, queue_lab_core::keys::LEAVE_AUTOVACUUM_NOT_MET_TUNE);
     assert!(!at.is_met(SignalKind::AutovacuumBehind));
     assert!(at.dead_tuples.tuned.keeps_up);
     assert!(above.is_met(SignalKind::AutovacuumBehind));
     assert_eq!(
         above.signal(SignalKind::AutovacuumBehind).reason.key,
-        "leave.autovacuum.met.rate"
+        queue_lab_core::keys::LEAVE_AUTOVACUUM_MET_RATE
     );
 }
 
@@ -111,17 +114,17 @@ fn above_the_default_ceiling_autovacuum_advice_is_to_tune_not_to_leave() {
     let boundary = VacuumSettings::DEFAULT.clear_ceiling_per_s() / DEAD_VERSIONS_PER_JOB;
     assert_eq!(
         reason_key(&at_rate(just_below(boundary)), SignalKind::AutovacuumBehind),
-        "leave.autovacuum.not_met"
+        queue_lab_core::keys::LEAVE_AUTOVACUUM_NOT_MET
     );
     assert_eq!(
         reason_key(&at_rate(boundary), SignalKind::AutovacuumBehind),
-        "leave.autovacuum.not_met"
+        queue_lab_core::keys::LEAVE_AUTOVACUUM_NOT_MET
     );
     let above = ok(&at_rate(just_above(boundary)));
     assert!(!above.is_met(SignalKind::AutovacuumBehind));
     assert_eq!(
         above.signal(SignalKind::AutovacuumBehind).reason.key,
-        "leave.autovacuum.not_met.tune"
+        queue_lab_core::keys::LEAVE_AUTOVACUUM_NOT_MET_TUNE
     );
     assert!(above.fixes.contains(&Fix::TuneAutovacuum));
 }
@@ -189,7 +192,7 @@ fn main_db_signal_is_met_from_70_percent_load_not_just_below() {
     assert!(!ok(&loaded(69.99, 800.0)).is_met(SignalKind::QueueEatsMainDb));
     assert_eq!(
         reason_key(&loaded(69.99, 800.0), SignalKind::QueueEatsMainDb),
-        "leave.main_db.not_met.light_load"
+        queue_lab_core::keys::LEAVE_MAIN_DB_NOT_MET_LIGHT_LOAD
     );
     assert!(ok(&loaded(70.0, 800.0)).is_met(SignalKind::QueueEatsMainDb));
     assert!(ok(&loaded(70.01, 800.0)).is_met(SignalKind::QueueEatsMainDb));
@@ -199,7 +202,7 @@ fn main_db_signal_is_met_from_70_percent_load_not_just_below() {
 fn main_db_signal_needs_at_least_100_jobs_per_s_on_a_loaded_database() {
     assert_eq!(
         reason_key(&loaded(85.0, 99.99), SignalKind::QueueEatsMainDb),
-        "leave.main_db.not_met.small_queue"
+        queue_lab_core::keys::LEAVE_MAIN_DB_NOT_MET_SMALL_QUEUE
     );
     let at = ok(&loaded(85.0, 100.0));
     assert!(at.is_met(SignalKind::QueueEatsMainDb));
@@ -225,11 +228,11 @@ fn main_db_signal_alone_recommends_the_queue_own_postgres_instance() {
 fn fan_out_is_met_from_three_consumers_not_at_two() {
     assert_eq!(
         reason_key(&consumers(1.0), SignalKind::FanOut),
-        "leave.fan_out.not_met.single"
+        queue_lab_core::keys::LEAVE_FAN_OUT_NOT_MET_SINGLE
     );
     assert_eq!(
         reason_key(&consumers(2.0), SignalKind::FanOut),
-        "leave.fan_out.not_met.two"
+        queue_lab_core::keys::LEAVE_FAN_OUT_NOT_MET_TWO
     );
     assert!(!ok(&consumers(2.0)).is_met(SignalKind::FanOut));
     assert!(ok(&consumers(3.0)).is_met(SignalKind::FanOut));
@@ -281,11 +284,11 @@ fn peaks_of_thousands_alone_do_not_meet_the_sustained_signal() {
     };
     assert_eq!(
         reason_key(&peak(999.99), SignalKind::SustainedThousands),
-        "leave.thousands.not_met"
+        queue_lab_core::keys::LEAVE_THOUSANDS_NOT_MET
     );
     assert_eq!(
         reason_key(&peak(1_000.0), SignalKind::SustainedThousands),
-        "leave.thousands.not_met.peak_only"
+        queue_lab_core::keys::LEAVE_THOUSANDS_NOT_MET_PEAK_ONLY
     );
     assert!(!ok(&peak(5_000.0)).is_met(SignalKind::SustainedThousands));
 }
@@ -303,7 +306,7 @@ fn fan_out_outranks_thousands_because_a_log_also_carries_the_rate() {
 
 // --- notes ------------------------------------------------------------------------------
 
-fn has_note(w: &Workload, key: &str) -> bool {
+fn has_note(w: &Workload, key: queue_lab_core::i18n::Key) -> bool {
     ok(w).notes.iter().any(|n| n.key == key)
 }
 
@@ -313,9 +316,18 @@ fn latency_below_one_second_asks_for_listen_notify_from_one_second_polling_does(
         latency_target_ms: ms,
         ..Workload::default()
     };
-    assert!(has_note(&latency(999.99), "leave.note.latency.notify"));
-    assert!(has_note(&latency(1_000.0), "leave.note.latency.poll"));
-    assert!(has_note(&latency(1_000.01), "leave.note.latency.poll"));
+    assert!(has_note(
+        &latency(999.99),
+        queue_lab_core::keys::LEAVE_NOTE_LATENCY_NOTIFY
+    ));
+    assert!(has_note(
+        &latency(1_000.0),
+        queue_lab_core::keys::LEAVE_NOTE_LATENCY_POLL
+    ));
+    assert!(has_note(
+        &latency(1_000.01),
+        queue_lab_core::keys::LEAVE_NOTE_LATENCY_POLL
+    ));
 }
 
 #[test]
@@ -324,9 +336,18 @@ fn jobs_of_30_seconds_or_more_get_the_heartbeat_note() {
         job_duration_s: s,
         ..Workload::default()
     };
-    assert!(!has_note(&duration(29.99), "leave.note.lease.heartbeat"));
-    assert!(has_note(&duration(30.0), "leave.note.lease.heartbeat"));
-    assert!(has_note(&duration(30.01), "leave.note.lease.heartbeat"));
+    assert!(!has_note(
+        &duration(29.99),
+        queue_lab_core::keys::LEAVE_NOTE_LEASE_HEARTBEAT
+    ));
+    assert!(has_note(
+        &duration(30.0),
+        queue_lab_core::keys::LEAVE_NOTE_LEASE_HEARTBEAT
+    ));
+    assert!(has_note(
+        &duration(30.01),
+        queue_lab_core::keys::LEAVE_NOTE_LEASE_HEARTBEAT
+    ));
 }
 
 #[test]
@@ -339,12 +360,12 @@ fn strict_ordering_is_a_note_not_a_leave_signal() {
     assert!(v
         .notes
         .iter()
-        .any(|n| n.key == "leave.note.ordering.strict"));
+        .any(|n| n.key == queue_lab_core::keys::LEAVE_NOTE_ORDERING_STRICT));
     assert!(v.signals.iter().all(|s| !s.met));
     assert_eq!(v.recommendation, Recommendation::StayOnOnePostgres);
     assert!(!has_note(
         &Workload::default(),
-        "leave.note.ordering.strict"
+        queue_lab_core::keys::LEAVE_NOTE_ORDERING_STRICT
     ));
 }
 
@@ -358,7 +379,7 @@ fn jobs_in_flight_follow_littles_law() {
     let note = ok(&w)
         .notes
         .into_iter()
-        .find(|n| n.key == "leave.note.in_flight");
+        .find(|n| n.key == queue_lab_core::keys::LEAVE_NOTE_IN_FLIGHT);
     let note = note.expect("in-flight note");
     assert_eq!(note.number("in_flight"), Some(200.0));
     assert_eq!(note.number("in_flight_peak"), Some(600.0));

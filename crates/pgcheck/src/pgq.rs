@@ -24,6 +24,7 @@ pub mod coop;
 #[path = "pgq_stmt.rs"]
 pub(crate) mod stmt;
 
+use crate::keys;
 use std::time::Instant;
 
 use postgres::types::Type;
@@ -168,25 +169,25 @@ impl Run {
         let caption = render(
             CATALOG,
             &Msg::new(if self.pinned {
-                "pgq.cmp.caption_pinned"
+                keys::PGQ_CMP_CAPTION_PINNED
             } else {
-                "pgq.cmp.caption"
+                keys::PGQ_CMP_CAPTION
             })
             .arg("events", group(i64::from(s.events)))
             .arg("rounds", s.rounds)
             .arg("page", s.page),
         );
-        let (p, j) = (t("pgq.cmp.side_pgq"), t("pgq.cmp.side_jobs"));
+        let (p, j) = (t(keys::PGQ_CMP_SIDE_PGQ), t(keys::PGQ_CMP_SIDE_JOBS));
         let header = vec![
-            t("pgq.cmp.round"),
-            format!("{p}: {}", t("pgq.cmp.dead_tuples")),
-            t("pgq.cmp.size"),
-            t("pgq.cmp.per_receive"),
-            t("pgq.cmp.rotation"),
-            format!("{j}: {}", t("pgq.cmp.dead_vacuum")),
-            t("pgq.cmp.size"),
-            t("pgq.cmp.per_claim"),
-            t("pgq.cmp.claim_pages"),
+            t(keys::PGQ_CMP_ROUND),
+            format!("{p}: {}", t(keys::PGQ_CMP_DEAD_TUPLES)),
+            t(keys::PGQ_CMP_SIZE),
+            t(keys::PGQ_CMP_PER_RECEIVE),
+            t(keys::PGQ_CMP_ROTATION),
+            format!("{j}: {}", t(keys::PGQ_CMP_DEAD_VACUUM)),
+            t(keys::PGQ_CMP_SIZE),
+            t(keys::PGQ_CMP_PER_CLAIM),
+            t(keys::PGQ_CMP_CLAIM_PAGES),
         ];
         let rows: Vec<Vec<String>> = self
             .rounds
@@ -195,10 +196,10 @@ impl Run {
                 let rotation = match (&r.truncated, &r.waiting) {
                     (Some(n), _) => render(
                         CATALOG,
-                        &Msg::new("pgq.cmp.truncated").arg("count", group(*n)),
+                        &Msg::new(keys::PGQ_CMP_TRUNCATED).arg("count", group(*n)),
                     ),
-                    (None, Some(why)) => format!("{} ({why})", t("pgq.cmp.held")),
-                    (None, None) => t("pgq.cmp.no_rotation"),
+                    (None, Some(why)) => format!("{} ({why})", t(keys::PGQ_CMP_HELD)),
+                    (None, None) => t(keys::PGQ_CMP_NO_ROTATION),
                 };
                 vec![
                     r.round.to_string(),

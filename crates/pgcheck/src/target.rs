@@ -319,19 +319,19 @@ fn clean_up(url: &str, created: &[String], existed: &[String]) -> Result<(), Che
 pub fn render(catalog: &str, msg: &queue_lab_core::i18n::Msg) -> String {
     queue_lab_core::i18n::Catalog::parse(&[("catalog", catalog)])
         .map(|c| c.render(queue_lab_core::i18n::Lang::En, msg))
-        .unwrap_or_else(|_| msg.key.to_owned())
+        .unwrap_or_else(|_| msg.key.to_string())
 }
 
 /// An English text of the lab's i18n catalog (`key \t English \t Korean`), so the tables
 /// printed here carry the lab's own column names; the key itself if it is missing.
-pub fn en<'a>(catalog: &'a str, key: &'a str) -> &'a str {
+pub fn en(catalog: &str, key: queue_lab_core::i18n::Key) -> &str {
     catalog
         .lines()
         .find_map(|l| {
             let mut f = l.split('\t');
-            (f.next() == Some(key)).then(|| f.next()).flatten()
+            (f.next() == Some(key.as_str())).then(|| f.next()).flatten()
         })
-        .unwrap_or(key)
+        .unwrap_or(key.as_str())
 }
 
 /// Lays rows out in columns: the first `left` left-aligned, the rest (figures) right-aligned.
@@ -383,8 +383,8 @@ mod tests {
     #[test]
     fn en_reads_the_english_column_and_falls_back_to_the_key() {
         let cat = "a.b\tHeap pages\t힙 페이지\nc\tX\tY\n";
-        assert_eq!(en(cat, "a.b"), "Heap pages");
-        assert_eq!(en(cat, "zz"), "zz");
+        assert_eq!(en(cat, queue_lab_core::i18n::Key::new("a.b")), "Heap pages");
+        assert_eq!(en(cat, queue_lab_core::i18n::Key::new("zz")), "zz");
     }
 
     #[test]

@@ -14,6 +14,7 @@
 //!   the lab's rounds run without it, and a background VACUUM in the middle would change
 //!   what "without VACUUM" shows.
 
+use crate::keys;
 use std::time::Instant;
 
 use postgres::types::Type;
@@ -61,9 +62,31 @@ const VAC_SCHEMAS: [&str; 6] = [
 
 pub use queue_lab_core::vacuum::{Step, Strategy};
 
-/// A strategy's or a step's English name, as the lab shows it.
-fn name(key: &'static str) -> &'static str {
-    en(CATALOG, key)
+/// A strategy's English name, as the lab shows it.
+fn strategy_name(s: Strategy) -> &'static str {
+    en(
+        CATALOG,
+        match s {
+            Strategy::Keep => keys::VACUUM_STRATEGY_KEEP,
+            Strategy::Delete => keys::VACUUM_STRATEGY_DELETE,
+            Strategy::DeleteVacuum => keys::VACUUM_STRATEGY_DELETE_VACUUM,
+            Strategy::Rotate => keys::VACUUM_STRATEGY_ROTATE,
+            Strategy::Partition => keys::VACUUM_STRATEGY_PARTITION,
+        },
+    )
+}
+
+/// A measuring step's English name, as the lab shows it.
+fn step_name(step: Step) -> &'static str {
+    en(
+        CATALOG,
+        match step {
+            Step::AfterRound => keys::VACUUM_STEP_AFTER_ROUND,
+            Step::AfterVacuum => keys::VACUUM_STEP_AFTER_VACUUM,
+            Step::AfterTruncate => keys::VACUUM_STEP_AFTER_TRUNCATE,
+            Step::AfterDrop => keys::VACUUM_STEP_AFTER_DROP,
+        },
+    )
 }
 
 /// The statement that completes a claimed batch the strategy's way.
@@ -130,29 +153,29 @@ impl Run {
 
     pub fn table(&self) -> String {
         let header: Vec<String> = [
-            "vacuum.col.strategy",
-            "vacuum.col.round",
-            "vacuum.col.step",
-            "vacuum.col.heap",
-            "vacuum.col.heap_pages",
-            "vacuum.col.indexes",
-            "vacuum.col.live",
-            "vacuum.col.dead",
-            "vacuum.col.claim_pages",
-            "vacuum.col.claim_ms",
-            "vacuum.col.time",
+            keys::VACUUM_COL_STRATEGY,
+            keys::VACUUM_COL_ROUND,
+            keys::VACUUM_COL_STEP,
+            keys::VACUUM_COL_HEAP,
+            keys::VACUUM_COL_HEAP_PAGES,
+            keys::VACUUM_COL_INDEXES,
+            keys::VACUUM_COL_LIVE,
+            keys::VACUUM_COL_DEAD,
+            keys::VACUUM_COL_CLAIM_PAGES,
+            keys::VACUUM_COL_CLAIM_MS,
+            keys::VACUUM_COL_TIME,
         ]
         .iter()
-        .map(|k| en(CATALOG, k).to_string())
+        .map(|k| en(CATALOG, *k).to_string())
         .collect();
         let rows: Vec<Vec<String>> = self
             .records
             .iter()
             .map(|r| {
                 vec![
-                    name(r.strategy.name_key()).to_string(),
+                    strategy_name(r.strategy).to_string(),
                     r.round.to_string(),
-                    name(r.step.key()).to_string(),
+                    step_name(r.step).to_string(),
                     queue_lab_core::format::bytes(r.heap_bytes),
                     group(r.heap_pages),
                     r.indexes
@@ -202,7 +225,7 @@ impl Report {
                         dead > 0,
                         format!(
                             "{horizon}: {} has no dead tuples after round {round} (no VACUUM yet)",
-                            name(s.name_key())
+                            strategy_name(s)
                         ),
                     );
                 }
@@ -227,7 +250,7 @@ impl Report {
                         emptied.is_some_and(|r| r.heap_pages == 0 && r.dead == 0 && r.live == 0),
                         format!(
                             "{horizon}: {} is not empty after {how} in round {round}",
-                            name(s.name_key())
+                            strategy_name(s)
                         ),
                     );
                     let after = rec(s, Step::AfterRound);
@@ -236,7 +259,7 @@ impl Report {
                         matches!((after, first), (Some(r), Some(f)) if r.heap_pages <= f.heap_pages),
                         format!(
                             "{horizon}: {} grew past round 1's size in round {round}",
-                            name(s.name_key())
+                            strategy_name(s)
                         ),
                     );
                 }

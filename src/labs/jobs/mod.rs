@@ -9,16 +9,17 @@ pub mod sql;
 pub mod tour;
 pub mod view;
 
+use crate::keys;
 use crate::lab::{Lab, LabId};
 use leptos::prelude::*;
 
 pub const LAB: Lab = Lab {
     slug: "jobs",
     tag: "L1",
-    title: "lab.jobs.title",
-    short: "lab.jobs.short",
-    summary: "lab.jobs.summary",
-    blurb: "lab.jobs.blurb",
+    title: keys::LAB_JOBS_TITLE,
+    short: keys::LAB_JOBS_SHORT,
+    summary: keys::LAB_JOBS_SUMMARY,
+    blurb: keys::LAB_JOBS_BLURB,
     needs_postgres: true,
     schema: Some("jobs_lab"),
     keeps_path: true,

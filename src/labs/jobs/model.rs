@@ -9,6 +9,7 @@
 use super::sql;
 use crate::clock;
 use crate::db::{Db, DbError, Listener, Tx};
+use crate::keys;
 use queue_lab_core::i18n::Msg;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -319,9 +320,9 @@ impl Lab {
             Action::PerKeyClaim(on) => {
                 self.per_key = *on;
                 let key = if *on {
-                    "jobs.out.per_key_on"
+                    keys::JOBS_OUT_PER_KEY_ON
                 } else {
-                    "jobs.out.per_key_off"
+                    keys::JOBS_OUT_PER_KEY_OFF
                 };
                 Ok(Outcome::new(Msg::new(key), Tone::Info))
             }
@@ -345,7 +346,7 @@ impl Lab {
             .enqueue_and_notify(db, async |tx| sql::enqueue_keyed(tx, job).await)
             .await?;
         Ok(Outcome::new(
-            Msg::new("jobs.out.enqueued_key")
+            Msg::new(keys::JOBS_OUT_ENQUEUED_KEY)
                 .arg("id", id)
                 .arg("key", key),
             Tone::Info,
@@ -364,7 +365,7 @@ impl Lab {
         let id = self
             .enqueue_and_notify(db, async |tx| sql::enqueue(tx, job).await)
             .await?;
-        Ok(Outcome::new(Msg::new("jobs.out.enqueued").arg("id", id), Tone::Info).touching(id))
+        Ok(Outcome::new(Msg::new(keys::JOBS_OUT_ENQUEUED).arg("id", id), Tone::Info).touching(id))
     }
 
     /// One transaction: `insert` (returning the new job's id) and a NOTIFY carrying the id;
@@ -389,13 +390,13 @@ impl Lab {
         let worker = self.worker(w);
         if !worker.alive {
             return Ok(Outcome::new(
-                Msg::new("jobs.out.worker_dead").arg("w", w.letter()),
+                Msg::new(keys::JOBS_OUT_WORKER_DEAD).arg("w", w.letter()),
                 Tone::Warn,
             ));
         }
         if let Some(c) = worker.holding {
             return Ok(Outcome::new(
-                Msg::new("jobs.out.busy")
+                Msg::new(keys::JOBS_OUT_BUSY)
                     .arg("w", w.letter())
                     .arg("job", c.job),
                 Tone::Info,
@@ -418,7 +419,7 @@ impl Lab {
                 let held = sql::held_back(db).await?;
                 if held > 0 {
                     return Ok(Outcome::new(
-                        Msg::new("jobs.out.held_back")
+                        Msg::new(keys::JOBS_OUT_HELD_BACK)
                             .arg("w", w.letter())
                             .arg("n", held),
                         Tone::Info,
@@ -426,7 +427,7 @@ impl Lab {
                 }
             }
             return Ok(Outcome::new(
-                Msg::new("jobs.out.nothing").arg("w", w.letter()),
+                Msg::new(keys::JOBS_OUT_NOTHING).arg("w", w.letter()),
                 Tone::Info,
             ));
         };
@@ -444,19 +445,19 @@ impl Lab {
         });
         worker.woken_by = None;
         let msg = if let Some(prev) = earlier.last() {
-            Msg::new("jobs.out.claimed_again")
+            Msg::new(keys::JOBS_OUT_CLAIMED_AGAIN)
                 .arg("w", w.letter())
                 .arg("job", c.id)
                 .arg("attempt", c.attempts)
                 .arg("prev", prev)
         } else if let Some(key) = &c.key {
-            Msg::new("jobs.out.claimed_key")
+            Msg::new(keys::JOBS_OUT_CLAIMED_KEY)
                 .arg("w", w.letter())
                 .arg("job", c.id)
                 .arg("attempt", c.attempts)
                 .arg("key", key)
         } else {
-            Msg::new("jobs.out.claimed")
+            Msg::new(keys::JOBS_OUT_CLAIMED)
                 .arg("w", w.letter())
                 .arg("job", c.id)
                 .arg("attempt", c.attempts)
@@ -473,7 +474,7 @@ impl Lab {
     async fn complete(&mut self, db: &Db, w: WorkerId) -> Result<Outcome, DbError> {
         let Some(c) = self.worker(w).holding else {
             return Ok(Outcome::new(
-                Msg::new("jobs.out.holds_nothing").arg("w", w.letter()),
+                Msg::new(keys::JOBS_OUT_HOLDS_NOTHING).arg("w", w.letter()),
                 Tone::Info,
             ));
         };
@@ -487,13 +488,13 @@ impl Lab {
         worker.holding = None;
         worker.alive = true;
         let (key, tone) = match (rows, was_dead, self.delete_on_complete) {
-            (0, true, _) => ("jobs.out.late_complete_0", Tone::Warn),
-            (0, false, false) => ("jobs.out.complete_0", Tone::Warn),
-            (0, false, true) => ("jobs.out.delete_0", Tone::Warn),
-            (_, true, false) => ("jobs.out.late_complete_1", Tone::Good),
-            (_, true, true) => ("jobs.out.late_deleted_1", Tone::Good),
-            (_, false, false) => ("jobs.out.completed", Tone::Good),
-            (_, false, true) => ("jobs.out.deleted", Tone::Good),
+            (0, true, _) => (keys::JOBS_OUT_LATE_COMPLETE_0, Tone::Warn),
+            (0, false, false) => (keys::JOBS_OUT_COMPLETE_0, Tone::Warn),
+            (0, false, true) => (keys::JOBS_OUT_DELETE_0, Tone::Warn),
+            (_, true, false) => (keys::JOBS_OUT_LATE_COMPLETE_1, Tone::Good),
+            (_, true, true) => (keys::JOBS_OUT_LATE_DELETED_1, Tone::Good),
+            (_, false, false) => (keys::JOBS_OUT_COMPLETED, Tone::Good),
+            (_, false, true) => (keys::JOBS_OUT_DELETED, Tone::Good),
         };
         Ok(Outcome::new(
             Msg::new(key)
@@ -509,13 +510,13 @@ impl Lab {
     async fn fail(&mut self, db: &Db, w: WorkerId) -> Result<Outcome, DbError> {
         let Some(c) = self.worker(w).holding else {
             return Ok(Outcome::new(
-                Msg::new("jobs.out.holds_nothing").arg("w", w.letter()),
+                Msg::new(keys::JOBS_OUT_HOLDS_NOTHING).arg("w", w.letter()),
                 Tone::Info,
             ));
         };
         if !self.worker(w).alive {
             return Ok(Outcome::new(
-                Msg::new("jobs.out.worker_dead").arg("w", w.letter()),
+                Msg::new(keys::JOBS_OUT_WORKER_DEAD).arg("w", w.letter()),
                 Tone::Warn,
             ));
         }
@@ -534,15 +535,15 @@ impl Lab {
         .await?;
         self.worker_mut(w).holding = None;
         let msg = match failed {
-            None => Msg::new("jobs.out.complete_0")
+            None => Msg::new(keys::JOBS_OUT_COMPLETE_0)
                 .arg("w", w.letter())
                 .arg("job", c.job)
                 .arg("attempt", c.attempt)
                 .arg("rows", 0),
-            Some(f) if f.status == "dead" => Msg::new("jobs.out.dead")
+            Some(f) if f.status == "dead" => Msg::new(keys::JOBS_OUT_DEAD)
                 .arg("job", c.job)
                 .arg("attempt", c.attempt),
-            Some(f) => Msg::new("jobs.out.retry")
+            Some(f) => Msg::new(keys::JOBS_OUT_RETRY)
                 .arg("job", c.job)
                 .arg("attempt", c.attempt)
                 .arg("secs", 10i64 << c.attempt.clamp(0, 30))
@@ -556,10 +557,10 @@ impl Lab {
         worker.alive = false;
         worker.woken_by = None;
         let msg = match worker.holding {
-            Some(c) => Msg::new("jobs.out.died_holding")
+            Some(c) => Msg::new(keys::JOBS_OUT_DIED_HOLDING)
                 .arg("w", w.letter())
                 .arg("job", c.job),
-            None => Msg::new("jobs.out.died").arg("w", w.letter()),
+            None => Msg::new(keys::JOBS_OUT_DIED).arg("w", w.letter()),
         };
         Outcome::new(msg, Tone::Warn)
     }
@@ -568,20 +569,20 @@ impl Lab {
         let worker = self.worker(w);
         let Some(c) = worker.holding else {
             return Ok(Outcome::new(
-                Msg::new("jobs.out.holds_nothing").arg("w", w.letter()),
+                Msg::new(keys::JOBS_OUT_HOLDS_NOTHING).arg("w", w.letter()),
                 Tone::Info,
             ));
         };
         if !worker.alive {
             return Ok(Outcome::new(
-                Msg::new("jobs.out.worker_dead").arg("w", w.letter()),
+                Msg::new(keys::JOBS_OUT_WORKER_DEAD).arg("w", w.letter()),
                 Tone::Warn,
             ));
         }
         let extended = sql::heartbeat(db, c).await?;
         Ok(match extended {
             Some(until) => Outcome::new(
-                Msg::new("jobs.out.heartbeat")
+                Msg::new(keys::JOBS_OUT_HEARTBEAT)
                     .arg("job", c.job)
                     .arg("until", clock::time_of_day(&until)),
                 Tone::Good,
@@ -591,7 +592,7 @@ impl Lab {
                 // The lease was lost meanwhile: the worker learns it no longer holds the job.
                 self.worker_mut(w).holding = None;
                 Outcome::new(
-                    Msg::new("jobs.out.heartbeat_lost")
+                    Msg::new(keys::JOBS_OUT_HEARTBEAT_LOST)
                         .arg("w", w.letter())
                         .arg("job", c.job),
                     Tone::Warn,
@@ -608,14 +609,14 @@ impl Lab {
             self.last_poll = self.elapsed - (self.elapsed % POLL_SECONDS);
             let found = sql::rescan(db).await?;
             return Ok(Outcome::new(
-                Msg::new("jobs.out.poll")
+                Msg::new(keys::JOBS_OUT_POLL)
                     .arg("secs", seconds)
                     .arg("n", found),
                 Tone::Info,
             ));
         }
         Ok(Outcome::new(
-            Msg::new("jobs.out.advanced").arg("secs", seconds),
+            Msg::new(keys::JOBS_OUT_ADVANCED).arg("secs", seconds),
             Tone::Info,
         ))
     }
@@ -623,9 +624,9 @@ impl Lab {
     async fn requeue(&mut self, db: &Db, id: i64) -> Result<Outcome, DbError> {
         let rows = sql::requeue(db, id).await?;
         let key = if rows == 1 {
-            "jobs.out.requeued"
+            keys::JOBS_OUT_REQUEUED
         } else {
-            "jobs.out.requeue_0"
+            keys::JOBS_OUT_REQUEUE_0
         };
         Ok(Outcome::new(
             Msg::new(key).arg("job", id),

@@ -3,6 +3,7 @@
 use super::model::{parse_key, EnqueueInput};
 use super::model::{Action, WorkerId, BURST_RANGE};
 use crate::clock;
+use crate::keys;
 use crate::labs::share;
 use queue_lab_core::i18n::Msg;
 
@@ -41,7 +42,7 @@ pub fn encode(actions: &[Action]) -> String {
 /// The inverse of `encode`; an unreadable step is refused with its position. Links made
 /// before the one codec (steps joined by `.`) still open.
 pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
-    share::decode(text, '.', "jobs.err.share", step)
+    share::decode(text, '.', keys::JOBS_ERR_SHARE, step)
 }
 
 /// One step of the text, or `None`.

@@ -2,6 +2,7 @@
 //! (`jobs.tour.N.*` in `assets/i18n/jobs.tsv`).
 
 use super::model::{Action, EnqueueInput, WorkerId};
+use crate::keys;
 use crate::labs::guide::TourStep;
 
 /// An enqueue at `priority` with `max_attempts`, the other fields at their defaults.
@@ -15,26 +16,26 @@ fn enqueue(priority: i32, max_attempts: i32) -> Action {
 
 pub const TOUR: [TourStep<Action>; 11] = [
     TourStep {
-        title: "jobs.tour.1.title",
-        body: "jobs.tour.1.body",
+        title: keys::JOBS_TOUR_1_TITLE,
+        body: keys::JOBS_TOUR_1_BODY,
         look: &[],
         actions: || vec![Action::OrderWithJob],
     },
     TourStep {
-        title: "jobs.tour.2.title",
-        body: "jobs.tour.2.body",
+        title: keys::JOBS_TOUR_2_TITLE,
+        body: keys::JOBS_TOUR_2_BODY,
         look: &[],
         actions: || vec![Action::OrderWithJobFails],
     },
     TourStep {
-        title: "jobs.tour.3.title",
-        body: "jobs.tour.3.body",
+        title: keys::JOBS_TOUR_3_TITLE,
+        body: keys::JOBS_TOUR_3_BODY,
         look: &[],
         actions: || vec![enqueue(0, 5), enqueue(10, 5), Action::Claim(WorkerId::A)],
     },
     TourStep {
-        title: "jobs.tour.4.title",
-        body: "jobs.tour.4.body",
+        title: keys::JOBS_TOUR_4_TITLE,
+        body: keys::JOBS_TOUR_4_BODY,
         look: &[],
         actions: || {
             use WorkerId::*;
@@ -51,8 +52,8 @@ pub const TOUR: [TourStep<Action>; 11] = [
         },
     },
     TourStep {
-        title: "jobs.tour.5.title",
-        body: "jobs.tour.5.body",
+        title: keys::JOBS_TOUR_5_TITLE,
+        body: keys::JOBS_TOUR_5_BODY,
         look: &[],
         actions: || {
             use WorkerId::*;
@@ -70,8 +71,8 @@ pub const TOUR: [TourStep<Action>; 11] = [
         },
     },
     TourStep {
-        title: "jobs.tour.6.title",
-        body: "jobs.tour.6.body",
+        title: keys::JOBS_TOUR_6_TITLE,
+        body: keys::JOBS_TOUR_6_BODY,
         look: &[],
         actions: || {
             vec![
@@ -84,8 +85,8 @@ pub const TOUR: [TourStep<Action>; 11] = [
         },
     },
     TourStep {
-        title: "jobs.tour.7.title",
-        body: "jobs.tour.7.body",
+        title: keys::JOBS_TOUR_7_TITLE,
+        body: keys::JOBS_TOUR_7_BODY,
         look: &[],
         actions: || {
             use WorkerId::*;
@@ -101,8 +102,8 @@ pub const TOUR: [TourStep<Action>; 11] = [
         },
     },
     TourStep {
-        title: "jobs.tour.8.title",
-        body: "jobs.tour.8.body",
+        title: keys::JOBS_TOUR_8_TITLE,
+        body: keys::JOBS_TOUR_8_BODY,
         look: &[],
         actions: || {
             use WorkerId::*;
@@ -121,8 +122,8 @@ pub const TOUR: [TourStep<Action>; 11] = [
         },
     },
     TourStep {
-        title: "jobs.tour.9.title",
-        body: "jobs.tour.9.body",
+        title: keys::JOBS_TOUR_9_TITLE,
+        body: keys::JOBS_TOUR_9_BODY,
         look: &[],
         actions: || {
             vec![
@@ -134,8 +135,8 @@ pub const TOUR: [TourStep<Action>; 11] = [
         },
     },
     TourStep {
-        title: "jobs.tour.10.title",
-        body: "jobs.tour.10.body",
+        title: keys::JOBS_TOUR_10_TITLE,
+        body: keys::JOBS_TOUR_10_BODY,
         look: &[],
         actions: || {
             use WorkerId::*;
@@ -152,8 +153,8 @@ pub const TOUR: [TourStep<Action>; 11] = [
         },
     },
     TourStep {
-        title: "jobs.tour.11.title",
-        body: "jobs.tour.11.body",
+        title: keys::JOBS_TOUR_11_TITLE,
+        body: keys::JOBS_TOUR_11_BODY,
         look: &[],
         actions: || vec![Action::NotifyBurst(1000)],
     },

@@ -1,19 +1,20 @@
 //! L5 When to leave: the advisor (`crates/core`), no database.
 //! The lab skeleton (see `src/labs/mod.rs`): model.rs state and actions, no UI; view/
-//! components (view/text.rs and view/libraries.rs: its texts).
+//! components (view/libraries.rs: its texts).
 pub mod model;
 pub mod view;
 
+use crate::keys;
 use crate::lab::{Lab, LabId};
 use leptos::prelude::*;
 
 pub const LAB: Lab = Lab {
     slug: "leave",
     tag: "L5",
-    title: "lab.leave.title",
-    short: "lab.leave.short",
-    summary: "lab.leave.summary",
-    blurb: "lab.leave.blurb",
+    title: keys::LAB_LEAVE_TITLE,
+    short: keys::LAB_LEAVE_SHORT,
+    summary: keys::LAB_LEAVE_SUMMARY,
+    blurb: keys::LAB_LEAVE_BLURB,
     needs_postgres: false,
     schema: None,
     keeps_path: false,

@@ -1,7 +1,9 @@
 //! L5's state outside the view: the inputs as typed, the worked cases of §8, and reading
 //! the inputs from the page's URL. The decision logic itself is `queue_lab_core::advisor`.
 
+use crate::keys;
 use queue_lab_core::advisor::{Field, FieldError, Workload};
+use queue_lab_core::i18n::Key;
 
 /// The three worked cases (§6 and §8) the page offers as buttons.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,11 +28,11 @@ impl Case {
         }
     }
 
-    pub fn label_key(self) -> &'static str {
+    pub fn label_key(self) -> Key {
         match self {
-            Case::SideProject => "leave.ui.case.side",
-            Case::PlanetScale => "leave.ui.case.planetscale",
-            Case::FiveTeams => "leave.ui.case.teams",
+            Case::SideProject => keys::LEAVE_UI_CASE_SIDE,
+            Case::PlanetScale => keys::LEAVE_UI_CASE_PLANETSCALE,
+            Case::FiveTeams => keys::LEAVE_UI_CASE_TEAMS,
         }
     }
 
@@ -155,8 +157,14 @@ mod tests {
         assert_eq!(
             fields,
             vec![
-                (Field::SustainedJobsPerS, "leave.error.not_a_number"),
-                (Field::DbLoadPercent, "leave.error.above_max"),
+                (
+                    Field::SustainedJobsPerS,
+                    queue_lab_core::keys::LEAVE_ERROR_NOT_A_NUMBER
+                ),
+                (
+                    Field::DbLoadPercent,
+                    queue_lab_core::keys::LEAVE_ERROR_ABOVE_MAX
+                ),
             ]
         );
     }

@@ -10,16 +10,17 @@ pub mod sql;
 pub mod tour;
 pub mod view;
 
+use crate::keys;
 use crate::lab::{Lab, LabId};
 use leptos::prelude::*;
 
 pub const LAB: Lab = Lab {
     slug: "pgq",
     tag: "L4",
-    title: "lab.pgq.title",
-    short: "lab.pgq.short",
-    summary: "lab.pgq.summary",
-    blurb: "lab.pgq.blurb",
+    title: keys::LAB_PGQ_TITLE,
+    short: keys::LAB_PGQ_SHORT,
+    summary: keys::LAB_PGQ_SUMMARY,
+    blurb: keys::LAB_PGQ_BLURB,
     needs_postgres: true,
     schema: Some("pgq_lab"),
     keeps_path: false,

@@ -8,6 +8,7 @@
 
 use crate::clock;
 use crate::db::{Db, DbError, Param};
+use crate::keys;
 use queue_lab_core::i18n::Msg;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -91,7 +92,7 @@ pub use crate::labs::session::Tone;
 /// Digit grouping is accepted ("20,000", "20_000") and the message groups the bounds.
 pub fn parse_in(text: &str, min: i64, max: i64) -> Result<i64, Msg> {
     queue_lab_core::input::whole_in(text, min, max).map_err(|_| {
-        Msg::new("pgq.err.range")
+        Msg::new(keys::PGQ_ERR_RANGE)
             .arg("min", crate::ui::format::group(min))
             .arg("max", crate::ui::format::group(max))
             .arg("n", text.trim())
@@ -196,7 +197,7 @@ impl Lab {
                     self.ack(db, &consumer, batch).await
                 }
                 None => Ok(Outcome::new(
-                    Msg::new("pgq.out.nothing_held").arg("consumer", consumer.clone()),
+                    Msg::new(keys::PGQ_OUT_NOTHING_HELD).arg("consumer", consumer.clone()),
                     Tone::Info,
                 )),
             },
@@ -214,9 +215,9 @@ impl Lab {
                 self.auto_tick = on;
                 Ok(Outcome::new(
                     Msg::new(if on {
-                        "pgq.out.auto_tick_on"
+                        keys::PGQ_OUT_AUTO_TICK_ON
                     } else {
-                        "pgq.out.auto_tick_off"
+                        keys::PGQ_OUT_AUTO_TICK_OFF
                     }),
                     Tone::Info,
                 ))
@@ -225,9 +226,9 @@ impl Lab {
                 self.auto_maint = on;
                 Ok(Outcome::new(
                     Msg::new(if on {
-                        "pgq.out.auto_maint_on"
+                        keys::PGQ_OUT_AUTO_MAINT_ON
                     } else {
-                        "pgq.out.auto_maint_off"
+                        keys::PGQ_OUT_AUTO_MAINT_OFF
                     }),
                     Tone::Info,
                 ))
@@ -263,7 +264,7 @@ impl Lab {
         };
         self.sent = n;
         Ok(Outcome::new(
-            Msg::new("pgq.result.sent")
+            Msg::new(keys::PGQ_RESULT_SENT)
                 .arg("id", s.msg_id)
                 .arg("txid", s.txid),
             Tone::Good,
@@ -273,7 +274,7 @@ impl Lab {
     async fn burst(&mut self, db: &Db, n: i64) -> Result<Outcome, DbError> {
         if !(1..=MAX_BURST).contains(&n) {
             return Ok(Outcome::new(
-                Msg::new("pgq.err.range")
+                Msg::new(keys::PGQ_ERR_RANGE)
                     .arg("min", 1)
                     .arg("max", MAX_BURST)
                     .arg("n", n),
@@ -289,7 +290,7 @@ impl Lab {
             .first()
             .map_or(0, |c| c.sent);
         Ok(Outcome::new(
-            Msg::new("pgq.result.sent_burst").arg("count", sent),
+            Msg::new(keys::PGQ_RESULT_SENT_BURST).arg("count", sent),
             Tone::Good,
         ))
     }
@@ -304,7 +305,7 @@ impl Lab {
         let s = sent?.first();
         let id = s.map_or(0, |s| s.msg_id);
         Ok(Outcome::new(
-            Msg::new("pgq.out.rolled_back").arg("id", id),
+            Msg::new(keys::PGQ_OUT_ROLLED_BACK).arg("id", id),
             Tone::Warn,
         ))
     }
@@ -319,7 +320,7 @@ impl Lab {
     async fn prepare(&mut self, db: &Db) -> Result<Outcome, DbError> {
         if inflight_open(db).await? {
             return Ok(Outcome::new(
-                Msg::new("pgq.out.inflight_already"),
+                Msg::new(keys::PGQ_OUT_INFLIGHT_ALREADY),
                 Tone::Info,
             ));
         }
@@ -344,7 +345,9 @@ impl Lab {
         };
         self.inflight = Some(id);
         Ok(Outcome::new(
-            Msg::new("pgq.out.prepared").arg("id", id).arg("txid", txid),
+            Msg::new(keys::PGQ_OUT_PREPARED)
+                .arg("id", id)
+                .arg("txid", txid),
             Tone::Warn,
         ))
     }
@@ -352,7 +355,10 @@ impl Lab {
     async fn finish_prepared(&mut self, db: &Db, commit: bool) -> Result<Outcome, DbError> {
         if !inflight_open(db).await? {
             self.inflight = None;
-            return Ok(Outcome::new(Msg::new("pgq.out.inflight_none"), Tone::Info));
+            return Ok(Outcome::new(
+                Msg::new(keys::PGQ_OUT_INFLIGHT_NONE),
+                Tone::Info,
+            ));
         }
         db.exec(if commit {
             COMMIT_PREPARED_SQL
@@ -363,12 +369,12 @@ impl Lab {
         let id = self.inflight.take().unwrap_or(0);
         Ok(if commit {
             Outcome::new(
-                Msg::new("pgq.out.committed_prepared").arg("id", id),
+                Msg::new(keys::PGQ_OUT_COMMITTED_PREPARED).arg("id", id),
                 Tone::Good,
             )
         } else {
             Outcome::new(
-                Msg::new("pgq.out.rolled_back_prepared").arg("id", id),
+                Msg::new(keys::PGQ_OUT_ROLLED_BACK_PREPARED).arg("id", id),
                 Tone::Warn,
             )
         })
@@ -393,7 +399,7 @@ impl Lab {
             .map(|s| s.snapshot)
             .unwrap_or_default();
         Ok(Outcome::new(
-            Msg::new("pgq.result.ticked")
+            Msg::new(keys::PGQ_RESULT_TICKED)
                 .arg("tick", tick)
                 .arg("snapshot", snap),
             Tone::Good,
@@ -403,7 +409,7 @@ impl Lab {
     async fn receive(&mut self, db: &Db, consumer: &str, max: i64) -> Result<Outcome, DbError> {
         if !(1..=MAX_RECEIVE).contains(&max) {
             return Ok(Outcome::new(
-                Msg::new("pgq.err.range")
+                Msg::new(keys::PGQ_ERR_RANGE)
                     .arg("min", 1)
                     .arg("max", MAX_RECEIVE)
                     .arg("n", max),
@@ -431,15 +437,15 @@ impl Lab {
                 .unwrap_or(0);
             let msg = if info.lag_ticks > 0 {
                 // receive found a batch with nothing for this consumer and finished it.
-                Msg::new("pgq.out.empty_batch")
+                Msg::new(keys::PGQ_OUT_EMPTY_BATCH)
                     .arg("consumer", consumer)
                     .arg("count", info.lag_ticks)
             } else if waiting > 0 {
-                Msg::new("pgq.out.waiting_tick")
+                Msg::new(keys::PGQ_OUT_WAITING_TICK)
                     .arg("consumer", consumer)
                     .arg("count", waiting)
             } else {
-                Msg::new("pgq.result.nothing")
+                Msg::new(keys::PGQ_RESULT_NOTHING)
             };
             return Ok(Outcome::new(msg, Tone::Info));
         };
@@ -463,16 +469,16 @@ impl Lab {
             .len();
         self.batches.insert(consumer.to_owned(), rows);
         let msg = if again {
-            Msg::new("pgq.result.received_again").arg("id", batch)
+            Msg::new(keys::PGQ_RESULT_RECEIVED_AGAIN).arg("id", batch)
         } else if size > count {
-            Msg::new("pgq.out.received_part")
+            Msg::new(keys::PGQ_OUT_RECEIVED_PART)
                 .arg("consumer", consumer)
                 .arg("id", batch)
                 .arg("count", count)
                 .arg("size", size)
                 .arg("skipped", size - count)
         } else {
-            Msg::new("pgq.out.received")
+            Msg::new(keys::PGQ_OUT_RECEIVED)
                 .arg("consumer", consumer)
                 .arg("id", batch)
                 .arg("count", count)
@@ -522,7 +528,7 @@ impl Lab {
                 self.nacked.remove(consumer);
             }
             return Ok(Outcome::new(
-                Msg::new("pgq.result.ack_not_open").arg("id", batch),
+                Msg::new(keys::PGQ_RESULT_ACK_NOT_OPEN).arg("id", batch),
                 Tone::Warn,
             ));
         }
@@ -537,7 +543,7 @@ impl Lab {
             .map_or(0, |c| c.last_tick);
         if skipped.is_empty() {
             return Ok(Outcome::new(
-                Msg::new("pgq.result.acked")
+                Msg::new(keys::PGQ_RESULT_ACKED)
                     .arg("id", batch)
                     .arg("tick", tick),
                 Tone::Good,
@@ -549,7 +555,7 @@ impl Lab {
             .collect::<Vec<_>>()
             .join(", ");
         Ok(Outcome::new(
-            Msg::new("pgq.result.acked_skipped")
+            Msg::new(keys::PGQ_RESULT_ACKED_SKIPPED)
                 .arg("id", batch)
                 .arg("tick", tick)
                 .arg("consumer", consumer)
@@ -569,7 +575,7 @@ impl Lab {
     ) -> Result<Outcome, DbError> {
         if !(0..=MAX_DELAY).contains(&delay) {
             return Ok(Outcome::new(
-                Msg::new("pgq.err.range")
+                Msg::new(keys::PGQ_ERR_RANGE)
                     .arg("min", 0)
                     .arg("max", MAX_DELAY)
                     .arg("n", delay),
@@ -596,10 +602,13 @@ impl Lab {
         list.retain(|(m, _)| *m != msg);
         list.push((msg, outcome.clone()));
         Ok(if outcome == "dead" {
-            Outcome::new(Msg::new("pgq.result.nack_dead").arg("id", msg), Tone::Warn)
+            Outcome::new(
+                Msg::new(keys::PGQ_RESULT_NACK_DEAD).arg("id", msg),
+                Tone::Warn,
+            )
         } else {
             Outcome::new(
-                Msg::new("pgq.result.nack_retry")
+                Msg::new(keys::PGQ_RESULT_NACK_RETRY)
                     .arg("id", msg)
                     .arg("consumer", consumer)
                     .arg("delay", format!("{delay} s")),
@@ -617,7 +626,7 @@ impl Lab {
             .or_else(|| rows.iter().find(|r| r.action == "wait"))
             .or_else(|| rows.first())
             .map(MaintRow::msg)
-            .unwrap_or_else(|| Msg::new("pgq.out.maint_nothing"));
+            .unwrap_or_else(|| Msg::new(keys::PGQ_OUT_MAINT_NOTHING));
         self.last_maint = rows;
         Ok(Outcome::new(
             main,
@@ -632,7 +641,7 @@ impl Lab {
             .first()
             .map_or(0, |r| r.released);
         Ok(Outcome::new(
-            Msg::new("pgq.out.released").arg("count", n),
+            Msg::new(keys::PGQ_OUT_RELEASED).arg("count", n),
             if n > 0 { Tone::Good } else { Tone::Info },
         ))
     }
@@ -652,7 +661,7 @@ impl Lab {
             .first()
             .map_or(0, |m| m.msg_id);
         Ok(Outcome::new(
-            Msg::new("pgq.result.replayed")
+            Msg::new(keys::PGQ_RESULT_REPLAYED)
                 .arg("id", dl_id)
                 .arg("event", id)
                 .arg("consumer", consumer),
@@ -662,7 +671,7 @@ impl Lab {
 
     async fn advance(&mut self, db: &Db, seconds: i64) -> Result<Outcome, DbError> {
         let now = clock::advance(db, seconds).await?;
-        let mut msg = Msg::new("pgq.out.advanced")
+        let mut msg = Msg::new(keys::PGQ_OUT_ADVANCED)
             .arg("secs", seconds)
             .arg("now", clock::time_of_day(&now));
         if self.auto_maint {
@@ -676,11 +685,11 @@ impl Lab {
                 .first()
                 .and_then(|t| t.tick_id);
             msg = match tick {
-                Some(tick) => Msg::new("pgq.out.advanced_ticked")
+                Some(tick) => Msg::new(keys::PGQ_OUT_ADVANCED_TICKED)
                     .arg("secs", seconds)
                     .arg("now", clock::time_of_day(&now))
                     .arg("tick", tick),
-                None => Msg::new("pgq.out.advanced_no_tick")
+                None => Msg::new(keys::PGQ_OUT_ADVANCED_NO_TICK)
                     .arg("secs", seconds)
                     .arg("now", clock::time_of_day(&now)),
             };

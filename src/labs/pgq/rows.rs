@@ -1,6 +1,7 @@
 //! L4's typed rows: what the engine's functions return, decoded once, and the snapshot
 //! the page draws.
 
+use crate::keys;
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 
@@ -67,16 +68,16 @@ impl QueueInfo {
 pub fn reason_msg(reason: Option<&str>, args: &[String]) -> Msg {
     let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
     match reason.unwrap_or_default() {
-        "step2_pending" => Msg::new("pgq.reason.step2_pending"),
-        "period" => Msg::new("pgq.reason.period").arg("time", arg(0)),
-        "step2_now" => Msg::new("pgq.reason.step2_now"),
-        "long_tx" => Msg::new("pgq.reason.long_tx").arg("txid", arg(0)),
-        "consumer" => Msg::new("pgq.reason.consumer")
+        "step2_pending" => Msg::new(keys::PGQ_REASON_STEP2_PENDING),
+        "period" => Msg::new(keys::PGQ_REASON_PERIOD).arg("time", arg(0)),
+        "step2_now" => Msg::new(keys::PGQ_REASON_STEP2_NOW),
+        "long_tx" => Msg::new(keys::PGQ_REASON_LONG_TX).arg("txid", arg(0)),
+        "consumer" => Msg::new(keys::PGQ_REASON_CONSUMER)
             .arg("consumer", arg(0))
             .arg("tick", arg(1)),
-        "ready" => Msg::new("pgq.reason.ready").arg("table", arg(0)),
-        "locked" => Msg::new("pgq.reason.locked").arg("table", arg(0)),
-        _ => Msg::new("pgq.reason.unknown"),
+        "ready" => Msg::new(keys::PGQ_REASON_READY).arg("table", arg(0)),
+        "locked" => Msg::new(keys::PGQ_REASON_LOCKED).arg("table", arg(0)),
+        _ => Msg::new(keys::PGQ_REASON_UNKNOWN),
     }
 }
 
@@ -152,13 +153,13 @@ impl MaintRow {
         let args = self.args.as_deref().unwrap_or_default();
         let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
         match self.action.as_str() {
-            "step2" => Msg::new("pgq.maint.step2"),
-            "rotate" => Msg::new("pgq.maint.rotate")
+            "step2" => Msg::new(keys::PGQ_MAINT_STEP2),
+            "rotate" => Msg::new(keys::PGQ_MAINT_ROTATE)
                 .arg("from", arg(0))
                 .arg("to", arg(1))
                 .arg("count", arg(2)),
-            "ticks" => Msg::new("pgq.maint.ticks").arg("count", arg(0)),
-            _ => Msg::new("pgq.maint.wait")
+            "ticks" => Msg::new(keys::PGQ_MAINT_TICKS).arg("count", arg(0)),
+            _ => Msg::new(keys::PGQ_MAINT_WAIT)
                 .arg_msg("reason", reason_msg(self.reason.as_deref(), args)),
         }
     }

@@ -2,6 +2,7 @@
 
 use super::model::Action;
 use super::sql::{MAX_BURST, MAX_DELAY, MAX_RECEIVE, NAMES, SUBS};
+use crate::keys;
 use crate::labs::share;
 use queue_lab_core::i18n::Msg;
 
@@ -47,7 +48,7 @@ pub fn encode(actions: &[Action]) -> String {
 /// hand-edited link is refused with the step it could not read. Links made before the one
 /// codec (steps joined by `.`) still open.
 pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
-    share::decode(text, '.', "pgq.err.share", step)
+    share::decode(text, '.', keys::PGQ_ERR_SHARE, step)
 }
 
 /// One step of the text, or `None`.
@@ -186,7 +187,7 @@ mod tests {
             "Kaudit",
         ] {
             let err = super::decode(bad).expect_err(bad);
-            assert_eq!(err.key, "pgq.err.share");
+            assert_eq!(err.key, crate::keys::PGQ_ERR_SHARE);
         }
     }
 

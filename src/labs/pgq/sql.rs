@@ -3,6 +3,8 @@
 //! engine's SQLSTATEs.
 
 use crate::db::DbError;
+use crate::keys;
+use queue_lab_core::i18n::Key;
 
 /// The engine, installed in this order (each file is one `db.exec`).
 pub const ENGINE: [(&str, &str); 9] = [
@@ -92,17 +94,17 @@ pub const MAX_DELAY: i64 = 86_400;
 pub const DLQ_LIMIT: i64 = 50;
 
 /// SQLSTATEs the engine raises, each with a translated explanation.
-pub fn error_key(e: &DbError) -> Option<&'static str> {
+pub fn error_key(e: &DbError) -> Option<Key> {
     Some(match e.code.as_deref()? {
-        "PQ001" => "pgq.error.PQ001",
-        "PQ002" => "pgq.error.PQ002",
-        "PQ003" => "pgq.error.PQ003",
-        "PQ007" => "pgq.error.PQ007",
-        "PQ008" => "pgq.error.PQ008",
-        "PQ009" => "pgq.error.PQ009",
-        "PQ010" => "pgq.error.PQ010",
-        "22023" => "pgq.error.22023",
-        "55P03" => "pgq.error.55P03",
+        "PQ001" => keys::PGQ_ERROR_PQ001,
+        "PQ002" => keys::PGQ_ERROR_PQ002,
+        "PQ003" => keys::PGQ_ERROR_PQ003,
+        "PQ007" => keys::PGQ_ERROR_PQ007,
+        "PQ008" => keys::PGQ_ERROR_PQ008,
+        "PQ009" => keys::PGQ_ERROR_PQ009,
+        "PQ010" => keys::PGQ_ERROR_PQ010,
+        "22023" => keys::PGQ_ERROR_22023,
+        "55P03" => keys::PGQ_ERROR_55P03,
         _ => return None,
     })
 }

@@ -2,6 +2,7 @@
 //! other (`pgq.tour.N.*` in `assets/i18n/pgq.tsv`).
 
 use super::model::{self, Action};
+use crate::keys;
 use crate::labs::guide::TourStep;
 
 fn receive(consumer: &str) -> Action {
@@ -18,8 +19,8 @@ fn ack(consumer: &str) -> Action {
 /// The guided tour: each step from a fresh queue, in the order the ideas build on each other.
 pub const TOUR: [TourStep<Action>; 8] = [
     TourStep {
-        title: "pgq.tour.1.title",
-        body: "pgq.tour.1.body",
+        title: keys::PGQ_TOUR_1_TITLE,
+        body: keys::PGQ_TOUR_1_BODY,
         look: &[],
         actions: || {
             vec![
@@ -32,8 +33,8 @@ pub const TOUR: [TourStep<Action>; 8] = [
         },
     },
     TourStep {
-        title: "pgq.tour.2.title",
-        body: "pgq.tour.2.body",
+        title: keys::PGQ_TOUR_2_TITLE,
+        body: keys::PGQ_TOUR_2_BODY,
         look: &[],
         actions: || {
             vec![
@@ -46,8 +47,8 @@ pub const TOUR: [TourStep<Action>; 8] = [
         },
     },
     TourStep {
-        title: "pgq.tour.3.title",
-        body: "pgq.tour.3.body",
+        title: keys::PGQ_TOUR_3_TITLE,
+        body: keys::PGQ_TOUR_3_BODY,
         look: &[],
         actions: || {
             vec![
@@ -64,8 +65,8 @@ pub const TOUR: [TourStep<Action>; 8] = [
         },
     },
     TourStep {
-        title: "pgq.tour.4.title",
-        body: "pgq.tour.4.body",
+        title: keys::PGQ_TOUR_4_TITLE,
+        body: keys::PGQ_TOUR_4_BODY,
         look: &[],
         actions: || {
             vec![
@@ -86,8 +87,8 @@ pub const TOUR: [TourStep<Action>; 8] = [
         },
     },
     TourStep {
-        title: "pgq.tour.5.title",
-        body: "pgq.tour.5.body",
+        title: keys::PGQ_TOUR_5_TITLE,
+        body: keys::PGQ_TOUR_5_BODY,
         look: &[],
         actions: || {
             vec![
@@ -103,8 +104,8 @@ pub const TOUR: [TourStep<Action>; 8] = [
         },
     },
     TourStep {
-        title: "pgq.tour.6.title",
-        body: "pgq.tour.6.body",
+        title: keys::PGQ_TOUR_6_TITLE,
+        body: keys::PGQ_TOUR_6_BODY,
         look: &[],
         actions: || {
             let sub = |s: &str| ("audit".to_string(), s.to_string());
@@ -148,8 +149,8 @@ pub const TOUR: [TourStep<Action>; 8] = [
         },
     },
     TourStep {
-        title: "pgq.tour.7.title",
-        body: "pgq.tour.7.body",
+        title: keys::PGQ_TOUR_7_TITLE,
+        body: keys::PGQ_TOUR_7_BODY,
         look: &[],
         actions: || {
             vec![
@@ -166,8 +167,8 @@ pub const TOUR: [TourStep<Action>; 8] = [
         },
     },
     TourStep {
-        title: "pgq.tour.8.title",
-        body: "pgq.tour.8.body",
+        title: keys::PGQ_TOUR_8_TITLE,
+        body: keys::PGQ_TOUR_8_BODY,
         look: &[],
         actions: || {
             vec![

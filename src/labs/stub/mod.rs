@@ -10,16 +10,17 @@ pub mod rows;
 pub mod sql;
 pub mod view;
 
+use crate::keys;
 use crate::lab::{Lab, LabId};
 use leptos::prelude::*;
 
 pub const LAB: Lab = Lab {
     slug: "stub",
     tag: "L6",
-    title: "lab.stub.title",
-    short: "lab.stub.short",
-    summary: "lab.stub.summary",
-    blurb: "lab.stub.blurb",
+    title: keys::LAB_STUB_TITLE,
+    short: keys::LAB_STUB_SHORT,
+    summary: keys::LAB_STUB_SUMMARY,
+    blurb: keys::LAB_STUB_BLURB,
     needs_postgres: true,
     schema: Some("stub_lab"),
     keeps_path: true,

@@ -14,16 +14,17 @@ pub mod sql;
 pub mod tour;
 pub mod view;
 
+use crate::keys;
 use crate::lab::{Lab, LabId};
 use leptos::prelude::*;
 
 pub const LAB: Lab = Lab {
     slug: "vacuum",
     tag: "L3",
-    title: "lab.vacuum.title",
-    short: "lab.vacuum.short",
-    summary: "lab.vacuum.summary",
-    blurb: "lab.vacuum.blurb",
+    title: keys::LAB_VACUUM_TITLE,
+    short: keys::LAB_VACUUM_SHORT,
+    summary: keys::LAB_VACUUM_SUMMARY,
+    blurb: keys::LAB_VACUUM_BLURB,
     needs_postgres: true,
     schema: Some("vacuum_lab"),
     keeps_path: false,

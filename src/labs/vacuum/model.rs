@@ -10,6 +10,7 @@ mod run;
 
 pub use super::rows::*;
 pub use super::sql;
+use crate::keys;
 mod limits;
 use crate::db::{Db, DbError};
 use crate::labs::common::now_ms;
@@ -60,7 +61,7 @@ fn parse_bounded(text: &str, refused: Msg, min: u32, max: u32) -> Result<u32, Ms
 pub fn parse_jobs(jobs: &str) -> Result<u32, Msg> {
     parse_bounded(
         jobs,
-        Msg::new("vacuum.input.jobs.refused"),
+        Msg::new(keys::VACUUM_INPUT_JOBS_REFUSED),
         JOBS_MIN,
         JOBS_MAX,
     )
@@ -70,7 +71,7 @@ pub fn parse_jobs(jobs: &str) -> Result<u32, Msg> {
 pub fn parse_batch(batch: &str) -> Result<u32, Msg> {
     parse_bounded(
         batch,
-        Msg::new("vacuum.input.batch.refused"),
+        Msg::new(keys::VACUUM_INPUT_BATCH_REFUSED),
         BATCH_MIN,
         BATCH_MAX,
     )
@@ -87,13 +88,13 @@ pub fn parse_config(
     Ok(RunConfig {
         jobs: parse_bounded(
             jobs,
-            Msg::new("vacuum.input.jobs.refused"),
+            Msg::new(keys::VACUUM_INPUT_JOBS_REFUSED),
             JOBS_MIN,
             JOBS_MAX,
         )?,
         rounds: parse_bounded(
             rounds,
-            Msg::new("vacuum.input.rounds.refused"),
+            Msg::new(keys::VACUUM_INPUT_ROUNDS_REFUSED),
             ROUNDS_MIN,
             ROUNDS_MAX,
         )?,
@@ -120,7 +121,7 @@ pub fn parse_autovacuum(threshold: &str, scale: &str, max: &str) -> Result<Autov
         let cleaned: String = t.chars().filter(|c| *c != ',' && *c != '_').collect();
         match cleaned.parse::<i64>() {
             Ok(n) if (min..=max).contains(&n) => Ok(Some(n as i32)),
-            _ => Err(Msg::new("vacuum.input.out_of_range")
+            _ => Err(Msg::new(keys::VACUUM_INPUT_OUT_OF_RANGE)
                 .arg("what", what)
                 .arg("min", group(min))
                 .arg("max", group(max))
@@ -134,7 +135,7 @@ pub fn parse_autovacuum(threshold: &str, scale: &str, max: &str) -> Result<Autov
         match scale.parse::<f64>() {
             Ok(f) if (0.0..=100.0).contains(&f) => Some(f),
             _ => {
-                return Err(Msg::new("vacuum.input.out_of_range")
+                return Err(Msg::new(keys::VACUUM_INPUT_OUT_OF_RANGE)
                     .arg("what", "autovacuum_vacuum_scale_factor")
                     .arg("min", 0)
                     .arg("max", 100)
@@ -413,15 +414,15 @@ impl Lab {
         self.state.interrupted = end == RunEnd::Cancelled;
         Ok(match end {
             RunEnd::Cancelled => Outcome {
-                msg: Some(Msg::new("vacuum.cancelled")),
+                msg: Some(Msg::new(keys::VACUUM_CANCELLED)),
                 tone: Tone::Warn,
             },
             RunEnd::Finished => Outcome {
                 msg: Some(
                     Msg::new(if fresh {
-                        "vacuum.run.done_fresh"
+                        keys::VACUUM_RUN_DONE_FRESH
                     } else {
-                        "vacuum.run.done"
+                        keys::VACUUM_RUN_DONE
                     })
                     .arg("rounds", cfg.rounds)
                     .arg("jobs", group(i64::from(cfg.jobs)))
@@ -492,7 +493,7 @@ mod tests {
         let ok = parse_config("20,000", "3", "1000", vec![Strategy::Keep]).unwrap();
         assert_eq!((ok.jobs, ok.rounds, ok.batch), (20_000, 3, 1000));
         let e = parse_config("50001", "3", "500", vec![]).unwrap_err();
-        assert_eq!(e.key, "vacuum.input.jobs.refused");
+        assert_eq!(e.key, keys::VACUUM_INPUT_JOBS_REFUSED);
         assert!(e.args.contains(&("max", "50,000".into())));
         assert!(parse_config("99", "3", "500", vec![]).is_err());
         assert!(parse_config("ten", "3", "500", vec![]).is_err());

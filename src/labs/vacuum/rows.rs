@@ -2,12 +2,54 @@
 //! them), the results table's lines, and what is derived from them without SQL (chart
 //! series, when autovacuum would have started, the page map's cells). No UI, no SQL.
 
+use crate::keys;
 pub use crate::labs::common::PlanSummary;
 use crate::ui::format::group;
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 
+use queue_lab_core::i18n::Key;
 pub use queue_lab_core::vacuum::{Step, Strategy};
+
+/// The names of L3's strategies and measuring steps in the catalog (the types live in
+/// `queue_lab_core::vacuum`, shared with pgcheck; their texts are the app's keys).
+pub trait Named {
+    fn name_key(self) -> Key;
+}
+
+impl Named for Strategy {
+    fn name_key(self) -> Key {
+        match self {
+            Strategy::Keep => keys::VACUUM_STRATEGY_KEEP,
+            Strategy::Delete => keys::VACUUM_STRATEGY_DELETE,
+            Strategy::DeleteVacuum => keys::VACUUM_STRATEGY_DELETE_VACUUM,
+            Strategy::Rotate => keys::VACUUM_STRATEGY_ROTATE,
+            Strategy::Partition => keys::VACUUM_STRATEGY_PARTITION,
+        }
+    }
+}
+
+impl Named for Step {
+    fn name_key(self) -> Key {
+        match self {
+            Step::AfterRound => keys::VACUUM_STEP_AFTER_ROUND,
+            Step::AfterVacuum => keys::VACUUM_STEP_AFTER_VACUUM,
+            Step::AfterTruncate => keys::VACUUM_STEP_AFTER_TRUNCATE,
+            Step::AfterDrop => keys::VACUUM_STEP_AFTER_DROP,
+        }
+    }
+}
+
+/// What each strategy does, in the run panel.
+pub fn help_key(s: Strategy) -> Key {
+    match s {
+        Strategy::Keep => keys::VACUUM_STRATEGY_KEEP_HELP,
+        Strategy::Delete => keys::VACUUM_STRATEGY_DELETE_HELP,
+        Strategy::DeleteVacuum => keys::VACUUM_STRATEGY_DELETE_VACUUM_HELP,
+        Strategy::Rotate => keys::VACUUM_STRATEGY_ROTATE_HELP,
+        Strategy::Partition => keys::VACUUM_STRATEGY_PARTITION_HELP,
+    }
+}
 
 /// Whether the lab's tables and the page map's extensions are there (setup_check.sql).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -221,7 +263,7 @@ pub fn lessons(records: &[Record]) -> Vec<Msg> {
             && r.measure.stats.n_dead_tup == 0
     }) {
         out.push(
-            Msg::new("vacuum.lesson.delete")
+            Msg::new(keys::VACUUM_LESSON_DELETE)
                 .arg_msg("strategy", name(r.strategy))
                 .arg("dead", group(p.measure.stats.n_dead_tup))
                 .arg("before", group(p.measure.claim.pages))
@@ -232,7 +274,7 @@ pub fn lessons(records: &[Record]) -> Vec<Msg> {
     }
     if let Some((p, r)) = vacuums().find(|(_, r)| r.measure.stats.n_dead_tup > 0) {
         out.push(
-            Msg::new("vacuum.lesson.held")
+            Msg::new(keys::VACUUM_LESSON_HELD)
                 .arg_msg("strategy", name(r.strategy))
                 .arg("dead_before", group(p.measure.stats.n_dead_tup))
                 .arg("dead", group(r.measure.stats.n_dead_tup)),
@@ -245,7 +287,7 @@ pub fn lessons(records: &[Record]) -> Vec<Msg> {
             && r.measure.claim.pages >= r.measure.stats.heap_pages
     }) {
         out.push(
-            Msg::new("vacuum.lesson.keep")
+            Msg::new(keys::VACUUM_LESSON_KEEP)
                 .arg("claim", group(r.measure.claim.pages))
                 .arg("heap", group(r.measure.stats.heap_pages))
                 .arg("live", group(r.measure.stats.n_live_tup)),
@@ -255,12 +297,12 @@ pub fn lessons(records: &[Record]) -> Vec<Msg> {
         (
             Strategy::Rotate,
             Step::AfterTruncate,
-            "vacuum.lesson.rotate",
+            keys::VACUUM_LESSON_ROTATE,
         ),
         (
             Strategy::Partition,
             Step::AfterDrop,
-            "vacuum.lesson.partition",
+            keys::VACUUM_LESSON_PARTITION,
         ),
     ] {
         if let Some((p, r)) = pairs().find(|(p, r)| {
@@ -284,7 +326,7 @@ pub fn lessons(records: &[Record]) -> Vec<Msg> {
         r.measure.stats.heap_pages > 0 && r.measure.stats.heap_pages == p.measure.stats.heap_pages
     }) {
         out.push(
-            Msg::new("vacuum.lesson.no_shrink")
+            Msg::new(keys::VACUUM_LESSON_NO_SHRINK)
                 .arg_msg("strategy", name(r.strategy))
                 .arg("pages", group(r.measure.stats.heap_pages)),
         );
@@ -421,7 +463,7 @@ mod tests {
         r
     }
 
-    fn keys(records: &[Record]) -> Vec<&'static str> {
+    fn keys(records: &[Record]) -> Vec<Key> {
         lessons(records).iter().map(|m| m.key).collect()
     }
 
@@ -463,7 +505,7 @@ mod tests {
         ];
         assert_eq!(
             keys(&r),
-            ["vacuum.lesson.rotate", "vacuum.lesson.partition"]
+            [keys::VACUUM_LESSON_ROTATE, keys::VACUUM_LESSON_PARTITION]
         );
         assert!(keys(&r[..3]).is_empty());
     }
@@ -494,7 +536,10 @@ mod tests {
                 100,
             ),
         ];
-        assert_eq!(keys(&r), ["vacuum.lesson.held", "vacuum.lesson.no_shrink"]);
+        assert_eq!(
+            keys(&r),
+            [keys::VACUUM_LESSON_HELD, keys::VACUUM_LESSON_NO_SHRINK]
+        );
         // Released, VACUUM again: all removed, the DELETE table gave its pages back.
         let mut r = r;
         r.push(sized(
@@ -516,9 +561,9 @@ mod tests {
         assert_eq!(
             keys(&r),
             [
-                "vacuum.lesson.delete",
-                "vacuum.lesson.keep",
-                "vacuum.lesson.no_shrink"
+                keys::VACUUM_LESSON_DELETE,
+                keys::VACUUM_LESSON_KEEP,
+                keys::VACUUM_LESSON_NO_SHRINK
             ]
         );
     }
@@ -565,7 +610,7 @@ mod tests {
             series(&r, Strategy::Partition, Metric::DeadTuples),
             vec![(1, 0), (2, 0)]
         );
-        assert_eq!(Step::AfterDrop.key(), "vacuum.step.after_drop");
+        assert_eq!(Step::AfterDrop.name_key(), keys::VACUUM_STEP_AFTER_DROP);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! L3's share link: its actions as text for the URL, and back (through `labs::share`).
 
 use super::model::{parse_autovacuum, parse_config, parse_jobs, strategies, Action, Strategy};
+use crate::keys;
 use crate::labs::share;
 use queue_lab_core::i18n::Msg;
 
@@ -34,7 +35,7 @@ pub fn encode(actions: &[Action]) -> String {
 /// have, so a hand-edited link is refused with the step it could not read. Links made
 /// before the one codec (steps joined by `~`) still open.
 pub fn decode(text: &str) -> Result<Vec<Action>, Msg> {
-    share::decode(text, '~', "vacuum.err.share", step)
+    share::decode(text, '~', keys::VACUUM_ERR_SHARE, step)
 }
 
 /// One step of the text, or `None`.
@@ -108,7 +109,7 @@ mod tests {
             "akeep,,101,",
         ] {
             let e = decode(bad).unwrap_err();
-            assert_eq!(e.key, "vacuum.err.share", "{bad}");
+            assert_eq!(e.key, keys::VACUUM_ERR_SHARE, "{bad}");
         }
         assert_eq!(decode("").unwrap(), vec![]);
     }

@@ -2,6 +2,7 @@
 //! to look at (`vacuum.tour.N.*` in `assets/i18n/vacuum.tsv`).
 
 use super::model::{strategies, Action, RunConfig, BATCH_DEFAULT, JOBS_DEFAULT};
+use crate::keys;
 use crate::labs::guide::TourStep;
 
 /// The article's workload for `rounds` rounds, on all five tables.
@@ -17,30 +18,30 @@ pub fn rounds(rounds: u32) -> Action {
 pub const TOUR: [TourStep<Action>; 4] = [
     // One round: dead tuples, and a claim that reads every page.
     TourStep {
-        title: "vacuum.tour.1.title",
-        body: "vacuum.tour.1.body",
+        title: keys::VACUUM_TOUR_1_TITLE,
+        body: keys::VACUUM_TOUR_1_BODY,
         look: &[],
         actions: || vec![rounds(1)],
     },
     // VACUUM: the dead tuples go, the claim reads a handful of pages, the file stays.
     TourStep {
-        title: "vacuum.tour.2.title",
-        body: "vacuum.tour.2.body",
+        title: keys::VACUUM_TOUR_2_TITLE,
+        body: keys::VACUUM_TOUR_2_BODY,
         look: &[],
         actions: || vec![rounds(1), Action::Vacuum],
     },
     // A pinned horizon: VACUUM removes nothing.
     TourStep {
-        title: "vacuum.tour.3.title",
-        body: "vacuum.tour.3.body",
+        title: keys::VACUUM_TOUR_3_TITLE,
+        body: keys::VACUUM_TOUR_3_BODY,
         look: &[],
         actions: || vec![Action::LongTx(true), rounds(1), Action::Vacuum],
     },
     // Rotation: TRUNCATE (or DETACH + DROP of the round's partition) after each round, the
     // table never bloats.
     TourStep {
-        title: "vacuum.tour.4.title",
-        body: "vacuum.tour.4.body",
+        title: keys::VACUUM_TOUR_4_TITLE,
+        body: keys::VACUUM_TOUR_4_BODY,
         look: &[],
         actions: || vec![rounds(3)],
     },

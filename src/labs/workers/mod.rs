@@ -5,16 +5,17 @@ pub mod model;
 pub mod tour;
 pub mod view;
 
+use crate::keys;
 use crate::lab::{Lab, LabId};
 use leptos::prelude::*;
 
 pub const LAB: Lab = Lab {
     slug: "workers",
     tag: "L2",
-    title: "lab.workers.title",
-    short: "lab.workers.short",
-    summary: "lab.workers.summary",
-    blurb: "lab.workers.blurb",
+    title: keys::LAB_WORKERS_TITLE,
+    short: keys::LAB_WORKERS_SHORT,
+    summary: keys::LAB_WORKERS_SUMMARY,
+    blurb: keys::LAB_WORKERS_BLURB,
     needs_postgres: false,
     schema: None,
     keeps_path: false,

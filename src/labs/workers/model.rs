@@ -6,6 +6,8 @@
 //! the per-worker timeline with a bounded number of shapes. Not for: drawing (see view/)
 //! or simulating (the `queue-sim` crate).
 
+use crate::keys;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 use queue_lab_core::input::whole_in;
 use queue_lab_core::url;
@@ -99,35 +101,35 @@ impl Shape {
         Shape::ALL.into_iter().find(|s| s.as_str() == id)
     }
 
-    pub fn label_key(self) -> &'static str {
+    pub fn label_key(self) -> Key {
         match self {
-            Shape::Fixed => "workers.shape.fixed",
-            Shape::Uniform => "workers.shape.uniform",
-            Shape::LongTail => "workers.shape.long_tail",
+            Shape::Fixed => keys::WORKERS_SHAPE_FIXED,
+            Shape::Uniform => keys::WORKERS_SHAPE_UNIFORM,
+            Shape::LongTail => keys::WORKERS_SHAPE_LONG_TAIL,
         }
     }
 }
 
 /// The catalog key of a strategy's name.
-pub fn strategy_key(s: Strategy) -> &'static str {
+pub fn strategy_key(s: Strategy) -> Key {
     match s {
-        Strategy::Naive => "workers.strategy.naive",
-        Strategy::ForUpdate => "workers.strategy.for_update",
-        Strategy::SkipLockedTx => "workers.strategy.skip_locked_tx",
-        Strategy::SkipLockedLease => "workers.strategy.skip_locked_lease",
-        Strategy::SplitQueues => "workers.strategy.split_queues",
-        Strategy::PerKey => "workers.strategy.per_key",
+        Strategy::Naive => keys::WORKERS_STRATEGY_NAIVE,
+        Strategy::ForUpdate => keys::WORKERS_STRATEGY_FOR_UPDATE,
+        Strategy::SkipLockedTx => keys::WORKERS_STRATEGY_SKIP_LOCKED_TX,
+        Strategy::SkipLockedLease => keys::WORKERS_STRATEGY_SKIP_LOCKED_LEASE,
+        Strategy::SplitQueues => keys::WORKERS_STRATEGY_SPLIT_QUEUES,
+        Strategy::PerKey => keys::WORKERS_STRATEGY_PER_KEY,
     }
 }
 
 /// The catalog key of a timeline segment kind.
-pub fn segment_key(k: SegmentKind) -> &'static str {
+pub fn segment_key(k: SegmentKind) -> Key {
     match k {
-        SegmentKind::Claim => "workers.seg.claim",
-        SegmentKind::LockWait => "workers.seg.lock_wait",
-        SegmentKind::Work => "workers.seg.work",
-        SegmentKind::Complete => "workers.seg.complete",
-        SegmentKind::Idle => "workers.seg.idle",
+        SegmentKind::Claim => keys::WORKERS_SEG_CLAIM,
+        SegmentKind::LockWait => keys::WORKERS_SEG_LOCK_WAIT,
+        SegmentKind::Work => keys::WORKERS_SEG_WORK,
+        SegmentKind::Complete => keys::WORKERS_SEG_COMPLETE,
+        SegmentKind::Idle => keys::WORKERS_SEG_IDLE,
     }
 }
 
@@ -193,7 +195,7 @@ fn ms_text(us: u64) -> String {
 
 fn whole(text: &str, min: u64, max: u64) -> Result<u64, Msg> {
     whole_in(text, min, max).map_err(|_| {
-        Msg::new("workers.err.whole_range")
+        Msg::new(keys::WORKERS_ERR_WHOLE_RANGE)
             .arg("min", fmt_int(min))
             .arg("max", fmt_int(max))
     })
@@ -203,7 +205,7 @@ fn whole(text: &str, min: u64, max: u64) -> Result<u64, Msg> {
 fn millis(text: &str, min_ms: u64, max_ms: u64) -> Result<u64, Msg> {
     let t = text.trim().replace(',', "");
     let err = || {
-        Msg::new("workers.err.ms_range")
+        Msg::new(keys::WORKERS_ERR_MS_RANGE)
             .arg("min", fmt_int(min_ms))
             .arg("max", fmt_int(max_ms))
     };
@@ -237,7 +239,7 @@ impl Inputs {
         };
         if let (Some(a), Some(b)) = (a, b) {
             if self.shape != Shape::Fixed && a > b {
-                errors.push((Field::DurB, Msg::new("workers.err.min_gt_max")));
+                errors.push((Field::DurB, Msg::new(keys::WORKERS_ERR_MIN_GT_MAX)));
             }
         }
         let latency = millis(&self.latency, 0, MAX_LATENCY_MS)
@@ -299,7 +301,7 @@ impl Inputs {
                 };
                 return Err(vec![(
                     field,
-                    Msg::new("workers.err.sim").arg("detail", e.message),
+                    Msg::new(keys::WORKERS_ERR_SIM).arg("detail", e.message),
                 )]);
             }
         }
@@ -386,9 +388,9 @@ pub fn ordering_reading(ordering: &[Outcome]) -> Option<Msg> {
         }
     };
     let key = if lease.key_inversions > 0 {
-        "workers.read.ordering"
+        keys::WORKERS_READ_ORDERING
     } else {
-        "workers.read.ordering_none"
+        keys::WORKERS_READ_ORDERING_NONE
     };
     Some(
         Msg::new(key)
@@ -408,7 +410,7 @@ pub fn ordering_reading(ordering: &[Outcome]) -> Option<Msg> {
 pub fn run(params: &[Params]) -> Result<Vec<Outcome>, Msg> {
     params
         .iter()
-        .map(|p| simulate(p).map_err(|e| Msg::new("workers.err.sim").arg("detail", e.message)))
+        .map(|p| simulate(p).map_err(|e| Msg::new(keys::WORKERS_ERR_SIM).arg("detail", e.message)))
         .collect()
 }
 
@@ -436,25 +438,25 @@ pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
     match p.strategy {
         Strategy::Naive => {
             if out.jobs_run_more_than_once > 0 {
-                Msg::new("workers.read.naive_dup")
+                Msg::new(keys::WORKERS_READ_NAIVE_DUP)
                     .arg("dups", fmt_int(u64::from(out.jobs_run_more_than_once)))
                     .arg(
                         "extra",
                         fmt_int(out.executions.saturating_sub(u64::from(out.distinct_jobs))),
                     )
             } else if p.workers == 1 {
-                Msg::new("workers.read.naive_one")
+                Msg::new(keys::WORKERS_READ_NAIVE_ONE)
             } else {
-                Msg::new("workers.read.naive_lucky")
+                Msg::new(keys::WORKERS_READ_NAIVE_LUCKY)
             }
         }
         Strategy::ForUpdate => {
             // "Everyone queued" only when someone did.
             let msg = if out.lock_waits == 0 {
-                Msg::new("workers.read.for_update_no_wait")
+                Msg::new(keys::WORKERS_READ_FOR_UPDATE_NO_WAIT)
                     .arg("tp", format!("{:.0}", out.jobs_per_s))
             } else {
-                Msg::new("workers.read.for_update")
+                Msg::new(keys::WORKERS_READ_FOR_UPDATE)
                     .arg("waits", fmt_int(out.lock_waits))
                     .arg("wait", fmt_us(out.lock_wait_us))
                     .arg("tp", format!("{:.0}", out.jobs_per_s))
@@ -465,7 +467,7 @@ pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
                 .find(|o| o.params.strategy == Strategy::SkipLockedTx)
                 .filter(|c| c.jobs_per_s > 0.0)
             {
-                Some(c) => Msg::new("workers.read.for_update_vs_skip")
+                Some(c) => Msg::new(keys::WORKERS_READ_FOR_UPDATE_VS_SKIP)
                     .arg_msg("head", msg)
                     .arg("tp_skip", format!("{:.0}", c.jobs_per_s))
                     .arg(
@@ -475,7 +477,7 @@ pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
                 None => msg,
             }
         }
-        Strategy::SkipLockedTx => Msg::new("workers.read.skip_tx")
+        Strategy::SkipLockedTx => Msg::new(keys::WORKERS_READ_SKIP_TX)
             .arg("max", out.tx.max_in_tx)
             .arg("mean", format!("{:.2}", out.tx.mean_in_tx))
             .arg("longest", fmt_us(out.tx.longest_tx_us)),
@@ -484,21 +486,21 @@ pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
                 .iter()
                 .find(|o| o.params.strategy == Strategy::SkipLockedTx)
             {
-                Some(c) => Msg::new("workers.read.lease_vs_tx")
+                Some(c) => Msg::new(keys::WORKERS_READ_LEASE_VS_TX)
                     .arg_msg("pace", pace_vs_tx(out.jobs_per_s, c.jobs_per_s))
                     .arg("longest", fmt_us(out.tx.longest_tx_us))
                     .arg("longest_c", fmt_us(c.tx.longest_tx_us))
                     .arg("mean", format!("{:.2}", out.tx.mean_in_tx))
                     .arg("mean_c", format!("{:.2}", c.tx.mean_in_tx)),
-                None => Msg::new("workers.read.lease")
+                None => Msg::new(keys::WORKERS_READ_LEASE)
                     .arg("tp", format!("{:.0}", out.jobs_per_s))
                     .arg("longest", fmt_us(out.tx.longest_tx_us)),
             }
         }
-        Strategy::SplitQueues => Msg::new("workers.read.split_queues")
+        Strategy::SplitQueues => Msg::new(keys::WORKERS_READ_SPLIT_QUEUES)
             .arg("tp", format!("{:.0}", out.jobs_per_s))
             .arg("inv", fmt_int(out.key_inversions)),
-        Strategy::PerKey => Msg::new("workers.read.per_key")
+        Strategy::PerKey => Msg::new(keys::WORKERS_READ_PER_KEY)
             .arg("tp", format!("{:.0}", out.jobs_per_s))
             .arg("inv", fmt_int(out.key_inversions)),
     }
@@ -513,11 +515,11 @@ pub const SAME_PACE_PERCENT: f64 = 10.0;
 pub fn pace_vs_tx(tp: f64, tp_c: f64) -> Msg {
     let share = if tp_c > 0.0 { 100.0 * tp / tp_c } else { 100.0 };
     let key = if (share - 100.0).abs() <= SAME_PACE_PERCENT {
-        "workers.read.pace.same"
+        keys::WORKERS_READ_PACE_SAME
     } else if share > 100.0 {
-        "workers.read.pace.faster"
+        keys::WORKERS_READ_PACE_FASTER
     } else {
-        "workers.read.pace.slower"
+        keys::WORKERS_READ_PACE_SLOWER
     };
     Msg::new(key)
         .arg("tp", format!("{tp:.0}"))
@@ -534,7 +536,7 @@ pub fn order_reading(all: &[Outcome], ours_at_defaults: u64) -> Option<Msg> {
         .find(|o| o.params.strategy == Strategy::SkipLockedLease)
         .or_else(|| all.first())?;
     Some(
-        Msg::new("workers.read.order")
+        Msg::new(keys::WORKERS_READ_ORDER)
             .arg("inv", fmt_int(o.inversions))
             .arg("n", fmt_int(o.completions))
             .arg("article", ARTICLE_INVERSIONS)

@@ -7,6 +7,7 @@
 //! carries no inputs of its own (a share link's inputs win).
 
 use super::model::{Inputs, Pick};
+use crate::keys;
 use crate::labs::guide::TourStep;
 use queue_lab_core::i18n::Msg;
 use queue_sim::Strategy;
@@ -71,8 +72,8 @@ const ORDERING: &[Strategy] = &Strategy::ORDERING;
 pub const TOUR: [Step; 6] = [
     // One worker: the baseline every other step is compared with.
     Step {
-        title: "workers.tour.1.title",
-        body: "workers.tour.1.body",
+        title: keys::WORKERS_TOUR_1_TITLE,
+        body: keys::WORKERS_TOUR_1_BODY,
         actions: || vec![all_four(1, 8)],
         look: &[
             Look {
@@ -89,8 +90,8 @@ pub const TOUR: [Step; 6] = [
     },
     // Several workers, the naive claim: jobs run twice.
     Step {
-        title: "workers.tour.2.title",
-        body: "workers.tour.2.body",
+        title: keys::WORKERS_TOUR_2_TITLE,
+        body: keys::WORKERS_TOUR_2_BODY,
         actions: || vec![all_four(4, 8)],
         look: &[
             Look {
@@ -107,8 +108,8 @@ pub const TOUR: [Step; 6] = [
     },
     // FOR UPDATE: everyone queues on the head row.
     Step {
-        title: "workers.tour.3.title",
-        body: "workers.tour.3.body",
+        title: keys::WORKERS_TOUR_3_TITLE,
+        body: keys::WORKERS_TOUR_3_BODY,
         actions: || vec![all_four(8, 8)],
         look: &[
             Look {
@@ -125,8 +126,8 @@ pub const TOUR: [Step; 6] = [
     },
     // A transaction held for the job against a lease.
     Step {
-        title: "workers.tour.4.title",
-        body: "workers.tour.4.body",
+        title: keys::WORKERS_TOUR_4_TITLE,
+        body: keys::WORKERS_TOUR_4_BODY,
         actions: || vec![all_four(16, 8)],
         look: &[
             Look {
@@ -143,8 +144,8 @@ pub const TOUR: [Step; 6] = [
     },
     // Many workers: more throughput, and the order is lost, within a key too.
     Step {
-        title: "workers.tour.5.title",
-        body: "workers.tour.5.body",
+        title: keys::WORKERS_TOUR_5_TITLE,
+        body: keys::WORKERS_TOUR_5_BODY,
         actions: || vec![all_four(32, 8)],
         look: &[
             Look {
@@ -166,8 +167,8 @@ pub const TOUR: [Step; 6] = [
     },
     // One key: the remedies keep order by running one job at a time.
     Step {
-        title: "workers.tour.6.title",
-        body: "workers.tour.6.body",
+        title: keys::WORKERS_TOUR_6_TITLE,
+        body: keys::WORKERS_TOUR_6_BODY,
         actions: || vec![all_four(16, 1)],
         look: &[
             Look {

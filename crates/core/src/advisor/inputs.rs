@@ -4,6 +4,8 @@
 use super::messages::Msg;
 use super::signals::{HIGH_LOAD_PERCENT, MEDIUM_LOAD_PERCENT};
 use super::SECONDS_PER_DAY;
+use crate::i18n::Key;
+use crate::keys;
 
 /// One input of the calculator. Its `id` is the URL key and the suffix of its label key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -60,43 +62,43 @@ impl Field {
         Field::ALL.into_iter().find(|f| f.id() == id)
     }
 
-    pub fn label_key(self) -> &'static str {
+    pub fn label_key(self) -> Key {
         match self {
-            Field::SustainedJobsPerS => "leave.input.sustained",
-            Field::PeakJobsPerS => "leave.input.peak",
-            Field::JobDurationS => "leave.input.duration",
-            Field::FanOutConsumers => "leave.input.fanout",
-            Field::ReplayNeeded => "leave.input.replay",
-            Field::StrictOrdering => "leave.input.ordering",
-            Field::LatencyTargetMs => "leave.input.latency",
-            Field::DbLoadPercent => "leave.input.load",
-            Field::LongTransactions => "leave.input.longtx",
+            Field::SustainedJobsPerS => keys::LEAVE_INPUT_SUSTAINED,
+            Field::PeakJobsPerS => keys::LEAVE_INPUT_PEAK,
+            Field::JobDurationS => keys::LEAVE_INPUT_DURATION,
+            Field::FanOutConsumers => keys::LEAVE_INPUT_FANOUT,
+            Field::ReplayNeeded => keys::LEAVE_INPUT_REPLAY,
+            Field::StrictOrdering => keys::LEAVE_INPUT_ORDERING,
+            Field::LatencyTargetMs => keys::LEAVE_INPUT_LATENCY,
+            Field::DbLoadPercent => keys::LEAVE_INPUT_LOAD,
+            Field::LongTransactions => keys::LEAVE_INPUT_LONGTX,
         }
     }
 
     /// One sentence under the input, explaining what to enter.
-    pub fn help_key(self) -> &'static str {
+    pub fn help_key(self) -> Key {
         match self {
-            Field::SustainedJobsPerS => "leave.input.sustained.help",
-            Field::PeakJobsPerS => "leave.input.peak.help",
-            Field::JobDurationS => "leave.input.duration.help",
-            Field::FanOutConsumers => "leave.input.fanout.help",
-            Field::ReplayNeeded => "leave.input.replay.help",
-            Field::StrictOrdering => "leave.input.ordering.help",
-            Field::LatencyTargetMs => "leave.input.latency.help",
-            Field::DbLoadPercent => "leave.input.load.help",
-            Field::LongTransactions => "leave.input.longtx.help",
+            Field::SustainedJobsPerS => keys::LEAVE_INPUT_SUSTAINED_HELP,
+            Field::PeakJobsPerS => keys::LEAVE_INPUT_PEAK_HELP,
+            Field::JobDurationS => keys::LEAVE_INPUT_DURATION_HELP,
+            Field::FanOutConsumers => keys::LEAVE_INPUT_FANOUT_HELP,
+            Field::ReplayNeeded => keys::LEAVE_INPUT_REPLAY_HELP,
+            Field::StrictOrdering => keys::LEAVE_INPUT_ORDERING_HELP,
+            Field::LatencyTargetMs => keys::LEAVE_INPUT_LATENCY_HELP,
+            Field::DbLoadPercent => keys::LEAVE_INPUT_LOAD_HELP,
+            Field::LongTransactions => keys::LEAVE_INPUT_LONGTX_HELP,
         }
     }
 
     /// The unit shown after a numeric input; `None` for the yes/no inputs.
-    pub fn unit_key(self) -> Option<&'static str> {
+    pub fn unit_key(self) -> Option<Key> {
         match self {
-            Field::SustainedJobsPerS | Field::PeakJobsPerS => Some("leave.unit.jobs_per_s"),
-            Field::JobDurationS => Some("leave.unit.seconds"),
-            Field::FanOutConsumers => Some("leave.unit.consumers"),
-            Field::LatencyTargetMs => Some("leave.unit.ms"),
-            Field::DbLoadPercent => Some("leave.unit.percent"),
+            Field::SustainedJobsPerS | Field::PeakJobsPerS => Some(keys::LEAVE_UNIT_JOBS_PER_S),
+            Field::JobDurationS => Some(keys::LEAVE_UNIT_SECONDS),
+            Field::FanOutConsumers => Some(keys::LEAVE_UNIT_CONSUMERS),
+            Field::LatencyTargetMs => Some(keys::LEAVE_UNIT_MS),
+            Field::DbLoadPercent => Some(keys::LEAVE_UNIT_PERCENT),
             Field::ReplayNeeded | Field::StrictOrdering | Field::LongTransactions => None,
         }
     }
@@ -162,11 +164,11 @@ impl LoadBand {
         }
     }
 
-    pub fn key(self) -> &'static str {
+    pub fn key(self) -> Key {
         match self {
-            LoadBand::Low => "leave.load.low",
-            LoadBand::Medium => "leave.load.medium",
-            LoadBand::High => "leave.load.high",
+            LoadBand::Low => keys::LEAVE_LOAD_LOW,
+            LoadBand::Medium => keys::LEAVE_LOAD_MEDIUM,
+            LoadBand::High => keys::LEAVE_LOAD_HIGH,
         }
     }
 }
@@ -217,22 +219,22 @@ impl Default for Workload {
 pub struct FieldError {
     pub field: Field,
     /// One of `leave.error.*`.
-    pub key: &'static str,
+    pub key: Key,
     /// The minimum or maximum crossed; for `peak_below_sustained`, the sustained rate.
     pub bound: Option<f64>,
 }
 
 impl FieldError {
-    fn new(field: Field, key: &'static str, bound: Option<f64>) -> FieldError {
+    fn new(field: Field, key: Key, bound: Option<f64>) -> FieldError {
         FieldError { field, key, bound }
     }
 
     /// The message to show beside the input.
     pub fn msg(&self) -> Msg {
         let name = match self.key {
-            "leave.error.below_min" => "min",
-            "leave.error.above_max" => "max",
-            "leave.error.peak_below_sustained" => "sustained",
+            keys::LEAVE_ERROR_BELOW_MIN => "min",
+            keys::LEAVE_ERROR_ABOVE_MAX => "max",
+            keys::LEAVE_ERROR_PEAK_BELOW_SUSTAINED => "sustained",
             _ => return Msg::new(self.key),
         };
         match self.bound {
@@ -244,21 +246,21 @@ impl FieldError {
 
 fn check_number(field: Field, value: f64, bounds: Bounds) -> Option<FieldError> {
     if !value.is_finite() {
-        Some(FieldError::new(field, "leave.error.not_a_number", None))
+        Some(FieldError::new(field, keys::LEAVE_ERROR_NOT_A_NUMBER, None))
     } else if value < bounds.min {
         Some(FieldError::new(
             field,
-            "leave.error.below_min",
+            keys::LEAVE_ERROR_BELOW_MIN,
             Some(bounds.min),
         ))
     } else if value > bounds.max {
         Some(FieldError::new(
             field,
-            "leave.error.above_max",
+            keys::LEAVE_ERROR_ABOVE_MAX,
             Some(bounds.max),
         ))
     } else if bounds.whole && value.fract() != 0.0 {
-        Some(FieldError::new(field, "leave.error.not_whole", None))
+        Some(FieldError::new(field, keys::LEAVE_ERROR_NOT_WHOLE, None))
     } else {
         None
     }
@@ -354,7 +356,7 @@ impl Workload {
                     *slot = value;
                     Ok(())
                 }
-                None => Err(FieldError::new(field, "leave.error.not_bool", None)),
+                None => Err(FieldError::new(field, keys::LEAVE_ERROR_NOT_BOOL, None)),
             };
         }
         let text = text.trim();
@@ -370,7 +372,7 @@ impl Workload {
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite())
-                .ok_or_else(|| FieldError::new(field, "leave.error.not_a_number", None))?,
+                .ok_or_else(|| FieldError::new(field, keys::LEAVE_ERROR_NOT_A_NUMBER, None))?,
         };
         if let Some(slot) = self.number_mut(field) {
             *slot = value;
@@ -393,7 +395,7 @@ impl Workload {
         if rates_valid && self.peak_jobs_per_s < self.sustained_jobs_per_s {
             errors.push(FieldError::new(
                 Field::PeakJobsPerS,
-                "leave.error.peak_below_sustained",
+                keys::LEAVE_ERROR_PEAK_BELOW_SUSTAINED,
                 Some(self.sustained_jobs_per_s),
             ));
         }
@@ -456,7 +458,8 @@ impl Workload {
         let sustained_unreadable = errors.iter().any(|e| e.field == Field::SustainedJobsPerS);
         if let Err(range_errors) = workload.validate() {
             for error in range_errors {
-                let stale = sustained_unreadable && error.key == "leave.error.peak_below_sustained";
+                let stale =
+                    sustained_unreadable && error.key == keys::LEAVE_ERROR_PEAK_BELOW_SUSTAINED;
                 if !stale && !errors.iter().any(|e| e.field == error.field) {
                     errors.push(error);
                 }

@@ -74,6 +74,8 @@ mod signals;
 mod vacuum;
 
 pub use crate::i18n::fill;
+use crate::i18n::Key;
+use crate::keys;
 pub use inputs::{Bounds, Field, FieldError, LoadBand, Workload};
 pub use messages::{Msg, MESSAGE_KEYS};
 pub use reference::{InterfaceOp, ReferenceFigure, INTERFACE, INTERFACE_INTRO_KEY, REFERENCES};
@@ -118,22 +120,22 @@ impl Recommendation {
     }
 
     /// A short name.
-    pub fn key(self) -> &'static str {
+    pub fn key(self) -> Key {
         match self {
-            Recommendation::StayOnOnePostgres => "leave.rec.stay",
-            Recommendation::QueueOnOwnPostgres => "leave.rec.own_postgres",
-            Recommendation::Log => "leave.rec.log",
-            Recommendation::ManagedQueue => "leave.rec.managed_queue",
+            Recommendation::StayOnOnePostgres => keys::LEAVE_REC_STAY,
+            Recommendation::QueueOnOwnPostgres => keys::LEAVE_REC_OWN_POSTGRES,
+            Recommendation::Log => keys::LEAVE_REC_LOG,
+            Recommendation::ManagedQueue => keys::LEAVE_REC_MANAGED_QUEUE,
         }
     }
 
     /// Why, and what it costs, in a sentence or two.
-    pub fn why_key(self) -> &'static str {
+    pub fn why_key(self) -> Key {
         match self {
-            Recommendation::StayOnOnePostgres => "leave.rec.stay.why",
-            Recommendation::QueueOnOwnPostgres => "leave.rec.own_postgres.why",
-            Recommendation::Log => "leave.rec.log.why",
-            Recommendation::ManagedQueue => "leave.rec.managed_queue.why",
+            Recommendation::StayOnOnePostgres => keys::LEAVE_REC_STAY_WHY,
+            Recommendation::QueueOnOwnPostgres => keys::LEAVE_REC_OWN_POSTGRES_WHY,
+            Recommendation::Log => keys::LEAVE_REC_LOG_WHY,
+            Recommendation::ManagedQueue => keys::LEAVE_REC_MANAGED_QUEUE_WHY,
         }
     }
 }
@@ -152,11 +154,11 @@ pub enum Fix {
 }
 
 impl Fix {
-    pub fn key(self) -> &'static str {
+    pub fn key(self) -> Key {
         match self {
-            Fix::EndLongTransactions => "leave.fix.end_long_tx",
-            Fix::TuneAutovacuum => "leave.fix.tune_autovacuum",
-            Fix::PublishThroughOutbox => "leave.fix.outbox",
+            Fix::EndLongTransactions => keys::LEAVE_FIX_END_LONG_TX,
+            Fix::TuneAutovacuum => keys::LEAVE_FIX_TUNE_AUTOVACUUM,
+            Fix::PublishThroughOutbox => keys::LEAVE_FIX_OUTBOX,
         }
     }
 }
@@ -167,7 +169,7 @@ pub struct LabLink {
     /// `vacuum` (L3) or `pgq` (L4).
     pub lab: &'static str,
     /// Why follow it.
-    pub reason_key: &'static str,
+    pub reason_key: Key,
     /// Proposed parameters for that lab: `longtx=0|1` for L3, `consumers=N` for L4.
     pub params: Vec<(&'static str, String)>,
 }
@@ -268,7 +270,7 @@ pub fn advise(w: &Workload) -> Result<Verdict, Vec<FieldError>> {
 
     let mut lab_links = vec![LabLink {
         lab: "vacuum",
-        reason_key: "leave.link.vacuum",
+        reason_key: keys::LEAVE_LINK_VACUUM,
         params: vec![(
             "longtx",
             if w.long_transactions { "1" } else { "0" }.to_string(),
@@ -277,7 +279,7 @@ pub fn advise(w: &Workload) -> Result<Verdict, Vec<FieldError>> {
     if w.fan_out_consumers >= 2.0 {
         lab_links.push(LabLink {
             lab: "pgq",
-            reason_key: "leave.link.pgq",
+            reason_key: keys::LEAVE_LINK_PGQ,
             params: vec![("consumers", format!("{}", w.fan_out_consumers))],
         });
     }

@@ -3,6 +3,8 @@
 
 use super::messages::Msg;
 use super::SECONDS_PER_DAY;
+use crate::i18n::Key;
+use crate::keys;
 
 /// One operation of the small interface §8 advises to keep the queue behind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -10,28 +12,28 @@ pub struct InterfaceOp {
     /// `enqueue`, `dequeue`, `ack` or `fail`.
     pub op: &'static str,
     /// What it does on Postgres, and what it becomes on SQS and on a log.
-    pub key: &'static str,
+    pub key: Key,
 }
 
 /// The sentence above the interface list.
-pub const INTERFACE_INTRO_KEY: &str = "leave.interface.intro";
+pub const INTERFACE_INTRO_KEY: Key = keys::LEAVE_INTERFACE_INTRO;
 
 pub const INTERFACE: [InterfaceOp; 4] = [
     InterfaceOp {
         op: "enqueue",
-        key: "leave.interface.enqueue",
+        key: keys::LEAVE_INTERFACE_ENQUEUE,
     },
     InterfaceOp {
         op: "dequeue",
-        key: "leave.interface.dequeue",
+        key: keys::LEAVE_INTERFACE_DEQUEUE,
     },
     InterfaceOp {
         op: "ack",
-        key: "leave.interface.ack",
+        key: keys::LEAVE_INTERFACE_ACK,
     },
     InterfaceOp {
         op: "fail",
-        key: "leave.interface.fail",
+        key: keys::LEAVE_INTERFACE_FAIL,
     },
 ];
 
@@ -40,7 +42,7 @@ pub const INTERFACE: [InterfaceOp; 4] = [
 pub struct ReferenceFigure {
     pub id: &'static str,
     /// The sentence, with `{low}` and `{high}`.
-    pub key: &'static str,
+    pub key: Key,
     pub low_per_s: f64,
     /// Equal to `low_per_s` for a single figure.
     pub high_per_s: f64,
@@ -60,49 +62,49 @@ impl ReferenceFigure {
 pub const REFERENCES: [ReferenceFigure; 7] = [
     ReferenceFigure {
         id: "graphile_worker",
-        key: "leave.ref.graphile_worker",
+        key: keys::LEAVE_REF_GRAPHILE_WORKER,
         low_per_s: 180_000.0,
         high_per_s: 180_000.0,
         on_postgres: true,
     },
     ReferenceFigure {
         id: "river",
-        key: "leave.ref.river",
+        key: keys::LEAVE_REF_RIVER,
         low_per_s: 46_000.0,
         high_per_s: 46_000.0,
         on_postgres: true,
     },
     ReferenceFigure {
         id: "hatchet",
-        key: "leave.ref.hatchet",
+        key: keys::LEAVE_REF_HATCHET,
         low_per_s: 10_000.0,
         high_per_s: 10_000.0,
         on_postgres: true,
     },
     ReferenceFigure {
         id: "sqs_fifo",
-        key: "leave.ref.sqs_fifo",
+        key: keys::LEAVE_REF_SQS_FIFO,
         low_per_s: 300.0,
         high_per_s: 300.0,
         on_postgres: false,
     },
     ReferenceFigure {
         id: "sqs_fifo_batched",
-        key: "leave.ref.sqs_fifo_batched",
+        key: keys::LEAVE_REF_SQS_FIFO_BATCHED,
         low_per_s: 3_000.0,
         high_per_s: 3_000.0,
         on_postgres: false,
     },
     ReferenceFigure {
         id: "sqs_fifo_high_throughput",
-        key: "leave.ref.sqs_fifo_high_throughput",
+        key: keys::LEAVE_REF_SQS_FIFO_HIGH_THROUGHPUT,
         low_per_s: 9_000.0,
         high_per_s: 70_000.0,
         on_postgres: false,
     },
     ReferenceFigure {
         id: "solid_queue",
-        key: "leave.ref.solid_queue",
+        key: keys::LEAVE_REF_SOLID_QUEUE,
         low_per_s: 20_000_000.0 / SECONDS_PER_DAY,
         high_per_s: 20_000_000.0 / SECONDS_PER_DAY,
         on_postgres: false,

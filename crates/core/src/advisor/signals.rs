@@ -5,6 +5,8 @@ use super::inputs::Workload;
 use super::messages::Msg;
 use super::vacuum::DeadTuples;
 use super::SECONDS_PER_DAY;
+use crate::i18n::Key;
+use crate::keys;
 
 /// Statements one job costs the database on the success path: insert, claim, complete.
 pub const STATEMENTS_PER_JOB: f64 = 3.0;
@@ -64,13 +66,13 @@ impl SignalKind {
     }
 
     /// The signal's name, as §8 words it.
-    pub fn title_key(self) -> &'static str {
+    pub fn title_key(self) -> Key {
         match self {
-            SignalKind::AutovacuumBehind => "leave.signal.autovacuum",
-            SignalKind::QueueEatsMainDb => "leave.signal.main_db",
-            SignalKind::FanOut => "leave.signal.fan_out",
-            SignalKind::Replay => "leave.signal.replay",
-            SignalKind::SustainedThousands => "leave.signal.thousands",
+            SignalKind::AutovacuumBehind => keys::LEAVE_SIGNAL_AUTOVACUUM,
+            SignalKind::QueueEatsMainDb => keys::LEAVE_SIGNAL_MAIN_DB,
+            SignalKind::FanOut => keys::LEAVE_SIGNAL_FAN_OUT,
+            SignalKind::Replay => keys::LEAVE_SIGNAL_REPLAY,
+            SignalKind::SustainedThousands => keys::LEAVE_SIGNAL_THOUSANDS,
         }
     }
 }
@@ -85,11 +87,11 @@ pub struct Signal {
 
 impl Signal {
     /// `leave.status.met` or `leave.status.not_met`.
-    pub fn status_key(&self) -> &'static str {
+    pub fn status_key(&self) -> Key {
         if self.met {
-            "leave.status.met"
+            keys::LEAVE_STATUS_MET
         } else {
-            "leave.status.not_met"
+            keys::LEAVE_STATUS_NOT_MET
         }
     }
 }
@@ -98,21 +100,21 @@ pub(super) fn autovacuum_signal(dead: &DeadTuples) -> Signal {
     let (met, reason) = if dead.horizon_pinned {
         (
             true,
-            Msg::new("leave.autovacuum.met.long_tx")
+            Msg::new(keys::LEAVE_AUTOVACUUM_MET_LONG_TX)
                 .num("dead_per_s", dead.per_s)
                 .num("dead_per_hour", dead.per_s * 3_600.0),
         )
     } else if !dead.tuned.keeps_up {
         (
             true,
-            Msg::new("leave.autovacuum.met.rate")
+            Msg::new(keys::LEAVE_AUTOVACUUM_MET_RATE)
                 .num("dead_per_s", dead.per_s)
                 .num("tuned_ceiling_per_s", dead.tuned.clear_ceiling_per_s),
         )
     } else if !dead.default.keeps_up {
         (
             false,
-            Msg::new("leave.autovacuum.not_met.tune")
+            Msg::new(keys::LEAVE_AUTOVACUUM_NOT_MET_TUNE)
                 .num("dead_per_s", dead.per_s)
                 .num("default_ceiling_per_s", dead.default.clear_ceiling_per_s)
                 .num("tuned_ceiling_per_s", dead.tuned.clear_ceiling_per_s),
@@ -120,7 +122,7 @@ pub(super) fn autovacuum_signal(dead: &DeadTuples) -> Signal {
     } else {
         (
             false,
-            Msg::new("leave.autovacuum.not_met")
+            Msg::new(keys::LEAVE_AUTOVACUUM_NOT_MET)
                 .num("dead_per_s", dead.per_s)
                 .num("default_ceiling_per_s", dead.default.clear_ceiling_per_s),
         )
@@ -138,7 +140,7 @@ pub(super) fn main_db_signal(w: &Workload) -> Signal {
     let (met, reason) = if w.db_load_percent < HIGH_LOAD_PERCENT {
         (
             false,
-            Msg::new("leave.main_db.not_met.light_load")
+            Msg::new(keys::LEAVE_MAIN_DB_NOT_MET_LIGHT_LOAD)
                 .num("load", w.db_load_percent)
                 .num("high_load", HIGH_LOAD_PERCENT)
                 .num("writes_per_s", writes),
@@ -146,7 +148,7 @@ pub(super) fn main_db_signal(w: &Workload) -> Signal {
     } else if jobs < QUEUE_MATTERS_AT {
         (
             false,
-            Msg::new("leave.main_db.not_met.small_queue")
+            Msg::new(keys::LEAVE_MAIN_DB_NOT_MET_SMALL_QUEUE)
                 .num("load", w.db_load_percent)
                 .num("jobs_per_s", jobs)
                 .num("writes_per_s", writes)
@@ -155,7 +157,7 @@ pub(super) fn main_db_signal(w: &Workload) -> Signal {
     } else {
         (
             true,
-            Msg::new("leave.main_db.met")
+            Msg::new(keys::LEAVE_MAIN_DB_MET)
                 .num("load", w.db_load_percent)
                 .num("high_load", HIGH_LOAD_PERCENT)
                 .num("matters_at", QUEUE_MATTERS_AT)
@@ -173,11 +175,11 @@ pub(super) fn main_db_signal(w: &Workload) -> Signal {
 pub(super) fn fan_out_signal(w: &Workload) -> Signal {
     let consumers = w.fan_out_consumers;
     let (met, key) = if consumers >= FAN_OUT_LEAVE_AT {
-        (true, "leave.fan_out.met")
+        (true, keys::LEAVE_FAN_OUT_MET)
     } else if consumers >= 2.0 {
-        (false, "leave.fan_out.not_met.two")
+        (false, keys::LEAVE_FAN_OUT_NOT_MET_TWO)
     } else {
-        (false, "leave.fan_out.not_met.single")
+        (false, keys::LEAVE_FAN_OUT_NOT_MET_SINGLE)
     };
     Signal {
         kind: SignalKind::FanOut,
@@ -190,9 +192,9 @@ pub(super) fn fan_out_signal(w: &Workload) -> Signal {
 
 pub(super) fn replay_signal(w: &Workload) -> Signal {
     let key = if w.replay_needed {
-        "leave.replay.met"
+        keys::LEAVE_REPLAY_MET
     } else {
-        "leave.replay.not_met"
+        keys::LEAVE_REPLAY_NOT_MET
     };
     Signal {
         kind: SignalKind::Replay,
@@ -206,7 +208,7 @@ pub(super) fn thousands_signal(w: &Workload) -> Signal {
     let (met, reason) = if jobs >= THOUSANDS_LEAVE_AT {
         (
             true,
-            Msg::new("leave.thousands.met")
+            Msg::new(keys::LEAVE_THOUSANDS_MET)
                 .num("jobs_per_s", jobs)
                 .num("leave_at", THOUSANDS_LEAVE_AT)
                 .num("jobs_per_day", jobs * SECONDS_PER_DAY),
@@ -214,7 +216,7 @@ pub(super) fn thousands_signal(w: &Workload) -> Signal {
     } else if w.peak_jobs_per_s >= THOUSANDS_LEAVE_AT {
         (
             false,
-            Msg::new("leave.thousands.not_met.peak_only")
+            Msg::new(keys::LEAVE_THOUSANDS_NOT_MET_PEAK_ONLY)
                 .num("jobs_per_s", jobs)
                 .num("leave_at", THOUSANDS_LEAVE_AT)
                 .num("peak_per_s", w.peak_jobs_per_s),
@@ -222,7 +224,7 @@ pub(super) fn thousands_signal(w: &Workload) -> Signal {
     } else {
         (
             false,
-            Msg::new("leave.thousands.not_met")
+            Msg::new(keys::LEAVE_THOUSANDS_NOT_MET)
                 .num("jobs_per_s", jobs)
                 .num("leave_at", THOUSANDS_LEAVE_AT)
                 .num("jobs_per_day", jobs * SECONDS_PER_DAY),
@@ -236,13 +238,13 @@ pub(super) fn thousands_signal(w: &Workload) -> Signal {
 }
 
 pub(super) fn notes(w: &Workload) -> Vec<Msg> {
-    let mut notes = vec![Msg::new("leave.note.in_flight")
+    let mut notes = vec![Msg::new(keys::LEAVE_NOTE_IN_FLIGHT)
         .num("in_flight", w.sustained_jobs_per_s * w.job_duration_s)
         .num("in_flight_peak", w.peak_jobs_per_s * w.job_duration_s)];
     let latency_key = if w.latency_target_ms < POLL_INTERVAL_MS {
-        "leave.note.latency.notify"
+        keys::LEAVE_NOTE_LATENCY_NOTIFY
     } else {
-        "leave.note.latency.poll"
+        keys::LEAVE_NOTE_LATENCY_POLL
     };
     notes.push(
         Msg::new(latency_key)
@@ -251,13 +253,13 @@ pub(super) fn notes(w: &Workload) -> Vec<Msg> {
     );
     if w.job_duration_s >= LEASE_S {
         notes.push(
-            Msg::new("leave.note.lease.heartbeat")
+            Msg::new(keys::LEAVE_NOTE_LEASE_HEARTBEAT)
                 .num("duration_s", w.job_duration_s)
                 .num("lease_s", LEASE_S),
         );
     }
     if w.strict_ordering {
-        notes.push(Msg::new("leave.note.ordering.strict"));
+        notes.push(Msg::new(keys::LEAVE_NOTE_ORDERING_STRICT));
     }
     notes
 }

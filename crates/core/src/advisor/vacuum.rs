@@ -4,6 +4,7 @@
 
 use super::inputs::Workload;
 use super::messages::Msg;
+use crate::keys;
 
 /// Dead row versions one job leaves on the success path: the claim and the completion.
 pub const DEAD_VERSIONS_PER_JOB: f64 = 2.0;
@@ -156,17 +157,18 @@ impl DeadTuples {
     /// The lines a view shows, in order: per job, made, default, tuned (or pinned).
     pub fn summary(&self) -> Vec<Msg> {
         let mut lines = vec![
-            Msg::new("leave.dead.per_job").num("dead_per_job", self.dead_per_job),
-            Msg::new("leave.dead.created")
+            Msg::new(keys::LEAVE_DEAD_PER_JOB).num("dead_per_job", self.dead_per_job),
+            Msg::new(keys::LEAVE_DEAD_CREATED)
                 .num("dead_per_s", self.per_s)
                 .num("dead_per_s_peak", self.per_s_at_peak),
         ];
         if self.horizon_pinned {
-            lines.push(Msg::new("leave.dead.pinned").num("dead_per_hour", self.per_s * 3_600.0));
+            lines
+                .push(Msg::new(keys::LEAVE_DEAD_PINNED).num("dead_per_hour", self.per_s * 3_600.0));
         }
         for (key, estimate) in [
-            ("leave.dead.default", &self.default),
-            ("leave.dead.tuned", &self.tuned),
+            (keys::LEAVE_DEAD_DEFAULT, &self.default),
+            (keys::LEAVE_DEAD_TUNED, &self.tuned),
         ] {
             lines.push(
                 Msg::new(key)
@@ -176,9 +178,9 @@ impl DeadTuples {
                     .num("naptime_s", estimate.settings.naptime_s),
             );
         }
-        lines.push(Msg::new("leave.dead.lab_reference"));
+        lines.push(Msg::new(keys::LEAVE_DEAD_LAB_REFERENCE));
         lines.push(
-            Msg::new("leave.dead.model")
+            Msg::new(keys::LEAVE_DEAD_MODEL)
                 .num("rows_per_page", ROWS_PER_HEAP_PAGE)
                 .num("entries_per_leaf", INDEX_ENTRIES_PER_LEAF_PAGE),
         );

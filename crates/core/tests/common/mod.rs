@@ -20,7 +20,7 @@ pub fn at_rate(jobs: f64) -> Workload {
     }
 }
 
-pub fn reason_key(w: &Workload, kind: SignalKind) -> &'static str {
+pub fn reason_key(w: &Workload, kind: SignalKind) -> queue_lab_core::i18n::Key {
     ok(w).signal(kind).reason.key
 }
 

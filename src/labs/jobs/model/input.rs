@@ -1,6 +1,7 @@
 //! What a learner types in L1, checked before anything runs: an enqueue's fields and an
 //! ordering key. A bad field is refused with the reason, per field.
 
+use crate::keys;
 use queue_lab_core::i18n::Msg;
 use queue_lab_core::input::{whole_in, Refused};
 
@@ -18,7 +19,7 @@ pub fn parse_key(text: &str) -> Result<String, Msg> {
     if ok {
         Ok(key.to_owned())
     } else {
-        Err(Msg::new("jobs.err.key").arg("max", KEY_MAX_CHARS))
+        Err(Msg::new(keys::JOBS_ERR_KEY).arg("max", KEY_MAX_CHARS))
     }
 }
 
@@ -48,12 +49,12 @@ impl EnqueueInput {
         let mut problems = Vec::new();
         let queue = queue.trim();
         if queue.is_empty() || queue.chars().count() > 40 {
-            problems.push(("queue", Msg::new("jobs.err.queue")));
+            problems.push(("queue", Msg::new(keys::JOBS_ERR_QUEUE)));
         }
         let payload = match serde_json::from_str::<serde_json::Value>(payload) {
             Ok(v) => Some(v),
             Err(e) => {
-                problems.push(("payload", Msg::new("jobs.err.payload").arg("why", e)));
+                problems.push(("payload", Msg::new(keys::JOBS_ERR_PAYLOAD).arg("why", e)));
                 None
             }
         };
@@ -113,7 +114,7 @@ fn int_in(
         Err(Refused::OutOfRange(n)) => {
             problems.push((
                 field,
-                Msg::new("jobs.err.range")
+                Msg::new(keys::JOBS_ERR_RANGE)
                     .arg("min", min)
                     .arg("max", max)
                     .arg("n", n),
@@ -121,7 +122,7 @@ fn int_in(
             None
         }
         Err(Refused::NotANumber(typed)) => {
-            problems.push((field, Msg::new("jobs.err.number").arg("text", typed)));
+            problems.push((field, Msg::new(keys::JOBS_ERR_NUMBER).arg("text", typed)));
             None
         }
     }
@@ -136,7 +137,7 @@ mod tests {
         let err = EnqueueInput::parse("default", "{not json", "0", "0", "5").unwrap_err();
         assert_eq!(
             err.iter().map(|(f, m)| (*f, m.key)).collect::<Vec<_>>(),
-            [("payload", "jobs.err.payload")]
+            [("payload", keys::JOBS_ERR_PAYLOAD)]
         );
         let err = EnqueueInput::parse("default", "{}", "-101", "-1", "ten").unwrap_err();
         let fields: Vec<_> = err.iter().map(|(f, _)| *f).collect();

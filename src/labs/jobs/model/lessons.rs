@@ -13,6 +13,7 @@
 //! Not for: anything a real broker does beyond holding messages (it delivers nothing here).
 
 use super::*;
+use crate::keys;
 use queue_lab_core::format::{bytes, group};
 
 /// §5: the payload each NOTIFY of a burst carries: the largest NOTIFY takes (under 8000 bytes).
@@ -84,7 +85,7 @@ impl Lab {
             self.orders_written.push(order);
             let now = clock::now(db).await?;
             let arrived = self.take_notifications(&now);
-            let msg = Msg::new("jobs.out.rolled_back")
+            let msg = Msg::new(keys::JOBS_OUT_ROLLED_BACK)
                 .arg("order", order)
                 .arg("job", job)
                 .arg("n", arrived);
@@ -96,9 +97,9 @@ impl Lab {
         self.after_commit(db, &job.to_string()).await?;
         let woke = self.delivered.len() > before;
         let key = if woke {
-            "jobs.out.committed_woke"
+            keys::JOBS_OUT_COMMITTED_WOKE
         } else {
-            "jobs.out.committed_lost"
+            keys::JOBS_OUT_COMMITTED_LOST
         };
         Ok(Outcome::new(
             Msg::new(key).arg("order", order).arg("job", job),
@@ -139,10 +140,10 @@ impl Lab {
             .find(|r| r.order_id == order)
             .map(Reconciled::verdict);
         let (key, tone) = match (publish_first, verdict) {
-            (false, Some(Verdict::Lost)) => ("jobs.out.dual_lost", Tone::Warn),
-            (true, Some(Verdict::Ghost)) => ("jobs.out.dual_ghost", Tone::Warn),
-            (_, Some(Verdict::Consistent)) => ("jobs.out.dual_consistent", Tone::Good),
-            _ => ("jobs.out.dual_other", Tone::Info),
+            (false, Some(Verdict::Lost)) => (keys::JOBS_OUT_DUAL_LOST, Tone::Warn),
+            (true, Some(Verdict::Ghost)) => (keys::JOBS_OUT_DUAL_GHOST, Tone::Warn),
+            (_, Some(Verdict::Consistent)) => (keys::JOBS_OUT_DUAL_CONSISTENT, Tone::Good),
+            _ => (keys::JOBS_OUT_DUAL_OTHER, Tone::Info),
         };
         Ok(Outcome::new(Msg::new(key).arg("order", order), tone))
     }
@@ -159,13 +160,13 @@ impl Lab {
         let worker = self.worker(w);
         let Some(c) = worker.holding else {
             return Ok(Outcome::new(
-                Msg::new("jobs.out.holds_nothing").arg("w", w.letter()),
+                Msg::new(keys::JOBS_OUT_HOLDS_NOTHING).arg("w", w.letter()),
                 Tone::Info,
             ));
         };
         if !worker.alive {
             return Ok(Outcome::new(
-                Msg::new("jobs.out.worker_dead").arg("w", w.letter()),
+                Msg::new(keys::JOBS_OUT_WORKER_DEAD).arg("w", w.letter()),
                 Tone::Warn,
             ));
         }
@@ -174,13 +175,13 @@ impl Lab {
         self.effects_used = true;
         let e = row.effect;
         let msg = if row.applied {
-            Msg::new("jobs.out.effect_applied")
+            Msg::new(keys::JOBS_OUT_EFFECT_APPLIED)
                 .arg("w", w.letter())
                 .arg("job", c.job)
                 .arg("attempt", c.attempt)
                 .arg("key", &e.idempotency_key)
         } else {
-            Msg::new("jobs.out.effect_skipped")
+            Msg::new(keys::JOBS_OUT_EFFECT_SKIPPED)
                 .arg("w", w.letter())
                 .arg("job", c.job)
                 .arg("attempt", c.attempt)
@@ -211,9 +212,9 @@ impl Lab {
         };
         let held = b.pages(b.during) - b.pages(b.before);
         let key = match (held > 0, b.idle < b.during) {
-            (true, true) => "jobs.out.burst_held_then_read",
-            (true, false) => "jobs.out.burst_held",
-            (false, _) => "jobs.out.burst_not_held",
+            (true, true) => keys::JOBS_OUT_BURST_HELD_THEN_READ,
+            (true, false) => keys::JOBS_OUT_BURST_HELD,
+            (false, _) => keys::JOBS_OUT_BURST_NOT_HELD,
         };
         let msg = Msg::new(key)
             .arg("n", group(n))

@@ -3,6 +3,7 @@
 //! service would).
 
 use super::*;
+use crate::keys;
 
 /// The channel `dead_alert.sql` notifies on.
 pub const ALERT_CHANNEL: &str = "job_dead";
@@ -55,9 +56,9 @@ impl Lab {
     pub(super) fn set_delete_on_complete(&mut self, on: bool) -> Outcome {
         self.delete_on_complete = on;
         let key = if on {
-            "jobs.out.delete_on"
+            keys::JOBS_OUT_DELETE_ON
         } else {
-            "jobs.out.delete_off"
+            keys::JOBS_OUT_DELETE_OFF
         };
         Outcome::new(Msg::new(key), Tone::Info)
     }

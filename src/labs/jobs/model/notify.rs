@@ -1,6 +1,7 @@
 //! L1's LISTEN/NOTIFY: the listening connection, what it received, and NOTIFY's limits.
 
 use super::*;
+use crate::keys;
 
 impl Lab {
     /// Moves arrived notifications into the lab: idle, live workers are woken by them.
@@ -35,7 +36,7 @@ impl Lab {
     pub(super) async fn disconnect(&mut self, db: &Db) -> Result<Outcome, DbError> {
         if !self.connected {
             return Ok(Outcome::new(
-                Msg::new("jobs.out.already_disconnected"),
+                Msg::new(keys::JOBS_OUT_ALREADY_DISCONNECTED),
                 Tone::Info,
             ));
         }
@@ -47,13 +48,16 @@ impl Lab {
         let now = clock::now(db).await?;
         self.take_notifications(&now);
         self.connected = false;
-        Ok(Outcome::new(Msg::new("jobs.out.disconnected"), Tone::Warn))
+        Ok(Outcome::new(
+            Msg::new(keys::JOBS_OUT_DISCONNECTED),
+            Tone::Warn,
+        ))
     }
 
     pub(super) async fn reconnect(&mut self, db: &Db) -> Result<Outcome, DbError> {
         if self.connected {
             return Ok(Outcome::new(
-                Msg::new("jobs.out.already_connected"),
+                Msg::new(keys::JOBS_OUT_ALREADY_CONNECTED),
                 Tone::Info,
             ));
         }
@@ -63,7 +67,7 @@ impl Lab {
         let found = sql::rescan(db).await?;
         let lost = self.lost.len();
         Ok(Outcome::new(
-            Msg::new("jobs.out.reconnected")
+            Msg::new(keys::JOBS_OUT_RECONNECTED)
                 .arg("lost", lost)
                 .arg("n", found),
             Tone::Good,
@@ -77,9 +81,15 @@ impl Lab {
         let listening = self.connected;
         self.after_commit(db, &payload).await?;
         Ok(if listening {
-            Outcome::new(Msg::new("jobs.out.notify_ok").arg("n", bytes), Tone::Good)
+            Outcome::new(
+                Msg::new(keys::JOBS_OUT_NOTIFY_OK).arg("n", bytes),
+                Tone::Good,
+            )
         } else {
-            Outcome::new(Msg::new("jobs.out.notify_lost").arg("n", bytes), Tone::Warn)
+            Outcome::new(
+                Msg::new(keys::JOBS_OUT_NOTIFY_LOST).arg("n", bytes),
+                Tone::Warn,
+            )
         })
     }
 }

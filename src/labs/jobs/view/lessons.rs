@@ -2,6 +2,7 @@
 //! simulated broker, §4's idempotency key, §5's notification queue usage.
 
 use crate::ctx::use_ctx;
+use crate::keys;
 use crate::labs::jobs::model::{self, Action, Lab, Snapshot, Verdict, WorkerId};
 use crate::ui::format::{group, ms};
 use crate::ui::i18n::render;
@@ -21,31 +22,31 @@ pub fn DualWrite(
     let broker = move || lab.with(|l| l.as_ref().map(|l| l.broker.clone()).unwrap_or_default());
     let used = move || lab.with(|l| l.as_ref().is_some_and(|l| l.dual_write_used));
     let verdict_key = |v: Verdict| match v {
-        Verdict::Consistent => "jobs.dual.v.consistent",
-        Verdict::Neither => "jobs.dual.v.neither",
-        Verdict::Lost => "jobs.dual.v.lost",
-        Verdict::Ghost => "jobs.dual.v.ghost",
-        Verdict::Duplicate => "jobs.dual.v.duplicate",
+        Verdict::Consistent => keys::JOBS_DUAL_V_CONSISTENT,
+        Verdict::Neither => keys::JOBS_DUAL_V_NEITHER,
+        Verdict::Lost => keys::JOBS_DUAL_V_LOST,
+        Verdict::Ghost => keys::JOBS_DUAL_V_GHOST,
+        Verdict::Duplicate => keys::JOBS_DUAL_V_DUPLICATE,
     };
     view! {
-        <Panel heading_id="dual-title" heading="jobs.dual.title" id="dual-write">
-            <p class="note">{ctx.t("jobs.dual.note")}</p>
+        <Panel heading_id="dual-title" heading=keys::JOBS_DUAL_TITLE id="dual-write">
+            <p class="note">{ctx.t(keys::JOBS_DUAL_NOTE)}</p>
             <div class="row">
                 <button type="button" id="dual-lost" disabled=disabled on:click=move |_| act.run(Action::DualWriteLost)>
-                    {ctx.t("jobs.dual.lost")}
+                    {ctx.t(keys::JOBS_DUAL_LOST)}
                 </button>
                 <button type="button" id="dual-ghost" disabled=disabled on:click=move |_| act.run(Action::DualWriteGhost)>
-                    {ctx.t("jobs.dual.ghost")}
+                    {ctx.t(keys::JOBS_DUAL_GHOST)}
                 </button>
             </div>
-            <h3>{move || render(ctx.lang.get(), &Msg::new("jobs.dual.broker").arg("n", broker().len()))}</h3>
+            <h3>{move || render(ctx.lang.get(), &Msg::new(keys::JOBS_DUAL_BROKER).arg("n", broker().len()))}</h3>
             <ul class="deliveries" id="broker">
                 {move || broker().into_iter().map(|order| view! {
                     <li translate="no"><code>{format!(r#"{{"kind": "receipt_email", "order_id": {order}}}"#)}</code></li>
                 }).collect_view()}
             </ul>
-            <Show when=used fallback=move || view! { <p class="muted">{ctx.t("jobs.dual.none")}</p> }>
-                <h3>{ctx.t("jobs.dual.check")}</h3>
+            <Show when=used fallback=move || view! { <p class="muted">{ctx.t(keys::JOBS_DUAL_NONE)}</p> }>
+                <h3>{ctx.t(keys::JOBS_DUAL_CHECK)}</h3>
                 <div class="table-wrap" tabindex="0">
                     <table id="dual-check">
                         <thead>
@@ -54,7 +55,7 @@ pub fn DualWrite(
                                 <th scope="col" translate="no">"order_exists"</th>
                                 <th scope="col" translate="no">"in_broker"</th>
                                 <th scope="col" translate="no">"in_jobs"</th>
-                                <th scope="col">{ctx.t("jobs.dual.verdict")}</th>
+                                <th scope="col">{ctx.t(keys::JOBS_DUAL_VERDICT)}</th>
                             </tr>
                         </thead>
                         <tbody>
@@ -77,7 +78,7 @@ pub fn DualWrite(
                     </table>
                 </div>
             </Show>
-            <SqlShown summary="jobs.dual.sql" statements=&[model::BROKER_CHECK_SQL]/>
+            <SqlShown summary=keys::JOBS_DUAL_SQL statements=&[model::BROKER_CHECK_SQL]/>
         </Panel>
     }
 }
@@ -102,16 +103,16 @@ pub fn Idempotency(
         view! {
             <button type="button" class="small" id=format!("effect-{letter}") data-act="effect"
                 disabled=move || disabled.get() || !can(w) on:click=move |_| act.run(Action::Effect(w))>
-                {move || render(ctx.lang.get(), &Msg::new("jobs.idem.apply").arg("w", letter))}
+                {move || render(ctx.lang.get(), &Msg::new(keys::JOBS_IDEM_APPLY).arg("w", letter))}
             </button>
         }
     };
     view! {
-        <Panel heading_id="idem-title" heading="jobs.idem.title" id="idempotency">
-            <p class="note">{ctx.t("jobs.idem.note")}</p>
+        <Panel heading_id="idem-title" heading=keys::JOBS_IDEM_TITLE id="idempotency">
+            <p class="note">{ctx.t(keys::JOBS_IDEM_NOTE)}</p>
             <div class="row">{WorkerId::ALL.into_iter().map(button).collect_view()}</div>
-            <h3>{ctx.t("jobs.idem.table")}</h3>
-            <Show when=move || snap.with(|s| !s.effects.is_empty()) fallback=move || view! { <p class="muted">{ctx.t("jobs.idem.none")}</p> }>
+            <h3>{ctx.t(keys::JOBS_IDEM_TABLE)}</h3>
+            <Show when=move || snap.with(|s| !s.effects.is_empty()) fallback=move || view! { <p class="muted">{ctx.t(keys::JOBS_IDEM_NONE)}</p> }>
                 <div class="table-wrap" tabindex="0">
                     <table id="effects-table">
                         <thead>
@@ -137,7 +138,7 @@ pub fn Idempotency(
                     </table>
                 </div>
             </Show>
-            <SqlShown summary="jobs.idem.sql" statements=&[model::EFFECT_APPLY_SQL]/>
+            <SqlShown summary=keys::JOBS_IDEM_SQL statements=&[model::EFFECT_APPLY_SQL]/>
         </Panel>
     }
 }
@@ -159,29 +160,29 @@ pub fn NotifyQueue(
             act.run(Action::NotifyBurst(n));
         }
         Ok(n) => problem.set(Some(
-            Msg::new("jobs.err.range")
+            Msg::new(keys::JOBS_ERR_RANGE)
                 .arg("min", min)
                 .arg("max", max)
                 .arg("n", n),
         )),
         Err(_) => problem.set(Some(
-            Msg::new("jobs.err.number").arg("text", count.get_untracked()),
+            Msg::new(keys::JOBS_ERR_NUMBER).arg("text", count.get_untracked()),
         )),
     };
     let burst = move || lab.with(|l| l.as_ref().and_then(|l| l.burst.clone()));
     view! {
-        <Panel heading_id="nq-title" heading="jobs.nq.title" id="notify-queue">
-            <p class="note">{ctx.t("jobs.nq.note")}</p>
+        <Panel heading_id="nq-title" heading=keys::JOBS_NQ_TITLE id="notify-queue">
+            <p class="note">{ctx.t(keys::JOBS_NQ_NOTE)}</p>
             <form class="row" on:submit=move |ev| { ev.prevent_default(); send(); }>
-                <label for="burst-count">{ctx.t("jobs.nq.count")}</label>
+                <label for="burst-count">{ctx.t(keys::JOBS_NQ_COUNT)}</label>
                 <input id="burst-count" type="text" inputmode="numeric" size="6" prop:value=count on:input=move |ev| count.set(event_target_value(&ev))/>
-                <button type="submit" id="burst-send" disabled=disabled>{ctx.t("jobs.nq.send")}</button>
+                <button type="submit" id="burst-send" disabled=disabled>{ctx.t(keys::JOBS_NQ_SEND)}</button>
             </form>
             {move || problem.get().map(|m| view! { <p class="field-error" role="alert" id="err-burst">{render(ctx.lang.get(), &m)}</p> })}
             {move || match burst() {
-                None => view! { <p class="muted" id="burst-result">{ctx.t("jobs.nq.none")}</p> }.into_any(),
+                None => view! { <p class="muted" id="burst-result">{ctx.t(keys::JOBS_NQ_NONE)}</p> }.into_any(),
                 Some(b) => {
-                    let measured = Msg::new("jobs.nq.measured")
+                    let measured = Msg::new(keys::JOBS_NQ_MEASURED)
                         .arg("n", group(b.n))
                         .arg("bytes", group(b.bytes as i64))
                         .arg("ms", ms(b.elapsed_ms))
@@ -189,7 +190,7 @@ pub fn NotifyQueue(
                         .arg("during", model::percent(b.during))
                         .arg("pages", group(b.pages(b.during) - b.pages(b.before)))
                         .arg("idle", model::percent(b.idle));
-                    let limit = Msg::new("jobs.nq.limit")
+                    let limit = Msg::new(keys::JOBS_NQ_LIMIT)
                         .arg("pages", group(b.max_pages))
                         .arg("page", group(b.page_bytes))
                         .arg("max", model::size(b.max_pages * b.page_bytes));
@@ -199,7 +200,7 @@ pub fn NotifyQueue(
                     }.into_any()
                 }
             }}
-            <SqlShown summary="jobs.nq.sql" statements=&[model::NOTIFY_BURST_PROC_SQL, model::NOTIFY_BURST_SQL, model::NOTIFY_QUEUE_SQL]/>
+            <SqlShown summary=keys::JOBS_NQ_SQL statements=&[model::NOTIFY_BURST_PROC_SQL, model::NOTIFY_BURST_SQL, model::NOTIFY_QUEUE_SQL]/>
         </Panel>
     }
 }

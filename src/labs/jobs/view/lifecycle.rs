@@ -3,6 +3,7 @@
 //! the alert the trigger sends arriving).
 
 use crate::ctx::use_ctx;
+use crate::keys;
 use crate::labs::jobs::model::{self, Action, Lab, Snapshot};
 use crate::ui::format::bytes;
 use crate::ui::i18n::render;
@@ -22,7 +23,7 @@ pub fn CompleteMode(
     let on = move || lab.with(|l| l.as_ref().is_some_and(|l| l.delete_on_complete));
     let stats = move || {
         snap.with(|s| s.table.clone()).map(|t| {
-            let msg = Msg::new("jobs.done_mode.stats")
+            let msg = Msg::new(keys::JOBS_DONE_MODE_STATS)
                 .arg("rows", t.rows)
                 .arg("dead", t.dead_versions)
                 .arg("size", bytes(t.bytes))
@@ -31,19 +32,19 @@ pub fn CompleteMode(
         })
     };
     view! {
-        <Panel heading_id="complete-mode-title" heading="jobs.done_mode.title" id="complete-mode">
-            <p class="muted">{ctx.rich("jobs.done_mode.note")}</p>
+        <Panel heading_id="complete-mode-title" heading=keys::JOBS_DONE_MODE_TITLE id="complete-mode">
+            <p class="muted">{ctx.rich(keys::JOBS_DONE_MODE_NOTE)}</p>
             <label class="row">
                 <input type="checkbox" id="delete-on-complete" prop:checked=on disabled=disabled
                     on:change=move |ev| act.run(Action::DeleteOnComplete(event_target_checked(&ev)))/>
-                {ctx.rich("jobs.done_mode.toggle")}
+                {ctx.rich(keys::JOBS_DONE_MODE_TOGGLE)}
             </label>
             {stats}
             <p class="muted">
-                {ctx.t("jobs.done_mode.vacuum")} " "
-                <a href="#/vacuum">{ctx.t("jobs.done_mode.l3")}</a>
+                {ctx.t(keys::JOBS_DONE_MODE_VACUUM)} " "
+                <a href="#/vacuum">{ctx.t(keys::JOBS_DONE_MODE_L3)}</a>
             </p>
-            <SqlShown summary="jobs.done_mode.sql" statements=&[model::COMPLETE_SQL, model::COMPLETE_DELETE_SQL]/>
+            <SqlShown summary=keys::JOBS_DONE_MODE_SQL statements=&[model::COMPLETE_SQL, model::COMPLETE_DELETE_SQL]/>
         </Panel>
     }
 }
@@ -55,7 +56,7 @@ pub fn DeadCount(snap: RwSignal<Snapshot>) -> impl IntoView {
     let dead = move || snap.with(|s| s.counts.dead);
     view! {
         <p class="dead-count" id="dead-count" class:bad=move || { dead() > 0 } aria-live="polite">
-            {move || render(ctx.lang.get(), &Msg::new("jobs.dead.count").arg("n", dead()))}
+            {move || render(ctx.lang.get(), &Msg::new(keys::JOBS_DEAD_COUNT).arg("n", dead()))}
         </p>
     }
 }
@@ -73,14 +74,14 @@ pub fn DeadAlerts(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
     };
     let received = move || lab.with(|l| l.as_ref().map_or(0, |l| l.alerts.len()));
     view! {
-        <Panel heading_id="dead-alerts-title" heading="jobs.dead.title" id="dead-jobs">
-            <p class="muted">{ctx.rich("jobs.dead.explain")}</p>
-            <h3>{move || render(ctx.lang.get(), &Msg::new("jobs.dead.received").arg("n", received()))}</h3>
+        <Panel heading_id="dead-alerts-title" heading=keys::JOBS_DEAD_TITLE id="dead-jobs">
+            <p class="muted">{ctx.rich(keys::JOBS_DEAD_EXPLAIN)}</p>
+            <h3>{move || render(ctx.lang.get(), &Msg::new(keys::JOBS_DEAD_RECEIVED).arg("n", received()))}</h3>
             <ul class="deliveries" id="dead-alerts">
                 {move || {
                     let a = alerts();
                     if a.is_empty() {
-                        view! { <li class="muted">{ctx.t("jobs.none_yet")}</li> }.into_any()
+                        view! { <li class="muted">{ctx.t(keys::JOBS_NONE_YET)}</li> }.into_any()
                     } else {
                         a.into_iter()
                             .map(|alert| view! {
@@ -94,8 +95,8 @@ pub fn DeadAlerts(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
                     }
                 }}
             </ul>
-            <p class="note">{ctx.t("jobs.dead.hook")}</p>
-            <SqlShown summary="jobs.dead.sql" statements=&[model::DEAD_ALERT_SQL]/>
+            <p class="note">{ctx.t(keys::JOBS_DEAD_HOOK)}</p>
+            <SqlShown summary=keys::JOBS_DEAD_SQL statements=&[model::DEAD_ALERT_SQL]/>
         </Panel>
     }
 }

@@ -8,6 +8,7 @@ mod states;
 use super::model::{self, Action, EnqueueInput, Lab, Snapshot, WorkerId};
 use super::tour::TOUR;
 use crate::ctx::use_ctx;
+use crate::keys;
 use crate::labs::frame::LabFrame;
 use crate::labs::guide::Guide;
 use crate::labs::session::{LabSession, LastOutcome};
@@ -19,7 +20,7 @@ use crate::ui::sql_log::LastActionSql;
 use leptos::prelude::*;
 use lessons::{DualWrite, Idempotency, NotifyQueue};
 use lifecycle::{CompleteMode, DeadAlerts, DeadCount};
-use queue_lab_core::i18n::Msg;
+use queue_lab_core::i18n::{Key, Msg};
 use states::JobStates;
 
 #[component]
@@ -41,11 +42,11 @@ pub fn JobsLab() -> impl IntoView {
     let disabled = move || busy.get();
 
     view! {
-        <LabFrame session=session guide=guide slug="jobs" title="lab.jobs.title" tour_title="jobs.tour.title"
-            intro=move || view! { <p class="lead">{ctx.t("jobs.intro")}</p> }
-            waiting=move || view! { <p class="muted">{ctx.t("jobs.needs_postgres")}</p> }
+        <LabFrame session=session guide=guide slug="jobs" title=keys::LAB_JOBS_TITLE tour_title=keys::JOBS_TOUR_TITLE
+            intro=move || view! { <p class="lead">{ctx.t(keys::JOBS_INTRO)}</p> }
+            waiting=move || view! { <p class="muted">{ctx.t(keys::JOBS_NEEDS_POSTGRES)}</p> }
             share=|l| crate::labs::jobs::share::encode(&l.history)
-            reset="jobs.reset"
+            reset=keys::JOBS_RESET
             console="select id, status, attempts, run_at, locked_until from jobs;">
             // On a wide screen two columns: what you press on the left, and, kept in
             // view beside it, the table the action changed and the SQL it ran.
@@ -117,10 +118,7 @@ fn Producers(act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
             })
         }
     };
-    let input = move |id: &'static str,
-                      label: &'static str,
-                      sig: RwSignal<String>,
-                      mode: &'static str| {
+    let input = move |id: &'static str, label: Key, sig: RwSignal<String>, mode: &'static str| {
         view! {
             <div class="field">
                 <label for=id>{ctx.t(label)}</label>
@@ -130,28 +128,28 @@ fn Producers(act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
         }
     };
     view! {
-        <Panel heading_id="producers-title" heading="jobs.producers">
+        <Panel heading_id="producers-title" heading=keys::JOBS_PRODUCERS>
             <div class="row">
                 <button type="button" id="order-commit" class="primary" disabled=disabled on:click=move |_| act.run(Action::OrderWithJob)>
-                    {ctx.t("jobs.order_commit")}
+                    {ctx.t(keys::JOBS_ORDER_COMMIT)}
                 </button>
                 <button type="button" id="order-rollback" disabled=disabled on:click=move |_| act.run(Action::OrderWithJobFails)>
-                    {ctx.t("jobs.order_rollback")}
+                    {ctx.t(keys::JOBS_ORDER_ROLLBACK)}
                 </button>
             </div>
             <form class="enqueue-form" on:submit=move |ev| { ev.prevent_default(); submit(); }>
                 <div class="field wide">
-                    <label for="enq-payload">{ctx.t("jobs.payload")}</label>
+                    <label for="enq-payload">{ctx.t(keys::JOBS_PAYLOAD)}</label>
                     <textarea id="enq-payload" rows="2" prop:value=payload on:input=move |ev| payload.set(event_target_value(&ev))></textarea>
                     {field_error("payload")}
                 </div>
                 <div class="fields">
-                    {input("enq-queue", "jobs.queue", queue, "text")}
-                    {input("enq-priority", "jobs.priority", priority, "numeric")}
-                    {input("enq-delay", "jobs.delay", delay, "numeric")}
-                    {input("enq-max_attempts", "jobs.max_attempts", max_attempts, "numeric")}
+                    {input("enq-queue", keys::JOBS_QUEUE, queue, "text")}
+                    {input("enq-priority", keys::JOBS_PRIORITY, priority, "numeric")}
+                    {input("enq-delay", keys::JOBS_DELAY, delay, "numeric")}
+                    {input("enq-max_attempts", keys::JOBS_MAX_ATTEMPTS, max_attempts, "numeric")}
                 </div>
-                <button type="submit" id="enqueue" disabled=disabled>{ctx.t("jobs.enqueue")}</button>
+                <button type="submit" id="enqueue" disabled=disabled>{ctx.t(keys::JOBS_ENQUEUE)}</button>
             </form>
         </Panel>
     }
@@ -188,35 +186,35 @@ fn Notify(
             act.run(Action::NotifyBytes(n));
         }
         Ok(n) => problem.set(Some(
-            Msg::new("jobs.err.range")
+            Msg::new(keys::JOBS_ERR_RANGE)
                 .arg("min", 0)
                 .arg("max", 100_000)
                 .arg("n", n),
         )),
         Err(_) => problem.set(Some(
-            Msg::new("jobs.err.number").arg("text", bytes.get_untracked()),
+            Msg::new(keys::JOBS_ERR_NUMBER).arg("text", bytes.get_untracked()),
         )),
     };
     view! {
         <section class="panel" aria-labelledby="notify-title">
             <h2 id="notify-title">"LISTEN / NOTIFY"</h2>
             <p id="listen-state">
-                {move || if connected() { ctx.t("jobs.listening")() } else { ctx.t("jobs.disconnected")() }}
+                {move || if connected() { ctx.t(keys::JOBS_LISTENING)() } else { ctx.t(keys::JOBS_DISCONNECTED)() }}
             </p>
             <div class="row">
                 <Show when=connected fallback=move || view! {
-                    <button type="button" id="reconnect" disabled=disabled on:click=move |_| act.run(Action::Reconnect)>{ctx.t("jobs.reconnect")}</button>
+                    <button type="button" id="reconnect" disabled=disabled on:click=move |_| act.run(Action::Reconnect)>{ctx.t(keys::JOBS_RECONNECT)}</button>
                 }>
-                    <button type="button" id="disconnect" disabled=disabled on:click=move |_| act.run(Action::Disconnect)>{ctx.t("jobs.disconnect")}</button>
+                    <button type="button" id="disconnect" disabled=disabled on:click=move |_| act.run(Action::Disconnect)>{ctx.t(keys::JOBS_DISCONNECT)}</button>
                 </Show>
             </div>
-            <p class="muted">{ctx.t("jobs.notify_explain")}</p>
-            <h3>{ctx.t("jobs.delivered")}</h3>
+            <p class="muted">{ctx.t(keys::JOBS_NOTIFY_EXPLAIN)}</p>
+            <h3>{ctx.t(keys::JOBS_DELIVERED)}</h3>
             <ul class="deliveries" id="deliveries">
                 {move || {
                     let d = delivered();
                     if d.is_empty() {
-                        view! { <li class="muted">{ctx.t("jobs.none_yet")}</li> }.into_any()
+                        view! { <li class="muted">{ctx.t(keys::JOBS_NONE_YET)}</li> }.into_any()
                     } else {
                         d.into_iter()
                             .map(|(at, payload)| {
@@ -229,12 +227,12 @@ fn Notify(
                 }}
             </ul>
             <Show when=move || { lost() > 0 }>
-                <p class="note bad" id="lost">{move || render(ctx.lang.get(), &Msg::new("jobs.lost").arg("n", lost()))}</p>
+                <p class="note bad" id="lost">{move || render(ctx.lang.get(), &Msg::new(keys::JOBS_LOST).arg("n", lost()))}</p>
             </Show>
             <form class="row" on:submit=move |ev| { ev.prevent_default(); send(); }>
-                <label for="notify-bytes">{ctx.t("jobs.notify_bytes")}</label>
+                <label for="notify-bytes">{ctx.t(keys::JOBS_NOTIFY_BYTES)}</label>
                 <input id="notify-bytes" type="text" inputmode="numeric" size="7" prop:value=bytes on:input=move |ev| bytes.set(event_target_value(&ev))/>
-                <button type="submit" id="notify-send" disabled=disabled>{ctx.t("jobs.notify_send")}</button>
+                <button type="submit" id="notify-send" disabled=disabled>{ctx.t(keys::JOBS_NOTIFY_SEND)}</button>
             </form>
             {move || problem.get().map(|m| view! { <p class="field-error" role="alert">{render(ctx.lang.get(), &m)}</p> })}
         </section>
@@ -257,10 +255,10 @@ fn Workers(
             let wk = worker();
             let lang = ctx.lang.get();
             let msg = match (wk.alive, wk.holding, wk.woken_by) {
-                (false, Some(c), _) => Msg::new("jobs.w.dead_holding")
+                (false, Some(c), _) => Msg::new(keys::JOBS_W_DEAD_HOLDING)
                     .arg("job", c.job)
                     .arg("attempt", c.attempt),
-                (false, None, _) => Msg::new("jobs.w.dead"),
+                (false, None, _) => Msg::new(keys::JOBS_W_DEAD),
                 (true, Some(c), _) => {
                     let lease = snap.with(|s| {
                         s.jobs
@@ -269,40 +267,40 @@ fn Workers(
                             .and_then(|j| j.locked_until.clone())
                     });
                     match lease {
-                        Some(until) => Msg::new("jobs.w.working")
+                        Some(until) => Msg::new(keys::JOBS_W_WORKING)
                             .arg("job", c.job)
                             .arg("attempt", c.attempt)
                             .arg("until", crate::clock::time_of_day(&until)),
-                        None => Msg::new("jobs.w.working_lost")
+                        None => Msg::new(keys::JOBS_W_WORKING_LOST)
                             .arg("job", c.job)
                             .arg("attempt", c.attempt),
                     }
                 }
-                (true, None, Some(p)) => Msg::new("jobs.w.woken").arg("payload", p),
-                (true, None, None) => Msg::new("jobs.w.idle"),
+                (true, None, Some(p)) => Msg::new(keys::JOBS_W_WOKEN).arg("payload", p),
+                (true, None, None) => Msg::new(keys::JOBS_W_IDLE),
             };
             render(lang, &msg)
         };
         let letter = w.letter();
         view! {
-            <article class="worker" class:dead=move || !alive() id=format!("worker-{letter}") aria-label=move || format!("{} {letter}", tr(ctx.lang.get(), "jobs.worker"))>
-                <h3><span>{ctx.t("jobs.worker")} " " {letter.to_string()}</span></h3>
+            <article class="worker" class:dead=move || !alive() id=format!("worker-{letter}") aria-label=move || format!("{} {letter}", tr(ctx.lang.get(), keys::JOBS_WORKER))>
+                <h3><span>{ctx.t(keys::JOBS_WORKER)} " " {letter.to_string()}</span></h3>
                 <p class="state" class:woken=move || worker().woken_by.is_some() && worker().alive>{state}</p>
                 <div class="row">
-                    <button type="button" class="small" data-act="claim" disabled=move || disabled.get() || !alive() on:click=move |_| act.run(Action::Claim(w))>{ctx.t("jobs.claim")}</button>
+                    <button type="button" class="small" data-act="claim" disabled=move || disabled.get() || !alive() on:click=move |_| act.run(Action::Claim(w))>{ctx.t(keys::JOBS_CLAIM)}</button>
                     <button type="button" class="small" data-act="complete" disabled=move || disabled.get() || worker().holding.is_none() on:click=move |_| act.run(Action::Complete(w))>
-                        {move || if alive() { ctx.t("jobs.complete")() } else { ctx.t("jobs.late_complete")() }}
+                        {move || if alive() { ctx.t(keys::JOBS_COMPLETE)() } else { ctx.t(keys::JOBS_LATE_COMPLETE)() }}
                     </button>
-                    <button type="button" class="small" data-act="fail" disabled=move || disabled.get() || !alive() || worker().holding.is_none() on:click=move |_| act.run(Action::Fail(w))>{ctx.t("jobs.fail")}</button>
-                    <button type="button" class="small" data-act="heartbeat" disabled=move || disabled.get() || !alive() || worker().holding.is_none() on:click=move |_| act.run(Action::Heartbeat(w))>{ctx.t("jobs.heartbeat")}</button>
-                    <button type="button" class="small danger" data-act="die" disabled=move || disabled.get() || !alive() on:click=move |_| act.run(Action::Die(w))>{ctx.t("jobs.die")}</button>
+                    <button type="button" class="small" data-act="fail" disabled=move || disabled.get() || !alive() || worker().holding.is_none() on:click=move |_| act.run(Action::Fail(w))>{ctx.t(keys::JOBS_FAIL)}</button>
+                    <button type="button" class="small" data-act="heartbeat" disabled=move || disabled.get() || !alive() || worker().holding.is_none() on:click=move |_| act.run(Action::Heartbeat(w))>{ctx.t(keys::JOBS_HEARTBEAT)}</button>
+                    <button type="button" class="small danger" data-act="die" disabled=move || disabled.get() || !alive() on:click=move |_| act.run(Action::Die(w))>{ctx.t(keys::JOBS_DIE)}</button>
                 </div>
             </article>
         }
     };
     view! {
-        <Panel heading_id="workers-title" heading="jobs.workers">
-            <p class="muted">{ctx.t("jobs.workers_explain")}</p>
+        <Panel heading_id="workers-title" heading=keys::JOBS_WORKERS>
+            <p class="muted">{ctx.t(keys::JOBS_WORKERS_EXPLAIN)}</p>
             <div class="workers">{WorkerId::ALL.into_iter().map(card).collect_view()}</div>
         </Panel>
     }
@@ -343,7 +341,7 @@ fn JobsTable(
         let c = snap.with(|s| s.counts.clone());
         render(
             ctx.lang.get(),
-            &Msg::new("jobs.counts")
+            &Msg::new(keys::JOBS_COUNTS)
                 .arg("total", c.total)
                 .arg("ready", c.ready)
                 .arg("running", c.running)
@@ -368,11 +366,11 @@ fn JobsTable(
         });
     });
     view! {
-        <Panel heading_id="jobs-title" heading="jobs.table">
+        <Panel heading_id="jobs-title" heading=keys::JOBS_TABLE>
             <p class="muted" id="job-counts">{counts}</p>
             <Show when=move || snap.with(|s| s.counts.total > model::LIST_LIMIT)>
                 <p class="muted" id="jobs-shown">
-                    {move || render(ctx.lang.get(), &Msg::new("jobs.shown").arg("shown", model::LIST_LIMIT).arg("total", snap.with(|s| s.counts.total)))}
+                    {move || render(ctx.lang.get(), &Msg::new(keys::JOBS_SHOWN).arg("shown", model::LIST_LIMIT).arg("total", snap.with(|s| s.counts.total)))}
                 </p>
             </Show>
             <div class="table-wrap jobs-wrap" tabindex="0" node_ref=wrap>
@@ -385,10 +383,10 @@ fn JobsTable(
                             <th scope="col" translate="no">"attempts"</th>
                             <th scope="col" translate="no">"run_at"</th>
                             <th scope="col" translate="no">"locked_until"</th>
-                            <th scope="col">{ctx.t("jobs.held_by")}</th>
+                            <th scope="col">{ctx.t(keys::JOBS_HELD_BY)}</th>
                             <th scope="col" translate="no">"last_error"</th>
                             <th scope="col" translate="no">"payload"</th>
-                            <th scope="col"><span class="visually-hidden">{ctx.t("jobs.requeue")}</span></th>
+                            <th scope="col"><span class="visually-hidden">{ctx.t(keys::JOBS_REQUEUE)}</span></th>
                         </tr>
                     </thead>
                     <tbody>
@@ -418,7 +416,7 @@ fn JobsTable(
                                         <td>
                                             <Show when=move || dead>
                                                 <button type="button" class="small" data-act="requeue" disabled=disabled on:click=move |_| act.run(Action::Requeue(id))>
-                                                    {ctx.t("jobs.requeue")}
+                                                    {ctx.t(keys::JOBS_REQUEUE)}
                                                 </button>
                                             </Show>
                                         </td>
@@ -429,7 +427,7 @@ fn JobsTable(
                     </tbody>
                 </table>
             </div>
-            <p class="muted">{ctx.t("jobs.table_explain")}</p>
+            <p class="muted">{ctx.t(keys::JOBS_TABLE_EXPLAIN)}</p>
         </Panel>
     }
 }
@@ -439,12 +437,12 @@ fn AtLeastOnce(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
     let ctx = use_ctx();
     let twice = move || lab.with(|l| l.as_ref().map(Lab::ran_more_than_once).unwrap_or_default());
     view! {
-        <Panel heading_id="twice-title" heading="jobs.twice_title">
+        <Panel heading_id="twice-title" heading=keys::JOBS_TWICE_TITLE>
             <ul id="ran-twice">
                 {move || {
                     let t = twice();
                     if t.is_empty() {
-                        view! { <li class="muted">{ctx.t("jobs.twice_none")}</li> }.into_any()
+                        view! { <li class="muted">{ctx.t(keys::JOBS_TWICE_NONE)}</li> }.into_any()
                     } else {
                         t.into_iter()
                             .map(|(id, runs)| {
@@ -452,18 +450,18 @@ fn AtLeastOnce(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
                                 let who = move || {
                                     let l = ctx.lang.get();
                                     runs.iter()
-                                        .map(|(w, a)| render(l, &Msg::new("jobs.twice_run").arg("worker", w.letter()).arg("attempt", a)))
+                                        .map(|(w, a)| render(l, &Msg::new(keys::JOBS_TWICE_RUN).arg("worker", w.letter()).arg("attempt", a)))
                                         .collect::<Vec<_>>()
                                         .join(", ")
                                 };
-                                view! { <li>{move || render(ctx.lang.get(), &Msg::new("jobs.twice_row").arg("job", id).arg("runs", who()))}</li> }
+                                view! { <li>{move || render(ctx.lang.get(), &Msg::new(keys::JOBS_TWICE_ROW).arg("job", id).arg("runs", who()))}</li> }
                             })
                             .collect_view()
                             .into_any()
                     }
                 }}
             </ul>
-            <p class="note">{ctx.t("jobs.idempotency")}</p>
+            <p class="note">{ctx.t(keys::JOBS_IDEMPOTENCY)}</p>
         </Panel>
     }
 }
@@ -472,7 +470,7 @@ fn AtLeastOnce(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
 fn OrdersTable(snap: RwSignal<Snapshot>) -> impl IntoView {
     let ctx = use_ctx();
     view! {
-        <Panel heading_id="orders-title" heading="jobs.orders">
+        <Panel heading_id="orders-title" heading=keys::JOBS_ORDERS>
             <div class="table-wrap" tabindex="0">
                 <table id="orders-table">
                     <thead><tr><th scope="col" translate="no">"id"</th><th scope="col" translate="no">"customer"</th><th scope="col" translate="no">"total"</th><th scope="col" translate="no">"created"</th></tr></thead>
@@ -489,7 +487,7 @@ fn OrdersTable(snap: RwSignal<Snapshot>) -> impl IntoView {
                 </table>
             </div>
             <Show when=move || snap.with(|s| s.orders.is_empty())>
-                <p class="muted">{ctx.t("jobs.no_orders")}</p>
+                <p class="muted">{ctx.t(keys::JOBS_NO_ORDERS)}</p>
             </Show>
         </Panel>
     }
@@ -514,20 +512,20 @@ fn PerKey(
         Err(m) => problem.set(Some(m)),
     };
     view! {
-        <Panel heading_id="per-key-title" heading="jobs.per_key.title" id="per-key">
-            <p class="note">{ctx.t("jobs.per_key.note")}</p>
+        <Panel heading_id="per-key-title" heading=keys::JOBS_PER_KEY_TITLE id="per-key">
+            <p class="note">{ctx.t(keys::JOBS_PER_KEY_NOTE)}</p>
             <form class="row" on:submit=move |ev| { ev.prevent_default(); submit(); }>
-                <label for="per-key-key">{ctx.t("jobs.per_key.key")}</label>
+                <label for="per-key-key">{ctx.t(keys::JOBS_PER_KEY_KEY)}</label>
                 <input id="per-key-key" type="text" prop:value=key on:input=move |ev| key.set(event_target_value(&ev))/>
-                <button type="submit" id="enqueue-key" disabled=disabled>{ctx.t("jobs.per_key.enqueue")}</button>
+                <button type="submit" id="enqueue-key" disabled=disabled>{ctx.t(keys::JOBS_PER_KEY_ENQUEUE)}</button>
                 {move || problem.get().map(|m| view! { <span class="field-error" role="alert" id="err-key">{move || render(ctx.lang.get(), &m)}</span> })}
             </form>
             <label class="row">
                 <input type="checkbox" id="per-key-claim" prop:checked=on disabled=disabled
                     on:change=move |ev| act.run(Action::PerKeyClaim(event_target_checked(&ev)))/>
-                {ctx.t("jobs.per_key.toggle")}
+                {ctx.t(keys::JOBS_PER_KEY_TOGGLE)}
             </label>
-            <SqlShown summary="jobs.per_key.sql" statements=&[model::CLAIM_PER_KEY_SQL]/>
+            <SqlShown summary=keys::JOBS_PER_KEY_SQL statements=&[model::CLAIM_PER_KEY_SQL]/>
         </Panel>
     }
 }
@@ -536,15 +534,15 @@ fn PerKey(
 fn ClaimQuery() -> impl IntoView {
     let ctx = use_ctx();
     view! {
-        <Panel heading_id="claim-sql-title" heading="jobs.claim_sql">
-            <p class="note">{ctx.t("jobs.claim_fix")}</p>
+        <Panel heading_id="claim-sql-title" heading=keys::JOBS_CLAIM_SQL>
+            <p class="note">{ctx.t(keys::JOBS_CLAIM_FIX)}</p>
             <div class="lab-grid">
                 <div>
-                    <h3>{ctx.t("jobs.claim_article")}</h3>
+                    <h3>{ctx.t(keys::JOBS_CLAIM_ARTICLE)}</h3>
                     <pre class="sql">{model::CLAIM_ARTICLE_SQL.trim()}</pre>
                 </div>
                 <div>
-                    <h3>{ctx.t("jobs.claim_ours")}</h3>
+                    <h3>{ctx.t(keys::JOBS_CLAIM_OURS)}</h3>
                     <pre class="sql">{model::REAP_SQL.trim()}</pre>
                     <pre class="sql">{model::CLAIM_SQL.trim()}</pre>
                 </div>

@@ -3,11 +3,13 @@
 //! makes between them, and the move the last action made drawn in the accent colour.
 
 use crate::ctx::use_ctx;
+use crate::keys;
 use crate::labs::jobs::model::{Lab, Snapshot};
 use crate::labs::session::Last;
 use crate::ui::i18n::{render, tr};
 use crate::ui::panel::Panel;
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 
 use crate::labs::jobs::model::Outcome;
@@ -48,16 +50,16 @@ impl Move {
         }
     }
 
-    fn label(self) -> &'static str {
+    fn label(self) -> Key {
         match self {
-            Move::Enqueue => "jobs.states.enqueue",
-            Move::Claim => "jobs.states.claim",
-            Move::Lease => "jobs.states.lease",
-            Move::Complete => "jobs.states.complete",
-            Move::Delete => "jobs.states.delete",
-            Move::Retry => "jobs.states.retry",
-            Move::Dead => "jobs.states.dead",
-            Move::Requeue => "jobs.states.requeue",
+            Move::Enqueue => keys::JOBS_STATES_ENQUEUE,
+            Move::Claim => keys::JOBS_STATES_CLAIM,
+            Move::Lease => keys::JOBS_STATES_LEASE,
+            Move::Complete => keys::JOBS_STATES_COMPLETE,
+            Move::Delete => keys::JOBS_STATES_DELETE,
+            Move::Retry => keys::JOBS_STATES_RETRY,
+            Move::Dead => keys::JOBS_STATES_DEAD,
+            Move::Requeue => keys::JOBS_STATES_REQUEUE,
         }
     }
 }
@@ -74,22 +76,22 @@ pub fn move_of(msg: &Msg, held_by: impl Fn(i64) -> usize) -> Option<Move> {
             .and_then(|(_, v)| v.parse::<i64>().ok())
     };
     Some(match msg.key {
-        "jobs.out.enqueued"
-        | "jobs.out.enqueued_key"
-        | "jobs.out.committed_woke"
-        | "jobs.out.committed_lost" => Move::Enqueue,
-        "jobs.out.claimed" | "jobs.out.claimed_key" | "jobs.out.claimed_again" => {
+        keys::JOBS_OUT_ENQUEUED
+        | keys::JOBS_OUT_ENQUEUED_KEY
+        | keys::JOBS_OUT_COMMITTED_WOKE
+        | keys::JOBS_OUT_COMMITTED_LOST => Move::Enqueue,
+        keys::JOBS_OUT_CLAIMED | keys::JOBS_OUT_CLAIMED_KEY | keys::JOBS_OUT_CLAIMED_AGAIN => {
             if job().is_some_and(|j| held_by(j) > 1) {
                 Move::Lease
             } else {
                 Move::Claim
             }
         }
-        "jobs.out.completed" | "jobs.out.late_complete_1" => Move::Complete,
-        "jobs.out.deleted" | "jobs.out.late_deleted_1" => Move::Delete,
-        "jobs.out.retry" => Move::Retry,
-        "jobs.out.dead" => Move::Dead,
-        "jobs.out.requeued" => Move::Requeue,
+        keys::JOBS_OUT_COMPLETED | keys::JOBS_OUT_LATE_COMPLETE_1 => Move::Complete,
+        keys::JOBS_OUT_DELETED | keys::JOBS_OUT_LATE_DELETED_1 => Move::Delete,
+        keys::JOBS_OUT_RETRY => Move::Retry,
+        keys::JOBS_OUT_DEAD => Move::Dead,
+        keys::JOBS_OUT_REQUEUED => Move::Requeue,
         _ => return None,
     })
 }
@@ -162,14 +164,14 @@ pub fn JobStates(
     let summary = move || {
         let lang = ctx.lang.get();
         let c = snap.with(|s| s.counts.clone());
-        let msg = Msg::new("jobs.states.summary")
+        let msg = Msg::new(keys::JOBS_STATES_SUMMARY)
             .arg("ready", c.ready)
             .arg("running", c.running)
             .arg("done", c.done)
             .arg("dead", c.dead);
         let msg = match moved.get() {
             Some(m) => msg.arg_msg("move", Msg::new(m.label())),
-            None => msg.arg_msg("move", Msg::new("jobs.states.no_move")),
+            None => msg.arg_msg("move", Msg::new(keys::JOBS_STATES_NO_MOVE)),
         };
         render(lang, &msg)
     };
@@ -198,7 +200,7 @@ pub fn JobStates(
         })
         .collect_view();
     view! {
-        <Panel heading_id="job-states-title" heading="jobs.states.title">
+        <Panel heading_id="job-states-title" heading=keys::JOBS_STATES_TITLE>
             // Scrolls sideways on a phone rather than shrinking its labels past reading.
             <div class="table-wrap" tabindex="0">
             <svg id="job-states" class="states-svg" viewBox="0 0 590 250" width="100%" role="img" aria-label=summary>
@@ -214,7 +216,7 @@ pub fn JobStates(
                 {boxes}
             </svg>
             </div>
-            <p class="muted">{ctx.t("jobs.states.note")}</p>
+            <p class="muted">{ctx.t(keys::JOBS_STATES_NOTE)}</p>
         </Panel>
     }
 }
@@ -225,7 +227,7 @@ mod tests {
 
     #[test]
     fn a_claim_of_a_job_another_worker_still_holds_is_the_lease_revival() {
-        let claimed = Msg::new("jobs.out.claimed_again").arg("job", 7);
+        let claimed = Msg::new(keys::JOBS_OUT_CLAIMED_AGAIN).arg("job", 7);
         assert_eq!(move_of(&claimed, |_| 2), Some(Move::Lease));
         assert_eq!(move_of(&claimed, |_| 1), Some(Move::Claim));
     }
@@ -233,15 +235,15 @@ mod tests {
     #[test]
     fn outcomes_map_to_the_move_their_sql_made() {
         let m = |k| move_of(&Msg::new(k), |_| 1);
-        assert_eq!(m("jobs.out.enqueued"), Some(Move::Enqueue));
-        assert_eq!(m("jobs.out.claimed"), Some(Move::Claim));
-        assert_eq!(m("jobs.out.completed"), Some(Move::Complete));
-        assert_eq!(m("jobs.out.deleted"), Some(Move::Delete));
-        assert_eq!(m("jobs.out.retry"), Some(Move::Retry));
-        assert_eq!(m("jobs.out.dead"), Some(Move::Dead));
-        assert_eq!(m("jobs.out.requeued"), Some(Move::Requeue));
-        assert_eq!(m("jobs.out.complete_0"), None);
-        assert_eq!(m("jobs.out.requeue_0"), None);
-        assert_eq!(m("jobs.out.heartbeat"), None);
+        assert_eq!(m(keys::JOBS_OUT_ENQUEUED), Some(Move::Enqueue));
+        assert_eq!(m(keys::JOBS_OUT_CLAIMED), Some(Move::Claim));
+        assert_eq!(m(keys::JOBS_OUT_COMPLETED), Some(Move::Complete));
+        assert_eq!(m(keys::JOBS_OUT_DELETED), Some(Move::Delete));
+        assert_eq!(m(keys::JOBS_OUT_RETRY), Some(Move::Retry));
+        assert_eq!(m(keys::JOBS_OUT_DEAD), Some(Move::Dead));
+        assert_eq!(m(keys::JOBS_OUT_REQUEUED), Some(Move::Requeue));
+        assert_eq!(m(keys::JOBS_OUT_COMPLETE_0), None);
+        assert_eq!(m(keys::JOBS_OUT_REQUEUE_0), None);
+        assert_eq!(m(keys::JOBS_OUT_HEARTBEAT), None);
     }
 }

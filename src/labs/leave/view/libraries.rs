@@ -3,19 +3,29 @@
 //! dead letters, waking workers, finished rows, order). What a library does is stated from
 //! its own documentation; the page links nowhere, so it names each one's home.
 
-use super::text::ui;
 use crate::ctx::use_ctx;
+use crate::keys;
+use crate::ui::i18n::tr;
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 
 /// (name, ecosystem, catalog key of what it does). In the article's order.
-pub const LIBRARIES: [(&str, &str, &str); 7] = [
-    ("pg-boss", "Node.js", "leave.ui.lib.pg_boss"),
-    ("Procrastinate", "Python", "leave.ui.lib.procrastinate"),
-    ("Oban", "Elixir", "leave.ui.lib.oban"),
-    ("pgmq", "PostgreSQL", "leave.ui.lib.pgmq"),
-    ("River", "Go", "leave.ui.lib.river"),
-    ("Graphile Worker", "Node.js", "leave.ui.lib.graphile_worker"),
-    ("Solid Queue", "Ruby on Rails", "leave.ui.lib.solid_queue"),
+pub const LIBRARIES: [(&str, &str, Key); 7] = [
+    ("pg-boss", "Node.js", keys::LEAVE_UI_LIB_PG_BOSS),
+    ("Procrastinate", "Python", keys::LEAVE_UI_LIB_PROCRASTINATE),
+    ("Oban", "Elixir", keys::LEAVE_UI_LIB_OBAN),
+    ("pgmq", "PostgreSQL", keys::LEAVE_UI_LIB_PGMQ),
+    ("River", "Go", keys::LEAVE_UI_LIB_RIVER),
+    (
+        "Graphile Worker",
+        "Node.js",
+        keys::LEAVE_UI_LIB_GRAPHILE_WORKER,
+    ),
+    (
+        "Solid Queue",
+        "Ruby on Rails",
+        keys::LEAVE_UI_LIB_SOLID_QUEUE,
+    ),
 ];
 
 #[component]
@@ -28,28 +38,28 @@ pub fn Libraries() -> impl IntoView {
                 <tr data-library=name>
                     <th scope="row">{name}</th>
                     <td>{ecosystem}</td>
-                    <td class="prose">{move || ui(lang.get(), key)}</td>
+                    <td class="prose">{move || tr(lang.get(), key)}</td>
                 </tr>
             }
         })
         .collect_view();
     view! {
         <section class="panel" aria-labelledby="leave-libs-title">
-            <h2 id="leave-libs-title">{move || ui(lang.get(), "leave.ui.libs")}</h2>
-            <p>{move || ui(lang.get(), "leave.ui.libs.lead")}</p>
+            <h2 id="leave-libs-title">{move || tr(lang.get(), keys::LEAVE_UI_LIBS)}</h2>
+            <p>{move || tr(lang.get(), keys::LEAVE_UI_LIBS_LEAD)}</p>
             <div class="table-wrap" tabindex="0">
                 <table id="leave-libs">
                     <thead>
                         <tr>
-                            <th scope="col">{move || ui(lang.get(), "leave.ui.libs.col.name")}</th>
-                            <th scope="col">{move || ui(lang.get(), "leave.ui.libs.col.for")}</th>
-                            <th scope="col">{move || ui(lang.get(), "leave.ui.libs.col.does")}</th>
+                            <th scope="col">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_COL_NAME)}</th>
+                            <th scope="col">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_COL_FOR)}</th>
+                            <th scope="col">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_COL_DOES)}</th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
                 </table>
             </div>
-            <p class="muted">{move || ui(lang.get(), "leave.ui.libs.note")}</p>
+            <p class="muted">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_NOTE)}</p>
         </section>
     }
 }
@@ -63,7 +73,7 @@ mod tests {
     fn every_library_is_described_in_both_languages() {
         let catalog = Catalog::parse(crate::ui::i18n::FILES).expect("catalog parses");
         for (name, _, key) in LIBRARIES {
-            assert!(catalog.has(key), "{name}: {key} missing");
+            assert!(catalog.has(key.as_str()), "{name}: {key} missing");
         }
     }
 }

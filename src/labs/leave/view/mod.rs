@@ -2,18 +2,19 @@
 //! `queue_lab_core::advisor` beside it, and the inputs kept in the URL (`#/leave?…`).
 
 mod libraries;
-mod text;
 
 use super::model::{error_for, hash_query, Case, Draft};
 use crate::ctx::{use_ctx, Ctx};
+use crate::keys;
 use crate::ui::i18n::rich;
+use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
 use queue_lab_core::advisor::{
     self, advise, Field, FieldError, LoadBand, Recommendation, VacuumEstimate, Verdict, Workload,
 };
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::{Lang, Msg};
 use queue_lab_core::url;
-use text::{app, ui, ui_msg};
 
 /// The inputs from the page URL: the search (`?lab=leave&embed=1&sustained=…`), then the
 /// hash route (`#/leave?sustained=…`), which wins.
@@ -121,7 +122,7 @@ pub fn LeaveLab() -> impl IntoView {
                     class:primary=current
                     on:click=move |_| inputs.fill(&case.workload())
                 >
-                    {move || ui(lang.get(), case.label_key())}
+                    {move || tr(lang.get(), case.label_key())}
                 </button>
             }
         })
@@ -135,25 +136,25 @@ pub fn LeaveLab() -> impl IntoView {
     view! {
         <section class="lab leave">
             <h1>{ctx.t(super::LAB.title)}</h1>
-            <p class="lead">{move || ui(lang.get(), "leave.ui.lead")}</p>
+            <p class="lead">{move || tr(lang.get(), keys::LEAVE_UI_LEAD)}</p>
             <div class="lab-grid">
                 <div>
                     <section class="panel" aria-labelledby="leave-cases-title">
-                        <h2 id="leave-cases-title">{move || ui(lang.get(), "leave.ui.cases")}</h2>
-                        <p class="muted">{move || ui(lang.get(), "leave.ui.cases.help")}</p>
+                        <h2 id="leave-cases-title">{move || tr(lang.get(), keys::LEAVE_UI_CASES)}</h2>
+                        <p class="muted">{move || tr(lang.get(), keys::LEAVE_UI_CASES_HELP)}</p>
                         <div class="row">{case_buttons}</div>
                     </section>
                     <section class="panel" aria-labelledby="leave-inputs-title">
-                        <h2 id="leave-inputs-title">{move || ui(lang.get(), "leave.ui.inputs")}</h2>
+                        <h2 id="leave-inputs-title">{move || tr(lang.get(), keys::LEAVE_UI_INPUTS)}</h2>
                         <div class="field-grid">
                             {fields}
                         </div>
                         <Show when=move || errors.with(|e| !e.is_empty())>
                             <p class="note bad" id="leave-stale" role="status">
-                                {move || ui(lang.get(), "leave.ui.stale")}
+                                {move || tr(lang.get(), keys::LEAVE_UI_STALE)}
                             </p>
                         </Show>
-                        <p class="muted">{move || ui(lang.get(), "leave.ui.share")}</p>
+                        <p class="muted">{move || tr(lang.get(), keys::LEAVE_UI_SHARE)}</p>
                     </section>
                 </div>
                 <div>
@@ -172,13 +173,13 @@ fn field_view(ctx: Ctx, inputs: Inputs, field: Field) -> AnyView {
     let help_id = format!("{id}-help");
     let error_id = format!("{id}-error");
     let described = format!("{help_id} {error_id}");
-    let label = move || app(lang.get(), field.label_key());
-    let help = move || app(lang.get(), field.help_key());
+    let label = move || tr(lang.get(), field.label_key());
+    let help = move || tr(lang.get(), field.help_key());
     let error_text = move || {
         let l = lang.get();
         inputs
             .errors
-            .with(|es| error_for(es, field).map(|e| ui_msg(l, &e.msg())))
+            .with(|es| error_for(es, field).map(|e| render(l, &e.msg())))
     };
     let invalid = move || {
         inputs
@@ -216,7 +217,7 @@ fn field_view(ctx: Ctx, inputs: Inputs, field: Field) -> AnyView {
     let unit = move || {
         field
             .unit_key()
-            .map(|u| app(lang.get(), u))
+            .map(|u| tr(lang.get(), u))
             .unwrap_or_default()
     };
     let load_extra = (field == Field::DbLoadPercent).then(|| load_presets(ctx, inputs));
@@ -262,8 +263,8 @@ fn load_presets(ctx: Ctx, inputs: Inputs) -> impl IntoView {
     let hint = move || {
         band().map(|b| {
             let l = lang.get();
-            let msg = Msg::new("leave.ui.load_band").arg("band", app(l, b.key()));
-            ui_msg(l, &msg)
+            let msg = Msg::new(keys::LEAVE_UI_LOAD_BAND).arg("band", tr(l, b.key()));
+            render(l, &msg)
         })
     };
     let buttons = [LoadBand::Low, LoadBand::Medium, LoadBand::High]
@@ -272,7 +273,7 @@ fn load_presets(ctx: Ctx, inputs: Inputs) -> impl IntoView {
             let text = move || {
                 format!(
                     "{} ({}%)",
-                    app(lang.get(), b.key()),
+                    tr(lang.get(), b.key()),
                     num(b.typical_percent())
                 )
             };
@@ -290,7 +291,7 @@ fn load_presets(ctx: Ctx, inputs: Inputs) -> impl IntoView {
         .collect_view();
     view! {
         <p id="leave-load-band" class="muted flush" aria-live="polite">{hint}</p>
-        <div class="row" role="group" aria-label=move || ui(lang.get(), "leave.ui.load_presets")>
+        <div class="row" role="group" aria-label=move || tr(lang.get(), keys::LEAVE_UI_LOAD_PRESETS)>
             {buttons}
         </div>
     }
@@ -316,10 +317,10 @@ fn top_results(lang: Lang, v: &Verdict) -> impl IntoView {
         let names = v
             .driven_by
             .iter()
-            .map(|k| app(lang, k.title_key()))
+            .map(|k| tr(lang, k.title_key()))
             .collect::<Vec<_>>()
             .join(" · ");
-        view! { <p><span class="muted">{ui(lang, "leave.ui.driven_by")}</span>" "{names}</p> }
+        view! { <p><span class="muted">{tr(lang, keys::LEAVE_UI_DRIVEN_BY)}</span>" "{names}</p> }
     });
     let signals = v
         .signals
@@ -327,25 +328,25 @@ fn top_results(lang: Lang, v: &Verdict) -> impl IntoView {
         .map(|s| {
             view! {
                 <li id=format!("signal-{}", s.kind.id()) data-met=s.met.to_string()>
-                    <span class=status_class(s.met)>{app(lang, s.status_key())}</span>
+                    <span class=status_class(s.met)>{tr(lang, s.status_key())}</span>
                     " "
-                    <strong>{app(lang, s.kind.title_key())}</strong>
-                    <p class="reason">{ui_msg(lang, &s.reason)}</p>
+                    <strong>{tr(lang, s.kind.title_key())}</strong>
+                    <p class="reason">{render(lang, &s.reason)}</p>
                 </li>
             }
         })
         .collect_view();
     view! {
         <section class="panel" id="leave-recommendation" data-rec=rec.id() aria-labelledby="leave-rec-title">
-            <h2 id="leave-rec-title">{ui(lang, "leave.ui.rec")}</h2>
+            <h2 id="leave-rec-title">{tr(lang, keys::LEAVE_UI_REC)}</h2>
             <p class=rec_class id="leave-rec-name">
-                <strong>{app(lang, rec.key())}</strong>
+                <strong>{tr(lang, rec.key())}</strong>
             </p>
-            <p>{app(lang, rec.why_key())}</p>
+            <p>{tr(lang, rec.why_key())}</p>
             {driven}
         </section>
         <section class="panel" aria-labelledby="leave-signals-title">
-            <h2 id="leave-signals-title">{ui(lang, "leave.ui.signals")}</h2>
+            <h2 id="leave-signals-title">{tr(lang, keys::LEAVE_UI_SIGNALS)}</h2>
             <ul id="leave-signals" class="plain-list">{signals}</ul>
         </section>
     }
@@ -357,19 +358,19 @@ fn num(x: f64) -> String {
 
 fn estimate_row(
     lang: Lang,
-    key: &'static str,
+    key: Key,
     id: &'static str,
     e: &VacuumEstimate,
     pinned: bool,
 ) -> impl IntoView {
     let clears = if pinned {
-        ui(lang, "leave.ui.dead.pinned")
+        tr(lang, keys::LEAVE_UI_DEAD_PINNED)
     } else {
         num(e.clears_per_s)
     };
     view! {
         <tr id=id>
-            <th scope="row" class="wrap">{ui(lang, key)}</th>
+            <th scope="row" class="wrap">{tr(lang, key)}</th>
             <td class:mono=true>{clears}</td>
             <td class:mono=true>{num(e.clear_ceiling_per_s)}</td>
             <td class:mono=true>{num(e.dead_before_pass)}</td>
@@ -383,15 +384,15 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
     let summary = dead
         .summary()
         .iter()
-        .map(|m| view! { <li>{ui_msg(lang, m)}</li> })
+        .map(|m| view! { <li>{render(lang, m)}</li> })
         .collect_view();
     let fixes = if v.fixes.is_empty() {
-        view! { <p class="note good" id="leave-fixes-none">{ui(lang, "leave.ui.fixes.none")}</p> }
+        view! { <p class="note good" id="leave-fixes-none">{tr(lang, keys::LEAVE_UI_FIXES_NONE)}</p> }
             .into_any()
     } else {
         v.fixes
             .iter()
-            .map(|f| view! { <li data-fix=f.key()>{rich(&app(lang, f.key()))}</li> })
+            .map(|f| view! { <li data-fix=f.key().as_str()>{rich(&tr(lang, f.key()))}</li> })
             .collect_view()
             .into_any()
     };
@@ -403,12 +404,12 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
     let notes = v
         .notes
         .iter()
-        .map(|m| view! { <li>{ui_msg(lang, m)}</li> })
+        .map(|m| view! { <li>{render(lang, m)}</li> })
         .collect_view();
     let interface = v
         .interface
         .iter()
-        .map(|op| view! { <li data-op=op.op>{rich(&app(lang, op.key))}</li> })
+        .map(|op| view! { <li data-op=op.op>{rich(&tr(lang, op.key))}</li> })
         .collect_view();
     let links = v
         .lab_links
@@ -419,14 +420,14 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
             view! {
                 <li>
                     <a id=format!("link-{}", l.lab) href=format!("#/{}?{}", l.lab, query)>
-                        {app(lang, title_key)}
+                        {tr(lang, title_key)}
                     </a>
                     " "
-                    <span class="muted">{ui(lang, "leave.ui.link.with")}</span>
+                    <span class="muted">{tr(lang, keys::LEAVE_UI_LINK_WITH)}</span>
                     " "
                     <code>{query}</code>
                     <br/>
-                    {app(lang, l.reason_key)}
+                    {tr(lang, l.reason_key)}
                 </li>
             }
         })
@@ -442,13 +443,13 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
             };
             let pg = format!(
                 "{}: {}",
-                ui(lang, "leave.ui.refs.col.postgres"),
-                ui(
+                tr(lang, keys::LEAVE_UI_REFS_COL_POSTGRES),
+                tr(
                     lang,
                     if r.on_postgres {
-                        "leave.ui.yes"
+                        keys::LEAVE_UI_YES
                     } else {
-                        "leave.ui.no"
+                        keys::LEAVE_UI_NO
                     }
                 )
             );
@@ -459,39 +460,39 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
                         <br/>
                         <small class="muted">{pg}</small>
                     </td>
-                    <td class="wrap">{ui_msg(lang, &r.msg())}</td>
+                    <td class="wrap">{render(lang, &r.msg())}</td>
                 </tr>
             }
         })
         .collect_view();
     view! {
         <section class="panel" aria-labelledby="leave-dead-title">
-            <h2 id="leave-dead-title">{ui(lang, "leave.ui.dead")}</h2>
+            <h2 id="leave-dead-title">{tr(lang, keys::LEAVE_UI_DEAD)}</h2>
             <div class="table-wrap" tabindex="0">
                 <table id="leave-dead-table">
                     <thead>
                         <tr>
-                            <th scope="col" class="wrap">{ui(lang, "leave.ui.dead.col.what")}</th>
-                            <th scope="col">{ui(lang, "leave.ui.dead.col.per_s")}</th>
-                            <th scope="col" class="wrap">{ui(lang, "leave.ui.dead.col.ceiling")}</th>
-                            <th scope="col" class="wrap">{ui(lang, "leave.ui.dead.col.before_pass")}</th>
+                            <th scope="col" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_COL_WHAT)}</th>
+                            <th scope="col">{tr(lang, keys::LEAVE_UI_DEAD_COL_PER_S)}</th>
+                            <th scope="col" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_COL_CEILING)}</th>
+                            <th scope="col" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_COL_BEFORE_PASS)}</th>
                         </tr>
                     </thead>
                     <tbody>
                         <tr id="dead-made">
-                            <th scope="row" class="wrap">{ui(lang, "leave.ui.dead.row.made")}</th>
+                            <th scope="row" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_ROW_MADE)}</th>
                             <td class:mono=true>{num(dead.per_s)}</td>
                             <td>"–"</td>
                             <td>"–"</td>
                         </tr>
                         <tr id="dead-made-peak">
-                            <th scope="row" class="wrap">{ui(lang, "leave.ui.dead.row.made_peak")}</th>
+                            <th scope="row" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_ROW_MADE_PEAK)}</th>
                             <td class:mono=true>{num(dead.per_s_at_peak)}</td>
                             <td>"–"</td>
                             <td>"–"</td>
                         </tr>
-                        {estimate_row(lang, "leave.ui.dead.row.default", "dead-default", &dead.default, dead.horizon_pinned)}
-                        {estimate_row(lang, "leave.ui.dead.row.tuned", "dead-tuned", &dead.tuned, dead.horizon_pinned)}
+                        {estimate_row(lang, keys::LEAVE_UI_DEAD_ROW_DEFAULT, "dead-default", &dead.default, dead.horizon_pinned)}
+                        {estimate_row(lang, keys::LEAVE_UI_DEAD_ROW_TUNED, "dead-tuned", &dead.tuned, dead.horizon_pinned)}
                     </tbody>
                 </table>
             </div>
@@ -500,34 +501,34 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
         <div class="lab-grid">
             <div>
                 <section class="panel" aria-labelledby="leave-fixes-title">
-                    <h2 id="leave-fixes-title">{ui(lang, "leave.ui.fixes")}</h2>
+                    <h2 id="leave-fixes-title">{tr(lang, keys::LEAVE_UI_FIXES)}</h2>
                     {fixes}
                 </section>
                 <section class="panel" aria-labelledby="leave-notes-title">
-                    <h2 id="leave-notes-title">{ui(lang, "leave.ui.notes")}</h2>
+                    <h2 id="leave-notes-title">{tr(lang, keys::LEAVE_UI_NOTES)}</h2>
                     <ul id="leave-notes">{notes}</ul>
                 </section>
             </div>
             <div>
                 <section class="panel" aria-labelledby="leave-links-title">
-                    <h2 id="leave-links-title">{ui(lang, "leave.ui.links")}</h2>
+                    <h2 id="leave-links-title">{tr(lang, keys::LEAVE_UI_LINKS)}</h2>
                     <ul id="leave-links" class="plain-list">{links}</ul>
                 </section>
                 <section class="panel" aria-labelledby="leave-interface-title">
-                    <h2 id="leave-interface-title">{ui(lang, "leave.ui.interface")}</h2>
-                    <p>{app(lang, advisor::INTERFACE_INTRO_KEY)}</p>
+                    <h2 id="leave-interface-title">{tr(lang, keys::LEAVE_UI_INTERFACE)}</h2>
+                    <p>{tr(lang, advisor::INTERFACE_INTRO_KEY)}</p>
                     <ul id="leave-interface">{interface}</ul>
                 </section>
             </div>
         </div>
         <section class="panel" aria-labelledby="leave-refs-title">
-            <h2 id="leave-refs-title">{ui(lang, "leave.ui.refs")}</h2>
+            <h2 id="leave-refs-title">{tr(lang, keys::LEAVE_UI_REFS)}</h2>
             <div class="table-wrap" tabindex="0">
                 <table id="leave-refs">
                     <thead>
                         <tr>
-                            <th scope="col">{ui(lang, "leave.ui.refs.col.per_s")}</th>
-                            <th scope="col">{ui(lang, "leave.ui.refs.col.source")}</th>
+                            <th scope="col">{tr(lang, keys::LEAVE_UI_REFS_COL_PER_S)}</th>
+                            <th scope="col">{tr(lang, keys::LEAVE_UI_REFS_COL_SOURCE)}</th>
                         </tr>
                     </thead>
                     <tbody>{refs}</tbody>

@@ -19,6 +19,7 @@
 //! side by side's own (`src/sql/pgque/compare/`).
 
 use crate::db::{Db, DbError, Param};
+use crate::keys;
 use crate::labs::common::{breathe, claim_pages, now_ms, sql as vac};
 use crate::ui::format::group;
 use queue_lab_core::i18n::Msg;
@@ -86,7 +87,7 @@ pub fn within_the_tab(s: Settings) -> Result<Settings, Msg> {
     let pages = s.events.div_ceil(s.page) * s.rounds;
     if pages > RUN_PAGES_MAX {
         let per_round = (RUN_PAGES_MAX / s.rounds).max(1);
-        return Err(Msg::new("pgq.cmp.too_many_pages")
+        return Err(Msg::new(keys::PGQ_CMP_TOO_MANY_PAGES)
             .arg("page", group(s.page))
             .arg("pages", group(pages))
             .arg("max", RUN_PAGES_MAX)
@@ -468,13 +469,13 @@ mod tests {
         assert!(parse_settings("20000", "5", "500", true).is_ok());
         assert_eq!(
             parse_settings("20001", "3", "500", false).unwrap_err().key,
-            "pgq.err.range"
+            keys::PGQ_ERR_RANGE
         );
         assert!(within_the_tab(settings(20_000, 5, 500)).is_ok());
         assert!(within_the_tab(settings(20_000, 1, 100)).is_ok());
         // 20,000 × 5 at page 10: measured unfinished after 7 minutes; refused from the form.
         let e = parse_settings("20,000", "5", "10", true).unwrap_err();
-        assert_eq!(e.key, "pgq.cmp.too_many_pages");
+        assert_eq!(e.key, keys::PGQ_CMP_TOO_MANY_PAGES);
         assert!(e.args.contains(&("pages", "10,000".into())));
         assert!(e.args.contains(&("min", "500".into())));
         assert!(within_the_tab(settings(20_000, 5, 499)).is_err());

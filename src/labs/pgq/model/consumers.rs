@@ -8,6 +8,7 @@
 
 use super::{Event, Lab, Outcome, Tone};
 use crate::db::{Db, DbError};
+use crate::keys;
 use crate::labs::pgq::sql::{
     ACK_SQL, DEAD_SECONDS, MAX_RECEIVE, QUEUE, RECEIVE_COOP_SQL, SUBSCRIBE_SQL, SUB_ADD_SQL,
     SUB_REMOVE_SQL, UNSUBSCRIBE_SQL,
@@ -56,9 +57,9 @@ impl Lab {
     pub(super) async fn subscribe(&mut self, db: &Db, consumer: &str) -> Result<Outcome, DbError> {
         let n = Self::one(db, SUBSCRIBE_SQL, &[QUEUE, consumer]).await?;
         let key = if n == 1 {
-            "pgq.out.subscribed"
+            keys::PGQ_OUT_SUBSCRIBED
         } else {
-            "pgq.out.already_subscribed"
+            keys::PGQ_OUT_ALREADY_SUBSCRIBED
         };
         Ok(Outcome::new(
             Msg::new(key).arg("consumer", consumer),
@@ -77,7 +78,7 @@ impl Lab {
         self.parts.retain(|(c, _), _| c != consumer);
         self.killed.retain(|(c, _)| c != consumer);
         Ok(Outcome::new(
-            Msg::new("pgq.out.unsubscribed").arg("consumer", consumer),
+            Msg::new(keys::PGQ_OUT_UNSUBSCRIBED).arg("consumer", consumer),
             Tone::Warn,
         ))
     }
@@ -92,9 +93,9 @@ impl Lab {
         self.killed.remove(&key(consumer, sub));
         Ok(Outcome::new(
             Msg::new(if n == 1 {
-                "pgq.out.sub_added"
+                keys::PGQ_OUT_SUB_ADDED
             } else {
-                "pgq.out.sub_already"
+                keys::PGQ_OUT_SUB_ALREADY
             })
             .arg("consumer", consumer)
             .arg("sub", sub),
@@ -119,7 +120,7 @@ impl Lab {
             self.batches.remove(consumer);
         }
         Ok(Outcome::new(
-            Msg::new("pgq.out.sub_removed")
+            Msg::new(keys::PGQ_OUT_SUB_REMOVED)
                 .arg("consumer", consumer)
                 .arg("sub", sub)
                 .arg("count", held),
@@ -136,7 +137,7 @@ impl Lab {
     ) -> Result<Outcome, DbError> {
         if !(1..=MAX_RECEIVE).contains(&max) {
             return Ok(Outcome::new(
-                Msg::new("pgq.err.range")
+                Msg::new(keys::PGQ_ERR_RANGE)
                     .arg("min", 1)
                     .arg("max", MAX_RECEIVE)
                     .arg("n", max),
@@ -162,7 +163,7 @@ impl Lab {
         let Some(first) = rows.first().cloned() else {
             self.parts.remove(&key(consumer, sub));
             return Ok(Outcome::new(
-                Msg::new("pgq.out.part_nothing").arg("sub", sub),
+                Msg::new(keys::PGQ_OUT_PART_NOTHING).arg("sub", sub),
                 Tone::Info,
             ));
         };
@@ -187,7 +188,7 @@ impl Lab {
         self.parts.insert(key(consumer, sub), rows);
         Ok(match from {
             Some(dead) => Outcome::new(
-                Msg::new("pgq.out.part_taken_over")
+                Msg::new(keys::PGQ_OUT_PART_TAKEN_OVER)
                     .arg("sub", sub)
                     .arg("dead", dead)
                     .arg("batch", first.batch_id)
@@ -195,7 +196,7 @@ impl Lab {
                 Tone::Warn,
             ),
             None => Outcome::new(
-                Msg::new("pgq.out.part_received")
+                Msg::new(keys::PGQ_OUT_PART_RECEIVED)
                     .arg("sub", sub)
                     .arg("batch", first.batch_id)
                     .arg("count", count),
@@ -215,7 +216,7 @@ impl Lab {
         }
         let Some(first) = self.part(consumer, sub).first().cloned() else {
             return Ok(Outcome::new(
-                Msg::new("pgq.out.nothing_held").arg("consumer", sub),
+                Msg::new(keys::PGQ_OUT_NOTHING_HELD).arg("consumer", sub),
                 Tone::Info,
             ));
         };
@@ -227,9 +228,9 @@ impl Lab {
         self.parts.remove(&key(consumer, sub));
         Ok(Outcome::new(
             Msg::new(if finished == 1 {
-                "pgq.out.part_acked"
+                keys::PGQ_OUT_PART_ACKED
             } else {
-                "pgq.result.ack_not_open"
+                keys::PGQ_RESULT_ACK_NOT_OPEN
             })
             .arg("sub", sub)
             .arg("id", first.batch_id)
@@ -247,7 +248,7 @@ impl Lab {
         let held = self.part(consumer, sub).len();
         self.killed.insert(key(consumer, sub));
         Outcome::new(
-            Msg::new("pgq.out.killed")
+            Msg::new(keys::PGQ_OUT_KILLED)
                 .arg("sub", sub)
                 .arg("count", held)
                 .arg("secs", DEAD_SECONDS),
@@ -256,6 +257,6 @@ impl Lab {
     }
 
     fn stopped(&self, sub: &str) -> Outcome {
-        Outcome::new(Msg::new("pgq.out.stopped").arg("sub", sub), Tone::Info)
+        Outcome::new(Msg::new(keys::PGQ_OUT_STOPPED).arg("sub", sub), Tone::Info)
     }
 }

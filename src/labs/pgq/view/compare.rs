@@ -3,12 +3,14 @@
 
 use crate::ctx::use_ctx;
 use crate::db::DbError;
+use crate::keys;
 use crate::labs::pgq::model::compare::{self, Report};
 use crate::runner::{Scope, Work};
 use crate::ui::console::ErrorBox;
 use crate::ui::format::{bytes, group};
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 
 fn ms(x: f64) -> String {
@@ -29,9 +31,9 @@ fn reading(r: &Report) -> Option<Msg> {
     let pinned = r.settings.is_some_and(|s| s.pinned);
     Some(
         Msg::new(if pinned {
-            "pgq.cmp.reading_pinned"
+            keys::PGQ_CMP_READING_PINNED
         } else {
-            "pgq.cmp.reading"
+            keys::PGQ_CMP_READING
         })
         .arg("claim_first", ms(first.jobs.ms_per_claim()))
         .arg("claim_last", ms(last.jobs.ms_per_claim()))
@@ -85,7 +87,7 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
         let slot = usize::from(s.pinned);
         running.set(true);
         last_slot.set(slot);
-        let what = Msg::new("runner.what.compare")
+        let what = Msg::new(keys::RUNNER_WHAT_COMPARE)
             .arg("events", group(i64::from(s.events)))
             .arg("rounds", s.rounds);
         runner.spawn(
@@ -114,10 +116,7 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
             runner.cancel(crate::labs::pgq::ID);
         }
     };
-    let field = move |id: &'static str,
-                      label: &'static str,
-                      sig: RwSignal<String>,
-                      size: &'static str| {
+    let field = move |id: &'static str, label: Key, sig: RwSignal<String>, size: &'static str| {
         view! {
             <span class="inline-field">
                 <label for=id>{ctx.t(label)}</label>
@@ -141,26 +140,26 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
     };
     view! {
         <section class="panel" aria-labelledby="compare-title" id="pgq-compare-panel">
-            <h2 id="compare-title">{ctx.t("pgq.cmp.title")}</h2>
-            <p class="muted">{ctx.rich("pgq.cmp.explain")}</p>
+            <h2 id="compare-title">{ctx.t(keys::PGQ_CMP_TITLE)}</h2>
+            <p class="muted">{ctx.rich(keys::PGQ_CMP_EXPLAIN)}</p>
             <form class="row" on:submit=move |ev| { ev.prevent_default(); start(); }>
-                {field("pgq-compare-n", "pgq.cmp.events", events, "7")}
-                {field("pgq-compare-rounds", "pgq.cmp.rounds", rounds, "2")}
-                {field("pgq-compare-page", "pgq.cmp.page", page, "5")}
+                {field("pgq-compare-n", keys::PGQ_CMP_EVENTS, events, "7")}
+                {field("pgq-compare-rounds", keys::PGQ_CMP_ROUNDS, rounds, "2")}
+                {field("pgq-compare-page", keys::PGQ_CMP_PAGE, page, "5")}
                 <label>
                     <input type="checkbox" id="pgq-compare-pin" data-testid="pgq-compare-pin" prop:checked=pinned
                         disabled=disabled on:change=move |ev| pinned.set(event_target_checked(&ev))/>
-                    " " {ctx.t("pgq.cmp.pin")}
+                    " " {ctx.t(keys::PGQ_CMP_PIN)}
                 </label>
                 <button type="submit" class="primary" id="pgq-compare-run" data-testid="pgq-compare-run" disabled=disabled>
-                    {ctx.t("pgq.cmp.run")}
+                    {ctx.t(keys::PGQ_CMP_RUN)}
                 </button>
                 <Show when=move || running.get()>
-                    <button type="button" class="small" id="pgq-compare-cancel" on:click=stop>{ctx.t("pgq.cmp.cancel")}</button>
+                    <button type="button" class="small" id="pgq-compare-cancel" on:click=stop>{ctx.t(keys::PGQ_CMP_CANCEL)}</button>
                 </Show>
             </form>
             {move || problem.get().map(|m| view! { <p class="field-error" role="alert">{render(ctx.lang.get(), &m)}</p> })}
-            <p class="muted">{ctx.t("pgq.cmp.page_note")} " " {move || render(ctx.lang.get(), &Msg::new("pgq.cmp.run_help").arg("max", compare::RUN_PAGES_MAX))}</p>
+            <p class="muted">{ctx.t(keys::PGQ_CMP_PAGE_NOTE)} " " {move || render(ctx.lang.get(), &Msg::new(keys::PGQ_CMP_RUN_HELP).arg("max", compare::RUN_PAGES_MAX))}</p>
             {move || failed.get().map(|e| view! { <ErrorBox error=e/> })}
             <div id="pgq-compare" data-testid="pgq-compare" data-state=state
                 data-total-ms=move || latest().map(|r| format!("{:.0}", r.total_ms))
@@ -172,23 +171,23 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
                         .collect_view()
                 }}
             </div>
-            <h3>{ctx.t("pgq.cmp.reference_title")}</h3>
+            <h3>{ctx.t(keys::PGQ_CMP_REFERENCE_TITLE)}</h3>
             <div class="table-wrap" tabindex="0">
                 <table id="pgq-compare-reference">
                     <thead>
                         <tr>
                             <th scope="col"></th>
-                            <th scope="col">{ctx.t("pgq.cmp.dead_tuples")}</th>
-                            <th scope="col">{ctx.t("pgq.cmp.dequeue_rate")}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_CMP_DEAD_TUPLES)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_CMP_DEQUEUE_RATE)}</th>
                         </tr>
                     </thead>
                     <tbody>
-                        <tr><th scope="row">"SKIP LOCKED"</th><td class="mono">{ctx.t("pgq.cmp.ref_skip_dead")}</td><td class="mono">{ctx.t("pgq.cmp.ref_skip_rate")}</td></tr>
-                        <tr><th scope="row">"PgQue"</th><td class="mono">"0"</td><td class="mono">{ctx.t("pgq.cmp.ref_pgque_rate")}</td></tr>
+                        <tr><th scope="row">"SKIP LOCKED"</th><td class="mono">{ctx.t(keys::PGQ_CMP_REF_SKIP_DEAD)}</td><td class="mono">{ctx.t(keys::PGQ_CMP_REF_SKIP_RATE)}</td></tr>
+                        <tr><th scope="row">"PgQue"</th><td class="mono">"0"</td><td class="mono">{ctx.t(keys::PGQ_CMP_REF_PGQUE_RATE)}</td></tr>
                     </tbody>
                 </table>
             </div>
-            <p class="muted">{ctx.t("pgq.cmp.reference_note")}</p>
+            <p class="muted">{ctx.t(keys::PGQ_CMP_REFERENCE_NOTE)}</p>
         </section>
     }
 }
@@ -198,9 +197,9 @@ fn ReportTable(report: Report, pinned: bool, running: RwSignal<bool>) -> impl In
     let ctx = use_ctx();
     let s = report.settings.unwrap_or_default();
     let caption = Msg::new(if pinned {
-        "pgq.cmp.caption_pinned"
+        keys::PGQ_CMP_CAPTION_PINNED
     } else {
-        "pgq.cmp.caption"
+        keys::PGQ_CMP_CAPTION
     })
     .arg("events", group(i64::from(s.events)))
     .arg("rounds", s.rounds)
@@ -217,19 +216,19 @@ fn ReportTable(report: Report, pinned: bool, running: RwSignal<bool>) -> impl In
                     <caption>{move || render(ctx.lang.get(), &caption)}</caption>
                     <thead>
                         <tr>
-                            <th scope="col" rowspan="2">{ctx.t("pgq.cmp.round")}</th>
-                            <th scope="colgroup" colspan="4">{ctx.t("pgq.cmp.side_pgq")}</th>
-                            <th scope="colgroup" colspan="4">{ctx.t("pgq.cmp.side_jobs")}</th>
+                            <th scope="col" rowspan="2">{ctx.t(keys::PGQ_CMP_ROUND)}</th>
+                            <th scope="colgroup" colspan="4">{ctx.t(keys::PGQ_CMP_SIDE_PGQ)}</th>
+                            <th scope="colgroup" colspan="4">{ctx.t(keys::PGQ_CMP_SIDE_JOBS)}</th>
                         </tr>
                         <tr>
-                            <th scope="col">{ctx.t("pgq.cmp.dead_tuples")}</th>
-                            <th scope="col">{ctx.t("pgq.cmp.size")}</th>
-                            <th scope="col">{ctx.t("pgq.cmp.per_receive")}</th>
-                            <th scope="col">{ctx.t("pgq.cmp.rotation")}</th>
-                            <th scope="col">{ctx.t("pgq.cmp.dead_vacuum")}</th>
-                            <th scope="col">{ctx.t("pgq.cmp.size")}</th>
-                            <th scope="col">{ctx.t("pgq.cmp.per_claim")}</th>
-                            <th scope="col">{ctx.t("pgq.cmp.claim_pages")}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_CMP_DEAD_TUPLES)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_CMP_SIZE)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_CMP_PER_RECEIVE)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_CMP_ROTATION)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_CMP_DEAD_VACUUM)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_CMP_SIZE)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_CMP_PER_CLAIM)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_CMP_CLAIM_PAGES)}</th>
                         </tr>
                     </thead>
                     <tbody>
@@ -238,9 +237,9 @@ fn ReportTable(report: Report, pinned: bool, running: RwSignal<bool>) -> impl In
                             let j = r.jobs.clone();
                             let jobs_done = j.claims > 0;
                             let rotation = match (p.truncated, p.waiting.clone()) {
-                                (Some(n), _) => Msg::new("pgq.cmp.truncated").arg("count", group(n)),
-                                (None, Some(_)) => Msg::new("pgq.cmp.held"),
-                                (None, None) => Msg::new("pgq.cmp.no_rotation"),
+                                (Some(n), _) => Msg::new(keys::PGQ_CMP_TRUNCATED).arg("count", group(n)),
+                                (None, Some(_)) => Msg::new(keys::PGQ_CMP_HELD),
+                                (None, None) => Msg::new(keys::PGQ_CMP_NO_ROTATION),
                             };
                             let why = p.waiting.clone();
                             let why = move || why.as_ref().map(|m| render(ctx.lang.get(), m)).unwrap_or_default();
@@ -259,7 +258,7 @@ fn ReportTable(report: Report, pinned: bool, running: RwSignal<bool>) -> impl In
                                             <td class="mono" data-field="jobs-pages" data-value=j.claim_pages.to_string()>{format!("{} ({})", group(j.claim_pages), ms(j.claim_plan_ms))}</td>
                                         }.into_any()
                                     } else {
-                                        view! { <td colspan="4" class="muted">{ctx.t("pgq.cmp.pending")}</td> }.into_any()
+                                        view! { <td colspan="4" class="muted">{ctx.t(keys::PGQ_CMP_PENDING)}</td> }.into_any()
                                     }}
                                 </tr>
                             }
@@ -269,19 +268,19 @@ fn ReportTable(report: Report, pinned: bool, running: RwSignal<bool>) -> impl In
             </div>
             <CallChart report=chart/>
             {released.map(|r| view! {
-                <p class="note good" data-field="released">{move || render(ctx.lang.get(), &Msg::new("pgq.cmp.released")
+                <p class="note good" data-field="released">{move || render(ctx.lang.get(), &Msg::new(keys::PGQ_CMP_RELEASED)
                     .arg("dead", group(r.jobs_dead)).arg("jobs_size", bytes(r.jobs_bytes))
                     .arg("truncated", group(r.truncated)).arg("pgq_size", bytes(r.pgq_bytes)))}</p>
             })}
             {(done && !cancelled).then(|| reading.map(|m| view! {
                 <p class="note" data-field="reading">{move || render(ctx.lang.get(), &m)}</p>
             }))}
-            {cancelled.then(|| view! { <p class="note bad">{ctx.t("pgq.cmp.cancelled")}</p> })}
+            {cancelled.then(|| view! { <p class="note bad">{ctx.t(keys::PGQ_CMP_CANCELLED)}</p> })}
             <p class="muted" data-field="times">{move || {
                 if !done && running.get() {
-                    tr(ctx.lang.get(), "pgq.cmp.running")
+                    tr(ctx.lang.get(), keys::PGQ_CMP_RUNNING)
                 } else {
-                    render(ctx.lang.get(), &Msg::new("pgq.cmp.times")
+                    render(ctx.lang.get(), &Msg::new(keys::PGQ_CMP_TIMES)
                         .arg("pgq", format!("{:.1} s", report.pgq_ms / 1000.0))
                         .arg("jobs", format!("{:.1} s", report.jobs_ms / 1000.0))
                         .arg("total", format!("{:.1} s", report.total_ms / 1000.0)))
@@ -324,14 +323,14 @@ fn CallChart(report: Report) -> impl IntoView {
         .collect_view();
     Some(view! {
         <figure class="compare-chart">
-            <svg viewBox=format!("0 0 {w} {h}") width="100%" role="img" aria-label=move || tr(ctx.lang.get(), "pgq.cmp.chart")>
+            <svg viewBox=format!("0 0 {w} {h}") width="100%" role="img" aria-label=move || tr(ctx.lang.get(), keys::PGQ_CMP_CHART)>
                 <line x1=pad y1=h - pad x2=w y2=h - pad class="axis-line"/>
                 <text x="0" y="10" class="axis">{ms(top)}</text>
                 {bars}
             </svg>
             <figcaption class="muted">
-                <span class="key key-pgq"></span> {ctx.t("pgq.cmp.per_receive")} " · "
-                <span class="key key-jobs"></span> {ctx.t("pgq.cmp.per_claim")}
+                <span class="key key-pgq"></span> {ctx.t(keys::PGQ_CMP_PER_RECEIVE)} " · "
+                <span class="key key-jobs"></span> {ctx.t(keys::PGQ_CMP_PER_CLAIM)}
             </figcaption>
         </figure>
     })

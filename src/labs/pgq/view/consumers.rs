@@ -2,6 +2,7 @@
 //! lag, batch with ack / nack), and a cooperative group's subconsumers with their parts.
 
 use crate::ctx::use_ctx;
+use crate::keys;
 use crate::labs::pgq::model::parse_in;
 use crate::labs::pgq::model::{self, Action, Event, Lab, Snapshot, SubInfo};
 use crate::ui::i18n::{render, tr};
@@ -60,11 +61,11 @@ pub fn Consumers(
     };
     view! {
         <section class="panel consumers-panel" aria-labelledby="consumers-title">
-            <h2 id="consumers-title">{ctx.t("pgq.section.consumers")}</h2>
+            <h2 id="consumers-title">{ctx.t(keys::PGQ_SECTION_CONSUMERS)}</h2>
             <div class="row">
-                <label for="receive-limit">{ctx.t("pgq.field.limit")}</label>
+                <label for="receive-limit">{ctx.t(keys::PGQ_FIELD_LIMIT)}</label>
                 <input id="receive-limit" type="text" inputmode="numeric" size="5" prop:value=f.limit on:input=move |ev| f.limit.set(event_target_value(&ev))/>
-                <label for="nack-delay">{ctx.t("pgq.nack_delay")}</label>
+                <label for="nack-delay">{ctx.t(keys::PGQ_NACK_DELAY)}</label>
                 <input id="nack-delay" type="text" inputmode="numeric" size="5" prop:value=f.delay on:input=move |ev| f.delay.set(event_target_value(&ev))/>
             </div>
             {move || f.problem.get().map(|m| view! { <p class="field-error" role="alert">{render(ctx.lang.get(), &m)}</p> })}
@@ -74,8 +75,8 @@ pub fn Consumers(
                     <ConsumerCard name=name lab=lab snap=snap act=act disabled=disabled f=f/>
                 </For>
             </div>
-            <p class="muted">{ctx.t("pgq.explain.nack")}</p>
-            <p class="muted">{move || render(ctx.lang.get(), &Msg::new("pgq.explain.coop").arg("secs", model::DEAD_SECONDS))}</p>
+            <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_NACK)}</p>
+            <p class="muted">{move || render(ctx.lang.get(), &Msg::new(keys::PGQ_EXPLAIN_COOP).arg("secs", model::DEAD_SECONDS))}</p>
         </section>
     }
 }
@@ -104,15 +105,15 @@ fn Subscribe(
     };
     view! {
         <div class="row" id="subscribe">
-            <strong>{ctx.t("pgq.subscribe.title")}</strong>
-            <Show when=move || chosen().is_some() fallback=move || view! { <span class="muted">{ctx.t("pgq.all_subscribed")}</span> }>
-                <label for="new-consumer">{ctx.t("pgq.field.new_consumer")}</label>
+            <strong>{ctx.t(keys::PGQ_SUBSCRIBE_TITLE)}</strong>
+            <Show when=move || chosen().is_some() fallback=move || view! { <span class="muted">{ctx.t(keys::PGQ_ALL_SUBSCRIBED)}</span> }>
+                <label for="new-consumer">{ctx.t(keys::PGQ_FIELD_NEW_CONSUMER)}</label>
                 <select id="new-consumer" on:change=move |ev| pick.set(event_target_value(&ev))>
                     {move || free().into_iter().map(|n| view! { <option value=n selected=move || chosen() == Some(n)>{n}</option> }).collect_view()}
                 </select>
                 <button type="button" id="subscribe-consumer" disabled=disabled
                     on:click=move |_| { if let Some(n) = chosen() { act.run(Action::Subscribe(n.into())) } }>
-                    {ctx.t("pgq.action.subscribe")}
+                    {ctx.t(keys::PGQ_ACTION_SUBSCRIBE)}
                 </button>
             </Show>
         </div>
@@ -175,35 +176,35 @@ fn ConsumerCard(
         })
     };
     view! {
-        <article class="worker" id=format!("consumer-{name}") aria-label=move || format!("{} {name}", tr(ctx.lang.get(), "pgq.label.consumer"))>
+        <article class="worker" id=format!("consumer-{name}") aria-label=move || format!("{} {name}", tr(ctx.lang.get(), keys::PGQ_LABEL_CONSUMER))>
             <h3><span>{name}</span></h3>
-            <p class="state mono" data-field="cursor">{move || render(ctx.lang.get(), &Msg::new("pgq.label.cursor").arg("tick", info().last_tick))}</p>
+            <p class="state mono" data-field="cursor">{move || render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_CURSOR).arg("tick", info().last_tick))}</p>
             <p class="muted">
-                {move || render(ctx.lang.get(), &Msg::new("pgq.label.lag_ticks").arg("count", info().lag_ticks))} " · "
-                {move || render(ctx.lang.get(), &Msg::new("pgq.label.lag_events").arg("count", info().lag_events))} " · "
-                {move || render(ctx.lang.get(), &Msg::new("pgq.label.lag_time").arg("duration", info().lag_time.unwrap_or_default()))}
+                {move || render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_LAG_TICKS).arg("count", info().lag_ticks))} " · "
+                {move || render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_LAG_EVENTS).arg("count", info().lag_events))} " · "
+                {move || render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_LAG_TIME).arg("duration", info().lag_time.unwrap_or_default()))}
             </p>
             <meter min="0" max=move || lag_max().to_string() value=move || info().lag_events.to_string() class="full-width"
-                aria-label=move || tr(ctx.lang.get(), "pgq.lag_bar")></meter>
+                aria-label=move || tr(ctx.lang.get(), keys::PGQ_LAG_BAR)></meter>
             <Show when=move || info().holds_rotation>
-                <p class="note bad" data-field="holds">{ctx.t("pgq.label.holds_rotation")}</p>
+                <p class="note bad" data-field="holds">{ctx.t(keys::PGQ_LABEL_HOLDS_ROTATION)}</p>
             </Show>
             <div class="row">
                 <Show when=move || !group()>
-                    <button type="button" class="small" data-act="receive" disabled=disabled on:click=move |_| receive()>{ctx.t("pgq.action.receive")}</button>
+                    <button type="button" class="small" data-act="receive" disabled=disabled on:click=move |_| receive()>{ctx.t(keys::PGQ_ACTION_RECEIVE)}</button>
                     <button type="button" class="small" data-act="ack" disabled=move || disabled.get() || batch_id().is_none()
                         on:click=move |_| { if let Some(b) = batch_id() { act.run(Action::Ack { consumer: name.into(), batch: b }) } }>
-                        {ctx.t("pgq.action.ack")}
+                        {ctx.t(keys::PGQ_ACTION_ACK)}
                     </button>
                 </Show>
                 {move || next_sub().map(|sub| view! {
                     <button type="button" class="small" data-act="add-sub" disabled=disabled
                         on:click=move |_| act.run(Action::AddSub { consumer: name.into(), sub: sub.into() })>
-                        {move || render(ctx.lang.get(), &Msg::new("pgq.action.add_sub").arg("sub", sub))}
+                        {move || render(ctx.lang.get(), &Msg::new(keys::PGQ_ACTION_ADD_SUB).arg("sub", sub))}
                     </button>
                 })}
                 <button type="button" class="small" data-act="unsubscribe" disabled=disabled
-                    on:click=move |_| act.run(Action::Unsubscribe(name.into()))>{ctx.t("pgq.action.unsubscribe")}</button>
+                    on:click=move |_| act.run(Action::Unsubscribe(name.into()))>{ctx.t(keys::PGQ_ACTION_UNSUBSCRIBE)}</button>
             </div>
             <Show when=group fallback=move || view! { <PlainBatch name=name info=Signal::derive(info) events=Signal::derive(events) lab=lab act=act disabled=disabled f=f/> }>
                 <Group name=name lab=lab snap=snap act=act disabled=disabled f=f/>
@@ -245,8 +246,8 @@ fn PlainBatch(
     view! {
         <p class="muted" data-field="batch">
             {move || match (batch_id(), info.get().batch_end_tick) {
-                (Some(b), end) => render(ctx.lang.get(), &Msg::new("pgq.label.batch").arg("id", b).arg("from", info.get().last_tick).arg("to", end.map_or("?".into(), |t| t.to_string()))),
-                (None, _) => tr(ctx.lang.get(), "pgq.label.no_batch"),
+                (Some(b), end) => render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_BATCH).arg("id", b).arg("from", info.get().last_tick).arg("to", end.map_or("?".into(), |t| t.to_string()))),
+                (None, _) => tr(ctx.lang.get(), keys::PGQ_LABEL_NO_BATCH),
             }}
         </p>
         <Show when=move || events.with(|e| !e.is_empty())>
@@ -254,11 +255,11 @@ fn PlainBatch(
                 <table class="batch">
                     <thead>
                         <tr>
-                            <th scope="col">{ctx.t("pgq.label.msg_id")}</th>
-                            <th scope="col">{ctx.t("pgq.field.payload")}</th>
-                            <th scope="col">{ctx.t("pgq.label.retry_count")}</th>
-                            <th scope="col">{ctx.t("pgq.label.created_at")}</th>
-                            <th scope="col"><span class="visually-hidden">{ctx.t("pgq.action.nack")}</span></th>
+                            <th scope="col">{ctx.t(keys::PGQ_LABEL_MSG_ID)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_FIELD_PAYLOAD)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_LABEL_RETRY_COUNT)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_LABEL_CREATED_AT)}</th>
+                            <th scope="col"><span class="visually-hidden">{ctx.t(keys::PGQ_ACTION_NACK)}</span></th>
                         </tr>
                     </thead>
                     <tbody>
@@ -276,8 +277,8 @@ fn PlainBatch(
                                                 Some(o) => view! { <span class="status">{o}</span> }.into_any(),
                                                 None => view! {
                                                     <button type="button" class="small" data-act="nack" disabled=disabled
-                                                        aria-label=move || format!("{} {msg}", tr(ctx.lang.get(), "pgq.action.nack"))
-                                                        on:click=move |_| nack(batch, msg)>{ctx.t("pgq.action.nack")}</button>
+                                                        aria-label=move || format!("{} {msg}", tr(ctx.lang.get(), keys::PGQ_ACTION_NACK))
+                                                        on:click=move |_| nack(batch, msg)>{ctx.t(keys::PGQ_ACTION_NACK)}</button>
                                                 }.into_any(),
                                             }}
                                         </td>
@@ -315,7 +316,7 @@ fn Group(
     };
     view! {
         <p class="note" data-field="group">
-            {move || render(ctx.lang.get(), &Msg::new("pgq.label.group").arg("count", subs().len()))}
+            {move || render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_GROUP).arg("count", subs().len()))}
         </p>
         <ul class="subs">
             <For each=subs key=|s| *s let:sub>
@@ -354,12 +355,12 @@ fn SubRow(
     };
     let killed = move || lab.with(|l| l.as_ref().is_some_and(|l| l.is_killed(name, sub)));
     let part = move |i: SubInfo| match i.batch_id {
-        Some(b) => Msg::new("pgq.label.part")
+        Some(b) => Msg::new(keys::PGQ_LABEL_PART)
             .arg("batch", b)
             .arg("from", i.batch_start_tick.unwrap_or(0))
             .arg("to", i.batch_end_tick.unwrap_or(0))
             .arg("count", i.batch_events),
-        None => Msg::new("pgq.label.no_part"),
+        None => Msg::new(keys::PGQ_LABEL_NO_PART),
     };
     let receive = move || {
         if let Some(max) = f.limit() {
@@ -376,24 +377,24 @@ fn SubRow(
             <span data-field="part">{move || render(ctx.lang.get(), &part(info()))}</span>
             <br/>
             <span class="muted" data-field="sub-lag">
-                {move || render(ctx.lang.get(), &Msg::new("pgq.label.sub_idle").arg("idle", info().idle.unwrap_or_default()))}
+                {move || render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_SUB_IDLE).arg("idle", info().idle.unwrap_or_default()))}
             </span>
             <Show when=killed>
-                <p class="note bad" data-field="killed">{ctx.t("pgq.label.killed")}</p>
+                <p class="note bad" data-field="killed">{ctx.t(keys::PGQ_LABEL_KILLED)}</p>
             </Show>
             <div class="row">
-                <button type="button" class="small" data-act="receive-coop" disabled=move || disabled.get() || killed() on:click=move |_| receive()>{ctx.t("pgq.action.receive_coop")}</button>
+                <button type="button" class="small" data-act="receive-coop" disabled=move || disabled.get() || killed() on:click=move |_| receive()>{ctx.t(keys::PGQ_ACTION_RECEIVE_COOP)}</button>
                 <button type="button" class="small" data-act="ack-coop" disabled=move || disabled.get() || killed() || held().is_empty()
-                    on:click=move |_| act.run(Action::AckCoop { consumer: name.into(), sub: sub.into() })>{ctx.t("pgq.action.ack_coop")}</button>
+                    on:click=move |_| act.run(Action::AckCoop { consumer: name.into(), sub: sub.into() })>{ctx.t(keys::PGQ_ACTION_ACK_COOP)}</button>
                 <Show when=killed fallback=move || view! {
                     <button type="button" class="small" data-act="kill" disabled=disabled
-                        on:click=move |_| act.run(Action::Kill { consumer: name.into(), sub: sub.into() })>{ctx.t("pgq.action.kill")}</button>
+                        on:click=move |_| act.run(Action::Kill { consumer: name.into(), sub: sub.into() })>{ctx.t(keys::PGQ_ACTION_KILL)}</button>
                 }>
                     <button type="button" class="small" data-act="restart" disabled=disabled
-                        on:click=move |_| act.run(Action::AddSub { consumer: name.into(), sub: sub.into() })>{ctx.t("pgq.action.restart")}</button>
+                        on:click=move |_| act.run(Action::AddSub { consumer: name.into(), sub: sub.into() })>{ctx.t(keys::PGQ_ACTION_RESTART)}</button>
                 </Show>
                 <button type="button" class="small" data-act="remove-sub" disabled=disabled
-                    on:click=move |_| act.run(Action::RemoveSub { consumer: name.into(), sub: sub.into() })>{ctx.t("pgq.action.remove_sub")}</button>
+                    on:click=move |_| act.run(Action::RemoveSub { consumer: name.into(), sub: sub.into() })>{ctx.t(keys::PGQ_ACTION_REMOVE_SUB)}</button>
             </div>
             <Show when=move || !held().is_empty()>
                 <p class="mono" data-field="part-events">

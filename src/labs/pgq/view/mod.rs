@@ -9,6 +9,7 @@ mod ring;
 use super::model::{self, Action, Lab, Snapshot};
 use super::tour::TOUR;
 use crate::ctx::use_ctx;
+use crate::keys;
 use crate::labs::frame::LabFrame;
 use crate::labs::guide::Guide;
 use crate::labs::session::{LabSession, LastOutcome};
@@ -20,22 +21,22 @@ use crate::ui::sql_log::LastActionSql;
 use compare::Compare;
 use consumers::Consumers;
 use leptos::prelude::*;
-use queue_lab_core::i18n::Msg;
+use queue_lab_core::i18n::{Key, Msg};
 use ring::TableRing;
 
 type LabSig = RwSignal<Option<Lab>, LocalStorage>;
 
 /// Every way the lab's engine differs from PgQue, each with its reason (shown on the page).
-pub const DIFFERENCES: [&str; 9] = [
-    "pgq.diff.code",
-    "pgq.diff.ntables",
-    "pgq.diff.clock",
-    "pgq.diff.force_tick",
-    "pgq.diff.maint",
-    "pgq.diff.info",
-    "pgq.diff.dead_letter",
-    "pgq.diff.retry_batch",
-    "pgq.diff.omitted",
+pub const DIFFERENCES: [Key; 9] = [
+    keys::PGQ_DIFF_CODE,
+    keys::PGQ_DIFF_NTABLES,
+    keys::PGQ_DIFF_CLOCK,
+    keys::PGQ_DIFF_FORCE_TICK,
+    keys::PGQ_DIFF_MAINT,
+    keys::PGQ_DIFF_INFO,
+    keys::PGQ_DIFF_DEAD_LETTER,
+    keys::PGQ_DIFF_RETRY_BATCH,
+    keys::PGQ_DIFF_OMITTED,
 ];
 
 #[component]
@@ -72,22 +73,22 @@ pub fn PgqLab() -> impl IntoView {
 
     let intro = move || {
         view! {
-            <p class="lead">{ctx.t("pgq.lead")}</p>
-            <p class="muted">{ctx.t("pgq.engine_note")}</p>
+            <p class="lead">{ctx.t(keys::PGQ_LEAD)}</p>
+            <p class="muted">{ctx.t(keys::PGQ_ENGINE_NOTE)}</p>
             <details class="pgque-diff" id="pgque-diff">
-                <summary>{ctx.t("pgq.diff.title")}</summary>
+                <summary>{ctx.t(keys::PGQ_DIFF_TITLE)}</summary>
                 <ul>
-                    {DIFFERENCES.iter().map(|k| view! { <li>{ctx.t(k)}</li> }).collect_view()}
+                    {DIFFERENCES.iter().map(|k| view! { <li>{ctx.t(*k)}</li> }).collect_view()}
                 </ul>
             </details>
         }
     };
     view! {
-        <LabFrame session=session guide=guide slug="pgq" title="lab.pgq.title" tour_title="pgq.tour.title"
+        <LabFrame session=session guide=guide slug="pgq" title=keys::LAB_PGQ_TITLE tour_title=keys::PGQ_TOUR_TITLE
             intro=intro
-            waiting=move || view! { <p class="muted">{ctx.t("pgq.needs_postgres")}</p> }
+            waiting=move || view! { <p class="muted">{ctx.t(keys::PGQ_NEEDS_POSTGRES)}</p> }
             share=|l| crate::labs::pgq::share::encode(&l.history)
-            reset="pgq.action.reset"
+            reset=keys::PGQ_ACTION_RESET
             console="select * from pgque.get_consumer_info('orders');">
             // On a wide screen two columns: the producer, ticker and housekeeping on the
             // left; the consumers, where a receive shows its events, beside the SQL that
@@ -104,12 +105,12 @@ pub fn PgqLab() -> impl IntoView {
                             <label>
                                 <input type="checkbox" id="auto-tick" prop:checked=auto_tick disabled=disabled
                                     on:change=move |ev| act.run(Action::SetAutoTick(event_target_checked(&ev)))/>
-                                " " {ctx.t("pgq.auto_tick")}
+                                " " {ctx.t(keys::PGQ_AUTO_TICK)}
                             </label>
                             <label>
                                 <input type="checkbox" id="auto-maint" prop:checked=auto_maint disabled=disabled
                                     on:change=move |ev| act.run(Action::SetAutoMaint(event_target_checked(&ev)))/>
-                                " " {ctx.t("pgq.auto_maint")}
+                                " " {ctx.t(keys::PGQ_AUTO_MAINT)}
                             </label>
                         </div>
                         <LastOutcome last=last explain=model::error_key/>
@@ -150,38 +151,38 @@ fn Producers(
     };
     view! {
         <section class="panel" aria-labelledby="producers-title">
-            <h2 id="producers-title">{ctx.t("pgq.section.producers")}</h2>
+            <h2 id="producers-title">{ctx.t(keys::PGQ_SECTION_PRODUCERS)}</h2>
             <div class="row">
                 <button type="button" id="send-one" class="primary" disabled=disabled on:click=move |_| act.run(Action::SendOne)>
-                    {ctx.t("pgq.action.send_one")}
+                    {ctx.t(keys::PGQ_ACTION_SEND_ONE)}
                 </button>
                 <button type="button" id="send-rollback" disabled=disabled on:click=move |_| act.run(Action::SendRollback)>
-                    {ctx.t("pgq.action.send_rollback")}
+                    {ctx.t(keys::PGQ_ACTION_SEND_ROLLBACK)}
                 </button>
             </div>
             <form class="row" on:submit=move |ev| { ev.prevent_default(); send_burst(); }>
-                <label for="burst-n">{ctx.t("pgq.burst_size")}</label>
+                <label for="burst-n">{ctx.t(keys::PGQ_BURST_SIZE)}</label>
                 <input id="burst-n" type="text" inputmode="numeric" size="6" prop:value=burst on:input=move |ev| burst.set(event_target_value(&ev))/>
                 <button type="submit" id="send-burst" disabled=disabled>
-                    {move || render(ctx.lang.get(), &Msg::new("pgq.action.send_burst").arg("count", burst.get().trim()))}
+                    {move || render(ctx.lang.get(), &Msg::new(keys::PGQ_ACTION_SEND_BURST).arg("count", burst.get().trim()))}
                 </button>
             </form>
             {move || problem.get().map(|m| view! { <p class="field-error" role="alert">{render(ctx.lang.get(), &m)}</p> })}
-            <h3>{ctx.t("pgq.inflight_title")}</h3>
-            <p class="muted">{ctx.t("pgq.explain.snapshot")}</p>
+            <h3>{ctx.t(keys::PGQ_INFLIGHT_TITLE)}</h3>
+            <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_SNAPSHOT)}</p>
             <div class="row">
                 <button type="button" id="prepare" disabled=move || disabled.get() || open() on:click=move |_| act.run(Action::Prepare)>
-                    {ctx.t("pgq.action.prepare")}
+                    {ctx.t(keys::PGQ_ACTION_PREPARE)}
                 </button>
                 <button type="button" id="commit-prepared" disabled=move || disabled.get() || !open() on:click=move |_| act.run(Action::CommitPrepared)>
-                    {ctx.t("pgq.action.commit_prepared")}
+                    {ctx.t(keys::PGQ_ACTION_COMMIT_PREPARED)}
                 </button>
                 <button type="button" id="rollback-prepared" disabled=move || disabled.get() || !open() on:click=move |_| act.run(Action::RollbackPrepared)>
-                    {ctx.t("pgq.action.rollback_prepared")}
+                    {ctx.t(keys::PGQ_ACTION_ROLLBACK_PREPARED)}
                 </button>
             </div>
             <Show when=open>
-                <p class="note bad" id="inflight-open">{move || render(ctx.lang.get(), &Msg::new("pgq.label.prepared_open").arg("name", "pgq_inflight"))}</p>
+                <p class="note bad" id="inflight-open">{move || render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_PREPARED_OPEN).arg("name", "pgq_inflight"))}</p>
             </Show>
         </section>
     }
@@ -205,7 +206,7 @@ fn Ticker(
             .to_owned();
         render(
             ctx.lang.get(),
-            &Msg::new("pgq.label.last_tick")
+            &Msg::new(keys::PGQ_LABEL_LAST_TICK)
                 .arg("tick", q.last_tick)
                 .arg("time", time),
         )
@@ -213,19 +214,19 @@ fn Ticker(
     let waiting = move || q().events_since_tick.unwrap_or(0);
     view! {
         <section class="panel" aria-labelledby="ticker-title">
-            <h2 id="ticker-title">{ctx.t("pgq.section.ticker")}</h2>
+            <h2 id="ticker-title">{ctx.t(keys::PGQ_SECTION_TICKER)}</h2>
             <div class="row">
-                <button type="button" id="tick" class="primary" disabled=disabled on:click=move |_| act.run(Action::Tick)>{ctx.t("pgq.action.tick")}</button>
+                <button type="button" id="tick" class="primary" disabled=disabled on:click=move |_| act.run(Action::Tick)>{ctx.t(keys::PGQ_ACTION_TICK)}</button>
                 <span id="last-tick">{last_tick}</span>
             </div>
             <p id="waiting-tick" class:note=move || { waiting() > 0 } class:muted=move || { waiting() == 0 }>
-                {move || render(ctx.lang.get(), &Msg::new("pgq.label.events_since_tick").arg("count", waiting()))}
+                {move || render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_EVENTS_SINCE_TICK).arg("count", waiting()))}
             </p>
             <p class="muted" id="ticker-thresholds">
-                {move || { let q = q(); render(ctx.lang.get(), &Msg::new("pgq.label.thresholds").arg("count", q.ticker_max_count).arg("lag", q.ticker_max_lag)) }}
+                {move || { let q = q(); render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_THRESHOLDS).arg("count", q.ticker_max_count).arg("lag", q.ticker_max_lag)) }}
             </p>
-            <p class="muted">{ctx.t("pgq.explain.latency")}</p>
-            <p class="muted">{ctx.t("pgq.explain.fanout")}</p>
+            <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_LATENCY)}</p>
+            <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_FANOUT)}</p>
         </section>
     }
 }
@@ -243,15 +244,15 @@ fn Rotation(
         move || lab.with(|l| l.as_ref().map(|l| l.last_maint.clone()).unwrap_or_default());
     view! {
         <section class="panel" aria-labelledby="rotation-title">
-            <h2 id="rotation-title">{ctx.t("pgq.section.rotation")}</h2>
-            <p class="muted">{ctx.t("pgq.explain.rotation")}</p>
+            <h2 id="rotation-title">{ctx.t(keys::PGQ_SECTION_ROTATION)}</h2>
+            <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_ROTATION)}</p>
             <p id="current-table">
-                {move || render(ctx.lang.get(), &Msg::new("pgq.current_table").arg("table", q().cur_table_name).arg("period", q().rotation_period))}
+                {move || render(ctx.lang.get(), &Msg::new(keys::PGQ_CURRENT_TABLE).arg("table", q().cur_table_name).arg("period", q().rotation_period))}
             </p>
             <p id="rotation-next" class="note" class:good=move || q().rotation_ready == Some(true)>
                 {move || {
                     let q = q();
-                    let key = if q.rotation_ready == Some(true) { "pgq.next.rotate" } else { "pgq.next.wait" };
+                    let key = if q.rotation_ready == Some(true) { keys::PGQ_NEXT_ROTATE } else { keys::PGQ_NEXT_WAIT };
                     render(ctx.lang.get(), &Msg::new(key).arg_msg("note", q.rotation_msg()))
                 }}
             </p>
@@ -259,11 +260,11 @@ fn Rotation(
                 <table id="event-tables">
                     <thead>
                         <tr>
-                            <th scope="col">{ctx.t("pgq.label.table")}</th>
-                            <th scope="col">{ctx.t("pgq.label.events")}</th>
-                            <th scope="col">{ctx.t("pgq.label.dead_tuples")}</th>
-                            <th scope="col">{ctx.t("pgq.label.updates_deletes")}</th>
-                            <th scope="col">{ctx.t("pgq.label.size")}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_LABEL_TABLE)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_LABEL_EVENTS)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_LABEL_DEAD_TUPLES)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_LABEL_UPDATES_DELETES)}</th>
+                            <th scope="col">{ctx.t(keys::PGQ_LABEL_SIZE)}</th>
                             <th scope="col">"ev_id"</th>
                         </tr>
                     </thead>
@@ -272,8 +273,8 @@ fn Rotation(
                             <tr data-table=t.table_no.to_string() class:changed=t.is_current>
                                 <td class="mono">
                                     {t.table_name.clone()}
-                                    {t.is_current.then(|| view! { " " <span class="status">{ctx.t("pgq.label.current")}</span> })}
-                                    {t.is_next.then(|| view! { " " <span class="status">{ctx.t("pgq.label.next")}</span> })}
+                                    {t.is_current.then(|| view! { " " <span class="status">{ctx.t(keys::PGQ_LABEL_CURRENT)}</span> })}
+                                    {t.is_next.then(|| view! { " " <span class="status">{ctx.t(keys::PGQ_LABEL_NEXT)}</span> })}
                                 </td>
                                 <td class="mono" data-field="events">{t.events}</td>
                                 <td class="mono" data-field="dead">{t.dead_tuples}</td>
@@ -285,10 +286,10 @@ fn Rotation(
                     </tbody>
                 </table>
             </div>
-            <p class="muted">{ctx.t("pgq.explain.stats_flush")}</p>
+            <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_STATS_FLUSH)}</p>
             <TableRing snap=snap/>
             <div class="row">
-                <button type="button" id="maint" class="primary" disabled=disabled on:click=move |_| act.run(Action::Maint)>{ctx.t("pgq.action.maint")}</button>
+                <button type="button" id="maint" class="primary" disabled=disabled on:click=move |_| act.run(Action::Maint)>{ctx.t(keys::PGQ_ACTION_MAINT)}</button>
             </div>
             <ul id="maint-answer">
                 {move || maint_rows().into_iter().map(|r| {
@@ -300,8 +301,8 @@ fn Rotation(
                     }
                 }).collect_view()}
             </ul>
-            <p class="muted">{ctx.t("pgq.explain.long_tx")}</p>
-            <p class="muted">{ctx.t("pgq.explain.rollback_dead_tuple")}</p>
+            <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_LONG_TX)}</p>
+            <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_ROLLBACK_DEAD_TUPLE)}</p>
         </section>
     }
 }
@@ -317,16 +318,16 @@ fn RetriesAndDead(
     view! {
         <div class="lab-grid">
             <section class="panel" aria-labelledby="retry-title">
-                <h2 id="retry-title">{ctx.t("pgq.section.retry")}</h2>
-                <p class="muted">{move || render(ctx.lang.get(), &Msg::new("pgq.label.max_retries").arg("count", max_retries()))}</p>
+                <h2 id="retry-title">{ctx.t(keys::PGQ_SECTION_RETRY)}</h2>
+                <p class="muted">{move || render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_MAX_RETRIES).arg("count", max_retries()))}</p>
                 <div class="table-wrap" tabindex="0">
                     <table id="retry-table">
                         <thead>
                             <tr>
-                                <th scope="col">{ctx.t("pgq.label.consumer")}</th>
-                                <th scope="col">{ctx.t("pgq.label.msg_id")}</th>
-                                <th scope="col">{ctx.t("pgq.label.retry_count")}</th>
-                                <th scope="col">{ctx.t("pgq.label.retry_after")}</th>
+                                <th scope="col">{ctx.t(keys::PGQ_LABEL_CONSUMER)}</th>
+                                <th scope="col">{ctx.t(keys::PGQ_LABEL_MSG_ID)}</th>
+                                <th scope="col">{ctx.t(keys::PGQ_LABEL_RETRY_COUNT)}</th>
+                                <th scope="col">{ctx.t(keys::PGQ_LABEL_RETRY_AFTER)}</th>
                             </tr>
                         </thead>
                         <tbody>
@@ -342,21 +343,21 @@ fn RetriesAndDead(
                     </table>
                 </div>
                 <div class="row">
-                    <button type="button" id="retry-events" disabled=disabled on:click=move |_| act.run(Action::RetryEvents)>{ctx.t("pgq.action.retry_events")}</button>
+                    <button type="button" id="retry-events" disabled=disabled on:click=move |_| act.run(Action::RetryEvents)>{ctx.t(keys::PGQ_ACTION_RETRY_EVENTS)}</button>
                 </div>
             </section>
             <section class="panel" aria-labelledby="dead-title">
-                <h2 id="dead-title">{ctx.t("pgq.section.dead")}</h2>
+                <h2 id="dead-title">{ctx.t(keys::PGQ_SECTION_DEAD)}</h2>
                 <div class="table-wrap" tabindex="0">
                     <table id="dead-table">
                         <thead>
                             <tr>
                                 <th scope="col">"dl_id"</th>
-                                <th scope="col">{ctx.t("pgq.label.consumer")}</th>
-                                <th scope="col">{ctx.t("pgq.field.payload")}</th>
-                                <th scope="col">{ctx.t("pgq.field.reason")}</th>
-                                <th scope="col">{ctx.t("pgq.label.died_at")}</th>
-                                <th scope="col"><span class="visually-hidden">{ctx.t("pgq.action.replay")}</span></th>
+                                <th scope="col">{ctx.t(keys::PGQ_LABEL_CONSUMER)}</th>
+                                <th scope="col">{ctx.t(keys::PGQ_FIELD_PAYLOAD)}</th>
+                                <th scope="col">{ctx.t(keys::PGQ_FIELD_REASON)}</th>
+                                <th scope="col">{ctx.t(keys::PGQ_LABEL_DIED_AT)}</th>
+                                <th scope="col"><span class="visually-hidden">{ctx.t(keys::PGQ_ACTION_REPLAY)}</span></th>
                             </tr>
                         </thead>
                         <tbody>
@@ -372,8 +373,8 @@ fn RetriesAndDead(
                                             <td class="mono">{crate::clock::time_of_day(&d.died_at).to_owned()}</td>
                                             <td>
                                                 <button type="button" class="small" data-act="replay" disabled=disabled
-                                                    aria-label=move || format!("{} {id}", tr(ctx.lang.get(), "pgq.action.replay"))
-                                                    on:click=move |_| act.run(Action::Replay(id))>{ctx.t("pgq.action.replay")}</button>
+                                                    aria-label=move || format!("{} {id}", tr(ctx.lang.get(), keys::PGQ_ACTION_REPLAY))
+                                                    on:click=move |_| act.run(Action::Replay(id))>{ctx.t(keys::PGQ_ACTION_REPLAY)}</button>
                                             </td>
                                         </tr>
                                     }
@@ -383,7 +384,7 @@ fn RetriesAndDead(
                     </table>
                 </div>
                 <Show when=move || snap.with(|s| s.dead.is_empty())>
-                    <p class="muted">{ctx.t("pgq.no_dead")}</p>
+                    <p class="muted">{ctx.t(keys::PGQ_NO_DEAD)}</p>
                 </Show>
             </section>
         </div>

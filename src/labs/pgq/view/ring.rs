@@ -7,6 +7,7 @@
 
 use crate::clock::time_of_day;
 use crate::ctx::use_ctx;
+use crate::keys;
 use crate::labs::pgq::model::{CursorInfo, QueueInfo, Snapshot, TableInfo};
 use crate::ui::i18n::render;
 use leptos::prelude::*;
@@ -62,7 +63,10 @@ fn holds(snap: &Snapshot, consumer: &str) -> bool {
 /// A consumer's name, and whether it holds rotation back.
 fn holder(lang: Lang, consumer: &str, holding: bool) -> String {
     if holding {
-        render(lang, &Msg::new("pgq.ring.holds").arg("consumer", consumer))
+        render(
+            lang,
+            &Msg::new(keys::PGQ_RING_HOLDS).arg("consumer", consumer),
+        )
     } else {
         consumer.to_owned()
     }
@@ -72,15 +76,17 @@ fn holder(lang: Lang, consumer: &str, holding: bool) -> String {
 /// code and values); the full sentence is the rotation panel's.
 pub fn next_state(q: &QueueInfo) -> Msg {
     if q.rotation_ready == Some(true) {
-        return Msg::new("pgq.ring.ready");
+        return Msg::new(keys::PGQ_RING_READY);
     }
     let args = q.rotation_args.as_deref().unwrap_or_default();
     let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
     match q.rotation_reason.as_deref().unwrap_or_default() {
-        "consumer" => Msg::new("pgq.ring.held_consumer").arg("consumer", arg(0)),
-        "long_tx" => Msg::new("pgq.ring.held_tx").arg("txid", arg(0)),
-        "period" => Msg::new("pgq.ring.waits_period").arg("time", time_of_day(&arg(0)).to_owned()),
-        _ => Msg::new("pgq.ring.waits_tick"),
+        "consumer" => Msg::new(keys::PGQ_RING_HELD_CONSUMER).arg("consumer", arg(0)),
+        "long_tx" => Msg::new(keys::PGQ_RING_HELD_TX).arg("txid", arg(0)),
+        "period" => {
+            Msg::new(keys::PGQ_RING_WAITS_PERIOD).arg("time", time_of_day(&arg(0)).to_owned())
+        }
+        _ => Msg::new(keys::PGQ_RING_WAITS_TICK),
     }
 }
 
@@ -107,12 +113,12 @@ pub fn facts(snap: &Snapshot) -> Vec<Msg> {
     };
     let next = (q.cur_table + 1) % q.ntables.max(1);
     out.push(
-        Msg::new("pgq.ring.fact_current")
+        Msg::new(keys::PGQ_RING_FACT_CURRENT)
             .arg("table", table_name(&snap.tables, q.cur_table))
             .arg("count", count(q.cur_table)),
     );
     out.push(
-        Msg::new("pgq.ring.fact_next")
+        Msg::new(keys::PGQ_RING_FACT_NEXT)
             .arg("table", table_name(&snap.tables, next))
             .arg("count", count(next))
             .arg_msg("state", next_state(q)),
@@ -121,18 +127,18 @@ pub fn facts(snap: &Snapshot) -> Vec<Msg> {
         let holding = holds(snap, &c.consumer_name);
         out.push(match (&c.table_name, c.next_msg_id) {
             (Some(table), Some(id)) => Msg::new(if holding {
-                "pgq.ring.fact_cursor_holds"
+                keys::PGQ_RING_FACT_CURSOR_HOLDS
             } else {
-                "pgq.ring.fact_cursor"
+                keys::PGQ_RING_FACT_CURSOR
             })
             .arg("consumer", c.consumer_name.clone())
             .arg("count", c.unread)
             .arg("id", id)
             .arg("table", table.clone()),
             _ => Msg::new(if holding {
-                "pgq.ring.fact_caught_up_holds"
+                keys::PGQ_RING_FACT_CAUGHT_UP_HOLDS
             } else {
-                "pgq.ring.fact_caught_up"
+                keys::PGQ_RING_FACT_CAUGHT_UP
             })
             .arg("consumer", c.consumer_name.clone()),
         });
@@ -151,13 +157,13 @@ fn table_view(snap: &Snapshot, t: &TableInfo, lang: Lang) -> impl IntoView {
     let mut lines: Vec<(String, &'static str, String, bool)> = Vec::new();
     if t.is_current {
         lines.push((
-            render(lang, &Msg::new("pgq.label.current")),
+            render(lang, &Msg::new(keys::PGQ_LABEL_CURRENT)),
             "role-current",
             String::new(),
             false,
         ));
         lines.push((
-            render(lang, &Msg::new("pgq.ring.send_here")),
+            render(lang, &Msg::new(keys::PGQ_RING_SEND_HERE)),
             "send-here",
             String::new(),
             false,
@@ -165,7 +171,7 @@ fn table_view(snap: &Snapshot, t: &TableInfo, lang: Lang) -> impl IntoView {
     }
     if t.is_next {
         lines.push((
-            render(lang, &Msg::new("pgq.label.next")),
+            render(lang, &Msg::new(keys::PGQ_LABEL_NEXT)),
             "role-next",
             String::new(),
             false,
@@ -178,7 +184,10 @@ fn table_view(snap: &Snapshot, t: &TableInfo, lang: Lang) -> impl IntoView {
         ));
     }
     lines.push((
-        render(lang, &Msg::new("pgq.ring.events").arg("count", t.events)),
+        render(
+            lang,
+            &Msg::new(keys::PGQ_RING_EVENTS).arg("count", t.events),
+        ),
         "events",
         String::new(),
         false,
@@ -241,7 +250,7 @@ pub fn TableRing(snap: RwSignal<Snapshot>) -> impl IntoView {
         let lang = ctx.lang.get();
         format!(
             "{} {}",
-            render(lang, &Msg::new("pgq.ring.title")),
+            render(lang, &Msg::new(keys::PGQ_RING_TITLE)),
             lines().join(" ")
         )
     };
@@ -290,7 +299,7 @@ pub fn TableRing(snap: RwSignal<Snapshot>) -> impl IntoView {
                     })
                     .collect_view();
                 view! {
-                    <text x="12" y="24" class="caught-title">{render(lang, &Msg::new("pgq.ring.caught_up"))}</text>
+                    <text x="12" y="24" class="caught-title">{render(lang, &Msg::new(keys::PGQ_RING_CAUGHT_UP))}</text>
                     {names}
                 }
             });
@@ -299,7 +308,7 @@ pub fn TableRing(snap: RwSignal<Snapshot>) -> impl IntoView {
     };
     view! {
         <figure class="ring-figure" aria-labelledby="ring-title">
-            <h3 id="ring-title">{ctx.t("pgq.ring.title")}</h3>
+            <h3 id="ring-title">{ctx.t(keys::PGQ_RING_TITLE)}</h3>
             // Scrolls sideways on a phone rather than shrinking its labels past reading.
             <div class="table-wrap" tabindex="0">
                 <svg id="table-ring" class="ring-svg" viewBox="0 0 520 370" width="100%" role="img" aria-label=label>
@@ -315,7 +324,7 @@ pub fn TableRing(snap: RwSignal<Snapshot>) -> impl IntoView {
                 <ul id="ring-facts">
                     {move || lines().into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}
                 </ul>
-                <p class="muted">{ctx.t("pgq.ring.note")}</p>
+                <p class="muted">{ctx.t(keys::PGQ_RING_NOTE)}</p>
             </figcaption>
         </figure>
     }
@@ -372,22 +381,22 @@ mod tests {
         };
         assert_eq!(
             next_state(&q(true, "ready", &["event_1_1"])).key,
-            "pgq.ring.ready"
+            keys::PGQ_RING_READY
         );
         let held = next_state(&q(false, "consumer", &["email", "3"]));
-        assert_eq!(held.key, "pgq.ring.held_consumer");
+        assert_eq!(held.key, keys::PGQ_RING_HELD_CONSUMER);
         assert_eq!(held.args, [("consumer", "email".to_string())]);
         assert_eq!(
             next_state(&q(false, "long_tx", &["812"])).key,
-            "pgq.ring.held_tx"
+            keys::PGQ_RING_HELD_TX
         );
         assert_eq!(
             next_state(&q(false, "period", &["2026-01-01 10:00:30+00"])).key,
-            "pgq.ring.waits_period"
+            keys::PGQ_RING_WAITS_PERIOD
         );
         assert_eq!(
             next_state(&q(false, "step2_pending", &[])).key,
-            "pgq.ring.waits_tick"
+            keys::PGQ_RING_WAITS_TICK
         );
     }
 
@@ -419,14 +428,14 @@ mod tests {
             ..Snapshot::default()
         };
         let f = facts(&snap);
-        let keys: Vec<&str> = f.iter().map(|m| m.key).collect();
+        let named: Vec<queue_lab_core::i18n::Key> = f.iter().map(|m| m.key).collect();
         assert_eq!(
-            keys,
+            named,
             [
-                "pgq.ring.fact_current",
-                "pgq.ring.fact_next",
-                "pgq.ring.fact_caught_up",
-                "pgq.ring.fact_cursor_holds"
+                keys::PGQ_RING_FACT_CURRENT,
+                keys::PGQ_RING_FACT_NEXT,
+                keys::PGQ_RING_FACT_CAUGHT_UP,
+                keys::PGQ_RING_FACT_CURSOR_HOLDS
             ]
         );
         assert_eq!(f[0].args[0], ("table", "pgque.event_1_2".to_string()));

@@ -1,6 +1,7 @@
 //! The stub lab's page: its title, what it is for, and the search path its SQL runs with.
 
 use crate::ctx::use_ctx;
+use crate::keys;
 use leptos::prelude::*;
 
 #[component]
@@ -9,9 +10,9 @@ pub fn StubLab() -> impl IntoView {
     view! {
         <section class="lab stub-lab">
             <h1>{ctx.t(super::LAB.title)}</h1>
-            <p class="lead">{ctx.t("stub.intro")}</p>
+            <p class="lead">{ctx.t(keys::STUB_INTRO)}</p>
             <p>
-                {ctx.t("stub.search_path")} " "
+                {ctx.t(keys::STUB_SEARCH_PATH)} " "
                 <code id="stub-search-path">{super::LAB.search_path()}</code>
             </p>
         </section>

@@ -1,6 +1,7 @@
 //! How big a run of L3 the tab takes: a run is refused up front, with the reason, above
 //! the bounds measured here (not discovered by minutes of waiting or a tab out of memory).
 use super::RunConfig;
+use crate::keys;
 use crate::ui::format::group;
 use queue_lab_core::i18n::Msg;
 
@@ -19,7 +20,7 @@ pub const RUN_CLAIMS_MAX: u32 = 100;
 pub(super) fn within_the_tab(cfg: RunConfig) -> Result<RunConfig, Msg> {
     let jobs = u64::from(cfg.jobs) * u64::from(cfg.rounds);
     if jobs > u64::from(RUN_JOBS_MAX) {
-        return Err(Msg::new("vacuum.input.run.too_many_jobs")
+        return Err(Msg::new(keys::VACUUM_INPUT_RUN_TOO_MANY_JOBS)
             .arg("jobs", group(i64::from(cfg.jobs)))
             .arg("rounds", cfg.rounds)
             .arg("total", group(jobs as i64))
@@ -29,7 +30,7 @@ pub(super) fn within_the_tab(cfg: RunConfig) -> Result<RunConfig, Msg> {
     if claims > RUN_CLAIMS_MAX {
         // The smallest batch that keeps the claims within the bound.
         let per_round = (RUN_CLAIMS_MAX / cfg.rounds).max(1);
-        return Err(Msg::new("vacuum.input.run.too_many_claims")
+        return Err(Msg::new(keys::VACUUM_INPUT_RUN_TOO_MANY_CLAIMS)
             .arg("batch", group(i64::from(cfg.batch)))
             .arg("claims", group(i64::from(claims)))
             .arg("max", RUN_CLAIMS_MAX)
@@ -50,13 +51,13 @@ mod tests {
         assert!(parse_config("20000", "3", "2000", vec![]).is_ok());
         // 50,000 × 5: the run measured at minutes and over a gigabyte.
         let e = parse_config("50000", "5", "5000", vec![]).unwrap_err();
-        assert_eq!(e.key, "vacuum.input.run.too_many_jobs");
+        assert_eq!(e.key, crate::keys::VACUUM_INPUT_RUN_TOO_MANY_JOBS);
         assert!(e.args.contains(&("total", "250,000".into())));
         assert!(e.args.contains(&("max", "100,000".into())));
         assert!(parse_config("50000", "3", "5000", vec![]).is_err());
         // Batches of one: 50,000 claims a round, each reading the whole table.
         let e = parse_config("50000", "1", "1", vec![]).unwrap_err();
-        assert_eq!(e.key, "vacuum.input.run.too_many_claims");
+        assert_eq!(e.key, crate::keys::VACUUM_INPUT_RUN_TOO_MANY_CLAIMS);
         assert!(e.args.contains(&("claims", "50,000".into())));
         assert!(e.args.contains(&("min", "500".into())));
         // The batch it names is accepted; one less is not.

@@ -2,6 +2,7 @@
 //! of the selected table (read during its rounds too) and its autovacuum figures.
 
 use super::{strategy_name, Ui};
+use crate::keys;
 use crate::labs::vacuum::model::{self, Action, AutovacuumSettings, PageCell, Strategy};
 use crate::ui::format::group;
 use crate::ui::i18n::{render, tr};
@@ -19,16 +20,16 @@ pub(super) fn LongTxPanel(ui: Ui) -> impl IntoView {
     let status = move || {
         match long_tx.get() {
         Some(tx) => view! {
-            <p class="note bad" id="vacuum-long-tx-status">{ui.msg(Msg::new("vacuum.long_tx.on").arg("xid", tx.xid))}</p>
+            <p class="note bad" id="vacuum-long-tx-status">{ui.msg(Msg::new(keys::VACUUM_LONG_TX_ON).arg("xid", tx.xid))}</p>
         }
         .into_any(),
-        None => view! { <p class="muted" id="vacuum-long-tx-status">{ctx.t("vacuum.long_tx.off")}</p> }.into_any(),
+        None => view! { <p class="muted" id="vacuum-long-tx-status">{ctx.t(keys::VACUUM_LONG_TX_OFF)}</p> }.into_any(),
     }
     };
     view! {
         <section class="panel" aria-labelledby="vacuum-long-tx-title">
-            <h2 id="vacuum-long-tx-title">{ctx.t("vacuum.long_tx")}</h2>
-            <p>{ctx.t("vacuum.long_tx.help")}</p>
+            <h2 id="vacuum-long-tx-title">{ctx.t(keys::VACUUM_LONG_TX)}</h2>
+            <p>{ctx.t(keys::VACUUM_LONG_TX_HELP)}</p>
             <div class="row">
                 <button
                     type="button"
@@ -37,14 +38,14 @@ pub(super) fn LongTxPanel(ui: Ui) -> impl IntoView {
                     disabled=move || ui.busy.get()
                     on:click=move |_| toggle()
                 >
-                    {move || if long_tx.with(Option::is_some) { ctx.t("vacuum.long_tx.turn_off")() } else { ctx.t("vacuum.long_tx.turn_on")() }}
+                    {move || if long_tx.with(Option::is_some) { ctx.t(keys::VACUUM_LONG_TX_TURN_OFF)() } else { ctx.t(keys::VACUUM_LONG_TX_TURN_ON)() }}
                 </button>
             </div>
             {status}
-            <p class="muted">{ctx.t("vacuum.long_tx.try")}</p>
+            <p class="muted">{ctx.t(keys::VACUUM_LONG_TX_TRY)}</p>
             {ui.error_in("long_tx")}
-            <p>{ctx.t("vacuum.long_tx.servers")}</p>
-            <p class="muted">{ctx.t("vacuum.long_tx.history")}</p>
+            <p>{ctx.t(keys::VACUUM_LONG_TX_SERVERS)}</p>
+            <p class="muted">{ctx.t(keys::VACUUM_LONG_TX_HISTORY)}</p>
         </section>
     }
 }
@@ -54,7 +55,7 @@ fn strategy_select(ui: Ui, id: &'static str) -> impl IntoView {
     let selected = ui.part(|s| s.state.selected);
     view! {
         <label class="shrink">
-            {ctx.t("vacuum.inspect.table")}
+            {ctx.t(keys::VACUUM_INSPECT_TABLE)}
             <select
                 id=id
                 class="shrink"
@@ -99,31 +100,31 @@ pub(super) fn PageMapPanel(ui: Ui) -> impl IntoView {
     watch_on_screen(panel);
     view! {
         <section class="panel" id="vacuum-page-map-panel" aria-labelledby="vacuum-page-map-title" node_ref=panel>
-            <h2 id="vacuum-page-map-title">{ctx.t("vacuum.page_map")}</h2>
-            <p class="muted">{ctx.t("vacuum.page_map.help")}</p>
+            <h2 id="vacuum-page-map-title">{ctx.t(keys::VACUUM_PAGE_MAP)}</h2>
+            <p class="muted">{ctx.t(keys::VACUUM_PAGE_MAP_HELP)}</p>
             <Show
                 when=move || available.get()
-                fallback=move || view! { <p class="note bad">{ctx.t("vacuum.page_map.unavailable")}</p> }
+                fallback=move || view! { <p class="note bad">{ctx.t(keys::VACUUM_PAGE_MAP_UNAVAILABLE)}</p> }
             >
                 <div class="row">
                     {strategy_select(ui, "vacuum-page-map-table")}
                 </div>
                 <ul class="row vacuum-legend">
-                    <li>{swatch("var(--ok)")} " " {ctx.t("vacuum.page_map.live")}</li>
-                    <li>{swatch("var(--warn)")} " " {ctx.t("vacuum.page_map.mixed")}</li>
-                    <li>{swatch("var(--bad)")} " " {ctx.t("vacuum.page_map.dead")}</li>
-                    <li>{swatch("var(--line)")} " " {ctx.t("vacuum.page_map.empty_cell")}</li>
+                    <li>{swatch("var(--ok)")} " " {ctx.t(keys::VACUUM_PAGE_MAP_LIVE)}</li>
+                    <li>{swatch("var(--warn)")} " " {ctx.t(keys::VACUUM_PAGE_MAP_MIXED)}</li>
+                    <li>{swatch("var(--bad)")} " " {ctx.t(keys::VACUUM_PAGE_MAP_DEAD)}</li>
+                    <li>{swatch("var(--line)")} " " {ctx.t(keys::VACUUM_PAGE_MAP_EMPTY_CELL)}</li>
                     <li>
                         <svg width="12" height="12" aria-hidden="true"><circle cx="6" cy="6" r="2.5" class="dot"/></svg>
-                        " " {ctx.t("vacuum.page_map.all_visible")}
+                        " " {ctx.t(keys::VACUUM_PAGE_MAP_ALL_VISIBLE)}
                     </li>
                 </ul>
                 {map}
                 {ui.error_in("inspect")}
                 <details>
-                    <summary>{ctx.t("vacuum.page_map.more")}</summary>
-                    <p>{ctx.t("vacuum.page_map.dead_def")}</p>
-                    <p>{ctx.t("vacuum.page_map.pruning")}</p>
+                    <summary>{ctx.t(keys::VACUUM_PAGE_MAP_MORE)}</summary>
+                    <p>{ctx.t(keys::VACUUM_PAGE_MAP_DEAD_DEF)}</p>
+                    <p>{ctx.t(keys::VACUUM_PAGE_MAP_PRUNING)}</p>
                 </details>
             </Show>
         </section>
@@ -204,40 +205,40 @@ pub(super) fn AutovacuumPanel(ui: Ui) -> impl IntoView {
     };
     view! {
         <section class="panel" aria-labelledby="vacuum-autovacuum-title">
-            <h2 id="vacuum-autovacuum-title">{ctx.t("vacuum.autovacuum")}</h2>
-            <p class="note bad">{ctx.t("vacuum.autovacuum.never")}</p>
-            <p>{ctx.rich("vacuum.autovacuum.formula")}</p>
+            <h2 id="vacuum-autovacuum-title">{ctx.t(keys::VACUUM_AUTOVACUUM)}</h2>
+            <p class="note bad">{ctx.t(keys::VACUUM_AUTOVACUUM_NEVER)}</p>
+            <p>{ctx.rich(keys::VACUUM_AUTOVACUUM_FORMULA)}</p>
             <div class="row">{strategy_select(ui, "vacuum-autovacuum-table")}</div>
             {figures}
             <Show when=move || partitioned.get()>
-                <p class="note" id="vacuum-av-partitioned">{ctx.t("vacuum.autovacuum.partitioned")}</p>
+                <p class="note" id="vacuum-av-partitioned">{ctx.t(keys::VACUUM_AUTOVACUUM_PARTITIONED)}</p>
             </Show>
-            <p class="muted">{ctx.t("vacuum.autovacuum.insert_note")}</p>
-            <h3>{ctx.t("vacuum.autovacuum.table_setting")}</h3>
-            <p class="muted">{ctx.rich("vacuum.autovacuum.table_setting.help")}</p>
+            <p class="muted">{ctx.t(keys::VACUUM_AUTOVACUUM_INSERT_NOTE)}</p>
+            <h3>{ctx.t(keys::VACUUM_AUTOVACUUM_TABLE_SETTING)}</h3>
+            <p class="muted">{ctx.rich(keys::VACUUM_AUTOVACUUM_TABLE_SETTING_HELP)}</p>
             <form on:submit=move |ev| { ev.prevent_default(); apply(); }>
                 <div class="row">
                     <label>
-                        {ctx.t("vacuum.autovacuum.threshold")}
+                        {ctx.t(keys::VACUUM_AUTOVACUUM_THRESHOLD)}
                         <input id="vacuum-av-threshold" type="text" inputmode="numeric" size="8" placeholder="50"
                             prop:value=threshold on:input=move |ev| threshold.set(event_target_value(&ev))/>
                     </label>
                 </div>
                 <div class="row">
                     <label>
-                        {ctx.t("vacuum.autovacuum.scale_factor")}
+                        {ctx.t(keys::VACUUM_AUTOVACUUM_SCALE_FACTOR)}
                         <input id="vacuum-av-scale" type="text" inputmode="decimal" size="6" placeholder="0.2"
                             prop:value=scale on:input=move |ev| scale.set(event_target_value(&ev))/>
                     </label>
                 </div>
                 <div class="row">
                     <label>
-                        {ctx.t("vacuum.autovacuum.max_threshold")}
+                        {ctx.t(keys::VACUUM_AUTOVACUUM_MAX_THRESHOLD)}
                         <input id="vacuum-av-max" type="text" inputmode="numeric" size="10" placeholder="100000000"
                             prop:value=max on:input=move |ev| max.set(event_target_value(&ev))/>
                     </label>
                 </div>
-                <button type="submit" id="vacuum-av-apply" disabled=move || ui.busy.get() || partitioned.get()>{ctx.t("vacuum.autovacuum.apply")}</button>
+                <button type="submit" id="vacuum-av-apply" disabled=move || ui.busy.get() || partitioned.get()>{ctx.t(keys::VACUUM_AUTOVACUUM_APPLY)}</button>
             </form>
             <Show when=move || problem.with(Option::is_some)>
                 <p class="field-error" role="alert">{move || problem.get().map(|m| render(ctx.lang.get(), &m)).unwrap_or_default()}</p>
@@ -251,13 +252,13 @@ pub(super) fn AutovacuumPanel(ui: Ui) -> impl IntoView {
 /// The heap pages of table `s`, a cell each (or a few pages a cell on a large table).
 fn page_map(lang: queue_lab_core::i18n::Lang, s: Strategy, pages: Vec<PageCell>) -> AnyView {
     if pages.is_empty() {
-        return view! { <p class="muted" id="vacuum-page-map-summary">{tr(lang, "vacuum.page_map.empty")}</p> }.into_any();
+        return view! { <p class="muted" id="vacuum-page-map-summary">{tr(lang, keys::VACUUM_PAGE_MAP_EMPTY)}</p> }.into_any();
     }
     let (cells, per) = model::aggregate(&pages, model::PAGE_MAP_MAX_CELLS);
     let sum = |f: fn(&PageCell) -> i64| pages.iter().map(f).sum::<i64>();
     let summary = render(
         lang,
-        &Msg::new("vacuum.page_map.summary")
+        &Msg::new(keys::VACUUM_PAGE_MAP_SUMMARY)
             .arg("table", s.table())
             .arg("pages", group(pages.len() as i64))
             .arg("per", per)
@@ -272,7 +273,7 @@ fn page_map(lang: queue_lab_core::i18n::Lang, s: Strategy, pages: Vec<PageCell>)
     let cols = 40usize;
     let size = 10.0;
     let rows = cells.len().div_ceil(cols);
-    let visible_word = tr(lang, "vacuum.page_map.all_visible");
+    let visible_word = tr(lang, keys::VACUUM_PAGE_MAP_ALL_VISIBLE);
     view! {
         <p id="vacuum-page-map-summary" data-pages=pages.len().to_string()>{summary}</p>
         <svg
@@ -280,7 +281,7 @@ fn page_map(lang: queue_lab_core::i18n::Lang, s: Strategy, pages: Vec<PageCell>)
             viewBox=format!("0 0 {} {}", cols as f64 * size, rows as f64 * size)
             width="100%"
             role="img"
-            aria-label=tr(lang, "vacuum.page_map")
+            aria-label=tr(lang, keys::VACUUM_PAGE_MAP)
             class="page-map-svg"
         >
             {cells
@@ -307,7 +308,7 @@ fn page_map(lang: queue_lab_core::i18n::Lang, s: Strategy, pages: Vec<PageCell>)
                     };
                     let title = render(
                         lang,
-                        &Msg::new("vacuum.page_map.cell")
+                        &Msg::new(keys::VACUUM_PAGE_MAP_CELL)
                             .arg("page", page)
                             .arg("live", c.live)
                             .arg("dead", c.dead)
@@ -343,15 +344,15 @@ fn autovacuum_figures(
         tr(
             lang,
             if from_table {
-                "vacuum.autovacuum.from_table"
+                keys::VACUUM_AUTOVACUUM_FROM_TABLE
             } else {
-                "vacuum.autovacuum.from_server"
+                keys::VACUUM_AUTOVACUUM_FROM_SERVER
             },
         )
     };
     let current = render(
         lang,
-        &Msg::new("vacuum.autovacuum.current")
+        &Msg::new(keys::VACUUM_AUTOVACUUM_CURRENT)
             .arg("threshold", group(a.dead_threshold.round() as i64))
             .arg(
                 "base",
@@ -379,15 +380,15 @@ fn autovacuum_figures(
     let when = render(
         lang,
         &match when {
-            Some((round, job)) => Msg::new("vacuum.autovacuum.would_start")
+            Some((round, job)) => Msg::new(keys::VACUUM_AUTOVACUUM_WOULD_START)
                 .arg("round", round)
                 .arg("job", group(i64::from(job))),
-            None => Msg::new("vacuum.autovacuum.not_reached"),
+            None => Msg::new(keys::VACUUM_AUTOVACUUM_NOT_REACHED),
         },
     );
     let counted = render(
         lang,
-        &Msg::new("vacuum.autovacuum.counted")
+        &Msg::new(keys::VACUUM_AUTOVACUUM_COUNTED)
             .arg("on", if a.autovacuum_on { "on" } else { "off" })
             .arg("count", a.autovacuum_count),
     );

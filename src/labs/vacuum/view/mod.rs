@@ -14,9 +14,11 @@ mod run;
 use super::model::{self, Action, Lab, Outcome, Snapshot, Strategy};
 use super::tour::TOUR;
 use crate::ctx::{use_ctx, Ctx};
+use crate::keys;
 use crate::labs::frame::LabFrame;
 use crate::labs::guide::Guide;
 use crate::labs::session::{LabSession, Last};
+use crate::labs::vacuum::rows::Named;
 use crate::ui::console::ErrorBox;
 use crate::ui::format::group;
 use crate::ui::i18n::{render, tr};
@@ -123,7 +125,7 @@ pub fn VacuumLab() -> impl IntoView {
         jobs: RwSignal::new(model::JOBS_DEFAULT.to_string()),
         guide,
     };
-    let lead = Msg::new("vacuum.lead")
+    let lead = Msg::new(keys::VACUUM_LEAD)
         .arg("jobs", group(i64::from(model::JOBS_DEFAULT)))
         .arg("rounds", model::ROUNDS_DEFAULT)
         .arg("ways", model::Strategy::ALL.len());
@@ -134,14 +136,14 @@ pub fn VacuumLab() -> impl IntoView {
         _ => None,
     };
     view! {
-        <LabFrame session=session guide=guide slug="vacuum" title="vacuum.title" tour_title="vacuum.tour.title"
+        <LabFrame session=session guide=guide slug="vacuum" title=keys::VACUUM_TITLE tour_title=keys::VACUUM_TOUR_TITLE
             intro=move || view! {
                 <p class="lead">{ui.msg(lead)}</p>
-                <p>{ctx.t("vacuum.mvcc")}</p>
+                <p>{ctx.t(keys::VACUUM_MVCC)}</p>
             }
             waiting=move || view! {
                 <p class="muted" id="vacuum-waiting">
-                    {move || if ctx.runner().is_some() { ctx.t("vacuum.setting_up")() } else { ctx.t("vacuum.no_db")() }}
+                    {move || if ctx.runner().is_some() { ctx.t(keys::VACUUM_SETTING_UP)() } else { ctx.t(keys::VACUUM_NO_DB)() }}
                 </p>
                 {ui.error_in("run")}
             }

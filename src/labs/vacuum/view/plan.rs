@@ -2,10 +2,12 @@
 //! VACUUM FULL demonstration on a scratch table.
 
 use super::Ui;
+use crate::keys;
 use crate::labs::vacuum::model::{self, Action, PlanComparison, PlanSide};
 use crate::ui::format::{group, ms};
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 
 #[component]
@@ -20,8 +22,8 @@ pub(super) fn PlanPanel(ui: Ui) -> impl IntoView {
             ui.act("plan", Action::Plans(jobs), None);
         }
     };
-    let side = move |title: &'static str,
-                     why: &'static str,
+    let side = move |title: Key,
+                     why: Key,
                      id: &'static str,
                      pick: fn(&PlanComparison) -> PlanSide| {
         view! {
@@ -31,21 +33,21 @@ pub(super) fn PlanPanel(ui: Ui) -> impl IntoView {
                 {move || result.get().map(|c| {
                     let p = pick(&c);
                     let lang = ctx.lang.get();
-                    let how = tr(lang, if p.summary.uses_jobs_ready && !p.summary.seq_scan { "vacuum.plan.uses_index" } else { "vacuum.plan.seq_scan" });
+                    let how = tr(lang, if p.summary.uses_jobs_ready && !p.summary.seq_scan { keys::VACUUM_PLAN_USES_INDEX } else { keys::VACUUM_PLAN_SEQ_SCAN });
                     view! {
                         <p class="note" class:good=p.summary.uses_jobs_ready class:bad=p.summary.seq_scan>
-                            <strong class="plan-pages">{render(lang, &Msg::new("vacuum.plan.pages").arg("pages", group(p.summary.pages)).arg("ms", ms(p.summary.execution_ms)))}</strong>
+                            <strong class="plan-pages">{render(lang, &Msg::new(keys::VACUUM_PLAN_PAGES).arg("pages", group(p.summary.pages)).arg("ms", ms(p.summary.execution_ms)))}</strong>
                             " · " {how}
                         </p>
                         <p class="mono plan-scans">{p.summary.scans.clone()}</p>
                         <div class="table-wrap" tabindex="0">
                             <table>
                                 <thead><tr>
-                                    <th scope="col">{tr(lang, "vacuum.plan.col.node")}</th>
-                                    <th scope="col">{tr(lang, "vacuum.plan.col.rows")}</th>
-                                    <th scope="col">{tr(lang, "vacuum.plan.col.pages")}</th>
+                                    <th scope="col">{tr(lang, keys::VACUUM_PLAN_COL_NODE)}</th>
+                                    <th scope="col">{tr(lang, keys::VACUUM_PLAN_COL_ROWS)}</th>
+                                    <th scope="col">{tr(lang, keys::VACUUM_PLAN_COL_PAGES)}</th>
                                     <th scope="col">"ms"</th>
-                                    <th scope="col">{tr(lang, "vacuum.plan.col.detail")}</th>
+                                    <th scope="col">{tr(lang, keys::VACUUM_PLAN_COL_DETAIL)}</th>
                                 </tr></thead>
                                 <tbody>
                                     {p.nodes.into_iter().map(|n| {
@@ -76,7 +78,7 @@ pub(super) fn PlanPanel(ui: Ui) -> impl IntoView {
     };
     let throughput = move || {
         result.get().map(|c| {
-            let m = Msg::new("vacuum.plan.throughput")
+            let m = Msg::new(keys::VACUUM_PLAN_THROUGHPUT)
                 .arg("article", group(c.article.jobs_per_s.round() as i64))
                 .arg("indexed", group(c.indexed.jobs_per_s.round() as i64));
             view! { <p class="note" id="vacuum-plan-throughput">{ui.msg(m)}</p> }
@@ -84,13 +86,13 @@ pub(super) fn PlanPanel(ui: Ui) -> impl IntoView {
     };
     view! {
         <section class="panel" aria-labelledby="vacuum-plan-title">
-            <h2 id="vacuum-plan-title">{ctx.t("vacuum.plan")}</h2>
+            <h2 id="vacuum-plan-title">{ctx.t(keys::VACUUM_PLAN)}</h2>
             <p>{move || {
                 let jobs = model::parse_jobs(&ui.jobs.get()).unwrap_or(model::JOBS_DEFAULT);
-                render(ctx.lang.get(), &Msg::new("vacuum.plan.help").arg("jobs", group(i64::from(jobs))))
+                render(ctx.lang.get(), &Msg::new(keys::VACUUM_PLAN_HELP).arg("jobs", group(i64::from(jobs))))
             }}</p>
             <button type="button" class="primary" id="vacuum-plan-run" disabled=move || ui.busy.get() on:click=move |_| compare()>
-                {ctx.t("vacuum.plan.run")}
+                {ctx.t(keys::VACUUM_PLAN_RUN)}
             </button>
             <Show when=move || problem.with(Option::is_some)>
                 <p class="field-error" role="alert">{move || problem.get().map(|m| render(ctx.lang.get(), &m)).unwrap_or_default()}</p>
@@ -98,13 +100,13 @@ pub(super) fn PlanPanel(ui: Ui) -> impl IntoView {
             {ui.error_in("plan")}
             {throughput}
             <div class="lab-grid">
-                {side("vacuum.plan.article", "vacuum.plan.article.why", "vacuum-plan-article", |c| c.article.clone())}
-                {side("vacuum.plan.indexed", "vacuum.plan.indexed.why", "vacuum-plan-indexed", |c| c.indexed.clone())}
+                {side(keys::VACUUM_PLAN_ARTICLE, keys::VACUUM_PLAN_ARTICLE_WHY, "vacuum-plan-article", |c| c.article.clone())}
+                {side(keys::VACUUM_PLAN_INDEXED, keys::VACUUM_PLAN_INDEXED_WHY, "vacuum-plan-indexed", |c| c.indexed.clone())}
             </div>
-            <p class="muted">{ctx.t("vacuum.plan.indexed.differs")}</p>
-            <p class="muted" id="vacuum-plan-vs-article">{ctx.t("vacuum.plan.vs_article")}</p>
-            <p class="muted">{ctx.t("vacuum.plan.analyze_note")}</p>
-            <p class="muted">{ctx.t("vacuum.plan.explain_runs")}</p>
+            <p class="muted">{ctx.t(keys::VACUUM_PLAN_INDEXED_DIFFERS)}</p>
+            <p class="muted" id="vacuum-plan-vs-article">{ctx.t(keys::VACUUM_PLAN_VS_ARTICLE)}</p>
+            <p class="muted">{ctx.t(keys::VACUUM_PLAN_ANALYZE_NOTE)}</p>
+            <p class="muted">{ctx.t(keys::VACUUM_PLAN_EXPLAIN_RUNS)}</p>
         </section>
     }
 }
@@ -116,19 +118,19 @@ pub(super) fn FullPanel(ui: Ui) -> impl IntoView {
     let rewrite = ui.part(|s| s.state.rewrite.clone());
     let show_lock = move || ui.act("full", Action::FullLock, None);
     let run_full = move || ui.act("full", Action::FullRun, None);
-    let yes_no = move |lang, b: bool| tr(lang, if b { "vacuum.yes" } else { "vacuum.no" });
+    let yes_no = move |lang, b: bool| tr(lang, if b { keys::VACUUM_YES } else { keys::VACUUM_NO });
     view! {
         <section class="panel" aria-labelledby="vacuum-full-title">
-            <h2 id="vacuum-full-title">{ctx.t("vacuum.full")}</h2>
-            <p>{ctx.t("vacuum.full.help")}</p>
-            <p class="muted">{ctx.t("vacuum.full.demo")}</p>
+            <h2 id="vacuum-full-title">{ctx.t(keys::VACUUM_FULL)}</h2>
+            <p>{ctx.t(keys::VACUUM_FULL_HELP)}</p>
+            <p class="muted">{ctx.t(keys::VACUUM_FULL_DEMO)}</p>
             <div class="row">
                 <button type="button" id="vacuum-full-lock" disabled=move || ui.busy.get() on:click=move |_| show_lock()>
-                    {ctx.t("vacuum.full.show_lock")}
+                    {ctx.t(keys::VACUUM_FULL_SHOW_LOCK)}
                 </button>
                 <button type="button" id="vacuum-full-run" disabled=move || ui.busy.get() || locks.with(Option::is_none)
                     on:click=move |_| run_full()>
-                    {ctx.t("vacuum.full.run")}
+                    {ctx.t(keys::VACUUM_FULL_RUN)}
                 </button>
             </div>
             {move || locks.get().map(|rows| {
@@ -136,7 +138,7 @@ pub(super) fn FullPanel(ui: Ui) -> impl IntoView {
                 view! {
                     <ul class="note bad" id="vacuum-full-locks">
                         {rows.into_iter().map(|l| view! {
-                            <li>{render(lang, &Msg::new("vacuum.full.lock_row")
+                            <li>{render(lang, &Msg::new(keys::VACUUM_FULL_LOCK_ROW)
                                 .arg("mode", l.mode)
                                 .arg("relation", l.relation)
                                 .arg("select", yes_no(lang, l.conflicts_with_select))
@@ -146,7 +148,7 @@ pub(super) fn FullPanel(ui: Ui) -> impl IntoView {
                 }
             })}
             {move || rewrite.get().map(|(b, a)| {
-                let m = Msg::new("vacuum.full.rewrite")
+                let m = Msg::new(keys::VACUUM_FULL_REWRITE)
                     .arg("before", b.filenode)
                     .arg("after", a.filenode)
                     .arg("pages_before", group(b.heap_pages))

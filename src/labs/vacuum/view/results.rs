@@ -2,10 +2,13 @@
 //! figures, and the three charts.
 
 use super::{color, dash, strategy_name, Ui};
+use crate::keys;
 use crate::labs::vacuum::model::{self, Metric, Record, Strategy};
+use crate::labs::vacuum::rows::Named;
 use crate::ui::format::{bytes, group, ms};
 use crate::ui::i18n::tr;
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 
 #[component]
@@ -16,7 +19,7 @@ pub(super) fn Results(ui: Ui) -> impl IntoView {
         records
             .with(|r| model::article_pair(r))
             .map(|(before, after)| {
-                let m = Msg::new("vacuum.article_figures")
+                let m = Msg::new(keys::VACUUM_ARTICLE_FIGURES)
                     .arg("before", group(before.pages))
                     .arg("after", group(after.pages))
                     .arg("before_ms", ms(before.execution_ms))
@@ -35,7 +38,7 @@ pub(super) fn Results(ui: Ui) -> impl IntoView {
             .into_iter()
             .map(|m| {
                 let key = m.key;
-                view! { <li data-lesson=key>{ui.msg(m)}</li> }
+                view! { <li data-lesson=key.as_str()>{ui.msg(m)}</li> }
             })
             .collect_view()
     };
@@ -54,10 +57,10 @@ pub(super) fn Results(ui: Ui) -> impl IntoView {
                     .collect::<Vec<_>>()
                     .join(", ");
                 view! {
-                    <tr data-strategy=r.strategy.id() data-step=tr(lang, r.step.key())>
+                    <tr data-strategy=r.strategy.id() data-step=tr(lang, r.step.name_key())>
                         <td>{strategy_name(lang, r.strategy)}</td>
                         <td class="num">{r.round}</td>
-                        <td>{tr(lang, r.step.key())}</td>
+                        <td>{tr(lang, r.step.name_key())}</td>
                         <td class="num">{bytes(st.heap_bytes)}</td>
                         <td class="num col-heap-pages">{group(st.heap_pages)}</td>
                         <td class="mono">{idx}</td>
@@ -74,32 +77,32 @@ pub(super) fn Results(ui: Ui) -> impl IntoView {
     view! {
         <Show when=move || records.with(|r| !r.is_empty())>
             <section class="panel" aria-labelledby="vacuum-results-title">
-                <h2 id="vacuum-results-title">{ctx.t("vacuum.results")}</h2>
+                <h2 id="vacuum-results-title">{ctx.t(keys::VACUUM_RESULTS)}</h2>
                 {article}
-                <p class="muted">{ctx.t("vacuum.article_note")}</p>
+                <p class="muted">{ctx.t(keys::VACUUM_ARTICLE_NOTE)}</p>
                 <div class="table-wrap" tabindex="0">
                     <table id="vacuum-table">
                         <thead>
                             <tr>
-                                <th scope="col">{ctx.t("vacuum.col.strategy")}</th>
-                                <th scope="col">{ctx.t("vacuum.col.round")}</th>
-                                <th scope="col">{ctx.t("vacuum.col.step")}</th>
-                                <th scope="col">{ctx.t("vacuum.col.heap")}</th>
-                                <th scope="col">{ctx.t("vacuum.col.heap_pages")}</th>
-                                <th scope="col">{ctx.t("vacuum.col.indexes")}</th>
-                                <th scope="col">{ctx.t("vacuum.col.live")}</th>
-                                <th scope="col">{ctx.t("vacuum.col.dead")}</th>
-                                <th scope="col">{ctx.t("vacuum.col.claim_pages")}</th>
-                                <th scope="col">{ctx.t("vacuum.col.claim_ms")}</th>
-                                <th scope="col">{ctx.t("vacuum.col.time")}</th>
+                                <th scope="col">{ctx.t(keys::VACUUM_COL_STRATEGY)}</th>
+                                <th scope="col">{ctx.t(keys::VACUUM_COL_ROUND)}</th>
+                                <th scope="col">{ctx.t(keys::VACUUM_COL_STEP)}</th>
+                                <th scope="col">{ctx.t(keys::VACUUM_COL_HEAP)}</th>
+                                <th scope="col">{ctx.t(keys::VACUUM_COL_HEAP_PAGES)}</th>
+                                <th scope="col">{ctx.t(keys::VACUUM_COL_INDEXES)}</th>
+                                <th scope="col">{ctx.t(keys::VACUUM_COL_LIVE)}</th>
+                                <th scope="col">{ctx.t(keys::VACUUM_COL_DEAD)}</th>
+                                <th scope="col">{ctx.t(keys::VACUUM_COL_CLAIM_PAGES)}</th>
+                                <th scope="col">{ctx.t(keys::VACUUM_COL_CLAIM_MS)}</th>
+                                <th scope="col">{ctx.t(keys::VACUUM_COL_TIME)}</th>
                             </tr>
                         </thead>
                         <tbody>{rows}</tbody>
                     </table>
                 </div>
-                <p class="muted">{ctx.rich("vacuum.pages_how")}</p>
-                <h3>{ctx.t("vacuum.charts")}</h3>
-                <p class="muted">{ctx.t("vacuum.chart.note")}</p>
+                <p class="muted">{ctx.rich(keys::VACUUM_PAGES_HOW)}</p>
+                <h3>{ctx.t(keys::VACUUM_CHARTS)}</h3>
+                <p class="muted">{ctx.t(keys::VACUUM_CHART_NOTE)}</p>
                 <ul class="row vacuum-legend">
                     {Strategy::ALL
                         .into_iter()
@@ -114,9 +117,9 @@ pub(super) fn Results(ui: Ui) -> impl IntoView {
                         .collect_view()}
                 </ul>
                 <div class="vacuum-charts">
-                    <Chart ui=ui records=records metric=Metric::HeapPages title="vacuum.col.heap_pages"/>
-                    <Chart ui=ui records=records metric=Metric::DeadTuples title="vacuum.col.dead"/>
-                    <Chart ui=ui records=records metric=Metric::ClaimPages title="vacuum.col.claim_pages"/>
+                    <Chart ui=ui records=records metric=Metric::HeapPages title=keys::VACUUM_COL_HEAP_PAGES/>
+                    <Chart ui=ui records=records metric=Metric::DeadTuples title=keys::VACUUM_COL_DEAD/>
+                    <Chart ui=ui records=records metric=Metric::ClaimPages title=keys::VACUUM_COL_CLAIM_PAGES/>
                 </div>
                 <ul id="vacuum-lessons">{lessons}</ul>
             </section>
@@ -129,7 +132,7 @@ pub(super) fn Chart(
     ui: Ui,
     records: Memo<Vec<Record>>,
     metric: Metric,
-    title: &'static str,
+    title: Key,
 ) -> impl IntoView {
     let ctx = ui.ctx;
     let body = move || {
@@ -168,7 +171,7 @@ pub(super) fn Chart(
         };
         let y = move |v: i64| t + (1.0 - v as f64 / max_v as f64) * (h - t - b);
         let label = tr(lang, title);
-        let round_word = tr(lang, "vacuum.col.round");
+        let round_word = tr(lang, keys::VACUUM_COL_ROUND);
         view! {
             <figure class="flush">
                 <figcaption><strong>{label.clone()}</strong></figcaption>
@@ -198,5 +201,5 @@ pub(super) fn Chart(
             </figure>
         }
     };
-    view! { <div class="vacuum-chart" data-metric=title>{body}</div> }
+    view! { <div class="vacuum-chart" data-metric=title.as_str()>{body}</div> }
 }

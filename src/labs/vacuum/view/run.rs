@@ -2,6 +2,7 @@
 //! what the VACUUM button removed.
 
 use super::{strategy_name, Ui};
+use crate::keys;
 use crate::labs::vacuum::model::{self, Action, Strategy};
 use crate::ui::format::group;
 use crate::ui::i18n::{render, tr};
@@ -13,7 +14,7 @@ pub(super) fn RunPanel(ui: Ui) -> impl IntoView {
     let ctx = ui.ctx;
     view! {
         <section class="panel" aria-labelledby="vacuum-run-title">
-            <h2 id="vacuum-run-title">{ctx.t("vacuum.section.run")}</h2>
+            <h2 id="vacuum-run-title">{ctx.t(keys::VACUUM_SECTION_RUN)}</h2>
             <ul>
                 {Strategy::ALL
                     .into_iter()
@@ -22,29 +23,29 @@ pub(super) fn RunPanel(ui: Ui) -> impl IntoView {
                             <span aria-hidden="true" class="vacuum-swatch" style:border-top-style=if super::dash(s) == "none" { "solid" } else { "dashed" } style:border-top-color=super::color(s)></span>
                             <strong>{move || strategy_name(ctx.lang.get(), s)}</strong>
                             ": "
-                            {move || tr(ctx.lang.get(), s.help_key())}
+                            {move || tr(ctx.lang.get(), crate::labs::vacuum::rows::help_key(s))}
                         </li>
                     })
                     .collect_view()}
             </ul>
             <RunForm ui=ui/>
             <RunButtons ui=ui/>
-            <p class="muted">{ctx.t("vacuum.vacuum.help")}</p>
+            <p class="muted">{ctx.t(keys::VACUUM_VACUUM_HELP)}</p>
             <RunStatus ui=ui/>
             {ui.error_in("run")}
             <details>
-                <summary>{ctx.t("vacuum.batch.title")}</summary>
-                <p>{ctx.t("vacuum.batch.does")}</p>
-                <p>{ctx.t("vacuum.batch.does_not")}</p>
-                <p>{ctx.rich("vacuum.clock_note")}</p>
-                <p>{ctx.rich("vacuum.stats_note")}</p>
-                <p>{ctx.t("vacuum.rotate.why_truncate")}</p>
+                <summary>{ctx.t(keys::VACUUM_BATCH_TITLE)}</summary>
+                <p>{ctx.t(keys::VACUUM_BATCH_DOES)}</p>
+                <p>{ctx.t(keys::VACUUM_BATCH_DOES_NOT)}</p>
+                <p>{ctx.rich(keys::VACUUM_CLOCK_NOTE)}</p>
+                <p>{ctx.rich(keys::VACUUM_STATS_NOTE)}</p>
+                <p>{ctx.t(keys::VACUUM_ROTATE_WHY_TRUNCATE)}</p>
             </details>
             <details id="vacuum-partition-more">
-                <summary>{ctx.t("vacuum.partition.title")}</summary>
-                <p>{ctx.t("vacuum.partition.gives")}</p>
-                <p>{ctx.rich("vacuum.partition.costs")}</p>
-                <p>{ctx.rich("vacuum.partition.lock")}</p>
+                <summary>{ctx.t(keys::VACUUM_PARTITION_TITLE)}</summary>
+                <p>{ctx.t(keys::VACUUM_PARTITION_GIVES)}</p>
+                <p>{ctx.rich(keys::VACUUM_PARTITION_COSTS)}</p>
+                <p>{ctx.rich(keys::VACUUM_PARTITION_LOCK)}</p>
             </details>
         </section>
     }
@@ -89,7 +90,7 @@ fn RunForm(ui: Ui) -> impl IntoView {
             Err(m) => problem.set(Some(m)),
             Ok(cfg) => {
                 problem.set(None);
-                let what = Msg::new("runner.what.vacuum_run")
+                let what = Msg::new(keys::RUNNER_WHAT_VACUUM_RUN)
                     .arg("rounds", cfg.rounds)
                     .arg("jobs", group(i64::from(cfg.jobs)));
                 ui.act("run", Action::Run(cfg), Some(what));
@@ -100,42 +101,42 @@ fn RunForm(ui: Ui) -> impl IntoView {
         let b = model::parse_batch(&batch.get()).unwrap_or(model::BATCH_DEFAULT);
         render(
             ctx.lang.get(),
-            &Msg::new("vacuum.batch").arg("batch", group(i64::from(b))),
+            &Msg::new(keys::VACUUM_BATCH).arg("batch", group(i64::from(b))),
         )
     };
-    let run_help = Msg::new("vacuum.input.run.help")
+    let run_help = Msg::new(keys::VACUUM_INPUT_RUN_HELP)
         .arg("jobs", group(i64::from(model::RUN_JOBS_MAX)))
         .arg("claims", model::RUN_CLAIMS_MAX);
     view! {
         <form class="row" on:submit=move |ev| { ev.prevent_default(); start(); }>
             <label>
-                {ctx.t("vacuum.input.jobs")}
+                {ctx.t(keys::VACUUM_INPUT_JOBS)}
                 <input id="vacuum-jobs" type="text" inputmode="numeric" size="7" aria-describedby="vacuum-jobs-help"
                     prop:value=ui.jobs on:input=move |ev| ui.jobs.set(event_target_value(&ev))/>
             </label>
             <label>
-                {ctx.t("vacuum.input.rounds")}
+                {ctx.t(keys::VACUUM_INPUT_ROUNDS)}
                 <input id="vacuum-rounds" type="text" inputmode="numeric" size="2" aria-describedby="vacuum-rounds-help"
                     prop:value=rounds on:input=move |ev| rounds.set(event_target_value(&ev))/>
             </label>
             <label>
-                {ctx.t("vacuum.input.batch")}
+                {ctx.t(keys::VACUUM_INPUT_BATCH)}
                 <input id="vacuum-batch" type="text" inputmode="numeric" size="5" aria-describedby="vacuum-batch-help"
                     prop:value=batch on:input=move |ev| batch.set(event_target_value(&ev))/>
             </label>
             <label>
                 <input id="vacuum-include-dv" type="checkbox" prop:checked=include_dv
                     on:change=move |ev| include_dv.set(event_target_checked(&ev))/>
-                {ctx.t("vacuum.input.include_dv")}
+                {ctx.t(keys::VACUUM_INPUT_INCLUDE_DV)}
             </label>
             <button type="submit" class="primary" id="vacuum-run" disabled=move || ui.busy.get()>
-                {ctx.t("vacuum.button.run_rounds")}
+                {ctx.t(keys::VACUUM_BUTTON_RUN_ROUNDS)}
             </button>
         </form>
         <p class="muted" id="vacuum-jobs-help">
-            <span>{ctx.t("vacuum.input.jobs.help")}</span> " "
-            <span id="vacuum-rounds-help">{ctx.t("vacuum.input.rounds.help")}</span> " "
-            <span id="vacuum-batch-help">{ctx.t("vacuum.input.batch.help")}</span> " "
+            <span>{ctx.t(keys::VACUUM_INPUT_JOBS_HELP)}</span> " "
+            <span id="vacuum-rounds-help">{ctx.t(keys::VACUUM_INPUT_ROUNDS_HELP)}</span> " "
+            <span id="vacuum-batch-help">{ctx.t(keys::VACUUM_INPUT_BATCH_HELP)}</span> " "
             <span id="vacuum-run-help">{move || render(ctx.lang.get(), &run_help)}</span>
         </p>
         <Show when=move || problem.with(Option::is_some)>
@@ -162,15 +163,15 @@ fn RunButtons(ui: Ui) -> impl IntoView {
         <div class="row">
             <Show when=move || running.get()>
                 <button type="button" class="danger" id="vacuum-cancel" on:click=move |_| cancel()>
-                    {ctx.t("vacuum.button.cancel")}
+                    {ctx.t(keys::VACUUM_BUTTON_CANCEL)}
                 </button>
             </Show>
             <button type="button" id="vacuum-vacuum" disabled=move || ui.busy.get() || no_records.get()
                 on:click=move |_| ui.act("run", Action::Vacuum, None)>
-                {ctx.t("vacuum.button.vacuum")}
+                {ctx.t(keys::VACUUM_BUTTON_VACUUM)}
             </button>
             <button type="button" id="vacuum-reset" disabled=move || ui.busy.get() on:click=move |_| ui.start_over()>
-                {ctx.t("vacuum.button.reset")}
+                {ctx.t(keys::VACUUM_BUTTON_RESET)}
             </button>
         </div>
     }
@@ -188,7 +189,7 @@ fn RunStatus(ui: Ui) -> impl IntoView {
                 let lang = ctx.lang.get();
                 render(
                     lang,
-                    &Msg::new("vacuum.progress")
+                    &Msg::new(keys::VACUUM_PROGRESS)
                         .arg("strategy", strategy_name(lang, r.at.strategy))
                         .arg("round", r.at.round)
                         .arg("rounds", r.last_round)
@@ -216,7 +217,7 @@ fn RunStatus(ui: Ui) -> impl IntoView {
                     {done.into_iter().map(|r| {
                         let text = move || {
                             let lang = ctx.lang.get();
-                            render(lang, &Msg::new("vacuum.vacuum.removed")
+                            render(lang, &Msg::new(keys::VACUUM_VACUUM_REMOVED)
                                 .arg("strategy", strategy_name(lang, r.strategy))
                                 .arg("removed", group(r.removed))
                                 .arg("dead", group(r.dead_before)))

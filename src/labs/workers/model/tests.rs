@@ -1,4 +1,6 @@
 use super::*;
+use crate::keys;
+use queue_lab_core::i18n::Key;
 
 fn catalog() -> queue_lab_core::i18n::Catalog {
     queue_lab_core::i18n::Catalog::parse(crate::ui::i18n::FILES).expect("catalog parses")
@@ -36,7 +38,7 @@ fn out_of_range_inputs_give_a_message_per_field_and_no_params() {
         fields,
         [Field::Workers, Field::Jobs, Field::Latency, Field::Seed]
     );
-    assert_eq!(errs[0].1.key, "workers.err.whole_range");
+    assert_eq!(errs[0].1.key, keys::WORKERS_ERR_WHOLE_RANGE);
     assert!(errs[0].1.args.contains(&("max", "64".to_string())));
 
     let too_long = Inputs {
@@ -54,7 +56,7 @@ fn out_of_range_inputs_give_a_message_per_field_and_no_params() {
     };
     assert_eq!(
         swapped.to_params().expect_err("swapped")[0].1.key,
-        "workers.err.min_gt_max"
+        keys::WORKERS_ERR_MIN_GT_MAX
     );
     let tail_zero = Inputs {
         shape: Shape::LongTail,
@@ -144,9 +146,9 @@ fn the_chart_is_bounded_and_clipped_to_its_window() {
 fn readings_and_labels_exist_in_both_languages() {
     let cat = catalog();
     let outs = run(&Inputs::default().to_params().expect("valid")).expect("runs");
-    let mut keys: Vec<&str> = outs.iter().map(|o| reading(o, &outs).key).collect();
+    let mut keys: Vec<Key> = outs.iter().map(|o| reading(o, &outs).key).collect();
     keys.push(reading(&outs[3], &outs[3..]).key);
-    keys.extend(["workers.read.naive_one", "workers.read.naive_lucky"]);
+    keys.extend([keys::WORKERS_READ_NAIVE_ONE, keys::WORKERS_READ_NAIVE_LUCKY]);
     keys.extend(Strategy::ALL.map(strategy_key));
     keys.extend(Shape::ALL.map(Shape::label_key));
     keys.extend(
@@ -159,10 +161,10 @@ fn readings_and_labels_exist_in_both_languages() {
         .map(segment_key),
     );
     keys.extend([
-        "workers.err.whole_range",
-        "workers.err.ms_range",
-        "workers.err.min_gt_max",
-        "workers.err.sim",
+        keys::WORKERS_ERR_WHOLE_RANGE,
+        keys::WORKERS_ERR_MS_RANGE,
+        keys::WORKERS_ERR_MIN_GT_MAX,
+        keys::WORKERS_ERR_SIM,
     ]);
     let ours = inversions_at_defaults();
     if let Some(m) = order_reading(&outs, ours) {
@@ -176,7 +178,7 @@ fn readings_and_labels_exist_in_both_languages() {
     .expect("runs");
     keys.extend(Strategy::ORDERING.map(strategy_key));
     keys.push(segment_key(SegmentKind::Idle));
-    keys.push("workers.read.ordering_none");
+    keys.push(keys::WORKERS_READ_ORDERING_NONE);
     for o in &ordering {
         keys.push(reading(o, &ordering).key);
     }
@@ -190,7 +192,7 @@ fn readings_and_labels_exist_in_both_languages() {
         assert!(!text.contains('{'), "unfilled placeholder: {text}");
     }
     for k in keys {
-        assert!(cat.has(k), "missing {k}");
+        assert!(cat.has(k.as_str()), "missing {k}");
         // Every placeholder is filled.
     }
     for o in &outs {
@@ -234,7 +236,7 @@ fn the_ordering_section_runs_lease_and_both_remedies_with_per_key_order_kept() {
     assert_eq!(ordering[1].key_inversions, 0);
     assert_eq!(ordering[2].key_inversions, 0);
     let m = ordering_reading(&ordering).expect("all three ran");
-    assert_eq!(m.key, "workers.read.ordering");
+    assert_eq!(m.key, keys::WORKERS_READ_ORDERING);
     assert!(m
         .args
         .contains(&("inv", ordering[0].key_inversions.to_string())));
@@ -281,7 +283,7 @@ fn the_lease_reading_follows_the_figures_when_c_and_d_differ() {
     );
     let m = reading(d, &outs);
     let pace = &m.nested.iter().find(|(n, _)| *n == "pace").expect("pace").1;
-    assert_eq!(pace.key, "workers.read.pace.faster");
+    assert_eq!(pace.key, keys::WORKERS_READ_PACE_FASTER);
     for lang in [
         queue_lab_core::i18n::Lang::En,
         queue_lab_core::i18n::Lang::Ko,
@@ -306,10 +308,10 @@ fn the_lease_reading_follows_the_figures_when_c_and_d_differ() {
 
 #[test]
 fn the_pace_is_the_same_only_within_the_rule_of_thumb() {
-    assert_eq!(pace_vs_tx(105.0, 100.0).key, "workers.read.pace.same");
-    assert_eq!(pace_vs_tx(91.0, 100.0).key, "workers.read.pace.same");
-    assert_eq!(pace_vs_tx(111.0, 100.0).key, "workers.read.pace.faster");
-    assert_eq!(pace_vs_tx(89.0, 100.0).key, "workers.read.pace.slower");
+    assert_eq!(pace_vs_tx(105.0, 100.0).key, keys::WORKERS_READ_PACE_SAME);
+    assert_eq!(pace_vs_tx(91.0, 100.0).key, keys::WORKERS_READ_PACE_SAME);
+    assert_eq!(pace_vs_tx(111.0, 100.0).key, keys::WORKERS_READ_PACE_FASTER);
+    assert_eq!(pace_vs_tx(89.0, 100.0).key, keys::WORKERS_READ_PACE_SLOWER);
 }
 
 /// With one worker nobody waits for the head row, and (b)'s reading does not say everyone
@@ -326,8 +328,8 @@ fn for_update_says_it_queued_only_when_a_worker_waited() {
     assert_eq!(b.lock_waits, 0);
     let m = reading(b, &outs);
     let head = &m.nested.iter().find(|(n, _)| *n == "head").expect("head").1;
-    assert_eq!(head.key, "workers.read.for_update_no_wait");
+    assert_eq!(head.key, keys::WORKERS_READ_FOR_UPDATE_NO_WAIT);
     let four = run(&Inputs::default().to_params().expect("valid")).expect("runs");
     let m = reading(&four[1], &four);
-    assert_eq!(m.nested[0].1.key, "workers.read.for_update");
+    assert_eq!(m.nested[0].1.key, keys::WORKERS_READ_FOR_UPDATE);
 }

@@ -3,6 +3,7 @@
 
 use super::super::model::{self, Inputs};
 use super::{Look, Table, TOUR};
+use crate::keys;
 use queue_sim::{Outcome, Strategy};
 
 struct Ran {
@@ -125,7 +126,7 @@ fn step_4_the_lease_closes_its_transaction_at_the_same_pace() {
     // The body says "at the same pace": within the reading's own rule of thumb.
     assert_eq!(
         crate::labs::workers::model::pace_vs_tx(d.jobs_per_s, c.jobs_per_s).key,
-        "workers.read.pace.same"
+        keys::WORKERS_READ_PACE_SAME
     );
     assert!(d.tx.mean_in_tx * 10.0 < c.tx.mean_in_tx);
     assert!(d.tx.longest_tx_us * 10 < c.tx.longest_tx_us);

@@ -8,8 +8,10 @@ use super::model::{self, Chart, Field, Inputs, Pick, Shape};
 use super::tour::{Look, Table, TOUR};
 use crate::ctx::{use_ctx, Ctx};
 use crate::db::now_ms;
+use crate::keys;
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
+use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 use queue_sim::{Outcome, SegmentKind, Strategy};
 use tour::WorkersTour;
@@ -161,12 +163,12 @@ pub fn WorkersLab() -> impl IntoView {
 
     view! {
         <section class="lab workers-lab">
-            <h1>{ctx.t("lab.workers.title")}</h1>
-            <p>{ctx.t("workers.intro")}</p>
+            <h1>{ctx.t(keys::LAB_WORKERS_TITLE)}</h1>
+            <p>{ctx.t(keys::WORKERS_INTRO)}</p>
             <div class="note" id="w-sim-notice" role="note">
-                <p class="tight"><strong>{ctx.t("workers.sim_notice")}</strong></p>
+                <p class="tight"><strong>{ctx.t(keys::WORKERS_SIM_NOTICE)}</strong></p>
                 <p class="tight">
-                    {ctx.t("workers.pgcheck_notice")} " "
+                    {ctx.t(keys::WORKERS_PGCHECK_NOTICE)} " "
                     <code class="break-anywhere">"cargo run -p pgcheck --release -- --database-url postgres://…"</code>
                 </p>
             </div>
@@ -177,7 +179,7 @@ pub fn WorkersLab() -> impl IntoView {
             <WorkersTour ctx step refused busy=running.into() run_step/>
             {move || run_error.get().map(|m| view! { <p class="error">{move || render(ctx.lang.get(), &m)}</p> })}
             <Show when=move || !errors.with(Vec::is_empty)>
-                <p class="field-error" id="w-not-run">{ctx.t("workers.not_run")}</p>
+                <p class="field-error" id="w-not-run">{ctx.t(keys::WORKERS_NOT_RUN)}</p>
             </Show>
             {move || result.with(|r| r.clone()).map(|r| view! { <Results ctx result=r shown share look/> })}
         </section>
@@ -195,9 +197,9 @@ fn InputsPanel(
     let shape = move || inputs.with(|i| i.shape);
     let dur_a_label = move || {
         if shape() == Shape::Fixed {
-            tr(ctx.lang.get(), "workers.f.dur_fixed")
+            tr(ctx.lang.get(), keys::WORKERS_F_DUR_FIXED)
         } else {
-            tr(ctx.lang.get(), "workers.f.dur_min")
+            tr(ctx.lang.get(), keys::WORKERS_F_DUR_MIN)
         }
     };
     view! {
@@ -209,10 +211,10 @@ fn InputsPanel(
                 run();
             }
         >
-            <h2>{ctx.t("workers.inputs")}</h2>
+            <h2>{ctx.t(keys::WORKERS_INPUTS)}</h2>
             <div class="row top">
                 <div class="shrink">
-                    <label for="w-strategy">{ctx.t("workers.f.strategy")}</label>
+                    <label for="w-strategy">{ctx.t(keys::WORKERS_F_STRATEGY)}</label>
                     <br/>
                     <select
                         id="w-strategy"
@@ -223,7 +225,7 @@ fn InputsPanel(
                         }
                     >
                         <option value="all" prop:selected=move || inputs.with(|i| i.pick == Pick::All)>
-                            {ctx.t("workers.f.all")}
+                            {ctx.t(keys::WORKERS_F_ALL)}
                         </option>
                         {Strategy::ALL
                             .map(|s| {
@@ -240,10 +242,10 @@ fn InputsPanel(
                             .collect_view()}
                     </select>
                 </div>
-                {text_field(ctx, "w-workers", move || tr(ctx.lang.get(), "workers.f.workers"), Field::Workers, |i| i.workers.clone(), |i, v| i.workers = v, inputs, errors)}
-                {text_field(ctx, "w-jobs", move || tr(ctx.lang.get(), "workers.f.jobs"), Field::Jobs, |i| i.jobs.clone(), |i, v| i.jobs = v, inputs, errors)}
+                {text_field(ctx, "w-workers", move || tr(ctx.lang.get(), keys::WORKERS_F_WORKERS), Field::Workers, |i| i.workers.clone(), |i, v| i.workers = v, inputs, errors)}
+                {text_field(ctx, "w-jobs", move || tr(ctx.lang.get(), keys::WORKERS_F_JOBS), Field::Jobs, |i| i.jobs.clone(), |i, v| i.jobs = v, inputs, errors)}
                 <div>
-                    <label for="w-shape">{ctx.t("workers.f.shape")}</label>
+                    <label for="w-shape">{ctx.t(keys::WORKERS_F_SHAPE)}</label>
                     <br/>
                     <select
                         id="w-shape"
@@ -267,15 +269,15 @@ fn InputsPanel(
                 </div>
                 {text_field(ctx, "w-dur-a", dur_a_label, Field::DurA, |i| i.dur_a.clone(), |i, v| i.dur_a = v, inputs, errors)}
                 <Show when=move || shape() != Shape::Fixed>
-                    {text_field(ctx, "w-dur-b", move || tr(ctx.lang.get(), "workers.f.dur_max"), Field::DurB, |i| i.dur_b.clone(), |i, v| i.dur_b = v, inputs, errors)}
+                    {text_field(ctx, "w-dur-b", move || tr(ctx.lang.get(), keys::WORKERS_F_DUR_MAX), Field::DurB, |i| i.dur_b.clone(), |i, v| i.dur_b = v, inputs, errors)}
                 </Show>
-                {text_field(ctx, "w-latency", move || tr(ctx.lang.get(), "workers.f.latency"), Field::Latency, |i| i.latency.clone(), |i, v| i.latency = v, inputs, errors)}
-                {text_field(ctx, "w-seed", move || tr(ctx.lang.get(), "workers.f.seed"), Field::Seed, |i| i.seed.clone(), |i, v| i.seed = v, inputs, errors)}
-                {text_field(ctx, "w-keys", move || tr(ctx.lang.get(), "workers.f.keys"), Field::Keys, |i| i.keys.clone(), |i, v| i.keys = v, inputs, errors)}
+                {text_field(ctx, "w-latency", move || tr(ctx.lang.get(), keys::WORKERS_F_LATENCY), Field::Latency, |i| i.latency.clone(), |i, v| i.latency = v, inputs, errors)}
+                {text_field(ctx, "w-seed", move || tr(ctx.lang.get(), keys::WORKERS_F_SEED), Field::Seed, |i| i.seed.clone(), |i, v| i.seed = v, inputs, errors)}
+                {text_field(ctx, "w-keys", move || tr(ctx.lang.get(), keys::WORKERS_F_KEYS), Field::Keys, |i| i.keys.clone(), |i, v| i.keys = v, inputs, errors)}
             </div>
             <div class="row">
                 <button type="submit" class="primary" id="w-run" disabled=move || running.get() aria-busy=move || running.get().to_string()>
-                    {move || if running.get() { tr(ctx.lang.get(), "workers.running") } else { tr(ctx.lang.get(), "workers.run") }}
+                    {move || if running.get() { tr(ctx.lang.get(), keys::WORKERS_RUNNING) } else { tr(ctx.lang.get(), keys::WORKERS_RUN) }}
                 </button>
             </div>
         </form>
@@ -327,38 +329,40 @@ fn text_field(
     }
 }
 
-type Metric = (&'static str, &'static str, fn(&Outcome) -> String);
+type Metric = (&'static str, Key, fn(&Outcome) -> String);
 
 fn metrics() -> [Metric; 11] {
     use model::{fmt_int, fmt_us};
     [
-        ("executions", "workers.m.executions", |o| {
+        ("executions", keys::WORKERS_M_EXECUTIONS, |o| {
             fmt_int(o.executions)
         }),
-        ("distinct", "workers.m.distinct", |o| {
+        ("distinct", keys::WORKERS_M_DISTINCT, |o| {
             fmt_int(u64::from(o.distinct_jobs))
         }),
-        ("dups", "workers.m.dups", |o| {
+        ("dups", keys::WORKERS_M_DUPS, |o| {
             fmt_int(u64::from(o.jobs_run_more_than_once))
         }),
-        ("lock-wait", "workers.m.lock_wait", |o| {
+        ("lock-wait", keys::WORKERS_M_LOCK_WAIT, |o| {
             fmt_us(o.lock_wait_us)
         }),
-        ("lock-waits", "workers.m.lock_waits", |o| {
+        ("lock-waits", keys::WORKERS_M_LOCK_WAITS, |o| {
             fmt_int(o.lock_waits)
         }),
-        ("elapsed", "workers.m.elapsed", |o| fmt_us(o.elapsed_us)),
-        ("throughput", "workers.m.throughput", |o| {
+        ("elapsed", keys::WORKERS_M_ELAPSED, |o| fmt_us(o.elapsed_us)),
+        ("throughput", keys::WORKERS_M_THROUGHPUT, |o| {
             fmt_int(o.jobs_per_s.round() as u64)
         }),
-        ("max-tx", "workers.m.max_tx", |o| o.tx.max_in_tx.to_string()),
-        ("mean-tx", "workers.m.mean_tx", |o| {
+        ("max-tx", keys::WORKERS_M_MAX_TX, |o| {
+            o.tx.max_in_tx.to_string()
+        }),
+        ("mean-tx", keys::WORKERS_M_MEAN_TX, |o| {
             format!("{:.2}", o.tx.mean_in_tx)
         }),
-        ("longest-tx", "workers.m.longest_tx", |o| {
+        ("longest-tx", keys::WORKERS_M_LONGEST_TX, |o| {
             fmt_us(o.tx.longest_tx_us)
         }),
-        ("inversions", "workers.m.inversions", |o| {
+        ("inversions", keys::WORKERS_M_INVERSIONS, |o| {
             format!("{} / {}", fmt_int(o.inversions), fmt_int(o.completions))
         }),
     ]
@@ -439,39 +443,39 @@ fn Results(
         .map(|o| (o.params.strategy, model::chart(o)))
         .collect();
     let took = if runs == 1 {
-        Msg::new("workers.took_one").arg("ms", format!("{took_ms:.0}"))
+        Msg::new(keys::WORKERS_TOOK_ONE).arg("ms", format!("{took_ms:.0}"))
     } else {
-        Msg::new("workers.took")
+        Msg::new(keys::WORKERS_TOOK)
             .arg("ms", format!("{took_ms:.0}"))
             .arg("runs", runs)
     };
     view! {
         <div class="panel" id="w-results-panel">
-            <h2>{ctx.t("workers.results")}</h2>
+            <h2>{ctx.t(keys::WORKERS_RESULTS)}</h2>
             <p class="muted" id="w-took" data-ms=format!("{took_ms:.1}")>{move || render(ctx.lang.get(), &took)}</p>
             <div class="table-wrap" tabindex="0">
                 <table id="w-results">
                     <thead>
                         <tr>
-                            <th scope="col">{ctx.t("workers.m.metric")}</th>
+                            <th scope="col">{ctx.t(keys::WORKERS_M_METRIC)}</th>
                             {heads}
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
                 </table>
             </div>
-            <p class="muted small">{ctx.t("workers.results_note")}</p>
+            <p class="muted small">{ctx.t(keys::WORKERS_RESULTS_NOTE)}</p>
             <p class="muted small" id="w-inv-note">
-                {move || render(ctx.lang.get(), &Msg::new("workers.inv_note").arg("article", model::ARTICLE_INVERSIONS).arg("ours", model::fmt_int(ours_at_defaults)))}
+                {move || render(ctx.lang.get(), &Msg::new(keys::WORKERS_INV_NOTE).arg("article", model::ARTICLE_INVERSIONS).arg("ours", model::fmt_int(ours_at_defaults)))}
             </p>
-            <h3>{ctx.t("workers.reading")}</h3>
+            <h3>{ctx.t(keys::WORKERS_READING)}</h3>
             <ul id="w-readings" class="plain-list">
                 {readings}
                 {order.map(|m| view! { <li class="note" id="w-order">{move || render(ctx.lang.get(), &m)}</li> })}
             </ul>
             <p class="muted small">
-                {ctx.t("workers.share")} " "
-                <a id="w-share" href=move || share.with(|query| format!("{}#/workers?{query}", crate::ctx::share_base()))>{ctx.t("workers.share_link")}</a>
+                {ctx.t(keys::WORKERS_SHARE)} " "
+                <a id="w-share" href=move || share.with(|query| format!("{}#/workers?{query}", crate::ctx::share_base()))>{ctx.t(keys::WORKERS_SHARE_LINK)}</a>
             </p>
         </div>
         <OrderingPanel ctx ordering took_ms=ordering_ms look/>
@@ -490,10 +494,10 @@ fn TimelinePanel(
     let many = strategies.len() > 1;
     view! {
         <div class="panel" id="w-timeline-panel">
-            <h2>{ctx.t("workers.timeline")}</h2>
+            <h2>{ctx.t(keys::WORKERS_TIMELINE)}</h2>
             <Show when=move || many>
                 <div class="row">
-                    <label for="w-timeline-for">{ctx.t("workers.timeline_for")}</label>
+                    <label for="w-timeline-for">{ctx.t(keys::WORKERS_TIMELINE_FOR)}</label>
                     <select
                         id="w-timeline-for"
                         on:change=move |ev| shown.set(Strategy::parse(&event_target_value(&ev)))
@@ -512,7 +516,7 @@ fn TimelinePanel(
                     </select>
                 </div>
             </Show>
-            <ul class="row legend" aria-label=move || tr(ctx.lang.get(), "workers.timeline")>
+            <ul class="row legend" aria-label=move || tr(ctx.lang.get(), keys::WORKERS_TIMELINE)>
                 {KINDS
                     .map(|k| {
                         view! {
@@ -590,13 +594,13 @@ fn timeline_svg(ctx: Ctx, c: &Chart) -> impl IntoView {
         })
         .collect_view();
     let note = if c.cut {
-        Msg::new("workers.timeline_cut")
+        Msg::new(keys::WORKERS_TIMELINE_CUT)
             .arg("ms", model::fmt_us(c.window_us))
             .arg("bars", model::fmt_int(c.bars.len() as u64))
     } else {
-        Msg::new("workers.timeline_all").arg("ms", model::fmt_us(c.window_us))
+        Msg::new(keys::WORKERS_TIMELINE_ALL).arg("ms", model::fmt_us(c.window_us))
     };
-    let label = Msg::new("workers.timeline_label").arg("workers", workers);
+    let label = Msg::new(keys::WORKERS_TIMELINE_LABEL).arg("workers", workers);
     view! {
         <p class="muted small" id="w-timeline-note">{move || render(ctx.lang.get(), &note)}</p>
         <div class="table-wrap" tabindex="0">
@@ -613,7 +617,7 @@ fn timeline_svg(ctx: Ctx, c: &Chart) -> impl IntoView {
                 {bars}
             </svg>
         </div>
-        <p class="muted axis">{ctx.t("workers.axis")}</p>
+        <p class="muted axis">{ctx.t(keys::WORKERS_AXIS)}</p>
     }
 }
 
@@ -629,7 +633,7 @@ fn OrderingPanel(
     use model::{fmt_int, fmt_us};
     let keys = ordering.first().map_or(0, |o| o.params.keys);
     let reading = model::ordering_reading(&ordering);
-    let took = Msg::new("workers.took")
+    let took = Msg::new(keys::WORKERS_TOOK)
         .arg("ms", format!("{took_ms:.0}"))
         .arg("runs", ordering.len());
     let rows = ordering
@@ -671,24 +675,24 @@ fn OrderingPanel(
         .collect_view();
     view! {
         <div class="panel" id="w-ordering-panel">
-            <h2>{ctx.t("workers.ordering")}</h2>
+            <h2>{ctx.t(keys::WORKERS_ORDERING)}</h2>
             <p class="muted" id="w-ordering-took" data-ms=format!("{took_ms:.1}")>{move || render(ctx.lang.get(), &took)}</p>
-            <p>{move || render(ctx.lang.get(), &Msg::new("workers.ordering_intro").arg("keys", fmt_int(u64::from(keys))))}</p>
+            <p>{move || render(ctx.lang.get(), &Msg::new(keys::WORKERS_ORDERING_INTRO).arg("keys", fmt_int(u64::from(keys))))}</p>
             <div class="table-wrap">
                 <table id="w-ordering">
                     <thead>
                         <tr>
-                            <th scope="col">{ctx.t("workers.f.strategy")}</th>
-                            <th scope="col">{ctx.t("workers.m.throughput")}</th>
-                            <th scope="col">{ctx.t("workers.m.key_inversions")}</th>
-                            <th scope="col">{ctx.t("workers.m.inversions")}</th>
-                            <th scope="col">{ctx.t("workers.m.elapsed")}</th>
+                            <th scope="col">{ctx.t(keys::WORKERS_F_STRATEGY)}</th>
+                            <th scope="col">{ctx.t(keys::WORKERS_M_THROUGHPUT)}</th>
+                            <th scope="col">{ctx.t(keys::WORKERS_M_KEY_INVERSIONS)}</th>
+                            <th scope="col">{ctx.t(keys::WORKERS_M_INVERSIONS)}</th>
+                            <th scope="col">{ctx.t(keys::WORKERS_M_ELAPSED)}</th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
                 </table>
             </div>
-            <p class="muted small">{ctx.t("workers.key_inv_note")}</p>
+            <p class="muted small">{ctx.t(keys::WORKERS_KEY_INV_NOTE)}</p>
             {reading.map(|m| view! { <p class="note" id="w-ordering-reading">{move || render(ctx.lang.get(), &m)}</p> })}
         </div>
     }

@@ -3,6 +3,7 @@
 //! tables). The markup is every lab's (`labs::guide::TourList`).
 
 use crate::ctx::Ctx;
+use crate::keys;
 use crate::labs::guide::TourList;
 use crate::labs::workers::tour::TOUR;
 use crate::ui::i18n::render;
@@ -21,7 +22,7 @@ pub fn WorkersTour(
 ) -> impl IntoView {
     let steps = TOUR.iter().map(|s| (s.title, s.body_msg())).collect();
     view! {
-        <TourList steps title="workers.tour.title" hint="workers.tour.hint" step busy run_step id="w-tour">
+        <TourList steps title=keys::WORKERS_TOUR_TITLE hint=keys::WORKERS_TOUR_HINT step busy run_step id="w-tour">
             {move || refused.get().map(|m| view! { <p class="note" role="status" id="w-step-refused">{move || render(ctx.lang.get(), &m)}</p> })}
         </TourList>
     }
