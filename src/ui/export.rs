@@ -58,9 +58,8 @@ pub fn with_literals(sql: &str, literals: &[String]) -> String {
         match b[i] {
             b'\'' => {
                 // E'…' takes backslash escapes; a standard string only doubled quotes.
-                let escapes = i > 0
-                    && matches!(b[i - 1], b'e' | b'E')
-                    && (i < 2 || !ident(b[i - 2]));
+                let escapes =
+                    i > 0 && matches!(b[i - 1], b'e' | b'E') && (i < 2 || !ident(b[i - 2]));
                 i += 1;
                 while i < b.len() {
                     if escapes && b[i] == b'\\' {
@@ -180,6 +179,13 @@ pub fn script_file(lab: LabId, server: &str, steps: &[ScriptStep]) -> String {
         path_q = path.replace('\'', "''"),
         start = clock::START,
     );
+    // A setting PostgreSQL 17 added (L1's NOTIFY queue, §5): older servers stop there.
+    if steps.iter().any(|s| matches!(s, ScriptStep::Ran(e) if e.error.is_none() && e.sql.contains("max_notify_queue_pages"))) {
+        out.insert_str(
+            out.find("\n\n").map_or(0, |i| i + 1),
+            "-- Needs PostgreSQL 17 or newer: it reads max_notify_queue_pages (L1's NOTIFY queue).\n",
+        );
+    }
     let mut path_moved = false;
     for step in steps {
         match step {
@@ -192,7 +198,10 @@ pub fn script_file(lab: LabId, server: &str, steps: &[ScriptStep]) -> String {
             ScriptStep::Ran(e) => {
                 let sql = with_literals(e.sql.trim_end(), &e.literals);
                 if let Some(error) = &e.error {
-                    out.push_str(&format!("-- failed in the tab: {}\n", error.lines().next().unwrap_or_default()));
+                    out.push_str(&format!(
+                        "-- failed in the tab: {}\n",
+                        error.lines().next().unwrap_or_default()
+                    ));
                     out.push_str(&commented(&sql));
                 } else if sql.trim_start().starts_with('\\') {
                     out.push_str(&commented(&sql));
