@@ -317,11 +317,11 @@ pub fn ExportButtons(runner: Runner, version: String) -> impl IntoView {
     };
     let run2 = run.clone();
     view! {
-        <button type="button" class="small" id="export-sql" title=ctx.t("export.sql.help")
+        <button type="button" class="small" id="export-sql" title=move || ctx.t("export.dump.help")().replace('`', "")
             disabled=move || busy.get() on:click=move |_| run(Kind::Sql)>
-            {ctx.t("export.sql")}
+            {ctx.t("export.dump")}
         </button>
-        <button type="button" class="small" id="export-script" title=ctx.t("export.script.help")
+        <button type="button" class="small" id="export-script" title=move || ctx.t("export.script.help")().replace('`', "")
             disabled=move || busy.get() on:click=move |_| run2(Kind::Script)>
             {ctx.t("export.script")}
         </button>
