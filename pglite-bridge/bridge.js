@@ -252,6 +252,10 @@ class Session {
   console(sql, limit) {
     return this.conn.call({ op: 'console', sql, limit });
   }
+  /** pg_dump of the schemas matching `schemas` (pg_dump's patterns): { text, schemas }. */
+  dump(schemas) {
+    return this.conn.call({ op: 'dump', schemas: Array.from(schemas) });
+  }
   commit() {
     return this.conn.call({ op: 'commit', tx: this.tx });
   }

@@ -13,10 +13,13 @@
 //   build/psql-describe-<version>/  psql's describe commands (`\d`, `\dt`, `\d name`: the npm
 //                             package psql-describe, one ES module) and its LICENSE: the
 //                             worker loads it the first time the SQL console is given one.
-//   build/pglite.json         { dir, datadir, files, download, describe }: where PGlite is, the
+//   build/pglite-tools-<version>/  pg_dump built for PGlite (npm @electric-sql/pglite-tools:
+//                             pg_dump.js, its chunk, pg_dump.wasm, LICENSE): the worker loads
+//                             it the first time a lab is downloaded as SQL.
+//   build/pglite.json         { dir, datadir, files, download, describe, pgDump }: where PGlite is, the
 //                             data directory's name, the sizes (uncompressed) of what the worker
 //                             downloads (the progress bar), how much a start downloads (the
-//                             start panel says so), and psql-describe's module (beside `dir`).
+//                             start panel says so), and psql-describe's and pg_dump's modules (beside `dir`).
 //
 // The folder name carries PGlite's version and the data directory's name its inputs' hash,
 // so a host can cache the folder for good; pglite.json, beside it, is revalidated (README,
@@ -37,6 +40,8 @@ const dirName = `pglite-${version}`;
 const out = path.join(outRoot, dirName);
 const describePkg = path.join(here, 'node_modules/psql-describe');
 const describeDir = `psql-describe-${JSON.parse(fs.readFileSync(path.join(describePkg, 'package.json'), 'utf8')).version}`;
+const toolsPkg = path.join(here, 'node_modules/@electric-sql/pglite-tools');
+const toolsDir = `pglite-tools-${JSON.parse(fs.readFileSync(path.join(toolsPkg, 'package.json'), 'utf8')).version}`;
 
 // The SQL the app runs on a fresh database, in order (never copied: read from src/sql).
 const SQL_FILES = ['src/sql/lab/clock_install.sql', 'src/sql/vacuum/setup_extensions.sql'];
@@ -137,7 +142,7 @@ function newer(file, inputs) {
 fs.mkdirSync(out, { recursive: true });
 // Only this version's folders: an older one left from a previous PGlite or psql-describe goes.
 for (const entry of fs.readdirSync(outRoot)) {
-  const older = (entry.startsWith('pglite-') && entry !== dirName) || (entry.startsWith('psql-describe-') && entry !== describeDir);
+  const older = (entry.startsWith('pglite-') && entry !== dirName) || (entry.startsWith('psql-describe-') && entry !== describeDir) || (entry.startsWith('pglite-tools-') && entry !== toolsDir);
   if (older && !entry.endsWith('.json')) {
     fs.rmSync(path.join(outRoot, entry), { recursive: true, force: true });
   }
@@ -181,6 +186,16 @@ for (const file of ['index.js', 'LICENSE']) {
   writeIfChanged(path.join(outRoot, describeDir, file), fs.readFileSync(path.join(describePkg, file)));
 }
 
+// pg_dump (PGlite's own WebAssembly build, npm @electric-sql/pglite-tools) as npm ships it:
+// pg_dump.js, the one chunk it imports and pg_dump.wasm beside them (the chunk finds it by
+// import.meta.url); the worker loads it the first time a lab is downloaded as SQL.
+fs.mkdirSync(path.join(outRoot, toolsDir), { recursive: true });
+const toolsDist = path.join(toolsPkg, 'dist');
+for (const file of fs.readdirSync(toolsDist).filter((f) => /^(pg_dump\.js|chunk-[\w-]+\.js|pg_dump\.wasm)$/.test(f))) {
+  writeIfChanged(path.join(outRoot, toolsDir, file), fs.readFileSync(path.join(toolsDist, file)));
+}
+writeIfChanged(path.join(outRoot, toolsDir, 'LICENSE'), fs.readFileSync(path.join(toolsPkg, 'LICENSE')));
+
 // Brotli beside PGlite's large files, for a host that serves precompressed files (and for
 // scripts/serve.mjs): at brotli's best quality with a 16 MB window, pglite.wasm is 22 % and
 // pglite.data 50 % smaller than gzipped, but that takes about a minute and a half here, too
@@ -218,5 +233,5 @@ const files = {
 const manifest = { version, datadir: DATADIR, files };
 // A start downloads everything but initdb.wasm (needed only when the data directory fails).
 const download = files['pglite.wasm'] + files['pglite.data'] + files[DATADIR];
-writeIfChanged(path.join(outRoot, 'pglite.json'), JSON.stringify({ dir: `${dirName}/`, download, ...manifest, describe: `${describeDir}/index.js` }, null, 1) + '\n');
+writeIfChanged(path.join(outRoot, 'pglite.json'), JSON.stringify({ dir: `${dirName}/`, download, ...manifest, describe: `${describeDir}/index.js`, pgDump: `${toolsDir}/pg_dump.js` }, null, 1) + '\n');
 console.log(`pglite build: ${path.relative(root, out)} (${fs.readdirSync(out, { recursive: true }).filter((f) => fs.statSync(path.join(out, f)).isFile()).length} files), a start downloads ${(download / 1048576).toFixed(1)} MB`);

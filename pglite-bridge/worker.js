@@ -16,6 +16,8 @@
 //               { id, op: 'listen', channel } → listen id · { id, op: 'unlisten', listen }
 //               { id, op: 'console', sql, limit } → { result, total, tx } or { error, tx };
 //               a psql describe command as `sql` (`\d jobs`) → { result, total, tx, text }
+//               { id, op: 'dump', schemas } → { text, schemas }: pg_dump of those schemas that
+//               exist (patterns as pg_dump takes them, `vac_*`), for servers 15–18; see dump
 //               { id, op: 'close' }
 // Messages out: { queueLab, type: 'progress' | 'booting' | 'error' } while starting, then
 //               { queueLab, type: 'ready', boot: 'datadir' | 'initdb', note } (note: why the
@@ -140,6 +142,7 @@ async function start() {
   }
   const m = await manifest();
   describeModule = m?.describe ? new URL(`../${m.describe}`, base).href : null;
+  pgDumpModule = m?.pgDump ? new URL(`../${m.pgDump}`, base).href : null;
   const files = m?.files ?? {};
   const asked = params.get('datadir');
   const datadirName = m?.datadir;
@@ -286,6 +289,57 @@ async function describeCommand(db, cmd) {
   return out.join('\n\n');
 }
 
+// "Download as SQL": pg_dump built for PGlite (npm @electric-sql/pglite-tools, staged by
+// build.mjs and named by the manifest), loaded the first time a lab is exported. It runs on
+// this one session: it sets the session's settings for itself (DateStyle, extra_float_digits,
+// search_path, timeouts…), so they are read before and put back after. pg_dump fails when no
+// schema matches, so only the schemas that exist are named.
+let pgDumpModule = null;
+let pgDumpLoaded = null;
+
+async function dumpSchemas(db, patterns) {
+  if (!pgDumpModule) throw new Error('pg_dump is not in this build (pglite.json names none)');
+  const { rows } = await db.query(
+    `select array_agg(nspname order by nspname) as names from pg_namespace
+      where nspname like any (select replace(p, '*', '%') from unnest($1::text[]) as p)`,
+    [patterns],
+  );
+  const schemas = rows[0].names ?? [];
+  if (schemas.length === 0) return { text: '', schemas };
+  pgDumpLoaded ??= import(pgDumpModule);
+  const { pgDump } = await pgDumpLoaded;
+  const settings = `select name, current_setting(name) as value from pg_settings
+                     where context in ('user', 'superuser') and name <> 'search_path'`;
+  const before = (await db.query(settings)).rows;
+  let file;
+  try {
+    file = await pgDump({ pg: db, args: ['--no-owner', '--no-privileges', ...schemas.map((s) => `--schema=${s}`)] });
+  } finally {
+    if (db.isInTransaction()) await db.exec('rollback');
+    const after = new Map((await db.query(settings)).rows.map((r) => [r.name, r.value]));
+    for (const { name, value } of before) {
+      if (after.get(name) !== value) await db.query('select set_config($1, $2, false)', [name, value]);
+    }
+  }
+  return { text: forOlderServers(await file.text()), schemas };
+}
+
+/** pg_dump 18's output, made to load on PostgreSQL 15–17 too: its header sets
+ * transaction_timeout (new in 17), and PGlite's PostgreSQL gives every column an attribute
+ * option, pg_attver, that no other server knows (`ALTER TABLE ONLY … ALTER COLUMN … SET
+ * (pg_attver=…)`, one line each). Both lines are cut from the part before the first row data,
+ * so no row's text is touched. (pgDump itself already cuts `\restrict`.) */
+function forOlderServers(text) {
+  const data = text.search(/^-- Data for Name: /m);
+  const schema = data < 0 ? text : text.slice(0, data);
+  const rows = data < 0 ? '' : text.slice(data);
+  return (
+    schema
+      .replace(/^SET transaction_timeout = 0;\n/m, '')
+      .replace(/^ALTER TABLE ONLY .+ ALTER COLUMN .+ SET \(pg_attver=\d+\);\n/gm, '') + rows
+  );
+}
+
 // Open transactions: id → { tx, decide(outcome), done (settles when PGlite has ended it) }.
 const transactions = new Map();
 // Subscriptions: id → the function that unlistens.
@@ -366,6 +420,9 @@ const ops = {
       // After an error inside BEGIN … the block is aborted until ROLLBACK.
       return { error: plainError(e), tx: db.isInTransaction() ? 'failed' : 'idle' };
     }
+  },
+  async dump(db, m) {
+    return dumpSchemas(db, m.schemas);
   },
   async close(db) {
     await db.close();

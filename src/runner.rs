@@ -315,6 +315,8 @@ impl Runner {
         }
         .await?;
         let _turn = Release(self.clone());
+        // What runs now is this lab's: its statements go into its script (src/ui/export.rs).
+        self.inner.db.log().enter(scope.lab().map(|l| l.0.slug));
         self.inner.status.update(|s| {
             s.running = Some(Running {
                 scope,
@@ -484,6 +486,7 @@ impl Runner {
             })
             .await;
         self.inner.tx.set(TxState::Idle);
+        self.inner.db.log().forget_scripts();
         self.inner.kept.borrow_mut().clear();
         self.inner.clocks.borrow_mut().clear();
         self.inner.schemas.borrow_mut().clear();

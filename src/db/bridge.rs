@@ -33,6 +33,8 @@ extern "C" {
     pub async fn exec(this: &Session, sql: &str, arrays: bool) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch)]
     pub async fn console(this: &Session, sql: &str, limit: u32) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch)]
+    pub async fn dump(this: &Session, schemas: js_sys::Array) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = commit)]
     async fn js_commit(this: &Session) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = rollback)]

@@ -10,6 +10,9 @@ pub struct LogEntry {
     pub sql: String,
     /// Bound parameters as the log shows them ($1 first).
     pub params: Vec<String>,
+    /// The same parameters as psql literals ([`super::Param::literal`]), for "the lab as a
+    /// script".
+    pub literals: Vec<String>,
     /// Rows returned (None for statements that return no result set, and on error).
     pub rows: Option<u64>,
     /// Rows inserted, updated or deleted.
@@ -40,6 +43,44 @@ pub fn collect(db: &super::Db, entries: LogEntries) {
 
 type Subscriber = Box<dyn Fn(&LogEntry)>;
 
+/// Statements a lab's script keeps at most; past that the lab's script is refused (a long
+/// L3 run is tens of thousands of statements).
+pub const SCRIPT_KEEP: usize = 20_000;
+
+/// One step of a lab's script: a statement it ran, or the runner entering the lab (its
+/// search path set again, unlogged).
+#[derive(Clone, Debug)]
+pub enum ScriptStep {
+    Enter,
+    Ran(LogEntry),
+}
+
+/// Every statement each lab ran since the database opened (or the last Reset database), in
+/// order: "the lab as a script" (src/ui/export.rs).
+#[derive(Default)]
+struct Scripts {
+    /// The lab (its slug) whose work runs now, as the runner says.
+    scope: Option<&'static str>,
+    steps: std::collections::HashMap<&'static str, Vec<ScriptStep>>,
+    /// Labs whose script went past [`SCRIPT_KEEP`].
+    overflow: std::collections::HashSet<&'static str>,
+}
+
+impl Scripts {
+    fn push(&mut self, lab: &'static str, step: ScriptStep) {
+        if self.overflow.contains(lab) {
+            return;
+        }
+        let steps = self.steps.entry(lab).or_default();
+        if steps.len() >= SCRIPT_KEEP {
+            self.overflow.insert(lab);
+            steps.clear();
+        } else {
+            steps.push(step);
+        }
+    }
+}
+
 /// Shared by all clones of a `Db`. Views subscribe to be told of each new entry.
 #[derive(Clone, Default)]
 pub struct SqlLog {
@@ -47,6 +88,7 @@ pub struct SqlLog {
     count: Rc<RefCell<u64>>,
     /// Entries recorded while a `LogHold` is alive, told to subscribers when the last ends.
     held: Rc<RefCell<(u32, Vec<LogEntry>)>>,
+    scripts: Rc<RefCell<Scripts>>,
 }
 
 /// Holds the log's subscribers back until dropped; see `SqlLog::hold`.
@@ -74,8 +116,40 @@ impl SqlLog {
         LogHold { log: self.clone() }
     }
 
+    /// The runner starts a piece of work of `lab` (None: the console off a lab, Reset):
+    /// statements recorded from now on belong to its script.
+    pub fn enter(&self, lab: Option<&'static str>) {
+        let mut scripts = self.scripts.borrow_mut();
+        scripts.scope = lab;
+        if let Some(lab) = lab {
+            scripts.push(lab, ScriptStep::Enter);
+        }
+    }
+
+    /// Forgets every lab's script (Reset database: each lab sets itself up again).
+    pub fn forget_scripts(&self) {
+        let mut scripts = self.scripts.borrow_mut();
+        scripts.steps.clear();
+        scripts.overflow.clear();
+    }
+
+    /// `lab`'s script so far, or None when it went past [`SCRIPT_KEEP`] statements.
+    pub fn script(&self, lab: &str) -> Option<Vec<ScriptStep>> {
+        let scripts = self.scripts.borrow();
+        if scripts.overflow.contains(lab) {
+            return None;
+        }
+        Some(scripts.steps.get(lab).cloned().unwrap_or_default())
+    }
+
     pub(crate) fn record(&self, entry: LogEntry) {
         *self.count.borrow_mut() += 1;
+        {
+            let mut scripts = self.scripts.borrow_mut();
+            if let Some(lab) = scripts.scope {
+                scripts.push(lab, ScriptStep::Ran(entry.clone()));
+            }
+        }
         {
             let mut held = self.held.borrow_mut();
             if held.0 > 0 {

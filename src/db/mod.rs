@@ -12,7 +12,7 @@ mod log;
 mod tx;
 
 pub use error::DbError;
-pub use log::{collect as collect_log, now_ms, LogEntries, LogEntry, LogHold, SqlLog};
+pub use log::{collect as collect_log, now_ms, LogEntries, LogEntry, LogHold, ScriptStep, SqlLog};
 pub use tx::{Conn, Tx};
 
 use serde::de::DeserializeOwned;
@@ -50,6 +50,22 @@ impl Param {
             Param::Float(f) => JsValue::from_f64(*f),
             Param::Text(s) => JsValue::from_str(s),
             Param::Json(v) => JsValue::from_str(&v.to_string()),
+        }
+    }
+
+    /// The value as a psql literal, in the place of its `$n` in "the lab as a script": every
+    /// value but NULL quoted (`'5'`, `'{1,2}'`, `'{"a": "it''s"}'`), so that, like a parameter
+    /// PGlite sends, it takes its type from where it stands.
+    pub fn literal(&self) -> String {
+        let quoted = |s: &str| format!("'{}'", s.replace('\'', "''"));
+        match self {
+            Param::Null => "NULL".into(),
+            Param::Bool(b) => quoted(&b.to_string()),
+            Param::Int(i) => quoted(&i.to_string()),
+            // Rust writes Infinity as `inf`, which Postgres reads too.
+            Param::Float(f) => quoted(&f.to_string()),
+            Param::Text(s) => quoted(s),
+            Param::Json(v) => quoted(&v.to_string()),
         }
     }
 
@@ -438,6 +454,28 @@ impl Db {
         }
     }
 
+    /// pg_dump (PGlite's build of it, in the worker) of the schemas matching `schemas`
+    /// (pg_dump's patterns, `vac_*`): the dump's text, made to load on PostgreSQL 15–18, and
+    /// the schemas it holds. Not in the SQL log: no lab state changes.
+    pub async fn dump(&self, schemas: &[&str]) -> Result<(String, Vec<String>), DbError> {
+        let list = js_sys::Array::new();
+        for s in schemas {
+            list.push(&JsValue::from_str(s));
+        }
+        let reply = self
+            .in_flight
+            .watch("pg_dump", self.handle.session().dump(list))
+            .await
+            .map_err(DbError::from_js)?;
+        let field = |name: &str| {
+            js_sys::Reflect::get(&reply, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+        };
+        let text = field("text").as_string().unwrap_or_default();
+        let names: Vec<String> = serde_wasm_bindgen::from_value(field("schemas"))
+            .map_err(|e| DbError::decode(&e.to_string()))?;
+        Ok((text, names))
+    }
+
     /// Runs a script of one or more statements without parameters (schema set-up).
     pub async fn exec(&self, script: &str) -> Result<(), DbError> {
         let started = log::now_ms();
@@ -566,6 +604,7 @@ fn finish<T: DeserializeOwned>(
     log.record(LogEntry {
         sql: sql.to_owned(),
         params: params.iter().map(Param::display).collect(),
+        literals: params.iter().map(Param::literal).collect(),
         rows: outcome.as_ref().ok().map(|(_, n)| *n as u64),
         affected: outcome.as_ref().ok().map(|(r, _)| r.affected),
         ms,
@@ -583,6 +622,7 @@ fn finish_unit<T>(
     log.record(LogEntry {
         sql: sql.to_owned(),
         params: vec![],
+        literals: vec![],
         rows: None,
         affected: None,
         ms: log::now_ms() - started,

@@ -4,6 +4,7 @@
 pub mod clock;
 pub mod console;
 pub mod embed;
+pub mod export;
 pub mod format;
 pub mod i18n;
 pub mod panel;

@@ -249,6 +249,7 @@ pub fn StartPanel() -> impl IntoView {
                     " · " {ctx.t(keys::START_IN_TAB)}
                 </p>
                 <ResetButton runner=runner.clone()/>
+                <crate::ui::export::ExportButtons runner=runner.clone() version=version.clone()/>
             </div>
             {fallback.map(|why| view! {
                 <p class="note" role="status" id="boot-fallback">

@@ -139,6 +139,8 @@ function suiteCommand(s) {
     return ['bash', ['-c', `trunk build --dist '${dist}' >/dev/null 2>&1 || trunk build --dist '${dist}' && node --test --test-reporter=tap --test-concurrency=1 tests/e2e/${m[1]}.test.mjs`], {
       PATH: `${join(tree, 'pglite-bridge/node_modules/.bin')}:${process.env.PATH}`,
       QUEUE_LAB_DIST: dist,
+      // export.test.mjs loads the downloads into databases of its own on the local server.
+      ...pgcheckEnv(),
       WALK_SEED: process.env.QUEUE_LAB_MUTANTS_WALK_SEED ?? '1',
       WALK_STEPS: process.env.QUEUE_LAB_MUTANTS_WALK_STEPS ?? '150',
     }];

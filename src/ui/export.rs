@@ -1,0 +1,372 @@
+//! Take a lab to a real server: "Download as SQL" (the lab's schemas and rows, by PGlite's
+//! build of pg_dump in the worker, made to load with `psql -f` on PostgreSQL 15–18) and
+//! "Download as script" (every statement the lab ran, in order, its parameters as literals,
+//! after the lab's own setup: runnable with `psql -f` on an empty database).
+//! What it is not for: reading the lab's state (the SQL does, in the tab) or building a
+//! lab's statements (they are the SQL log's, verbatim).
+
+use crate::clock;
+use crate::ctx::{use_ctx, Route};
+use crate::db::{DbError, ScriptStep};
+use crate::keys;
+use crate::lab::LabId;
+use crate::runner::{Runner, Scope, Work};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The schemas a lab's export holds: the lab clock's (`lab`), the lab's own, and the ones its
+/// statements make beside it (L3's strategy tables, L4's PgQue engine and side by side).
+pub fn schemas(lab: LabId) -> Vec<&'static str> {
+    let mut out = vec!["lab"];
+    out.extend(lab.schema);
+    out.extend_from_slice(match lab.slug {
+        "vacuum" => &["vac_*"][..],
+        "pgq" => &["pgque", "pgq_compare"][..],
+        _ => &[][..],
+    });
+    out
+}
+
+/// The dump with a header saying what it is and how to load it.
+pub fn sql_file(lab: LabId, server: &str, clock: &str, schemas: &[String], dump: &str) -> String {
+    format!(
+        "-- Queue Lab {app}: {tag} {slug}, its schemas and rows ({list}), dumped in the tab from\n\
+         -- PostgreSQL {server} (PGlite) by pg_dump (PGlite's build, @electric-sql/pglite-tools),\n\
+         -- with the two lines older servers refuse left out (SET transaction_timeout, and\n\
+         -- PGlite's pg_attver column option). Loads into an empty database on PostgreSQL 15-18:\n\
+         --   psql -v ON_ERROR_STOP=1 -f this-file.sql\n\
+         -- lab.now() reads the session setting lab.clock (lab time; the tab's was {clock}):\n\
+         --   set lab.clock = '{clock}';\n\
+         -- in a session before anything that calls now() on the lab's search path:\n\
+         --   set search_path = {path};\n\n{dump}",
+        app = env!("CARGO_PKG_VERSION"),
+        tag = lab.tag,
+        slug = lab.slug,
+        list = schemas.join(", "),
+        path = lab.search_path(),
+    )
+}
+
+/// `sql` with each `$n` outside quotes, quoted identifiers, comments and dollar-quoted bodies
+/// replaced by `literals[n - 1]` (a `$n` with no literal stays).
+pub fn with_literals(sql: &str, literals: &[String]) -> String {
+    let b = sql.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+    let mut out = String::with_capacity(sql.len());
+    let mut i = 0;
+    let mut copied = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\'' => {
+                // E'…' takes backslash escapes; a standard string only doubled quotes.
+                let escapes =
+                    i > 0 && matches!(b[i - 1], b'e' | b'E') && (i < 2 || !ident(b[i - 2]));
+                i += 1;
+                while i < b.len() {
+                    if escapes && b[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if b[i] == b'\'' {
+                        if b.get(i + 1) == Some(&b'\'') {
+                            i += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'-' if b.get(i + 1) == Some(&b'-') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let mut depth = 0;
+                while i < b.len() {
+                    if b[i..].starts_with(b"/*") {
+                        depth += 1;
+                        i += 2;
+                    } else if b[i..].starts_with(b"*/") {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            b'$' if i > 0 && ident(b[i - 1]) => i += 1,
+            b'$' if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                let start = i;
+                i += 1;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let n: usize = sql[start + 1..i].parse().unwrap_or(0);
+                if let Some(lit) = n.checked_sub(1).and_then(|k| literals.get(k)) {
+                    out.push_str(&sql[copied..start]);
+                    out.push_str(lit);
+                    copied = i;
+                }
+            }
+            b'$' => {
+                // A dollar-quoted body: $$…$$ or $tag$…$tag$.
+                let mut j = i + 1;
+                while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+                    j += 1;
+                }
+                if j < b.len() && b[j] == b'$' {
+                    let tag = &sql[i..=j];
+                    i = match sql[j + 1..].find(tag) {
+                        Some(end) => j + 1 + end + tag.len(),
+                        None => b.len(),
+                    };
+                } else {
+                    i += 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&sql[copied.min(sql.len())..]);
+    out
+}
+
+/// A text as SQL comment lines (`-- ` before each).
+fn commented(text: &str) -> String {
+    text.lines().map(|l| format!("-- {l}\n")).collect()
+}
+
+/// "The lab as a script": the lab clock's setup and the lab's schema, then every statement
+/// the lab ran since the database opened (or the last Reset database), in order, each `$n` a
+/// literal. A statement that failed in the tab is kept as a comment; so is a psql describe
+/// command (it changes nothing). When a statement set the search path, the script sets the
+/// lab's again where the tab's runner did (at the start of the lab's next piece of work).
+pub fn script_file(lab: LabId, server: &str, steps: &[ScriptStep]) -> String {
+    let path = lab.search_path();
+    let set_path = format!(
+        "select set_config('search_path', '{}', false);\n",
+        path.replace('\'', "''")
+    );
+    let mut out = format!(
+        "-- Queue Lab {app}: {tag} {slug} as a script: the statements the lab ran in the tab\n\
+         -- (PostgreSQL {server}, PGlite), in order, with its clock's moves; each bound parameter\n\
+         -- written in its place as a literal. Run it on an empty database:\n\
+         --   psql -v ON_ERROR_STOP=1 -f this-file.sql\n\
+         -- It begins with the lab's own setup, the lab clock (the app's clock_install.sql) and\n\
+         -- the lab's schema, as the tab did before the lab's first statement.\n\
+         -- Statements that failed in the tab are kept as comments.\n\n\
+         \\set ON_ERROR_STOP on\n\n\
+         -- The lab clock (clock_install.sql)\n{install}\n;\n\
+         select lab.create_schema('{schema}');\n\
+         select set_config('search_path', '{path_q}', false), set_config('lab.clock', '{start}', false);\n\n",
+        app = env!("CARGO_PKG_VERSION"),
+        tag = lab.tag,
+        slug = lab.slug,
+        install = clock::INSTALL_SQL.trim_end(),
+        schema = lab.schema.unwrap_or("public"),
+        path_q = path.replace('\'', "''"),
+        start = clock::START,
+    );
+    // A setting PostgreSQL 17 added (L1's NOTIFY queue, §5): older servers stop there.
+    if steps.iter().any(|s| matches!(s, ScriptStep::Ran(e) if e.error.is_none() && e.sql.contains("max_notify_queue_pages"))) {
+        out.insert_str(
+            out.find("\n\n").map_or(0, |i| i + 1),
+            "-- Needs PostgreSQL 17 or newer: it reads max_notify_queue_pages (L1's NOTIFY queue).\n",
+        );
+    }
+    let mut path_moved = false;
+    for step in steps {
+        match step {
+            ScriptStep::Enter => {
+                if path_moved {
+                    out.push_str(&set_path);
+                    path_moved = false;
+                }
+            }
+            ScriptStep::Ran(e) => {
+                let sql = with_literals(e.sql.trim_end(), &e.literals);
+                if let Some(error) = &e.error {
+                    out.push_str(&format!(
+                        "-- failed in the tab: {}\n",
+                        error.lines().next().unwrap_or_default()
+                    ));
+                    out.push_str(&commented(&sql));
+                } else if sql.trim_start().starts_with('\\') {
+                    out.push_str(&commented(&sql));
+                } else {
+                    if sql.to_ascii_lowercase().contains("search_path") {
+                        path_moved = true;
+                    }
+                    // On a line of its own: the statement may end in a comment.
+                    out.push_str(&sql);
+                    out.push_str("\n;\n");
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Offers `text` as a file download named `name`.
+fn download(name: &str, text: &str) -> Result<(), String> {
+    let fail = |e: wasm_bindgen::JsValue| format!("{e:?}");
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let props = web_sys::BlobPropertyBag::new();
+    props.set_type("application/sql;charset=utf-8");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &props).map_err(fail)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(fail)?
+        .dyn_into()
+        .map_err(|_| "not an anchor".to_owned())?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    // Revoked after the click's download has started.
+    let revoke = url.clone();
+    leptos::task::spawn_local(async move {
+        gloo_timers::future::TimeoutFuture::new(10_000).await;
+        let _ = web_sys::Url::revoke_object_url(&revoke);
+    });
+    Ok(())
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Sql,
+    Script,
+}
+
+/// The two download buttons of the status line, for the lab on screen (labs on PostgreSQL).
+#[component]
+pub fn ExportButtons(runner: Runner, version: String) -> impl IntoView {
+    let ctx = use_ctx();
+    let busy = RwSignal::new(false);
+    let note = RwSignal::new(None::<String>);
+    let version = StoredValue::new(version);
+    let run = move |kind: Kind| {
+        let Route::Lab(lab) = ctx.route.get_untracked() else {
+            return;
+        };
+        let runner = runner.clone();
+        let server = version.get_value();
+        busy.set(true);
+        note.set(None);
+        leptos::task::spawn_local(async move {
+            let made: Result<String, DbError> = match kind {
+                Kind::Sql => {
+                    let names = schemas(lab);
+                    runner
+                        .run(Scope::Lab(lab), None, async move |w: &Work| {
+                            let (dump, held) = w.db().dump(&names).await?;
+                            let clock = clock::now(w.db()).await?;
+                            Ok(sql_file(lab, &server, &clock, &held, &dump))
+                        })
+                        .await
+                }
+                Kind::Script => runner
+                    .db()
+                    .log()
+                    .script(lab.slug)
+                    .map(|steps| script_file(lab, &server, &steps))
+                    .ok_or_else(|| DbError::other("script too long")),
+            };
+            busy.set(false);
+            let lang = ctx.lang.get_untracked();
+            match made {
+                Ok(text) => {
+                    let name = match kind {
+                        Kind::Sql => format!("queue-lab-{}.sql", lab.slug),
+                        Kind::Script => format!("queue-lab-{}-script.sql", lab.slug),
+                    };
+                    if let Err(e) = download(&name, &text) {
+                        note.set(Some(e));
+                    } else {
+                        note.set(Some(crate::ui::i18n::render(
+                            lang,
+                            &queue_lab_core::i18n::Msg::new(keys::EXPORT_DONE).arg("file", name),
+                        )));
+                    }
+                }
+                Err(_) if kind == Kind::Script => {
+                    note.set(Some(crate::ui::i18n::tr(
+                        lang,
+                        keys::EXPORT_SCRIPT_TOO_LONG,
+                    )));
+                }
+                Err(e) => note.set(Some(format!(
+                    "{} {}",
+                    crate::ui::i18n::tr(lang, keys::EXPORT_FAILED),
+                    e
+                ))),
+            }
+        });
+    };
+    let run2 = run.clone();
+    view! {
+        <button type="button" class="small" id="export-sql" title=move || ctx.t(keys::EXPORT_DUMP_HELP)().replace('`', "")
+            disabled=move || busy.get() on:click=move |_| run(Kind::Sql)>
+            {ctx.t(keys::EXPORT_DUMP)}
+        </button>
+        <button type="button" class="small" id="export-script" title=move || ctx.t(keys::EXPORT_SCRIPT_HELP)().replace('`', "")
+            disabled=move || busy.get() on:click=move |_| run2(Kind::Script)>
+            {ctx.t(keys::EXPORT_SCRIPT)}
+        </button>
+        <span class="muted" role="status" id="export-note">{move || note.get()}</span>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lits(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn parameters_become_literals_only_where_they_are_parameters() {
+        let sql = "select $1, '$1', \"$1\", E'\\'$2', $$ $1 $$, $f$ $2 $f$, a$1 -- $1\n, /* $2 /* $1 */ */ $2::jsonb, $10";
+        let out = with_literals(sql, &lits(&["'x'", "'{\"a\": \"it''s\"}'"]));
+        assert_eq!(
+            out,
+            "select 'x', '$1', \"$1\", E'\\'$2', $$ $1 $$, $f$ $2 $f$, a$1 -- $1\n, /* $2 /* $1 */ */ '{\"a\": \"it''s\"}'::jsonb, $10"
+        );
+    }
+
+    #[test]
+    fn values_of_every_kind_are_quoted_for_psql() {
+        use crate::db::Param;
+        assert_eq!(Param::Null.literal(), "NULL");
+        assert_eq!(Param::Text("it's".into()).literal(), "'it''s'");
+        assert_eq!(Param::Int(-5).literal(), "'-5'");
+        assert_eq!(Param::Float(0.5).literal(), "'0.5'");
+        assert_eq!(Param::Bool(true).literal(), "'true'");
+        assert_eq!(Param::ids(&[1, 2]).literal(), "'{1,2}'");
+        assert_eq!(
+            Param::Json(serde_json::json!({"to": "o'neil"})).literal(),
+            "'{\"to\":\"o''neil\"}'"
+        );
+        assert_eq!(
+            Param::Text("2026-01-05 09:00:00+00".into()).literal(),
+            "'2026-01-05 09:00:00+00'"
+        );
+    }
+}
