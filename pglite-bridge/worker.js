@@ -16,6 +16,8 @@
 //               { id, op: 'listen', channel } → listen id · { id, op: 'unlisten', listen }
 //               { id, op: 'console', sql, limit } → { result, total, tx } or { error, tx };
 //               a psql describe command as `sql` (`\d jobs`) → { result, total, tx, text }
+//               { id, op: 'dump' } → { dump: Uint8Array (PGlite's dumpDataDir, a gzip tarball, after a
+//               CHECKPOINT), pglite: PGlite's version } (a saved lab, see src/ui/keep.rs)
 //               { id, op: 'close' }
 // Messages out: { queueLab, type: 'progress' | 'booting' | 'error' } while starting, then
 //               { queueLab, type: 'ready', boot: 'datadir' | 'initdb', note } (note: why the
@@ -40,10 +42,13 @@
 // URL parameters: `base` (PGlite's folder), `datadir` (another data directory URL: the tests'
 // way to offer a missing or corrupt one; `none` for no data directory), `hold=1` (download and
 // compile, then wait for { queueLab: 'boot' } before booting: the page prefetches this way
-// while idle).
+// while idle), `restore=1` (the data directory is a saved lab's: one that does not boot is an
+// error, never an initdb start in its place).
 
 const params = new URL(self.location.href).searchParams;
 const base = params.get('base');
+// PGlite's version, as its manifest names it (a saved lab records it, see the 'dump' op).
+let pgliteVersion = null;
 
 function report(msg) {
   self.postMessage({ queueLab: true, ...msg });
@@ -139,6 +144,7 @@ async function start() {
     throw new Error(`PGlite's scripts did not load from ${base}: ${e.message}`);
   }
   const m = await manifest();
+  pgliteVersion = m?.version ?? null;
   describeModule = m?.describe ? new URL(`../${m.describe}`, base).href : null;
   const files = m?.files ?? {};
   const asked = params.get('datadir');
@@ -181,6 +187,7 @@ async function start() {
   } else if (dump) {
     note = dump.message;
   }
+  if (!db && params.get('restore') === '1') throw new Error(note ?? 'no saved data directory');
   if (!db) {
     let initdbWasmModule;
     if (initdbFirst) {
@@ -249,7 +256,7 @@ const started = start().catch((e) => {
   report({ type: 'error', message: e.message });
   throw e;
 });
-started.then(({ boot, note }) => report({ type: 'ready', boot, note }), () => {});
+started.then(({ boot, note }) => report({ type: 'ready', boot, note, pglite: pgliteVersion }), () => {});
 const ready = started.then(({ db }) => db);
 // A failed start was reported above; each call that awaits `ready` answers with it too.
 ready.catch(() => {});
@@ -366,6 +373,13 @@ const ops = {
       // After an error inside BEGIN … the block is aborted until ROLLBACK.
       return { error: plainError(e), tx: db.isInTransaction() ? 'failed' : 'idle' };
     }
+  },
+  // The whole data directory as PGlite's own dumpDataDir writes it (what `loadDataDir` boots
+  // from). CHECKPOINT first, so the saved lab boots without replaying the WAL.
+  async dump(db) {
+    await db.query('CHECKPOINT');
+    const file = await db.dumpDataDir('gzip');
+    return { dump: new Uint8Array(await file.arrayBuffer()), pglite: pgliteVersion };
   },
   async close(db) {
     await db.close();

@@ -6,6 +6,7 @@ pub mod console;
 pub mod embed;
 pub mod format;
 pub mod i18n;
+pub mod keep;
 pub mod reveal;
 pub mod sql_log;
 pub mod start;
