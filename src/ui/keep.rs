@@ -417,9 +417,12 @@ pub fn KeepControls() -> impl IntoView {
                             {ctx.t("keep.save")}
                         </button>
                     </Show>
+                    // The file input is hidden but focusable (Tab, then Enter or Space opens
+                    // the picker); its label is the button the learner sees, in the page's
+                    // language (the browser's own button would not be).
+                    <input type="file" id="keep-open" class="visually-hidden keep-file" accept=".qlab"
+                        node_ref=input disabled=working on:change=chosen/>
                     <label for="keep-open" class="keep-open">{ctx.t("keep.open")}</label>
-                    <input type="file" id="keep-open" accept=".qlab" node_ref=input
-                        disabled=working on:change=chosen/>
                 </div>
                 {said}
             </div>

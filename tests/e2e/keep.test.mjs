@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { newPage, shot, startPostgres, useSite, violations } from './harness.mjs';
+import { ARTIFACTS, newPage, shot, startPostgres, useSite, violations } from './harness.mjs';
 
 const site = useSite();
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'queue-lab-keep-'));
@@ -61,13 +61,17 @@ test('Save downloads the lab; after a reload Open restores the same jobs table, 
   await page.reload();
   await page.waitForSelector('#keep-open');
   assert.equal(await page.locator('#pg-version').count(), 0, 'PostgreSQL is not started after the reload');
-  await page.setInputFiles('#keep-open', file);
+  // By keyboard: the hidden file input takes the focus, and Enter opens the file chooser.
+  await page.focus('#keep-open');
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  await chooser.setFiles(file);
   await page.waitForFunction(() => /Opened/.test(document.querySelector('#keep-note')?.textContent ?? ''), null, { timeout: 120_000 });
   await page.waitForSelector('#jobs-table');
   await idle(page);
   await page.waitForFunction((n) => document.querySelectorAll('#jobs-table tbody tr').length === n, before.jobs.length);
   assert.deepEqual(await shown(page), before);
   await shot(page, 'keep-opened-en');
+  await page.locator('.start-panel').screenshot({ path: path.join(ARTIFACTS, 'keep-panel-opened-en.png') });
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(page.errors, []);
 });
@@ -87,6 +91,7 @@ test('a file changed by one byte is refused in Korean, and the lab on screen sta
   await idle(page);
   await page.waitForFunction((n) => document.querySelectorAll('#jobs-table tbody tr').length === n, before.jobs.length + 1);
   await shot(page, 'keep-refused-ko');
+  await page.locator('.start-panel').screenshot({ path: path.join(ARTIFACTS, 'keep-panel-refused-ko.png') });
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(page.errors, []);
 });
