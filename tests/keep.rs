@@ -185,3 +185,86 @@ async fn save_is_refused_while_the_console_holds_a_transaction() {
     runner.console(Some(JOBS), "rollback").await;
     assert!(keep::save(&runner, JOBS, Lang::En).await.is_ok());
 }
+
+const PGQ: LabId = queue_lab::labs::pgq::ID;
+
+async fn run_pgq<T>(runner: &Runner, work: impl AsyncFnOnce(&Work) -> Result<T, DbError>) -> T {
+    runner
+        .run(Scope::Lab(PGQ), None, work)
+        .await
+        .unwrap_or_else(|e| panic!("L4's work failed: {e}"))
+}
+
+#[wasm_bindgen_test]
+async fn a_saved_l4_opens_with_its_held_batch_prepared_transaction_and_clock() {
+    use queue_lab::labs::pgq::model::{self as pgq, Action as P};
+    use queue_lab::labs::session::LabModel;
+    let runner = Runner::new(queue_lab::testing::fresh_db().await.expect("PGlite opens"));
+    let consumer = pgq::CONSUMERS[0].to_owned();
+    let keeper = runner.clone();
+    let c = consumer.clone();
+    run_pgq(&runner, async move |w: &Work| {
+        let db = w.db();
+        let mut lab = pgq::Lab::setup(db).await?;
+        for a in [
+            P::SendOne,
+            P::SendOne,
+            P::Tick,
+            P::Prepare,
+            P::Advance(5),
+            P::Receive {
+                consumer: c,
+                max: 10,
+            },
+        ] {
+            lab.run(db, a).await?;
+        }
+        keeper.keep(PGQ, lab);
+        Ok(())
+    })
+    .await;
+    let snap = async |runner: &Runner| {
+        let keeper = runner.clone();
+        run_pgq(runner, async move |w: &Work| {
+            let lab = keeper.kept::<pgq::Lab>(PGQ).expect("L4 is kept");
+            let now = queue_lab::clock::now(w.db()).await?;
+            Ok((lab.snapshot(w.db()).await?, now))
+        })
+        .await
+    };
+    let before = snap(&runner).await;
+    let lab = runner.kept::<pgq::Lab>(PGQ).unwrap();
+    assert!(lab.inflight.is_some(), "the prepared transaction is open");
+    assert!(
+        !lab.batches[&consumer].is_empty(),
+        "{consumer} holds a batch"
+    );
+    let file = keep::save(&runner, PGQ, Lang::Ko)
+        .await
+        .unwrap_or_else(|m| panic!("save refused: {}", m.key));
+    let checked = keep::check(&file, PGQ, &pglite(&runner)).await.unwrap();
+    assert_eq!(
+        keep::check(&file, JOBS, &pglite(&runner))
+            .await
+            .err()
+            .map(|m| m.key),
+        Some("keep.err.other_lab")
+    );
+    runner.db().close().await;
+    let at = Location::tests().await.unwrap();
+    let (reopened, _) = keep::restore(&at, &checked, PGQ)
+        .await
+        .unwrap_or_else(|e| panic!("restore failed: {e}"));
+    assert_eq!(snap(&reopened).await, before);
+    assert_eq!(reopened.kept::<pgq::Lab>(PGQ).unwrap(), lab);
+    // The reopened lab goes on: the held batch is acked, the prepared transaction commits.
+    let keeper = reopened.clone();
+    run_pgq(&reopened, async move |w: &Work| {
+        let mut lab = keeper.kept::<pgq::Lab>(PGQ).unwrap();
+        lab.run(w.db(), P::AckHeld(consumer)).await?;
+        lab.run(w.db(), P::CommitPrepared).await?;
+        assert!(lab.inflight.is_none());
+        Ok(())
+    })
+    .await;
+}

@@ -21,7 +21,7 @@ use crate::clock;
 use crate::ctx::{use_ctx, Ctx, DbState, Route};
 use crate::db::{Db, DbError, Location, TxState};
 use crate::lab::LabId;
-use crate::labs::jobs;
+use crate::labs::{jobs, pgq};
 use crate::runner::{Runner, Scope, Work};
 use leptos::prelude::*;
 use queue_lab_core::i18n::{Lang, Msg};
@@ -62,7 +62,7 @@ pub struct Checked {
 
 /// The labs a file can hold: those on PostgreSQL whose model can be saved.
 pub fn saves(lab: LabId) -> bool {
-    lab == jobs::ID
+    lab == jobs::ID || lab == pgq::ID
 }
 
 /// The file as bytes: manifest line, checksum line, dump.
@@ -184,14 +184,23 @@ pub async fn check(bytes: &[u8], lab: LabId, pglite: &str) -> Result<Checked, Ms
 }
 
 fn state_reads(lab: LabId, state: &serde_json::Value) -> bool {
-    lab == jobs::ID && jobs::model::Lab::parse_state(state).is_some()
+    if lab == jobs::ID {
+        jobs::model::Lab::parse_state(state).is_some()
+    } else {
+        lab == pgq::ID && pgq::model::Lab::parse_state(state).is_some()
+    }
 }
 
 fn saved_state(runner: &Runner, lab: LabId) -> Option<serde_json::Value> {
-    (lab == jobs::ID)
-        .then(|| runner.kept::<jobs::model::Lab>(lab))
-        .flatten()
-        .map(|l| l.saved_state())
+    if lab == jobs::ID {
+        runner
+            .kept::<jobs::model::Lab>(lab)
+            .map(|l| l.saved_state())
+    } else if lab == pgq::ID {
+        runner.kept::<pgq::model::Lab>(lab).map(|l| l.saved_state())
+    } else {
+        None
+    }
 }
 
 /// Writes `lab` as a file: waits for the lab's running work (its turn in the runner), and
@@ -249,10 +258,15 @@ pub async fn restore(
     let state = file.manifest.state.clone();
     let restored = runner
         .run(Scope::Lab(lab), None, async move |w: &Work| {
+            let unread = || DbError::other("the saved state does not read");
             if lab == jobs::ID {
-                let parsed = jobs::model::Lab::parse_state(&state)
-                    .ok_or_else(|| DbError::other("the saved state does not read"))?;
+                let parsed = jobs::model::Lab::parse_state(&state).ok_or_else(unread)?;
                 keeper.keep(lab, parsed.restore_state(w.db()).await?);
+            } else if lab == pgq::ID {
+                keeper.keep(
+                    lab,
+                    pgq::model::Lab::parse_state(&state).ok_or_else(unread)?,
+                );
             }
             Ok(())
         })

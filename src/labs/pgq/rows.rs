@@ -2,10 +2,10 @@
 //! the page draws.
 
 use queue_lab_core::i18n::Msg;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// One event as `pgque.receive` hands it out: PgQue's `pgque.message` (its extra1..4 unread).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct Event {
     pub batch_id: i64,
     pub msg_id: i64,
@@ -119,7 +119,7 @@ pub struct TableInfo {
     pub max_msg_id: Option<i64>,
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct MaintRow {
     pub queue_name: Option<String>,
     pub action: String,
