@@ -268,3 +268,67 @@ async fn a_saved_l4_opens_with_its_held_batch_prepared_transaction_and_clock() {
     })
     .await;
 }
+
+const VACUUM: LabId = queue_lab::labs::vacuum::ID;
+
+#[wasm_bindgen_test]
+async fn a_saved_l3_opens_with_its_results_tables_and_long_transaction() {
+    use queue_lab::labs::session::LabModel;
+    use queue_lab::labs::vacuum::model::{self as vacuum, Action as V, RunConfig, Strategy};
+    let runner = Runner::new(queue_lab::testing::fresh_db().await.expect("PGlite opens"));
+    let keeper = runner.clone();
+    let in_l3 = async |runner: &Runner| {
+        let keeper = runner.clone();
+        runner
+            .run(Scope::Lab(VACUUM), None, async move |w: &Work| {
+                let lab = keeper.kept::<vacuum::Lab>(VACUUM).expect("L3 is kept");
+                Ok((lab.snapshot(w.db()).await?, lab))
+            })
+            .await
+            .unwrap_or_else(|e| panic!("L3's work failed: {e}"))
+    };
+    runner
+        .run(Scope::Lab(VACUUM), None, async move |w: &Work| {
+            let db = w.db();
+            let mut lab = vacuum::Lab::setup(db).await?;
+            let run = RunConfig {
+                jobs: 200,
+                rounds: 1,
+                batch: 10,
+                // What the page runs without "DELETE + VACUUM" (the share text's flag).
+                strategies: vec![
+                    Strategy::Keep,
+                    Strategy::Delete,
+                    Strategy::Rotate,
+                    Strategy::Partition,
+                ],
+            };
+            for a in [V::LongTx(true), V::Run(run), V::Select(Strategy::Delete)] {
+                lab.act(db, a).await?;
+            }
+            keeper.keep(VACUUM, lab);
+            Ok(())
+        })
+        .await
+        .unwrap_or_else(|e| panic!("L3's set-up failed: {e}"));
+    let (snap, lab) = in_l3(&runner).await;
+    assert!(snap.long_tx.is_some(), "the long transaction is open");
+    assert!(!lab.state.records.is_empty());
+    let file = keep::save(&runner, VACUUM, Lang::En).await.unwrap();
+    let checked = keep::check(&file, VACUUM, &pglite(&runner)).await.unwrap();
+    runner.db().close().await;
+    let at = Location::tests().await.unwrap();
+    let (reopened, _) = keep::restore(&at, &checked, VACUUM)
+        .await
+        .unwrap_or_else(|e| panic!("restore failed: {e}"));
+    let (mut reopened_snap, reopened_lab) = in_l3(&reopened).await;
+    assert_eq!(reopened_lab, lab);
+    // PostgreSQL's cumulative statistics (pg_stat_*: the autovacuum panel's dead rows and
+    // inserts since the last VACUUM) are written to disk only at a clean shutdown, so a
+    // running server's data directory starts them from zero, as the opened note says.
+    let (mut saved_snap, reopened_av) = (snap, reopened_snap.autovac.take());
+    let saved_av = saved_snap.autovac.take();
+    assert_eq!(reopened_av.as_ref().map(|(_, a)| a.n_dead_tup), Some(0));
+    assert!(saved_av.is_some_and(|(_, a)| a.n_dead_tup > 0));
+    assert_eq!(reopened_snap, saved_snap);
+}

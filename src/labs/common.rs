@@ -3,7 +3,7 @@
 //! tables with it; L4's side by side runs the same claim on its jobs table).
 
 use crate::db::{Db, DbError, Param};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::cell::Cell;
 
 /// The article's queue statements, exactly as the files hold them.
@@ -41,7 +41,7 @@ pub fn first<T>(rows: crate::db::Rows<T>) -> Result<T, DbError> {
 }
 
 /// What EXPLAIN (ANALYZE, BUFFERS) said about one claim (plan_summary.sql).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 pub struct PlanSummary {
     pub pages: i64,
     pub shared_hit: i64,

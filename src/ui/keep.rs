@@ -21,7 +21,7 @@ use crate::clock;
 use crate::ctx::{use_ctx, Ctx, DbState, Route};
 use crate::db::{Db, DbError, Location, TxState};
 use crate::lab::LabId;
-use crate::labs::{jobs, pgq};
+use crate::labs::{jobs, pgq, vacuum};
 use crate::runner::{Runner, Scope, Work};
 use leptos::prelude::*;
 use queue_lab_core::i18n::{Lang, Msg};
@@ -62,7 +62,7 @@ pub struct Checked {
 
 /// The labs a file can hold: those on PostgreSQL whose model can be saved.
 pub fn saves(lab: LabId) -> bool {
-    lab == jobs::ID || lab == pgq::ID
+    lab == jobs::ID || lab == vacuum::ID || lab == pgq::ID
 }
 
 /// The file as bytes: manifest line, checksum line, dump.
@@ -186,6 +186,8 @@ pub async fn check(bytes: &[u8], lab: LabId, pglite: &str) -> Result<Checked, Ms
 fn state_reads(lab: LabId, state: &serde_json::Value) -> bool {
     if lab == jobs::ID {
         jobs::model::Lab::parse_state(state).is_some()
+    } else if lab == vacuum::ID {
+        vacuum::model::Lab::parse_state(state).is_some()
     } else {
         lab == pgq::ID && pgq::model::Lab::parse_state(state).is_some()
     }
@@ -195,6 +197,10 @@ fn saved_state(runner: &Runner, lab: LabId) -> Option<serde_json::Value> {
     if lab == jobs::ID {
         runner
             .kept::<jobs::model::Lab>(lab)
+            .map(|l| l.saved_state())
+    } else if lab == vacuum::ID {
+        runner
+            .kept::<vacuum::model::Lab>(lab)
             .map(|l| l.saved_state())
     } else if lab == pgq::ID {
         runner.kept::<pgq::model::Lab>(lab).map(|l| l.saved_state())
@@ -262,11 +268,14 @@ pub async fn restore(
             if lab == jobs::ID {
                 let parsed = jobs::model::Lab::parse_state(&state).ok_or_else(unread)?;
                 keeper.keep(lab, parsed.restore_state(w.db()).await?);
+            } else if lab == vacuum::ID {
+                let parsed = vacuum::model::Lab::parse_state(&state).ok_or_else(unread)?;
+                keeper.keep(lab, parsed);
             } else if lab == pgq::ID {
-                keeper.keep(
-                    lab,
-                    pgq::model::Lab::parse_state(&state).ok_or_else(unread)?,
-                );
+                let parsed = pgq::model::Lab::parse_state(&state).ok_or_else(unread)?;
+                keeper.keep(lab, parsed);
+            } else {
+                return Err(unread());
             }
             Ok(())
         })

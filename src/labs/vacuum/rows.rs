@@ -5,10 +5,10 @@
 pub use crate::labs::common::PlanSummary;
 use crate::ui::format::group;
 use queue_lab_core::i18n::Msg;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// How finished jobs leave the queue. Each strategy has its own copy of the article's table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Strategy {
     Keep,
     #[default]
@@ -100,7 +100,7 @@ impl Strategy {
 }
 
 /// Size and tuple counts of one table (measure_table.sql).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 pub struct TableStats {
     pub heap_bytes: i64,
     pub heap_pages: i64,
@@ -115,7 +115,7 @@ pub struct TableStats {
     pub vacuum_count: i64,
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct IndexSize {
     pub index_name: String,
     pub bytes: i64,
@@ -123,7 +123,7 @@ pub struct IndexSize {
 }
 
 /// One node of a plan (plan_nodes.sql).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct PlanNode {
     pub depth: i32,
     pub node_type: String,
@@ -181,7 +181,7 @@ pub struct LongTx {
 }
 
 /// A lock the VACUUM FULL demonstration holds (vacuum_full_lock.sql).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct LockRow {
     pub relation: String,
     pub mode: String,
@@ -191,7 +191,7 @@ pub struct LockRow {
 }
 
 /// A table's file (relation_file.sql).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct RelationFile {
     pub filenode: i64,
     pub heap_bytes: i64,
@@ -200,7 +200,7 @@ pub struct RelationFile {
 }
 
 /// Everything measured about one strategy's table at one moment.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Measure {
     pub stats: TableStats,
     pub indexes: Vec<IndexSize>,
@@ -208,7 +208,7 @@ pub struct Measure {
     pub claim: PlanSummary,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Step {
     AfterRound,
     AfterVacuum,
@@ -229,7 +229,7 @@ impl Step {
 }
 
 /// One line of the results table.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     pub strategy: Strategy,
     pub round: u32,
@@ -478,7 +478,7 @@ pub fn aggregate(pages: &[PageCell], max_cells: usize) -> (Vec<MapCell>, usize) 
 }
 
 /// One side of the claim-plan viewer.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlanSide {
     pub summary: PlanSummary,
     pub nodes: Vec<PlanNode>,
@@ -488,7 +488,7 @@ pub struct PlanSide {
     pub jobs_per_s: f64,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlanComparison {
     pub jobs: u32,
     pub article: PlanSide,
