@@ -62,7 +62,10 @@ test('Save downloads the lab; after a reload Open restores the same jobs table, 
   await page.waitForSelector('#keep-open');
   assert.equal(await page.locator('#pg-version').count(), 0, 'PostgreSQL is not started after the reload');
   // By keyboard: the hidden file input takes the focus, and Enter opens the file chooser.
+  await page.waitForSelector('#start-postgres');
+  await page.waitForLoadState('networkidle');
   await page.focus('#keep-open');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'keep-open');
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
   await chooser.setFiles(file);
   await page.waitForFunction(() => /Opened/.test(document.querySelector('#keep-note')?.textContent ?? ''), null, { timeout: 120_000 });
