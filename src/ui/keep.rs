@@ -419,6 +419,8 @@ pub fn KeepControls() -> impl IntoView {
     };
     let ready = move || matches!(ctx.db.get(), DbState::Ready { .. });
     let working = move || matches!(note.get(), Some(Note::Working(_)));
+    // While PostgreSQL starts, its start would replace the opened one when it ends.
+    let starting = move || matches!(ctx.db.get(), DbState::Loading { .. });
     let said = move || {
         note.get().map(|n| {
             let lang = ctx.lang.get();
@@ -444,7 +446,7 @@ pub fn KeepControls() -> impl IntoView {
                     // the picker); its label is the button the learner sees, in the page's
                     // language (the browser's own button would not be).
                     <input type="file" id="keep-open" class="visually-hidden keep-file" accept=".qlab"
-                        node_ref=input disabled=working on:change=chosen/>
+                        node_ref=input disabled=move || working() || starting() on:change=chosen/>
                     <label for="keep-open" class="keep-open">{ctx.t("keep.open")}</label>
                 </div>
                 {said}
