@@ -5,12 +5,13 @@
 // (src/db). One message per statement each way; results come back as plain objects:
 // timestamps stay Postgres text, int8 becomes a number when it is exactly representable.
 
-function workerAt(base, workerUrl, datadir, hold) {
+function workerAt(base, workerUrl, datadir, hold, restore) {
   const baseUrl = new URL(base, document.baseURI);
   const url = new URL(workerUrl, document.baseURI);
   url.searchParams.set('base', baseUrl.href);
   if (datadir) url.searchParams.set('datadir', datadir === 'none' ? 'none' : new URL(datadir, document.baseURI).href);
   if (hold) url.searchParams.set('hold', '1');
+  if (restore) url.searchParams.set('restore', '1');
   return url;
 }
 
@@ -50,9 +51,9 @@ function prefetchNow(base, workerUrl) {
  * one PGlite's manifest names. Each open is its own database (a prefetched worker is used by
  * the first open only): two labs embedded in one page never share one.
  * The handle says how PostgreSQL booted: `boot` ('datadir' or 'initdb') and `bootNote`. */
-export async function open(base, workerUrl, onProgress, timeoutMs, datadir) {
+export async function open(base, workerUrl, onProgress, timeoutMs, datadir, restore) {
   opened = true;
-  const url = workerAt(base, workerUrl, datadir, false);
+  const url = workerAt(base, workerUrl, datadir, false, restore);
   let conn = null;
   let replay = [];
   if (prefetched && !datadir && prefetched.key === `${base}|${workerUrl}` && !prefetched.failed() && !prefetched.conn.dead && !prefetched.said.some((m) => m.type === 'error')) {
@@ -72,13 +73,13 @@ export async function open(base, workerUrl, onProgress, timeoutMs, datadir) {
     conn = new Connection(worker);
   }
   const worker = conn.worker;
-  let how = { boot: null, note: null };
+  let how = { boot: null, note: null, pglite: null };
   const started = new Promise((resolve, reject) => {
     conn.onStart = (msg) => {
       if (msg.type === 'progress') onProgress(msg.file, msg.loaded, msg.total);
       if (msg.type === 'booting') onProgress('boot', 0, 0);
       if (msg.type === 'ready') {
-        how = { boot: msg.boot ?? null, note: msg.note ?? null };
+        how = { boot: msg.boot ?? null, note: msg.note ?? null, pglite: msg.pglite ?? null };
         resolve();
       }
       if (msg.type === 'error') reject(bridgeError(msg.message));
@@ -104,6 +105,7 @@ export async function open(base, workerUrl, onProgress, timeoutMs, datadir) {
     const handle = new Handle(conn);
     handle.boot = how.boot;
     handle.bootNote = how.note;
+    handle.pgliteVersion = how.pglite;
     // Test hooks (end-to-end tests) on the newest database's worker: stop it from the page as
     // if it had crashed (an error), or let it close itself (no error event: only the
     // heartbeat can tell).
@@ -118,6 +120,44 @@ export async function open(base, workerUrl, onProgress, timeoutMs, datadir) {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Opens a fresh PGlite booted from `bytes`, a data directory as `Handle.dataDir` gave it (a
+ * saved lab, src/ui/keep.rs): handed to the worker as a blob: URL, read like the prepared
+ * one. A dump that does not boot is an error (no initdb start in its place). */
+export async function openDump(base, workerUrl, onProgress, timeoutMs, bytes) {
+  const url = URL.createObjectURL(new Blob([bytes.slice()], { type: 'application/gzip' }));
+  try {
+    return await open(base, workerUrl, onProgress, timeoutMs, url, true);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+/** SHA-256 of `bytes` as lowercase hex (crypto.subtle: a saved lab's checksum). */
+export async function sha256Hex(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes.slice()));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Offers `bytes` as a download named `name` (a saved lab). */
+export function saveFile(name, bytes, type) {
+  const url = URL.createObjectURL(new Blob([bytes.slice()], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.style.display = 'none';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The bytes of the file chosen in the file input `input` (its first), or null. */
+export async function readFile(input) {
+  const file = input.files && input.files[0];
+  if (!file) return null;
+  return new Uint8Array(await file.arrayBuffer());
 }
 
 function bridgeError(message) {
@@ -286,6 +326,11 @@ class Handle extends Session {
       if (this.conn.dead) return;
       await this.conn.call({ op: 'unlisten', listen: id });
     };
+  }
+
+  /** The data directory (PGlite's dumpDataDir, gzip) and PGlite's version: { dump, pglite }. */
+  dataDir() {
+    return this.conn.call({ op: 'datadir' });
   }
 
   async close() {

@@ -18,6 +18,8 @@
 //               a psql describe command as `sql` (`\d jobs`) → { result, total, tx, text }
 //               { id, op: 'dump', schemas } → { text, schemas }: pg_dump of those schemas that
 //               exist (patterns as pg_dump takes them, `vac_*`), for servers 15–18; see dump
+//               { id, op: 'datadir' } → { dump: Uint8Array (PGlite's dumpDataDir, a gzip tarball, after a
+//               CHECKPOINT), pglite: PGlite's version } (a saved lab, see src/ui/keep.rs)
 //               { id, op: 'close' }
 // Messages out: { queueLab, type: 'progress' | 'booting' | 'error' } while starting, then
 //               { queueLab, type: 'ready', boot: 'datadir' | 'initdb', note } (note: why the
@@ -42,10 +44,13 @@
 // URL parameters: `base` (PGlite's folder), `datadir` (another data directory URL: the tests'
 // way to offer a missing or corrupt one; `none` for no data directory), `hold=1` (download and
 // compile, then wait for { queueLab: 'boot' } before booting: the page prefetches this way
-// while idle).
+// while idle), `restore=1` (the data directory is a saved lab's: one that does not boot is an
+// error, never an initdb start in its place).
 
 const params = new URL(self.location.href).searchParams;
 const base = params.get('base');
+// PGlite's version, as its manifest names it (a saved lab records it, see the 'dump' op).
+let pgliteVersion = null;
 
 function report(msg) {
   self.postMessage({ queueLab: true, ...msg });
@@ -141,6 +146,7 @@ async function start() {
     throw new Error(`PGlite's scripts did not load from ${base}: ${e.message}`);
   }
   const m = await manifest();
+  pgliteVersion = m?.version ?? null;
   describeModule = m?.describe ? new URL(`../${m.describe}`, base).href : null;
   pgDumpModule = m?.pgDump ? new URL(`../${m.pgDump}`, base).href : null;
   const files = m?.files ?? {};
@@ -184,6 +190,7 @@ async function start() {
   } else if (dump) {
     note = dump.message;
   }
+  if (!db && params.get('restore') === '1') throw new Error(note ?? 'no saved data directory');
   if (!db) {
     let initdbWasmModule;
     if (initdbFirst) {
@@ -252,7 +259,7 @@ const started = start().catch((e) => {
   report({ type: 'error', message: e.message });
   throw e;
 });
-started.then(({ boot, note }) => report({ type: 'ready', boot, note }), () => {});
+started.then(({ boot, note }) => report({ type: 'ready', boot, note, pglite: pgliteVersion }), () => {});
 const ready = started.then(({ db }) => db);
 // A failed start was reported above; each call that awaits `ready` answers with it too.
 ready.catch(() => {});
@@ -423,6 +430,14 @@ const ops = {
   },
   async dump(db, m) {
     return dumpSchemas(db, m.schemas);
+  },
+
+  // The whole data directory as PGlite's own dumpDataDir writes it (what `loadDataDir` boots
+  // from). CHECKPOINT first, so the saved lab boots without replaying the WAL.
+  async datadir(db) {
+    await db.query('CHECKPOINT');
+    const file = await db.dumpDataDir('gzip');
+    return { dump: new Uint8Array(await file.arrayBuffer()), pglite: pgliteVersion };
   },
   async close(db) {
     await db.close();

@@ -413,6 +413,12 @@ impl Runner {
         self.inner.kept.borrow_mut().insert(lab, Box::new(state));
     }
 
+    /// Sets `lab`'s lab time for its next piece of work (a saved lab reopened: the clock
+    /// is a session setting, not in the data directory).
+    pub fn set_clock(&self, lab: LabId, clock: &str) {
+        self.inner.clocks.borrow_mut().insert(lab, clock.to_owned());
+    }
+
     /// Runs console SQL in the current lab's search path and clock, then reads the session:
     /// the transaction it left, and whether the lab clock is still there.
     pub async fn console(&self, lab: Option<LabId>, sql: &str) -> crate::db::ConsoleReply {

@@ -14,6 +14,24 @@ extern "C" {
         datadir: Option<String>,
     ) -> Result<JsValue, JsValue>;
 
+    #[wasm_bindgen(catch, js_name = openDump)]
+    async fn js_open_dump(
+        base: &str,
+        worker_url: &str,
+        on_progress: &Closure<dyn Fn(String, f64, f64)>,
+        timeout_ms: f64,
+        bytes: &[u8],
+    ) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(catch, js_name = sha256Hex)]
+    async fn js_sha256_hex(bytes: &[u8]) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(js_name = saveFile)]
+    fn js_save_file(name: &str, bytes: &[u8], mime: &str);
+
+    #[wasm_bindgen(catch, js_name = readFile)]
+    async fn js_read_file(input: &JsValue) -> Result<JsValue, JsValue>;
+
     #[wasm_bindgen(js_name = prefetch)]
     fn js_prefetch(base: &str, worker_url: &str);
 
@@ -50,6 +68,10 @@ extern "C" {
         channel: &str,
         callback: &Closure<dyn Fn(String)>,
     ) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = dataDir)]
+    async fn js_dump(this: &JsHandle) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, getter, js_name = pgliteVersion)]
+    fn js_pglite_version(this: &JsHandle) -> Option<String>;
     #[wasm_bindgen(method, catch, js_name = close)]
     async fn js_close(this: &JsHandle) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, js_name = terminate)]
@@ -69,6 +91,29 @@ pub fn prefetch(at: &Location) {
 /// when it cannot be fetched or read.
 pub async fn manifest(url: &str) -> Option<super::Manifest> {
     serde_wasm_bindgen::from_value(js_manifest(url).await).ok()
+}
+
+/// SHA-256 of `bytes`, lowercase hex (the browser's `crypto.subtle`).
+pub async fn sha256_hex(bytes: &[u8]) -> Result<String, DbError> {
+    let hex = js_sha256_hex(bytes).await.map_err(DbError::from_js)?;
+    hex.as_string()
+        .ok_or_else(|| DbError::other("crypto.subtle gave no digest"))
+}
+
+/// Offers `bytes` to the learner as a download named `name`.
+pub fn save_file(name: &str, bytes: &[u8], mime: &str) {
+    js_save_file(name, bytes, mime);
+}
+
+/// The bytes of the file chosen in a file input, `None` when none is chosen.
+pub async fn read_file(input: &web_sys::HtmlInputElement) -> Result<Option<Vec<u8>>, DbError> {
+    let v = js_read_file(input.as_ref())
+        .await
+        .map_err(DbError::from_js)?;
+    if v.is_null() || v.is_undefined() {
+        return Ok(None);
+    }
+    Ok(Some(js_sys::Uint8Array::new(&v).to_vec()))
 }
 
 impl Session {
@@ -115,7 +160,57 @@ pub async fn open(
     })
 }
 
+/// Opens a fresh PGlite booted from a data directory `dump` (see [`Handle::data_dir`]).
+pub async fn open_dump(
+    at: &Location,
+    on_progress: impl Fn(Progress) + 'static,
+    dump: &[u8],
+) -> Result<Handle, DbError> {
+    let progress = Closure::<dyn Fn(String, f64, f64)>::new(move |file, loaded, total| {
+        on_progress(Progress {
+            file,
+            loaded,
+            total,
+        })
+    });
+    let js = js_open_dump(
+        &at.pglite_base,
+        &at.worker_url,
+        &progress,
+        at.start_timeout_ms,
+        dump,
+    )
+    .await
+    .map_err(DbError::from_js)?;
+    Ok(Handle {
+        js: js.unchecked_into(),
+        _progress: progress,
+    })
+}
+
 impl Handle {
+    /// The data directory as PGlite's `dumpDataDir` writes it (a gzip tarball), and PGlite's
+    /// version.
+    pub async fn data_dir(&self) -> Result<(Vec<u8>, Option<String>), DbError> {
+        let v = self.js.js_dump().await.map_err(DbError::from_js)?;
+        let field = |name: &str| {
+            js_sys::Reflect::get(&v, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+        };
+        let dump = field("dump");
+        if dump.is_undefined() || dump.is_null() {
+            return Err(DbError::other("the worker returned no data directory"));
+        }
+        Ok((
+            js_sys::Uint8Array::new(&dump).to_vec(),
+            field("pglite").as_string(),
+        ))
+    }
+
+    /// PGlite's version, as its build manifest names it.
+    pub fn pglite_version(&self) -> Option<String> {
+        self.js.js_pglite_version()
+    }
+
     pub fn session(&self) -> &Session {
         self.js.as_ref()
     }

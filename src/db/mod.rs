@@ -11,6 +11,7 @@ mod error;
 mod log;
 mod tx;
 
+pub use bridge::{read_file, save_file, sha256_hex};
 pub use error::DbError;
 pub use log::{collect as collect_log, now_ms, LogEntries, LogEntry, LogHold, ScriptStep, SqlLog};
 pub use tx::{Conn, Tx};
@@ -171,6 +172,9 @@ pub struct Location {
 pub struct Manifest {
     pub base: String,
     pub download: f64,
+    /// PGlite's version (a saved lab must come from the same one).
+    #[serde(default)]
+    pub version: Option<String>,
 }
 
 /// How the database booted.
@@ -347,6 +351,34 @@ impl Db {
             log: SqlLog::default(),
             in_flight: InFlight::default(),
         })
+    }
+
+    /// Starts PGlite booted from `dump`, a data directory [`Db::data_dir`] gave (a saved lab): a
+    /// dump that does not boot is an error, not an initdb start.
+    pub async fn open_dump(
+        at: &Location,
+        on_progress: impl Fn(Progress) + 'static,
+        dump: &[u8],
+    ) -> Result<Db, DbError> {
+        let handle = bridge::open_dump(at, on_progress, dump).await?;
+        Ok(Db {
+            handle: Rc::new(handle),
+            log: SqlLog::default(),
+            in_flight: InFlight::default(),
+        })
+    }
+
+    /// The whole data directory, as PGlite's `dumpDataDir` writes it (gzip), after a
+    /// CHECKPOINT; and PGlite's version. Not logged: it is no SQL of a lab.
+    pub async fn data_dir(&self) -> Result<(Vec<u8>, Option<String>), DbError> {
+        self.in_flight
+            .watch("CHECKPOINT", self.handle.data_dir())
+            .await
+    }
+
+    /// PGlite's version, as its build manifest names it (`None` without one).
+    pub fn pglite_version(&self) -> Option<String> {
+        self.handle.pglite_version()
     }
 
     /// Opens a database for headless tests (without the lab clock: `crate::testing` adds it).

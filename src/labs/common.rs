@@ -3,7 +3,7 @@
 //! tables with it; L4's side by side runs the same claim on its jobs table).
 
 use crate::db::{Db, DbError};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::cell::Cell;
 
 /// The article's queue statements, exactly as the files hold them, one function per file
@@ -106,7 +106,7 @@ pub async fn breathe() {
 }
 
 /// What EXPLAIN (ANALYZE, BUFFERS) said about one claim (plan_summary.sql).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 pub struct PlanSummary {
     pub pages: i64,
     pub shared_hit: i64,

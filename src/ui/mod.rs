@@ -7,6 +7,7 @@ pub mod embed;
 pub mod export;
 pub mod format;
 pub mod i18n;
+pub mod keep;
 pub mod panel;
 pub mod reveal;
 pub mod sql_log;

@@ -275,7 +275,7 @@ pub fn StartPanel() -> impl IntoView {
     };
     view! {
         <Show when=on_lab>
-            <section class="start-panel" aria-live="polite">{body}</section>
+            <section class="start-panel" aria-live="polite">{body}<crate::ui::keep::KeepControls/></section>
         </Show>
     }
 }

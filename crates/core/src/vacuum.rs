@@ -6,7 +6,9 @@
 //! [`Strategy::deletes_on_complete`]).
 
 /// How finished jobs leave the queue. Each strategy has its own copy of the article's table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Strategy {
     Keep,
     #[default]
@@ -78,7 +80,7 @@ impl Strategy {
 }
 
 /// When a line of the results table was measured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Step {
     AfterRound,
     AfterVacuum,

@@ -15,6 +15,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+mod keep;
 mod lessons;
 mod lifecycle;
 mod notify;

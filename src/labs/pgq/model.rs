@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub mod compare;
 pub mod consumers;
+mod keep;
 
 pub use consumers::SubKey;
 

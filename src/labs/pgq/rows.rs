@@ -3,10 +3,10 @@
 
 use crate::keys;
 use queue_lab_core::i18n::Msg;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// One event as `pgque.receive` hands it out: PgQue's `pgque.message` (its extra1..4 unread).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct Event {
     pub batch_id: i64,
     pub msg_id: i64,
@@ -121,7 +121,7 @@ pub struct TableInfo {
 }
 
 /// `pgque.get_cursor_info`: where a consumer's cursor stands among the event tables.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 pub struct CursorInfo {
     pub consumer_name: String,
     pub last_tick: i64,
@@ -137,7 +137,7 @@ pub struct CursorInfo {
     pub tables: Vec<i32>,
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct MaintRow {
     pub queue_name: Option<String>,
     pub action: String,

@@ -6,6 +6,7 @@
 //! work on the database is in `model/run.rs`, the row types and what is derived from them in
 //! `rows.rs`, the statements in `sql.rs`; all are re-exported here.
 
+mod keep;
 mod run;
 
 pub use super::rows::*;
@@ -171,7 +172,7 @@ pub enum Action {
 }
 
 /// What the VACUUM button did to one table.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Removed {
     pub strategy: Strategy,
     pub removed: i64,
@@ -187,7 +188,7 @@ pub struct Running {
 }
 
 /// What the lab's actions left, as the view shows it.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct State {
     /// Whether pageinspect and pg_visibility loaded (without them only the page map is lost).
     pub page_map: bool,

@@ -6,7 +6,7 @@ use crate::keys;
 pub use crate::labs::common::PlanSummary;
 use crate::ui::format::group;
 use queue_lab_core::i18n::Msg;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use queue_lab_core::i18n::Key;
 pub use queue_lab_core::vacuum::{Step, Strategy};
@@ -59,7 +59,7 @@ pub struct SetupCheck {
 }
 
 /// Size and tuple counts of one table (measure_table.sql).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 pub struct TableStats {
     pub heap_bytes: i64,
     pub heap_pages: i64,
@@ -74,7 +74,7 @@ pub struct TableStats {
     pub vacuum_count: i64,
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct IndexSize {
     pub index_name: String,
     pub bytes: i64,
@@ -82,7 +82,7 @@ pub struct IndexSize {
 }
 
 /// One node of a plan (plan_nodes.sql).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct PlanNode {
     pub depth: i32,
     pub node_type: String,
@@ -140,7 +140,7 @@ pub struct LongTx {
 }
 
 /// A lock the VACUUM FULL demonstration holds (vacuum_full_lock.sql).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct LockRow {
     pub relation: String,
     pub mode: String,
@@ -150,7 +150,7 @@ pub struct LockRow {
 }
 
 /// A table's file (relation_file.sql).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct RelationFile {
     pub filenode: i64,
     pub heap_bytes: i64,
@@ -159,7 +159,7 @@ pub struct RelationFile {
 }
 
 /// Everything measured about one strategy's table at one moment.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Measure {
     pub stats: TableStats,
     pub indexes: Vec<IndexSize>,
@@ -168,7 +168,7 @@ pub struct Measure {
 }
 
 /// One line of the results table.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     pub strategy: Strategy,
     pub round: u32,
@@ -417,7 +417,7 @@ pub fn aggregate(pages: &[PageCell], max_cells: usize) -> (Vec<MapCell>, usize) 
 }
 
 /// One side of the claim-plan viewer.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlanSide {
     pub summary: PlanSummary,
     pub nodes: Vec<PlanNode>,
@@ -427,7 +427,7 @@ pub struct PlanSide {
     pub jobs_per_s: f64,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlanComparison {
     pub jobs: u32,
     pub article: PlanSide,

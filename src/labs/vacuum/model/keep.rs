@@ -1,0 +1,34 @@
+//! L3's state beside the database, for a saved lab (`src/ui/keep.rs`): its results table,
+//! the selected table, the VACUUM button's figures, the plan viewer's and the locks'
+//! answers, and the actions taken (as the share text). The five tables, and the long
+//! transaction (a prepared one), are in the saved data directory.
+
+use super::{Lab, State};
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    state: State,
+    history: String,
+}
+
+impl Lab {
+    /// The state a saved lab keeps beside its data directory.
+    pub fn saved_state(&self) -> serde_json::Value {
+        let saved = Saved {
+            state: self.state.clone(),
+            history: crate::labs::vacuum::share::encode(&self.history),
+        };
+        serde_json::to_value(saved).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The lab as [`Lab::saved_state`] kept it; `None` when `state` is not such a state. It
+    /// holds no session of its own, so it needs nothing more on the reopened database.
+    pub fn parse_state(state: &serde_json::Value) -> Option<Lab> {
+        let s: Saved = serde_json::from_value(state.clone()).ok()?;
+        Some(Lab {
+            state: s.state,
+            history: crate::labs::vacuum::share::decode(&s.history).ok()?,
+        })
+    }
+}

@@ -1,0 +1,460 @@
+//! "Save this lab" and "Open a saved lab": a lab on PostgreSQL written to a file the learner
+//! keeps, and read back into a fresh PostgreSQL.
+//!
+//! The file (`queue-lab-<lab>-<date>.qlab`), format [`FORMAT`], is three parts:
+//!
+//! ```text
+//! {"app":"queue-lab","format":1,"pglite":"0.5.17","lab":"jobs","clock":"…","lang":"en","state":{…},"dump":N}\n
+//! <SHA-256, 64 lowercase hex digits, of line 1 with its \n followed by the dump>\n
+//! <the dump: N bytes, PGlite's own dumpDataDir, a gzip tarball of the data directory>
+//! ```
+//!
+//! Line 1 is the manifest, one line of JSON: the app's format version, PGlite's version, the
+//! lab, its lab time (a session setting, so not in the data directory), the language, and the
+//! lab's model state that is not in the database (what its workers believe they hold, …).
+//! Opening checks all of it (format, length, checksum, gzip, lab, PGlite's version, the
+//! model state) before it touches any database: a file that fails leaves the lab as it was.
+//! A file that passes boots a new PostgreSQL from the dump; the lab that was open goes only
+//! once that one answers.
+
+use crate::clock;
+use crate::ctx::{use_ctx, Ctx, DbState, Route};
+use crate::db::{Db, DbError, Location, TxState};
+use crate::keys;
+use crate::lab::LabId;
+use crate::labs::{jobs, pgq, vacuum};
+use crate::runner::{Runner, Scope, Work};
+use leptos::prelude::*;
+use queue_lab_core::i18n::{Key, Lang, Msg};
+use serde::{Deserialize, Serialize};
+
+/// The file format's version: a file of another is refused.
+pub const FORMAT: u32 = 1;
+/// What a saved lab's manifest says it is.
+const APP: &str = "queue-lab";
+/// How far into a file its manifest line may end.
+const MANIFEST_MAX: usize = 1 << 20;
+const DIGEST_HEX: usize = 64;
+
+/// The manifest: line 1 of a saved lab.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub app: String,
+    pub format: u32,
+    /// PGlite's version that wrote the dump.
+    pub pglite: String,
+    /// The lab's slug.
+    pub lab: String,
+    /// Lab time when saved, as Postgres prints it.
+    pub clock: String,
+    pub lang: String,
+    /// The lab's model state beside the database (its `saved_state()`).
+    pub state: serde_json::Value,
+    /// The dump's length in bytes.
+    pub dump: usize,
+}
+
+/// A file checked and ready to open.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub manifest: Manifest,
+    pub dump: Vec<u8>,
+}
+
+/// The labs a file can hold: those on PostgreSQL whose model can be saved.
+pub fn saves(lab: LabId) -> bool {
+    lab == jobs::ID || lab == vacuum::ID || lab == pgq::ID
+}
+
+/// The file as bytes: manifest line, checksum line, dump.
+pub fn encode(manifest: &Manifest, digest: &str, dump: &[u8]) -> Vec<u8> {
+    let mut out = signed_head(manifest);
+    out.extend_from_slice(digest.as_bytes());
+    out.push(b'\n');
+    out.extend_from_slice(dump);
+    out
+}
+
+/// Line 1 with its newline: the part of the checksum before the dump.
+fn signed_head(manifest: &Manifest) -> Vec<u8> {
+    let mut out = serde_json::to_vec(manifest).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
+/// What the checksum covers: line 1 (as it stands in the file) and the dump.
+pub fn signed(head: &[u8], dump: &[u8]) -> Vec<u8> {
+    let mut out = head.to_vec();
+    out.extend_from_slice(dump);
+    out
+}
+
+/// A file's parts, read without judging its checksum.
+pub struct Parts<'a> {
+    pub manifest: Manifest,
+    /// Line 1 with its newline, as in the file.
+    pub head: &'a [u8],
+    pub digest: &'a str,
+    pub dump: &'a [u8],
+}
+
+fn refused(key: Key) -> Msg {
+    Msg::new(key)
+}
+
+/// Splits a file into its parts; refuses one that is no saved lab, of another format, or
+/// shorter than its manifest says (a file cut off on its way).
+pub fn split(bytes: &[u8]) -> Result<Parts<'_>, Msg> {
+    let end = bytes
+        .iter()
+        .take(MANIFEST_MAX)
+        .position(|b| *b == b'\n')
+        .ok_or_else(|| refused(keys::KEEP_ERR_NOT_SAVED_LAB))?;
+    let head = &bytes[..=end];
+    let value: serde_json::Value =
+        serde_json::from_slice(&head[..end]).map_err(|_| refused(keys::KEEP_ERR_NOT_SAVED_LAB))?;
+    if value.get("app").and_then(|a| a.as_str()) != Some(APP) {
+        return Err(refused(keys::KEEP_ERR_NOT_SAVED_LAB));
+    }
+    let format = value.get("format").and_then(|f| f.as_u64());
+    if format != Some(FORMAT.into()) {
+        let found = format.map_or_else(|| "?".to_owned(), |f| f.to_string());
+        return Err(Msg::new(keys::KEEP_ERR_FORMAT)
+            .arg("found", found)
+            .arg("want", FORMAT));
+    }
+    let manifest: Manifest =
+        serde_json::from_value(value).map_err(|_| refused(keys::KEEP_ERR_NOT_SAVED_LAB))?;
+    let rest = &bytes[end + 1..];
+    let short = || Msg::new(keys::KEEP_ERR_TRUNCATED);
+    if rest.len() < DIGEST_HEX + 1 || rest[DIGEST_HEX] != b'\n' {
+        return Err(short());
+    }
+    let digest = std::str::from_utf8(&rest[..DIGEST_HEX]).map_err(|_| short())?;
+    let dump = &rest[DIGEST_HEX + 1..];
+    if dump.len() < manifest.dump {
+        return Err(short());
+    }
+    if dump.len() > manifest.dump {
+        return Err(refused(keys::KEEP_ERR_CHECKSUM));
+    }
+    Ok(Parts {
+        manifest,
+        head,
+        digest,
+        dump,
+    })
+}
+
+/// Judges what the checksum vouches for: a gzip dump, of `lab`, from PGlite `pglite`, with
+/// a model state the lab can read.
+pub fn judge(manifest: &Manifest, dump: &[u8], lab: LabId, pglite: &str) -> Result<(), Msg> {
+    if dump.len() < 2 || dump[0] != 0x1f || dump[1] != 0x8b {
+        return Err(refused(keys::KEEP_ERR_NOT_GZIP));
+    }
+    if manifest.lab != lab.slug {
+        let name = crate::labs::find(&manifest.lab)
+            .map_or_else(|| manifest.lab.clone(), |l| l.tag.to_owned());
+        return Err(Msg::new(keys::KEEP_ERR_OTHER_LAB).arg("lab", name));
+    }
+    if manifest.pglite != pglite {
+        return Err(Msg::new(keys::KEEP_ERR_PGLITE)
+            .arg("found", manifest.pglite.clone())
+            .arg("want", pglite.to_owned()));
+    }
+    if !state_reads(lab, &manifest.state) {
+        return Err(refused(keys::KEEP_ERR_NOT_SAVED_LAB));
+    }
+    Ok(())
+}
+
+/// Checks a file for `lab` on PGlite `pglite`, before any database is touched.
+pub async fn check(bytes: &[u8], lab: LabId, pglite: &str) -> Result<Checked, Msg> {
+    let parts = split(bytes)?;
+    let digest = crate::db::sha256_hex(&signed(parts.head, parts.dump))
+        .await
+        .map_err(|e| Msg::new(keys::KEEP_ERR_FAILED).arg("error", e.message))?;
+    if digest != parts.digest {
+        return Err(refused(keys::KEEP_ERR_CHECKSUM));
+    }
+    judge(&parts.manifest, parts.dump, lab, pglite)?;
+    Ok(Checked {
+        manifest: parts.manifest,
+        dump: parts.dump.to_vec(),
+    })
+}
+
+fn state_reads(lab: LabId, state: &serde_json::Value) -> bool {
+    if lab == jobs::ID {
+        jobs::model::Lab::parse_state(state).is_some()
+    } else if lab == vacuum::ID {
+        vacuum::model::Lab::parse_state(state).is_some()
+    } else {
+        lab == pgq::ID && pgq::model::Lab::parse_state(state).is_some()
+    }
+}
+
+fn saved_state(runner: &Runner, lab: LabId) -> Option<serde_json::Value> {
+    if lab == jobs::ID {
+        runner
+            .kept::<jobs::model::Lab>(lab)
+            .map(|l| l.saved_state())
+    } else if lab == vacuum::ID {
+        runner
+            .kept::<vacuum::model::Lab>(lab)
+            .map(|l| l.saved_state())
+    } else if lab == pgq::ID {
+        runner.kept::<pgq::model::Lab>(lab).map(|l| l.saved_state())
+    } else {
+        None
+    }
+}
+
+/// Writes `lab` as a file: waits for the lab's running work (its turn in the runner), and
+/// refuses while the console holds a transaction (the dump would wait for it) or before the
+/// lab is set up.
+pub async fn save(runner: &Runner, lab: LabId, lang: Lang) -> Result<Vec<u8>, Msg> {
+    if runner.status().with_untracked(|s| s.tx) != TxState::Idle {
+        return Err(refused(keys::KEEP_ERR_CONSOLE_TX));
+    }
+    let keeper = runner.clone();
+    let work = async move |w: &Work| {
+        let Some(state) = saved_state(&keeper, lab) else {
+            return Ok(None);
+        };
+        let clock = clock::now(w.db()).await?;
+        let (dump, pglite) = w.db().data_dir().await?;
+        Ok(Some((state, clock, dump, pglite)))
+    };
+    let failed = |e: DbError| Msg::new(keys::KEEP_ERR_FAILED).arg("error", e.message);
+    let saved = runner
+        .run(Scope::Lab(lab), Some(Msg::new(keys::KEEP_SAVING)), work)
+        .await
+        .map_err(failed)?;
+    let Some((state, clock, dump, pglite)) = saved else {
+        return Err(refused(keys::KEEP_ERR_NOT_READY));
+    };
+    let manifest = Manifest {
+        app: APP.to_owned(),
+        format: FORMAT,
+        pglite: pglite.unwrap_or_default(),
+        lab: lab.slug.to_owned(),
+        clock,
+        lang: lang.code().to_owned(),
+        state,
+        dump: dump.len(),
+    };
+    let digest = crate::db::sha256_hex(&signed(&signed_head(&manifest), &dump))
+        .await
+        .map_err(failed)?;
+    Ok(encode(&manifest, &digest, &dump))
+}
+
+/// A new PostgreSQL booted from a checked file, its lab's clock and model state set: the
+/// runner that owns it, and the server's version. The lab open until now is not touched.
+pub async fn restore(
+    at: &Location,
+    file: &Checked,
+    lab: LabId,
+) -> Result<(Runner, String), DbError> {
+    let db = Db::open_dump(at, |_| {}, &file.dump).await?;
+    let version = clock::start(&db).await?;
+    let runner = Runner::new(db);
+    runner.set_clock(lab, &file.manifest.clock);
+    let keeper = runner.clone();
+    let state = file.manifest.state.clone();
+    let restored = runner
+        .run(Scope::Lab(lab), None, async move |w: &Work| {
+            let unread = || DbError::other("the saved state does not read");
+            if lab == jobs::ID {
+                let parsed = jobs::model::Lab::parse_state(&state).ok_or_else(unread)?;
+                keeper.keep(lab, parsed.restore_state(w.db()).await?);
+            } else if lab == vacuum::ID {
+                let parsed = vacuum::model::Lab::parse_state(&state).ok_or_else(unread)?;
+                keeper.keep(lab, parsed);
+            } else if lab == pgq::ID {
+                let parsed = pgq::model::Lab::parse_state(&state).ok_or_else(unread)?;
+                keeper.keep(lab, parsed);
+            } else {
+                return Err(unread());
+            }
+            Ok(())
+        })
+        .await;
+    if let Err(e) = restored {
+        runner.stop(&e.message);
+        return Err(e);
+    }
+    Ok((runner, version))
+}
+
+/// The file name a save is offered under: `queue-lab-jobs-2026-12-05.qlab` (today's date).
+pub fn file_name(lab: LabId) -> String {
+    let d = js_sys::Date::new_0();
+    format!(
+        "queue-lab-{}-{:04}-{:02}-{:02}.qlab",
+        lab.slug,
+        d.get_full_year(),
+        d.get_month() + 1,
+        d.get_date()
+    )
+}
+
+/// What the controls last said.
+#[derive(Clone, Debug, PartialEq)]
+enum Note {
+    Working(Msg),
+    Done(Msg),
+    Refused(Msg),
+}
+
+/// Opens a file chosen on `lab`'s page: checks it against PGlite's version (the running
+/// one's, else the build manifest's), then boots it and hands the page the new runner.
+async fn open_file(ctx: Ctx, bytes: Vec<u8>, lab: LabId, note: RwSignal<Option<Note>>) {
+    let manifest = match ctx.pglite.get_untracked() {
+        Some(m) => Some(m),
+        None => Location::manifest(Location::APP_MANIFEST).await,
+    };
+    let running = ctx.runner_untracked();
+    let pglite = running
+        .as_ref()
+        .and_then(|r| r.db().pglite_version())
+        .or_else(|| manifest.as_ref().and_then(|m| m.version.clone()))
+        .unwrap_or_default();
+    let checked = match check(&bytes, lab, &pglite).await {
+        Ok(c) => c,
+        Err(m) => {
+            note.try_set(Some(Note::Refused(m)));
+            return;
+        }
+    };
+    if running
+        .as_ref()
+        .is_some_and(|r| r.status().with_untracked(|s| s.tx) != TxState::Idle)
+    {
+        note.try_set(Some(Note::Refused(refused(keys::KEEP_ERR_CONSOLE_TX))));
+        return;
+    }
+    let Some(manifest) = manifest else {
+        note.try_set(Some(Note::Refused(refused(keys::KEEP_ERR_NO_MANIFEST))));
+        return;
+    };
+    note.try_set(Some(Note::Working(Msg::new(keys::KEEP_OPENING))));
+    match restore(&Location::app(&manifest), &checked, lab).await {
+        Ok((runner, version)) => {
+            if let Some(old) = ctx.runner_untracked() {
+                old.stop("PostgreSQL was replaced by a saved lab");
+            }
+            crate::db::collect_log(runner.db(), ctx.log);
+            if let Some(lang) = Lang::parse(&checked.manifest.lang) {
+                ctx.lang.set(lang);
+            }
+            ctx.db.set(DbState::Ready {
+                runner,
+                version,
+                fallback: None,
+            });
+            note.try_set(Some(Note::Done(
+                Msg::new(keys::KEEP_OPENED).arg("clock", checked.manifest.clock.clone()),
+            )));
+        }
+        Err(e) => {
+            note.try_set(Some(Note::Refused(
+                Msg::new(keys::KEEP_ERR_BOOT).arg("error", e.message),
+            )));
+        }
+    }
+}
+
+/// The two controls, on the start panel of a lab that saves: Save (once PostgreSQL runs and
+/// the lab is set up) and Open (a file input, also before PostgreSQL is started).
+#[component]
+pub fn KeepControls() -> impl IntoView {
+    let ctx = use_ctx();
+    let note = RwSignal::new(None::<Note>);
+    let lab = move || match ctx.route.get() {
+        Route::Lab(id) if saves(id) => Some(id),
+        _ => None,
+    };
+    let save_click = move |_| {
+        let (Some(lab), Some(runner)) = (lab(), ctx.runner_untracked()) else {
+            return;
+        };
+        let lang = ctx.lang.get_untracked();
+        note.set(Some(Note::Working(Msg::new(keys::KEEP_SAVING))));
+        leptos::task::spawn_local(async move {
+            match save(&runner, lab, lang).await {
+                Ok(bytes) => {
+                    let name = file_name(lab);
+                    crate::db::save_file(&name, &bytes, "application/octet-stream");
+                    let kb = (bytes.len() as f64 / 1024.0).round();
+                    note.try_set(Some(Note::Done(
+                        Msg::new(keys::KEEP_SAVED).arg("file", name).arg("kb", kb),
+                    )));
+                }
+                Err(m) => {
+                    note.try_set(Some(Note::Refused(m)));
+                }
+            }
+        });
+    };
+    let input = NodeRef::<leptos::html::Input>::new();
+    let chosen = move |_| {
+        let (Some(lab), Some(el)) = (lab(), input.get_untracked()) else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let bytes = crate::db::read_file(&el).await;
+            // The same file may be chosen again (after a refusal, or to go back to it).
+            el.set_value("");
+            match bytes {
+                Ok(Some(bytes)) => open_file(ctx, bytes, lab, note).await,
+                Ok(None) => {}
+                Err(e) => {
+                    note.try_set(Some(Note::Refused(
+                        Msg::new(keys::KEEP_ERR_FAILED).arg("error", e.message),
+                    )));
+                }
+            }
+        });
+    };
+    let ready = move || matches!(ctx.db.get(), DbState::Ready { .. });
+    let working = move || matches!(note.get(), Some(Note::Working(_)));
+    // While PostgreSQL starts, its start would replace the opened one when it ends.
+    let starting = move || matches!(ctx.db.get(), DbState::Loading { .. });
+    let said = move || {
+        note.get().map(|n| {
+            let lang = ctx.lang.get();
+            let (class, role, msg) = match n {
+                Note::Working(m) => ("note", "status", m),
+                Note::Done(m) => ("note good", "status", m),
+                Note::Refused(m) => ("note bad", "alert", m),
+            };
+            view! { <p class=class role=role id="keep-note">{crate::ui::i18n::render(lang, &msg)}</p> }
+        })
+    };
+    view! {
+        <Show when=move || lab().is_some()>
+            <div class="keep" id="keep">
+                <div class="row">
+                    <Show when=ready>
+                        <button type="button" class="small" id="keep-save" title=ctx.t(keys::KEEP_SAVE_HELP)
+                            disabled=working on:click=save_click>
+                            {ctx.t(keys::KEEP_SAVE)}
+                        </button>
+                    </Show>
+                    // The file input is hidden but focusable (Tab, then Enter or Space opens
+                    // the picker); its label is the button the learner sees, in the page's
+                    // language (the browser's own button would not be).
+                    <input type="file" id="keep-open" class="visually-hidden keep-file" accept=".qlab"
+                        node_ref=input disabled=move || working() || starting() on:change=chosen/>
+                    <label for="keep-open" class="keep-open">{ctx.t(keys::KEEP_OPEN)}</label>
+                </div>
+                {said}
+            </div>
+        </Show>
+    }
+}
+
+#[cfg(test)]
+mod tests;
