@@ -56,9 +56,33 @@ const NO_JOB: u32 = u32::MAX;
 
 /// Runs one simulation. Invalid inputs return the validation error; nothing is simulated.
 pub fn simulate(params: &Params) -> Result<Outcome, ParamError> {
+    simulate_with_progress(params, &mut |_| {})
+}
+
+/// How far a run has come: what [`simulate_with_progress`] hands its hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Simulated time reached, in µs.
+    pub now_us: u64,
+    /// Jobs marked done so far (a job run twice counts twice, so this may pass `jobs`).
+    pub completions: u64,
+    /// Jobs in the table (`params.jobs`).
+    pub jobs: u32,
+}
+
+/// Events handled between two calls of the progress hook.
+pub const PROGRESS_EVERY: u32 = 1 << 14;
+
+/// As [`simulate`], calling `hook` every [`PROGRESS_EVERY`] events (for a page to show how far
+/// a long run has come, from a worker). The hook only reads: the outcome is the one
+/// [`simulate`] returns, bit for bit.
+pub fn simulate_with_progress(
+    params: &Params,
+    hook: &mut dyn FnMut(Progress),
+) -> Result<Outcome, ParamError> {
     params.validate()?;
     let mut sim = Sim::new(params, false);
-    sim.run();
+    sim.run(hook);
     Ok(sim.into_outcome())
 }
 
@@ -77,7 +101,7 @@ pub(crate) struct LockEvent {
 pub(crate) fn simulate_traced(params: &Params) -> Result<(Outcome, Vec<LockEvent>), ParamError> {
     params.validate()?;
     let mut sim = Sim::new(params, true);
-    sim.run();
+    sim.run(&mut |_| {});
     let trace = std::mem::take(&mut sim.trace);
     Ok((sim.into_outcome(), trace))
 }
@@ -258,14 +282,24 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn run(&mut self) {
+    fn run(&mut self, hook: &mut dyn FnMut(Progress)) {
         // Workers come up within one round trip of each other, not in lockstep.
         for w in 0..self.workers.len() {
             let t = self.start_draws.range_inclusive(0, self.p.latency_us);
             self.schedule(w, t, Next::Start);
         }
+        let mut countdown = PROGRESS_EVERY;
         while let Some((t, w)) = self.events.peek() {
             self.now = t;
+            countdown -= 1;
+            if countdown == 0 {
+                countdown = PROGRESS_EVERY;
+                hook(Progress {
+                    now_us: t,
+                    completions: self.completions,
+                    jobs: self.p.jobs,
+                });
+            }
             match self.events.take(w) {
                 START => self.start(w),
                 GRANTED => self.granted(w),
