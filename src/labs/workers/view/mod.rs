@@ -83,9 +83,6 @@ pub fn WorkersLab() -> impl IntoView {
                 run_error.set(None);
                 cancelled.set(false);
                 worker_failed.set(None);
-                // The figures shown are always those of the inputs in the address: the last
-                // run's go as this one starts (a cancelled run leaves none).
-                result.set(None);
                 running.set(true);
                 let query = inp.to_query();
                 write_hash_query(&query);
@@ -118,8 +115,16 @@ pub fn WorkersLab() -> impl IntoView {
                         Err(worker::Failure::Refused(detail)) => {
                             run_error.set(Some(Msg::new("workers.err.sim").arg("detail", detail)))
                         }
-                        Err(worker::Failure::Cancelled) => cancelled.set(true),
-                        Err(worker::Failure::Failed(detail)) => worker_failed.set(Some(detail)),
+                        // The last run's figures stay only while this one goes on: they are
+                        // not the figures of the inputs now in the address.
+                        Err(worker::Failure::Cancelled) => {
+                            result.set(None);
+                            cancelled.set(true);
+                        }
+                        Err(worker::Failure::Failed(detail)) => {
+                            result.set(None);
+                            worker_failed.set(Some(detail));
+                        }
                     }
                 });
             }

@@ -151,7 +151,7 @@ fn boot_script() -> Result<String, JsValue> {
     let wasm = Url::new_with_base("sim-worker_bg.wasm", &base)?.href();
     Ok(format!(
         "importScripts({js:?});\n\
-         wasm_bindgen({wasm:?}).catch(function (e) {{\n\
+         wasm_bindgen({{ module_or_path: {wasm:?} }}).catch(function (e) {{\n\
          \x20 postMessage({{ kind: 'failed', message: String((e && e.message) || e) }});\n\
          }});\n"
     ))
