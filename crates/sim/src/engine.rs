@@ -59,33 +59,6 @@ pub fn simulate(params: &Params) -> Result<Outcome, ParamError> {
     simulate_with_progress(params, &mut |_| {})
 }
 
-/// How far a run has come: what [`simulate_with_progress`] hands its hook.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Progress {
-    /// Simulated time reached, in µs.
-    pub now_us: u64,
-    /// Jobs marked done so far (a job run twice counts twice, so this may pass `jobs`).
-    pub completions: u64,
-    /// Jobs in the table (`params.jobs`).
-    pub jobs: u32,
-}
-
-/// Events handled between two calls of the progress hook.
-pub const PROGRESS_EVERY: u32 = 1 << 14;
-
-/// As [`simulate`], calling `hook` every [`PROGRESS_EVERY`] events (for a page to show how far
-/// a long run has come, from a worker). The hook only reads: the outcome is the one
-/// [`simulate`] returns, bit for bit.
-pub fn simulate_with_progress(
-    params: &Params,
-    hook: &mut dyn FnMut(Progress),
-) -> Result<Outcome, ParamError> {
-    params.validate()?;
-    let mut sim = Sim::new(params, false);
-    sim.run(hook);
-    Ok(sim.into_outcome())
-}
-
 /// A row lock being taken or given up (recorded only by [`simulate_traced`]).
 #[cfg(test)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,6 +81,8 @@ pub(crate) fn simulate_traced(params: &Params) -> Result<(Outcome, Vec<LockEvent
 
 mod events;
 use events::*;
+mod progress;
+pub use progress::{simulate_with_progress, Progress, PROGRESS_EVERY};
 
 #[derive(Debug, Clone)]
 struct Worker {
