@@ -56,10 +56,7 @@ const NO_JOB: u32 = u32::MAX;
 
 /// Runs one simulation. Invalid inputs return the validation error; nothing is simulated.
 pub fn simulate(params: &Params) -> Result<Outcome, ParamError> {
-    params.validate()?;
-    let mut sim = Sim::new(params, false);
-    sim.run();
-    Ok(sim.into_outcome())
+    simulate_with_progress(params, &mut |_| {})
 }
 
 /// A row lock being taken or given up (recorded only by [`simulate_traced`]).
@@ -77,13 +74,15 @@ pub(crate) struct LockEvent {
 pub(crate) fn simulate_traced(params: &Params) -> Result<(Outcome, Vec<LockEvent>), ParamError> {
     params.validate()?;
     let mut sim = Sim::new(params, true);
-    sim.run();
+    sim.run(&mut |_| {});
     let trace = std::mem::take(&mut sim.trace);
     Ok((sim.into_outcome(), trace))
 }
 
 mod events;
 use events::*;
+mod progress;
+pub use progress::{simulate_with_progress, Progress, PROGRESS_EVERY};
 
 #[derive(Debug, Clone)]
 struct Worker {
@@ -258,14 +257,24 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn run(&mut self) {
+    fn run(&mut self, hook: &mut dyn FnMut(Progress)) {
         // Workers come up within one round trip of each other, not in lockstep.
         for w in 0..self.workers.len() {
             let t = self.start_draws.range_inclusive(0, self.p.latency_us);
             self.schedule(w, t, Next::Start);
         }
+        let mut countdown = PROGRESS_EVERY;
         while let Some((t, w)) = self.events.peek() {
             self.now = t;
+            countdown -= 1;
+            if countdown == 0 {
+                countdown = PROGRESS_EVERY;
+                hook(Progress {
+                    now_us: t,
+                    completions: self.completions,
+                    jobs: self.p.jobs,
+                });
+            }
             match self.events.take(w) {
                 START => self.start(w),
                 GRANTED => self.granted(w),

@@ -18,7 +18,7 @@ mod params;
 mod report;
 mod rng;
 
-pub use engine::{job_keys, simulate};
+pub use engine::{job_keys, simulate, simulate_with_progress, Progress, PROGRESS_EVERY};
 pub use params::{
     Durations, ParamError, Params, Strategy, LEASE_US, MAX_EXECUTIONS, MAX_GAP_US, MAX_JOBS,
     MAX_JOB_US, MAX_KEYS, MAX_LATENCY_US, MAX_TIMELINE_LIMIT, MAX_WORKERS,

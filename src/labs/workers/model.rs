@@ -2,7 +2,8 @@
 //!
 //! For: the learner's inputs as typed text, turning them into simulator [`Params`] (or
 //! translated messages per field), carrying them in the URL (`#/workers?w=4&j=200&…`),
-//! running the chosen strategies, the plain-language reading of each result, and laying out
+//! the job the simulator's worker runs for the chosen strategies (and [`run`], the same runs
+//! here, for tests), the plain-language reading of each result, and laying out
 //! the per-worker timeline with a bounded number of shapes. Not for: drawing (see view/)
 //! or simulating (the `queue-sim` crate).
 
@@ -15,6 +16,7 @@ use queue_sim::{
     simulate, Durations, Outcome, Params, Segment, SegmentKind, Strategy, LEASE_US, MAX_JOBS,
     MAX_KEYS, MAX_LATENCY_US, MAX_WORKERS,
 };
+use queue_sim_worker::{Done, GroupDone, Job};
 
 /// The article's own count (§3) of adjacent swapped pairs in completion order "at the
 /// simulator's defaults": the article's figure, quoted, not this simulator's (see
@@ -25,11 +27,61 @@ pub const ARTICLE_INVERSIONS: u64 = 65;
 /// simulator's defaults" with several workers taking jobs by SKIP LOCKED, so these are this
 /// simulator's defaults with the lease claim (d): computed here, never typed.
 pub fn inversions_at_defaults() -> u64 {
-    simulate(&Params {
+    simulate(&defaults_params()).map_or(0, |o| o.inversions)
+}
+
+/// The run behind [`inversions_at_defaults`]: the simulator's defaults, with the lease claim.
+pub fn defaults_params() -> Params {
+    Params {
         strategy: Strategy::SkipLockedLease,
         ..Params::default()
-    })
-    .map_or(0, |o| o.inversions)
+    }
+}
+
+/// What one press of Run computes, for the simulator's worker: the chosen strategies, then
+/// the ordering comparison on the same inputs, then the defaults' run (its inversions are
+/// quoted beside the article's). `params` is what [`Inputs::to_params`] returned (never empty).
+pub fn job(params: &[Params]) -> Job {
+    Job {
+        groups: vec![
+            params.to_vec(),
+            ordering_params(&params[0]),
+            vec![defaults_params()],
+        ],
+    }
+}
+
+/// The figures of one press of Run, shaped from the worker's answer to [`job`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ran {
+    pub outs: Vec<Outcome>,
+    /// SKIP LOCKED (lease) and the two ordering remedies at the same inputs.
+    pub ordering: Vec<Outcome>,
+    /// This simulator's completion-order inversions at its defaults (beside the article's).
+    pub ours_at_defaults: u64,
+    /// Wall time of the chosen strategies' runs, in the worker.
+    pub took_ms: f64,
+    /// Wall time of the ordering comparison's runs, in the worker.
+    pub ordering_ms: f64,
+}
+
+impl Ran {
+    /// The worker's answer to [`job`], or why it does not fit (a bug: it is shown, not hidden).
+    pub fn from_done(done: Done) -> Result<Ran, Msg> {
+        let bad = || {
+            Msg::new(keys::WORKERS_ERR_SIM).arg("detail", "the worker's answer has the wrong shape")
+        };
+        let [chosen, ordering, defaults]: [GroupDone; 3] =
+            done.groups.try_into().map_err(|_| bad())?;
+        let ours_at_defaults = defaults.outcomes.first().ok_or_else(bad)?.inversions;
+        Ok(Ran {
+            outs: chosen.outcomes,
+            ordering: ordering.outcomes,
+            ours_at_defaults,
+            took_ms: chosen.took_ms,
+            ordering_ms: ordering.took_ms,
+        })
+    }
 }
 
 /// Most segments the timeline chart draws (the page stays fast however big the run).
@@ -406,7 +458,9 @@ pub fn ordering_reading(ordering: &[Outcome]) -> Option<Msg> {
     )
 }
 
-/// Runs each strategy. The params were validated, so an error here is a bug; it is returned.
+/// Runs each strategy here, on the calling thread: for tests (the page runs the same
+/// simulations in its worker, see [`job`]). The params were validated, so an error here is a
+/// bug; it is returned.
 pub fn run(params: &[Params]) -> Result<Vec<Outcome>, Msg> {
     params
         .iter()

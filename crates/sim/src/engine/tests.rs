@@ -10,7 +10,7 @@ fn simulate_every_reply_an_event(params: &Params) -> Result<Outcome, ParamError>
     params.validate()?;
     let mut sim = Sim::new(params, false);
     sim.replies_ahead = false;
-    sim.run();
+    sim.run(&mut |_| {});
     Ok(sim.into_outcome())
 }
 

@@ -333,3 +333,27 @@ fn for_update_says_it_queued_only_when_a_worker_waited() {
     let m = reading(&four[1], &four);
     assert_eq!(m.nested[0].1.key, keys::WORKERS_READ_FOR_UPDATE);
 }
+
+#[test]
+fn the_workers_answer_to_a_job_gives_what_running_here_gives_chosen_ordering_and_defaults() {
+    let inputs = Inputs::from_query("s=all&w=7&j=900&d=long-tail&a=5&b=400&l=2.5&seed=1234&k=5");
+    let params = inputs.to_params().expect("valid");
+    let job = job(&params);
+    // Through the bytes both ways, as it crosses to the worker and back.
+    let job = queue_sim_worker::Job::decode(&job.encode()).expect("decodes");
+    let done = queue_sim_worker::run_job(&job, &|| 0.0, &mut |_| {}).expect("runs");
+    let done = Done::decode(&done.encode()).expect("decodes");
+    let ran = Ran::from_done(done).expect("three groups");
+    assert_eq!(ran.outs, run(&params).expect("runs"));
+    assert_eq!(
+        ran.ordering,
+        run(&ordering_params(&params[0])).expect("runs")
+    );
+    assert_eq!(ran.ours_at_defaults, inversions_at_defaults());
+}
+
+#[test]
+fn an_answer_without_its_three_groups_is_refused_not_shown() {
+    let done = Done { groups: Vec::new() };
+    assert!(Ran::from_done(done).is_err());
+}

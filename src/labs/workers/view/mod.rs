@@ -1,13 +1,13 @@
-//! L2 Many workers: the page. Inputs → (one yield, so "Running…" shows) → simulate → table,
+//! L2 Many workers: the page. Inputs → the simulator's Web Worker (progress, Cancel) → table,
 //! readings and a per-worker timeline. The inputs live in the hash after `?` (the shell's
 //! router ignores that part), so a link reproduces the run.
 
 mod tour;
+mod worker;
 
-use super::model::{self, Chart, Field, Inputs, Pick, Shape};
+use super::model::{self, Chart, Field, Inputs, Pick, Ran, Shape};
 use super::tour::{Look, Table, TOUR};
 use crate::ctx::{use_ctx, Ctx};
-use crate::db::now_ms;
 use crate::keys;
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
@@ -15,17 +15,6 @@ use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 use queue_sim::{Outcome, SegmentKind, Strategy};
 use tour::WorkersTour;
-
-#[derive(Clone, Debug, PartialEq)]
-struct RunResult {
-    outs: Vec<Outcome>,
-    /// SKIP LOCKED (lease) and the two ordering remedies at the same inputs.
-    ordering: Vec<Outcome>,
-    /// This simulator's completion-order inversions at its defaults (beside the article's).
-    ours_at_defaults: u64,
-    took_ms: f64,
-    ordering_ms: f64,
-}
 
 /// The part of the hash after `?`, if any.
 fn hash_query() -> String {
@@ -65,9 +54,14 @@ pub fn WorkersLab() -> impl IntoView {
     let ctx = use_ctx();
     let inputs = RwSignal::new(Inputs::from_query(&hash_query()));
     let errors = RwSignal::new(Vec::<(Field, Msg)>::new());
-    let result = RwSignal::new(None::<RunResult>);
+    let result = RwSignal::new(None::<Ran>);
     let run_error = RwSignal::new(None::<Msg>);
     let running = RwSignal::new(false);
+    // While a run goes on in the worker: the share done, once the worker has reported any.
+    let progress = RwSignal::new(None::<f64>);
+    let cancelled = RwSignal::new(false);
+    // The worker could not start or died: the browser's reason (shown with Retry).
+    let worker_failed = RwSignal::new(None::<String>);
     let shown = RwSignal::new(None::<Strategy>);
     let share = RwSignal::new(String::new());
     // The tour step shown open, and why an address's `?step=N` was refused.
@@ -89,51 +83,49 @@ pub fn WorkersLab() -> impl IntoView {
             Ok(params) => {
                 errors.set(Vec::new());
                 run_error.set(None);
+                cancelled.set(false);
+                worker_failed.set(None);
                 running.set(true);
                 let query = inp.to_query();
                 write_hash_query(&query);
                 share.set(query);
                 leptos::task::spawn_local(async move {
-                    // One yield so "Running…" is on screen before a long computation.
-                    gloo_timers::future::TimeoutFuture::new(0).await;
-                    // Timed apart: the strategies chosen, then the ordering comparison.
-                    let t0 = now_ms();
-                    let outs = model::run(&params);
-                    let took_ms = now_ms() - t0;
-                    let ordering_params = model::ordering_params(&params[0]);
-                    let t1 = now_ms();
-                    let outcome = outs.and_then(|outs| {
-                        model::run(&ordering_params).map(|ordering| (outs, ordering))
-                    });
-                    let ordering_ms = now_ms() - t1;
-                    let ours_at_defaults = model::inversions_at_defaults();
-                    match outcome {
-                        Ok((outs, ordering)) => {
-                            // The page may have been left meanwhile: then nothing to keep.
+                    let answer = worker::run(&model::job(&params), move |f| {
+                        progress.try_set(Some(f));
+                    })
+                    .await;
+                    // The page may have been left meanwhile: then nothing to show.
+                    if running.try_set(false).is_some() {
+                        return;
+                    }
+                    progress.set(None);
+                    match answer.map(Ran::from_done) {
+                        Ok(Ok(ran)) => {
                             let keep = shown
-                                .try_get_untracked()
-                                .flatten()
-                                .filter(|s| outs.iter().any(|o| o.params.strategy == *s));
-                            let default = if outs.len() > 1 {
+                                .get_untracked()
+                                .filter(|s| ran.outs.iter().any(|o| o.params.strategy == *s));
+                            let default = if ran.outs.len() > 1 {
                                 Some(Strategy::ForUpdate)
                             } else {
-                                outs.first().map(|o| o.params.strategy)
+                                ran.outs.first().map(|o| o.params.strategy)
                             };
                             shown.set(keep.or(default));
-                            result.set(Some(RunResult {
-                                outs,
-                                ordering,
-                                ours_at_defaults,
-                                took_ms,
-                                ordering_ms,
-                            }));
+                            result.set(Some(ran));
                         }
-                        Err(m) => {
+                        Ok(Err(m)) => run_error.set(Some(m)),
+                        Err(worker::Failure::Refused(detail)) => run_error
+                            .set(Some(Msg::new(keys::WORKERS_ERR_SIM).arg("detail", detail))),
+                        // The last run's figures stay only while this one goes on: they are
+                        // not the figures of the inputs now in the address.
+                        Err(worker::Failure::Cancelled) => {
                             result.set(None);
-                            run_error.set(Some(m));
+                            cancelled.set(true);
+                        }
+                        Err(worker::Failure::Failed(detail)) => {
+                            result.set(None);
+                            worker_failed.set(Some(detail));
                         }
                     }
-                    running.set(false);
                 });
             }
         }
@@ -148,6 +140,9 @@ pub fn WorkersLab() -> impl IntoView {
         step.set(Some(i));
         run();
     };
+
+    // Leaving the page stops a run still going in the worker.
+    on_cleanup(worker::stop);
 
     // Once on load: the inputs a link carries; else the tour step the address asks for
     // (`?step=N`); else the defaults.
@@ -176,6 +171,7 @@ pub fn WorkersLab() -> impl IntoView {
                 step.set(None);
                 run();
             }/>
+            <RunState ctx running progress cancelled worker_failed retry=move || run()/>
             <WorkersTour ctx step refused busy=running.into() run_step/>
             {move || run_error.get().map(|m| view! { <p class="error">{move || render(ctx.lang.get(), &m)}</p> })}
             <Show when=move || !errors.with(Vec::is_empty)>
@@ -183,6 +179,53 @@ pub fn WorkersLab() -> impl IntoView {
             </Show>
             {move || result.with(|r| r.clone()).map(|r| view! { <Results ctx result=r shown share look/> })}
         </section>
+    }
+}
+
+/// A run in the worker: how far it has come and Cancel (shown once the worker reports, so a
+/// short run shows nothing); a cancelled run; a worker that could not start, with Retry.
+#[component]
+fn RunState(
+    ctx: Ctx,
+    running: RwSignal<bool>,
+    progress: RwSignal<Option<f64>>,
+    cancelled: RwSignal<bool>,
+    worker_failed: RwSignal<Option<String>>,
+    retry: impl Fn() + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let pct = move || {
+        progress
+            .get()
+            .map(|f| (f * 100.0).floor().clamp(0.0, 100.0))
+    };
+    view! {
+        <Show when=move || running.get() && progress.get().is_some()>
+            <div class="row" id="w-progress" role="status">
+                <progress max="100" value=move || pct().unwrap_or(0.0)></progress>
+                <span id="w-progress-text">
+                    {move || render(ctx.lang.get(), &Msg::new(keys::WORKERS_PROGRESS).arg("pct", format!("{:.0}", pct().unwrap_or(0.0))))}
+                </span>
+                <button type="button" id="w-cancel" on:click=move |_| worker::cancel()>
+                    {ctx.t(keys::WORKERS_CANCEL)}
+                </button>
+            </div>
+        </Show>
+        <Show when=move || cancelled.get()>
+            <p class="note" id="w-cancelled" role="status">{ctx.t(keys::WORKERS_CANCELLED)}</p>
+        </Show>
+        {move || {
+            worker_failed.get().map(|detail| {
+                let m = Msg::new(keys::WORKERS_WORKER_FAILED).arg("detail", detail);
+                view! {
+                    <div class="error" id="w-worker-error" role="alert">
+                        <p class="tight">{move || render(ctx.lang.get(), &m)}</p>
+                        <button type="button" id="w-retry" on:click=move |_| retry()>
+                            {ctx.t(keys::WORKERS_RETRY)}
+                        </button>
+                    </div>
+                }
+            })
+        }}
     }
 }
 
@@ -371,14 +414,14 @@ fn metrics() -> [Metric; 11] {
 #[component]
 fn Results(
     ctx: Ctx,
-    result: RunResult,
+    result: Ran,
     shown: RwSignal<Option<Strategy>>,
     /// The inputs of the run shown, as the share link's query (the link is made when shown,
     /// from [`crate::ctx::share_base`]: never `embed` or `step`, the language shown).
     share: RwSignal<String>,
     look: Signal<&'static [Look]>,
 ) -> impl IntoView {
-    let RunResult {
+    let Ran {
         outs,
         ordering,
         ours_at_defaults,
