@@ -134,17 +134,22 @@ pub struct Handle {
     _progress: Closure<dyn Fn(String, f64, f64)>,
 }
 
-pub async fn open(
-    at: &Location,
-    on_progress: impl Fn(Progress) + 'static,
-) -> Result<Handle, DbError> {
-    let progress = Closure::<dyn Fn(String, f64, f64)>::new(move |file, loaded, total| {
+/// The JS callback that reports a start's download progress to `on_progress`.
+fn progress_closure(on_progress: impl Fn(Progress) + 'static) -> Closure<dyn Fn(String, f64, f64)> {
+    Closure::new(move |file, loaded, total| {
         on_progress(Progress {
             file,
             loaded,
             total,
         })
-    });
+    })
+}
+
+pub async fn open(
+    at: &Location,
+    on_progress: impl Fn(Progress) + 'static,
+) -> Result<Handle, DbError> {
+    let progress = progress_closure(on_progress);
     let js = js_open(
         &at.pglite_base,
         &at.worker_url,
@@ -166,13 +171,7 @@ pub async fn open_dump(
     on_progress: impl Fn(Progress) + 'static,
     dump: &[u8],
 ) -> Result<Handle, DbError> {
-    let progress = Closure::<dyn Fn(String, f64, f64)>::new(move |file, loaded, total| {
-        on_progress(Progress {
-            file,
-            loaded,
-            total,
-        })
-    });
+    let progress = progress_closure(on_progress);
     let js = js_open_dump(
         &at.pglite_base,
         &at.worker_url,
