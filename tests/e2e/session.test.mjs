@@ -275,6 +275,32 @@ test('a statement that never ends is offered Cancel, and the labs work again aft
   await restartsAndWorks(page, '#statement-cancel');
 });
 
+test('a share link is replayed once: Reset, and a restart after the worker died, then give a fresh lab', async () => {
+  const page = await open('jobs');
+  await jobsIdle(page);
+  for (let i = 0; i < 2; i++) {
+    await page.click('#enqueue');
+    await jobsIdle(page);
+  }
+  const link = new URL(await page.inputValue('#share-url'), page.url()).toString();
+  await page.goto('about:blank');
+  await page.goto(link);
+  await startPostgres(page);
+  await jobsIdle(page);
+  assert.equal(await jobRows(page), 2, 'the link replays its two enqueues');
+  await page.click('#reset-database');
+  await page.waitForFunction(() => document.querySelectorAll('#jobs-table tbody tr').length === 0, null, { timeout: 60_000 })
+    .catch(() => assert.fail('after Reset database the lab still shows the share link\'s jobs'));
+  await jobsIdle(page);
+  await page.click('#enqueue');
+  await jobsIdle(page);
+  await page.evaluate(() => globalThis.queueLabTest.killWorker());
+  await page.click('#enqueue');
+  await page.waitForSelector('#worker-dead', { timeout: 30_000 });
+  // After Restart the lab starts fresh: one enqueue gives one job, not the link's two plus one.
+  await restartsAndWorks(page, '#restart-postgres');
+});
+
 test('a worker that dies after start gives a message with Restart, not a frozen page', async () => {
   const page = await open('jobs');
   await jobsIdle(page);
