@@ -346,9 +346,7 @@ async fn open_file(ctx: Ctx, bytes: Vec<u8>, lab: LabId, note: RwSignal<Option<N
                 old.stop("PostgreSQL was replaced by a saved lab");
             }
             crate::db::collect_log(runner.db(), ctx.log);
-            if let Some(lang) = Lang::parse(&checked.manifest.lang) {
-                ctx.lang.set(lang);
-            }
+            // The page stays in the learner's language; the file's is only recorded.
             ctx.db.set(DbState::Ready {
                 runner,
                 version,

@@ -79,6 +79,21 @@ test('Save downloads the lab; after a reload Open restores the same jobs table, 
   assert.deepEqual(page.errors, []);
 });
 
+test('a lab saved in Korean opens in an English page in English: the page keeps the learner\'s language', async () => {
+  const { page, before, file } = await savedLab('ko');
+  await page.goto('about:blank');
+  await page.goto(`${site.server.url}?lang=en#/jobs`);
+  await page.waitForSelector('#start-postgres');
+  await page.waitForLoadState('networkidle');
+  await page.setInputFiles('#keep-open', file);
+  await page.waitForFunction(() => /Opened/.test(document.querySelector('#keep-note')?.textContent ?? ''), null, { timeout: 120_000 })
+    .catch(async () => assert.fail(`after Open the note says: ${await page.textContent('#keep-note').catch(() => '(none)')}`));
+  await idle(page);
+  await page.waitForFunction((n) => document.querySelectorAll('#jobs-table tbody tr').length === n, before.jobs.length);
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  assert.deepEqual(page.errors, []);
+});
+
 test('a file changed by one byte is refused in Korean, and the lab on screen stays as it was', async () => {
   const { page, before, file } = await savedLab('ko');
   const bytes = fs.readFileSync(file);
