@@ -7,7 +7,7 @@
 //! switches, and maint()'s last answer.
 
 use crate::clock;
-use crate::db::{Db, DbError, Param};
+use crate::db::{Db, DbError};
 use crate::keys;
 use queue_lab_core::i18n::Msg;
 use std::collections::{BTreeMap, BTreeSet};
@@ -136,46 +136,16 @@ pub struct Lab {
     pub killed: BTreeSet<SubKey>,
 }
 
-async fn inflight_open(db: &Db) -> Result<bool, DbError> {
-    Ok(!db
-        .query::<Gid>(INFLIGHT_FIND_SQL, &[])
-        .await?
-        .rows
-        .is_empty())
-}
-
-/// Installs the engine in a fresh `pgque` schema (dropping the lab's earlier one).
-pub async fn install(db: &Db) -> Result<(), DbError> {
-    // A prepared transaction would hold locks the DROP waits on forever (one session).
-    if inflight_open(db).await? {
-        db.exec(ROLLBACK_PREPARED_SQL).await?;
-    }
-    db.exec(DROP_SQL).await?;
-    for (_, sql) in ENGINE {
-        db.exec(sql).await?;
-    }
-    Ok(())
-}
-
 impl Lab {
     /// Installs the engine, resets lab time, creates `orders` with its consumers.
     pub async fn setup(db: &Db) -> Result<Lab, DbError> {
         install(db).await?;
         clock::reset(db).await?;
-        db.query::<serde_json::Value>(CREATE_QUEUE_SQL, &[QUEUE.into(), NTABLES.into()])
-            .await?;
-        db.query::<serde_json::Value>(
-            QUEUE_CONFIG_SQL,
-            &[
-                QUEUE.into(),
-                "rotation_period".into(),
-                format!("{ROTATION_SECONDS} seconds").into(),
-            ],
-        )
-        .await?;
+        create_queue(db, QUEUE, NTABLES).await?;
+        let period = format!("{ROTATION_SECONDS} seconds");
+        set_queue_config(db, QUEUE, "rotation_period", &period).await?;
         for c in CONSUMERS {
-            db.query::<serde_json::Value>(SUBSCRIBE_SQL, &[QUEUE.into(), c.into()])
-                .await?;
+            subscribe(db, QUEUE, c).await?;
         }
         Ok(Lab::default())
     }
@@ -256,13 +226,15 @@ impl Lab {
     async fn send_one(&mut self, db: &Db) -> Result<Outcome, DbError> {
         let n = self.sent + 1;
         let payload = serde_json::json!({"order": n}).to_string();
-        let row = db
-            .query::<Sent>(SEND_SQL, &[QUEUE.into(), EVENT_TYPE.into(), payload.into()])
-            .await?
-            .first();
-        let Some(s) = row else {
-            return Err(DbError::other("send returned no row"));
-        };
+        let s = send(
+            db,
+            self::NewEvent {
+                queue: QUEUE,
+                event_type: EVENT_TYPE,
+                payload: &payload,
+            },
+        )
+        .await?;
         self.sent = n;
         Ok(Outcome::new(
             Msg::new(keys::PGQ_RESULT_SENT)
@@ -282,14 +254,7 @@ impl Lab {
                 Tone::Warn,
             ));
         }
-        let sent = db
-            .query::<Count>(
-                SEND_BURST_SQL,
-                &[QUEUE.into(), "order.bulk".into(), n.into()],
-            )
-            .await?
-            .first()
-            .map_or(0, |c| c.sent);
+        let sent = send_burst(db, QUEUE, "order.bulk", n).await?;
         Ok(Outcome::new(
             Msg::new(keys::PGQ_RESULT_SENT_BURST).arg("count", sent),
             Tone::Good,
@@ -299,25 +264,25 @@ impl Lab {
     async fn send_rollback(&mut self, db: &Db) -> Result<Outcome, DbError> {
         let tx = db.begin().await?;
         let payload = serde_json::json!({"order": "cancelled"}).to_string();
-        let sent = tx
-            .query::<Sent>(SEND_SQL, &[QUEUE.into(), EVENT_TYPE.into(), payload.into()])
-            .await;
+        let sent = send(
+            &tx,
+            self::NewEvent {
+                queue: QUEUE,
+                event_type: EVENT_TYPE,
+                payload: &payload,
+            },
+        )
+        .await;
         tx.rollback().await?;
-        let s = sent?.first();
-        let id = s.map_or(0, |s| s.msg_id);
+        let id = sent?.msg_id;
         Ok(Outcome::new(
             Msg::new(keys::PGQ_OUT_ROLLED_BACK).arg("id", id),
             Tone::Warn,
         ))
     }
 
-    /// One script in one call (inflight_prepare.sql): begin, send, PREPARE, read back. As
-    /// separate calls, a statement another task sent between `begin` and `prepare
-    /// transaction` would run inside this transaction on PGlite's one session, and be
-    /// prepared (and committed or rolled back) with it. The script's last statement runs
-    /// after PREPARE, outside the transaction: `lastval()` is the event id the send drew in
-    /// this session, `pg_prepared_xacts` names the transaction. `query_table` returns that
-    /// last statement's row as `[msg_id, txid]`.
+    /// The in-flight demo: an event sent in a transaction that is prepared and left open
+    /// across ticks (see [`inflight_prepare`]).
     async fn prepare(&mut self, db: &Db) -> Result<Outcome, DbError> {
         if inflight_open(db).await? {
             return Ok(Outcome::new(
@@ -325,21 +290,7 @@ impl Lab {
                 Tone::Info,
             ));
         }
-        let row = match db.query_table(INFLIGHT_PREPARE_SQL).await {
-            Ok(rows) => rows.first(),
-            Err(e) => {
-                // The send failed inside the script's BEGIN: that transaction is still open
-                // (aborted) until it is rolled back. A failed PREPARE (e.g.
-                // max_prepared_transactions = 0) already ended it; the rollback then only warns.
-                let _ = db.exec(INFLIGHT_ABORT_SQL).await;
-                return Err(e);
-            }
-        };
-        let (id, txid) = match row.as_deref() {
-            Some([id, txid]) => (id.as_i64(), txid.as_str().map(str::to_owned)),
-            _ => (None, None),
-        };
-        let (Some(id), Some(txid)) = (id, txid) else {
+        let Some((id, txid)) = inflight_prepare(db).await? else {
             return Err(DbError::other(
                 "the prepared transaction did not appear in pg_prepared_xacts",
             ));
@@ -361,12 +312,7 @@ impl Lab {
                 Tone::Info,
             ));
         }
-        db.exec(if commit {
-            COMMIT_PREPARED_SQL
-        } else {
-            ROLLBACK_PREPARED_SQL
-        })
-        .await?;
+        finish_prepared(db, commit).await?;
         let id = self.inflight.take().unwrap_or(0);
         Ok(if commit {
             Outcome::new(
@@ -383,22 +329,11 @@ impl Lab {
 
     /// PgQue's demo idiom: force_next_tick, then ticker: a tick now, whatever the thresholds.
     async fn tick(&mut self, db: &Db) -> Result<Outcome, DbError> {
-        db.query::<serde_json::Value>(FORCE_TICK_SQL, &[QUEUE.into()])
-            .await?;
-        let Some(tick) = db
-            .query::<TickId>(TICK_SQL, &[QUEUE.into()])
-            .await?
-            .first()
-            .and_then(|t| t.tick_id)
-        else {
+        force_next_tick(db, QUEUE).await?;
+        let Some(tick) = ticker(db, QUEUE).await? else {
             return Err(DbError::other("ticker made no tick after force_next_tick"));
         };
-        let snap = db
-            .query::<TickSnap>(TICK_SNAPSHOT_SQL, &[QUEUE.into(), tick.into()])
-            .await?
-            .first()
-            .map(|s| s.snapshot)
-            .unwrap_or_default();
+        let snap = tick_snapshot(db, QUEUE, tick).await?;
         Ok(Outcome::new(
             Msg::new(keys::PGQ_RESULT_TICKED)
                 .arg("tick", tick)
@@ -417,23 +352,16 @@ impl Lab {
                 Tone::Warn,
             ));
         }
-        let rows = db
-            .query::<Event>(RECEIVE_SQL, &[QUEUE.into(), consumer.into(), max.into()])
-            .await?
-            .rows;
+        let rows: Vec<Event> = receive(db, QUEUE, consumer, max).await?;
         let Some(first) = rows.first() else {
             self.batches.remove(consumer);
-            let info = db
-                .query::<ConsumerInfo>(CONSUMER_INFO_SQL, &[QUEUE.into()])
+            let info = consumer_info(db, QUEUE)
                 .await?
-                .rows
                 .into_iter()
                 .find(|c| c.consumer_name == consumer)
                 .unwrap_or_default();
-            let waiting = db
-                .query::<QueueInfo>(QUEUE_INFO_SQL, &[QUEUE.into()])
+            let waiting = queue_info(db, QUEUE)
                 .await?
-                .first()
                 .and_then(|q| q.events_since_tick)
                 .unwrap_or(0);
             let msg = if info.lag_ticks > 0 {
@@ -463,11 +391,7 @@ impl Lab {
         {
             self.nacked.remove(consumer);
         }
-        let size = db
-            .query::<BatchEvent>(BATCH_EVENTS_SQL, &[batch.into()])
-            .await?
-            .rows
-            .len();
+        let size = batch_events(db, batch).await?.len();
         self.batches.insert(consumer.to_owned(), rows);
         let msg = if again {
             Msg::new(keys::PGQ_RESULT_RECEIVED_AGAIN).arg("id", batch)
@@ -499,24 +423,12 @@ impl Lab {
     /// skipped.
     async fn ack(&mut self, db: &Db, consumer: &str, batch: i64) -> Result<Outcome, DbError> {
         let held: BTreeSet<i64> = self.batch(consumer).iter().map(|e| e.msg_id).collect();
-        let skipped: Vec<i64> = match db
-            .query::<BatchEvent>(BATCH_EVENTS_SQL, &[batch.into()])
-            .await
-        {
-            Ok(rows) => rows
-                .rows
-                .into_iter()
-                .map(|e| e.msg_id)
-                .filter(|id| !held.contains(id))
-                .collect(),
+        let skipped: Vec<i64> = match batch_events(db, batch).await {
+            Ok(ids) => ids.into_iter().filter(|id| !held.contains(id)).collect(),
             // Not open (acked already): the ack below says so.
             Err(_) => Vec::new(),
         };
-        let finished = db
-            .query::<Finished>(ACK_SQL, &[batch.into()])
-            .await?
-            .first()
-            .map_or(0, |f| f.finished);
+        let finished = self::ack(db, batch).await?;
         if finished != 1 {
             // Nothing finished: the lab forgets the batch it holds only if that is the one
             // acked (finished elsewhere already); another batch it holds is still open.
@@ -535,10 +447,8 @@ impl Lab {
         }
         self.batches.remove(consumer);
         self.nacked.remove(consumer);
-        let tick = db
-            .query::<ConsumerInfo>(CONSUMER_INFO_SQL, &[QUEUE.into()])
+        let tick = consumer_info(db, QUEUE)
             .await?
-            .rows
             .into_iter()
             .find(|c| c.consumer_name == consumer)
             .map_or(0, |c| c.last_tick);
@@ -584,21 +494,15 @@ impl Lab {
             ));
         }
         let reason = format!("{consumer} failed event {msg}");
-        db.query::<Nacked>(
-            NACK_SQL,
-            &[batch.into(), msg.into(), delay.into(), reason.into()],
-        )
-        .await?;
+        let nacked = self::Nack {
+            batch,
+            msg,
+            delay,
+            reason: &reason,
+        };
+        self::nack(db, nacked).await?;
         // nack returns 1 either way; where the event went is read back from the tables.
-        let outcome = db
-            .query::<NackOutcome>(
-                NACK_OUTCOME_SQL,
-                &[QUEUE.into(), consumer.into(), msg.into()],
-            )
-            .await?
-            .first()
-            .map(|o| o.outcome)
-            .unwrap_or_default();
+        let outcome = nack_outcome(db, QUEUE, consumer, msg).await?;
         let list = self.nacked.entry(consumer.to_owned()).or_default();
         list.retain(|(m, _)| *m != msg);
         list.push((msg, outcome.clone()));
@@ -619,7 +523,7 @@ impl Lab {
     }
 
     async fn maint(&mut self, db: &Db) -> Result<Outcome, DbError> {
-        let rows = db.query::<MaintRow>(MAINT_SQL, &[]).await?.rows;
+        let rows = self::maint(db).await?;
         let rotated = rows.iter().any(|r| r.action == "rotate");
         let main = rows
             .iter()
@@ -636,11 +540,7 @@ impl Lab {
     }
 
     async fn retry_events(&mut self, db: &Db) -> Result<Outcome, DbError> {
-        let n = db
-            .query::<Released>(RETRY_EVENTS_SQL, &[])
-            .await?
-            .first()
-            .map_or(0, |r| r.released);
+        let n = self::retry_events(db).await?;
         Ok(Outcome::new(
             Msg::new(keys::PGQ_OUT_RELEASED).arg("count", n),
             if n > 0 { Tone::Good } else { Tone::Info },
@@ -648,19 +548,13 @@ impl Lab {
     }
 
     async fn replay(&mut self, db: &Db, dl_id: i64) -> Result<Outcome, DbError> {
-        let consumer = db
-            .query::<DeadLetter>(DLQ_INSPECT_SQL, &[QUEUE.into(), 10_000i64.into()])
+        let consumer = dlq_inspect(db, QUEUE, 10_000)
             .await?
-            .rows
             .into_iter()
             .find(|d| d.dl_id == dl_id)
             .map(|d| d.consumer)
             .unwrap_or_default();
-        let id = db
-            .query::<MsgId>(DLQ_REPLAY_SQL, &[dl_id.into()])
-            .await?
-            .first()
-            .map_or(0, |m| m.msg_id);
+        let id = dlq_replay(db, dl_id).await?;
         Ok(Outcome::new(
             Msg::new(keys::PGQ_RESULT_REPLAYED)
                 .arg("id", dl_id)
@@ -676,15 +570,11 @@ impl Lab {
             .arg("secs", seconds)
             .arg("now", clock::time_of_day(&now));
         if self.auto_maint {
-            db.query::<Released>(RETRY_EVENTS_SQL, &[]).await?;
+            self::retry_events(db).await?;
         }
         if self.auto_tick {
             // The scheduler's ticker: a tick only if PgQ's thresholds say one is due.
-            let tick = db
-                .query::<TickId>(TICK_SQL, &[QUEUE.into()])
-                .await?
-                .first()
-                .and_then(|t| t.tick_id);
+            let tick = ticker(db, QUEUE).await?;
             msg = match tick {
                 Some(tick) => Msg::new(keys::PGQ_OUT_ADVANCED_TICKED)
                     .arg("secs", seconds)
@@ -696,7 +586,7 @@ impl Lab {
             };
         }
         if self.auto_maint {
-            self.last_maint = db.query::<MaintRow>(MAINT_SQL, &[]).await?.rows;
+            self.last_maint = self::maint(db).await?;
         }
         Ok(Outcome::new(msg, Tone::Info))
     }
@@ -705,18 +595,14 @@ impl Lab {
 /// Reads the queue for the view (statistics flushed first, so dead tuples are current).
 pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
     let now = clock::now(db).await?;
-    db.query::<serde_json::Value>(FLUSH_STATS_SQL, &[]).await?;
-    let q: [Param; 1] = [QUEUE.into()];
-    let queue = db.query::<QueueInfo>(QUEUE_INFO_SQL, &q).await?.first();
-    let consumers = db.query::<ConsumerInfo>(CONSUMER_INFO_SQL, &q).await?.rows;
-    let subs = db.query::<SubInfo>(SUBCONSUMER_INFO_SQL, &q).await?.rows;
-    let tables = db.query::<TableInfo>(TABLE_INFO_SQL, &q).await?.rows;
-    let cursors = db.query::<CursorInfo>(CURSOR_INFO_SQL, &q).await?.rows;
-    let retries = db.query::<Retry>(RETRY_LIST_SQL, &q).await?.rows;
-    let dead = db
-        .query::<DeadLetter>(DLQ_INSPECT_SQL, &[QUEUE.into(), DLQ_LIMIT.into()])
-        .await?
-        .rows;
+    flush_stats(db).await?;
+    let queue = queue_info(db, QUEUE).await?;
+    let consumers = consumer_info(db, QUEUE).await?;
+    let subs = subconsumer_info(db, QUEUE).await?;
+    let tables = table_info(db, QUEUE).await?;
+    let cursors = cursor_info(db, QUEUE).await?;
+    let retries = retry_list(db, QUEUE).await?;
+    let dead = dlq_inspect(db, QUEUE, DLQ_LIMIT).await?;
     let inflight_open = inflight_open(db).await?;
     Ok(Snapshot {
         now,

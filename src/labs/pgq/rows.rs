@@ -217,10 +217,11 @@ pub struct Snapshot {
 pub(super) struct MsgId {
     pub(super) msg_id: i64,
 }
+/// What `pgque.send` returns: the event's id and the sending transaction's id.
 #[derive(Deserialize)]
-pub(super) struct Sent {
-    pub(super) msg_id: i64,
-    pub(super) txid: String,
+pub struct Sent {
+    pub msg_id: i64,
+    pub txid: String,
 }
 #[derive(Deserialize)]
 pub(super) struct Count {

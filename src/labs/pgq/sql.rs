@@ -1,8 +1,11 @@
 //! L4's SQL: the engine's files in install order, every statement the lab runs (one file
-//! each in `src/sql/pgque/lab/`, shown verbatim in the SQL log), the lab's limits, and the
-//! engine's SQLSTATEs.
+//! each in `src/sql/pgque/lab/`, shown verbatim in the SQL log) with one function each, its
+//! parameters named, the lab's limits, and the engine's SQLSTATEs.
 
-use crate::db::DbError;
+use super::rows::{BatchEvent, ConsumerInfo, Count, CursorInfo, DeadLetter, Event, Finished, Gid};
+use super::rows::{MaintRow, MsgId, NackOutcome, Nacked, QueueInfo, Released, Retry, Sent};
+use super::rows::{SubInfo, TableInfo, TickId, TickSnap};
+use crate::db::{Conn, Db, DbError, Param};
 use crate::keys;
 use queue_lab_core::i18n::Key;
 
@@ -106,5 +109,345 @@ pub fn error_key(e: &DbError) -> Option<Key> {
         "22023" => keys::PGQ_ERROR_22023,
         "55P03" => keys::PGQ_ERROR_55P03,
         _ => return None,
+    })
+}
+
+// ---- The statements: one function per file in `src/sql/pgque/lab/`, parameters named. ----
+//
+// A function takes `&impl Conn` (the database, or a transaction on it) and returns the rows of
+// `rows.rs`. Which statement runs, and what its answer means for the learner, is the model's
+// business.
+
+/// A statement whose answer the lab does not read (the engine's functions return a value).
+async fn run(c: &impl Conn, sql: &str, params: &[Param]) -> Result<(), DbError> {
+    c.query::<serde_json::Value>(sql, params).await.map(|_| ())
+}
+
+/// Whether the in-flight demo's prepared transaction is open (inflight_find.sql).
+pub async fn inflight_open(c: &impl Conn) -> Result<bool, DbError> {
+    Ok(!c
+        .query::<Gid>(INFLIGHT_FIND_SQL, &[])
+        .await?
+        .rows
+        .is_empty())
+}
+
+/// Installs the engine in a fresh `pgque` schema (drop.sql, then the engine's files in order),
+/// after rolling back the in-flight demo's prepared transaction: it would hold locks the DROP
+/// waits on forever (one session).
+pub async fn install(c: &impl Conn) -> Result<(), DbError> {
+    if inflight_open(c).await? {
+        c.exec(ROLLBACK_PREPARED_SQL).await?;
+    }
+    c.exec(DROP_SQL).await?;
+    for (_, sql) in ENGINE {
+        c.exec(sql).await?;
+    }
+    Ok(())
+}
+
+/// `pgque.create_queue` with `tables` event tables (create_queue.sql).
+pub async fn create_queue(c: &impl Conn, queue: &str, tables: i32) -> Result<(), DbError> {
+    run(c, CREATE_QUEUE_SQL, &[queue.into(), tables.into()]).await
+}
+
+/// `pgque.set_queue_config(queue, name, value)` (queue_config.sql).
+pub async fn set_queue_config(
+    c: &impl Conn,
+    queue: &str,
+    name: &str,
+    value: &str,
+) -> Result<(), DbError> {
+    run(
+        c,
+        QUEUE_CONFIG_SQL,
+        &[queue.into(), name.into(), value.into()],
+    )
+    .await
+}
+
+/// `pgque.subscribe`: 1 when the consumer is new, 0 when it was subscribed (subscribe.sql).
+pub async fn subscribe(c: &impl Conn, queue: &str, consumer: &str) -> Result<i32, DbError> {
+    done(c, SUBSCRIBE_SQL, &[queue.into(), consumer.into()]).await
+}
+
+/// `pgque.unsubscribe` (unsubscribe.sql).
+pub async fn unsubscribe(c: &impl Conn, queue: &str, consumer: &str) -> Result<i32, DbError> {
+    done(c, UNSUBSCRIBE_SQL, &[queue.into(), consumer.into()]).await
+}
+
+/// A consumer and one of its subconsumers, as the cooperative statements take them.
+pub struct Member<'a> {
+    pub queue: &'a str,
+    pub consumer: &'a str,
+    pub sub: &'a str,
+}
+
+/// `pgque.register_subconsumer`: 1 when the member is new (sub_add.sql).
+pub async fn sub_add(c: &impl Conn, m: Member<'_>) -> Result<i32, DbError> {
+    done(
+        c,
+        SUB_ADD_SQL,
+        &[m.queue.into(), m.consumer.into(), m.sub.into()],
+    )
+    .await
+}
+
+/// `pgque.unregister_subconsumer` (sub_remove.sql).
+pub async fn sub_remove(c: &impl Conn, m: Member<'_>) -> Result<i32, DbError> {
+    done(
+        c,
+        SUB_REMOVE_SQL,
+        &[m.queue.into(), m.consumer.into(), m.sub.into()],
+    )
+    .await
+}
+
+#[derive(serde::Deserialize)]
+struct Done {
+    done: i32,
+}
+
+/// The `done` count a subscription statement returns (0 without a row).
+async fn done(c: &impl Conn, sql: &str, params: &[Param]) -> Result<i32, DbError> {
+    Ok(c.query::<Done>(sql, params)
+        .await?
+        .first()
+        .map_or(0, |d| d.done))
+}
+
+/// `pgque.receive_coop`: the member's own batch, up to `max` events; a member silent longer
+/// than `dead_seconds` has its batch taken over (receive_coop.sql).
+pub async fn receive_coop(
+    c: &impl Conn,
+    m: Member<'_>,
+    max: i64,
+    dead_seconds: i64,
+) -> Result<Vec<Event>, DbError> {
+    let params = [
+        m.queue.into(),
+        m.consumer.into(),
+        m.sub.into(),
+        max.into(),
+        dead_seconds.into(),
+    ];
+    Ok(c.query::<Event>(RECEIVE_COOP_SQL, &params).await?.rows)
+}
+
+/// An event as `pgque.send` takes it (send.sql).
+pub struct NewEvent<'a> {
+    pub queue: &'a str,
+    pub event_type: &'a str,
+    pub payload: &'a str,
+}
+
+/// `pgque.send`: the event's id and the sending transaction's id.
+pub async fn send(c: &impl Conn, p: NewEvent<'_>) -> Result<Sent, DbError> {
+    let params = [p.queue.into(), p.event_type.into(), p.payload.into()];
+    c.query::<Sent>(SEND_SQL, &params).await?.one()
+}
+
+/// `count` events of `event_type` sent in one statement; returns how many (send_burst.sql).
+pub async fn send_burst(
+    c: &impl Conn,
+    queue: &str,
+    event_type: &str,
+    count: i64,
+) -> Result<i64, DbError> {
+    let params = [queue.into(), event_type.into(), count.into()];
+    let rows = c.query::<Count>(SEND_BURST_SQL, &params).await?;
+    Ok(rows.first().map_or(0, |c| c.sent))
+}
+
+/// `pgque.force_next_tick`: the next ticker call ticks, whatever the thresholds
+/// (force_tick.sql).
+pub async fn force_next_tick(c: &impl Conn, queue: &str) -> Result<(), DbError> {
+    run(c, FORCE_TICK_SQL, &[queue.into()]).await
+}
+
+/// `pgque.ticker(queue)`: the new tick's id, or `None` when no tick was due (tick.sql).
+pub async fn ticker(c: &impl Conn, queue: &str) -> Result<Option<i64>, DbError> {
+    let rows = c.query::<TickId>(TICK_SQL, &[queue.into()]).await?;
+    Ok(rows.first().and_then(|t| t.tick_id))
+}
+
+/// The snapshot tick `tick` recorded, as text (tick_snapshot.sql).
+pub async fn tick_snapshot(c: &impl Conn, queue: &str, tick: i64) -> Result<String, DbError> {
+    let rows = c
+        .query::<TickSnap>(TICK_SNAPSHOT_SQL, &[queue.into(), tick.into()])
+        .await?;
+    Ok(rows.first().map(|s| s.snapshot).unwrap_or_default())
+}
+
+/// `pgque.receive`: up to `max` events of the consumer's next batch (receive.sql).
+pub async fn receive<T: serde::de::DeserializeOwned>(
+    c: &impl Conn,
+    queue: &str,
+    consumer: &str,
+    max: i64,
+) -> Result<Vec<T>, DbError> {
+    let params = [queue.into(), consumer.into(), max.into()];
+    Ok(c.query::<T>(RECEIVE_SQL, &params).await?.rows)
+}
+
+/// The ids of every event in open batch `batch` (batch_events.sql); an error when the batch
+/// is not open.
+pub async fn batch_events(c: &impl Conn, batch: i64) -> Result<Vec<i64>, DbError> {
+    let rows = c
+        .query::<BatchEvent>(BATCH_EVENTS_SQL, &[batch.into()])
+        .await?;
+    Ok(rows.rows.into_iter().map(|e| e.msg_id).collect())
+}
+
+/// `pgque.ack`: 1 when the batch was open and is now finished (ack.sql).
+pub async fn ack(c: &impl Conn, batch: i64) -> Result<i32, DbError> {
+    let rows = c.query::<Finished>(ACK_SQL, &[batch.into()]).await?;
+    Ok(rows.first().map_or(0, |f| f.finished))
+}
+
+/// An event handed back as failed (nack.sql).
+pub struct Nack<'a> {
+    pub batch: i64,
+    pub msg: i64,
+    /// Seconds until it is retried.
+    pub delay: i64,
+    pub reason: &'a str,
+}
+
+/// `pgque.nack`: the event goes to the retry queue, or to the dead letters once it has used
+/// its retries.
+pub async fn nack(c: &impl Conn, p: Nack<'_>) -> Result<(), DbError> {
+    let params = [
+        p.batch.into(),
+        p.msg.into(),
+        p.delay.into(),
+        p.reason.into(),
+    ];
+    c.query::<Nacked>(NACK_SQL, &params).await.map(|_| ())
+}
+
+/// Where nacked event `msg` of `consumer` went: `retry` or `dead` (nack_outcome.sql).
+pub async fn nack_outcome(
+    c: &impl Conn,
+    queue: &str,
+    consumer: &str,
+    msg: i64,
+) -> Result<String, DbError> {
+    let params = [queue.into(), consumer.into(), msg.into()];
+    let rows = c.query::<NackOutcome>(NACK_OUTCOME_SQL, &params).await?;
+    Ok(rows.first().map(|o| o.outcome).unwrap_or_default())
+}
+
+/// `pgque.maint()`: what maintenance did or waits for, one row per step (maint.sql).
+pub async fn maint(c: &impl Conn) -> Result<Vec<MaintRow>, DbError> {
+    Ok(c.query::<MaintRow>(MAINT_SQL, &[]).await?.rows)
+}
+
+/// `pgque.maint_retry_events()`: retries whose time has come go back into the queue; returns
+/// how many (retry_events.sql).
+pub async fn retry_events(c: &impl Conn) -> Result<i32, DbError> {
+    let rows = c.query::<Released>(RETRY_EVENTS_SQL, &[]).await?;
+    Ok(rows.first().map_or(0, |r| r.released))
+}
+
+/// The newest `limit` dead letters of the queue (dlq_inspect.sql).
+pub async fn dlq_inspect(
+    c: &impl Conn,
+    queue: &str,
+    limit: i64,
+) -> Result<Vec<DeadLetter>, DbError> {
+    Ok(
+        c.query::<DeadLetter>(DLQ_INSPECT_SQL, &[queue.into(), limit.into()])
+            .await?
+            .rows,
+    )
+}
+
+/// `pgque.dlq_replay`: dead letter `dl_id` sent again; returns the new event's id
+/// (dlq_replay.sql).
+pub async fn dlq_replay(c: &impl Conn, dl_id: i64) -> Result<i64, DbError> {
+    let rows = c.query::<MsgId>(DLQ_REPLAY_SQL, &[dl_id.into()]).await?;
+    Ok(rows.first().map_or(0, |m| m.msg_id))
+}
+
+/// `pg_stat_force_next_flush()`: the next statistics read sees this session's counts
+/// (flush_stats.sql).
+pub async fn flush_stats(c: &impl Conn) -> Result<(), DbError> {
+    run(c, FLUSH_STATS_SQL, &[]).await
+}
+
+/// The queue's row of `pgque.get_queue_info` (queue_info.sql).
+pub async fn queue_info(c: &impl Conn, queue: &str) -> Result<Option<QueueInfo>, DbError> {
+    Ok(c.query::<QueueInfo>(QUEUE_INFO_SQL, &[queue.into()])
+        .await?
+        .first())
+}
+
+/// Every consumer of the queue, as `pgque.get_consumer_info` reports it (consumer_info.sql).
+pub async fn consumer_info(c: &impl Conn, queue: &str) -> Result<Vec<ConsumerInfo>, DbError> {
+    Ok(c.query::<ConsumerInfo>(CONSUMER_INFO_SQL, &[queue.into()])
+        .await?
+        .rows)
+}
+
+/// Every subconsumer of every group (subconsumer_info.sql).
+pub async fn subconsumer_info(c: &impl Conn, queue: &str) -> Result<Vec<SubInfo>, DbError> {
+    Ok(c.query::<SubInfo>(SUBCONSUMER_INFO_SQL, &[queue.into()])
+        .await?
+        .rows)
+}
+
+/// The queue's event tables (table_info.sql).
+pub async fn table_info(c: &impl Conn, queue: &str) -> Result<Vec<TableInfo>, DbError> {
+    Ok(c.query::<TableInfo>(TABLE_INFO_SQL, &[queue.into()])
+        .await?
+        .rows)
+}
+
+/// Each consumer's cursor among the event tables (cursor_info.sql).
+pub async fn cursor_info(c: &impl Conn, queue: &str) -> Result<Vec<CursorInfo>, DbError> {
+    Ok(c.query::<CursorInfo>(CURSOR_INFO_SQL, &[queue.into()])
+        .await?
+        .rows)
+}
+
+/// Events waiting in the retry queue (retry_list.sql).
+pub async fn retry_list(c: &impl Conn, queue: &str) -> Result<Vec<Retry>, DbError> {
+    Ok(c.query::<Retry>(RETRY_LIST_SQL, &[queue.into()])
+        .await?
+        .rows)
+}
+
+/// Ends the in-flight demo's prepared transaction: COMMIT PREPARED or ROLLBACK PREPARED
+/// (commit_prepared.sql, rollback_prepared.sql).
+pub async fn finish_prepared(c: &impl Conn, commit: bool) -> Result<(), DbError> {
+    c.exec(if commit {
+        COMMIT_PREPARED_SQL
+    } else {
+        ROLLBACK_PREPARED_SQL
+    })
+    .await
+}
+
+/// The in-flight demo (inflight_prepare.sql), one script in one call: begin, send, PREPARE
+/// TRANSACTION, then read back (outside the transaction) the event id the send drew and the
+/// prepared transaction's id. As separate calls, a statement another task sent between
+/// `begin` and `prepare transaction` would run inside this transaction on PGlite's one
+/// session. `None` when the transaction did not appear in `pg_prepared_xacts`.
+///
+/// A send that failed inside the script's BEGIN leaves that transaction open (aborted):
+/// it is rolled back (inflight_abort.sql) before the error is returned. A failed PREPARE
+/// (e.g. max_prepared_transactions = 0) already ended it; the rollback then only warns.
+pub async fn inflight_prepare(db: &Db) -> Result<Option<(i64, String)>, DbError> {
+    let row = match db.query_table(INFLIGHT_PREPARE_SQL).await {
+        Ok(rows) => rows.first(),
+        Err(e) => {
+            let _ = db.exec(INFLIGHT_ABORT_SQL).await;
+            return Err(e);
+        }
+    };
+    Ok(match row.as_deref() {
+        Some([id, txid]) => id.as_i64().zip(txid.as_str().map(str::to_owned)),
+        _ => None,
     })
 }

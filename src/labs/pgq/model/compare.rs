@@ -26,9 +26,8 @@ use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
 use std::cell::Cell;
 
-use super::{
-    ACK_SQL, CONSUMERS, FLUSH_STATS_SQL, FORCE_TICK_SQL, RECEIVE_SQL, SEND_BURST_SQL, TICK_SQL,
-};
+use super::CONSUMERS;
+use crate::labs::pgq::sql;
 
 macro_rules! compare_sql {
     ($name:ident, $file:literal) => {
@@ -241,9 +240,9 @@ pub async fn release(db: &Db) -> Result<(), DbError> {
     Ok(())
 }
 
-async fn stats(db: &Db, sql: &str, params: &[Param]) -> Result<Stats, DbError> {
-    db.query::<serde_json::Value>(FLUSH_STATS_SQL, &[]).await?;
-    db.query::<Stats>(sql, params)
+async fn stats(db: &Db, statement: &str, params: &[Param]) -> Result<Stats, DbError> {
+    sql::flush_stats(db).await?;
+    db.query::<Stats>(statement, params)
         .await?
         .first()
         .ok_or_else(|| DbError::other("no statistics row"))
@@ -251,11 +250,8 @@ async fn stats(db: &Db, sql: &str, params: &[Param]) -> Result<Stats, DbError> {
 
 /// A tick now (force_next_tick, then ticker): the side by side cuts its batches itself.
 async fn tick(db: &Db) -> Result<(), DbError> {
-    db.query::<serde_json::Value>(FORCE_TICK_SQL, &[QUEUE.into()])
-        .await?;
-    db.query::<serde_json::Value>(TICK_SQL, &[QUEUE.into()])
-        .await?;
-    Ok(())
+    sql::force_next_tick(db, QUEUE).await?;
+    sql::ticker(db, QUEUE).await.map(|_| ())
 }
 
 /// A tick, each consumer steps onto it (its batch is empty, so receive finishes it), maint():
@@ -263,8 +259,7 @@ async fn tick(db: &Db) -> Result<(), DbError> {
 async fn housekeeping(db: &Db, page: u32) -> Result<(Option<i64>, Option<Msg>), DbError> {
     tick(db).await?;
     for c in CONSUMERS {
-        db.query::<serde_json::Value>(RECEIVE_SQL, &[QUEUE.into(), c.into(), page.into()])
-            .await?;
+        sql::receive::<serde_json::Value>(db, QUEUE, c, page.into()).await?;
     }
     let rows = db.query::<MaintRow>(MAINT_SQL, &[QUEUE.into()]).await?.rows;
     let truncated = rows
@@ -287,11 +282,7 @@ async fn pgq_round(db: &Db, s: Settings, cancel: &Cell<bool>) -> Result<PgqRound
     let mut left = i64::from(s.events);
     while left > 0 {
         let n = left.min(i64::from(s.page));
-        db.query::<serde_json::Value>(
-            SEND_BURST_SQL,
-            &[QUEUE.into(), "order.created".into(), n.into()],
-        )
-        .await?;
+        sql::send_burst(db, QUEUE, "order.created", n).await?;
         tick(db).await?;
         left -= n;
     }
@@ -302,15 +293,11 @@ async fn pgq_round(db: &Db, s: Settings, cancel: &Cell<bool>) -> Result<PgqRound
             if cancel.get() {
                 return Ok(r);
             }
-            let page = db
-                .query::<Delivered>(RECEIVE_SQL, &[QUEUE.into(), c.into(), s.page.into()])
-                .await?
-                .rows;
+            let page: Vec<Delivered> = sql::receive(db, QUEUE, c, s.page.into()).await?;
             r.receives += 1;
             let Some(first) = page.first() else { break };
             r.delivered += page.len() as u64;
-            db.query::<serde_json::Value>(ACK_SQL, &[first.batch_id.into()])
-                .await?;
+            sql::ack(db, first.batch_id).await?;
             breathe().await;
         }
     }

@@ -9,27 +9,23 @@
 use super::{Event, Lab, Outcome, Tone};
 use crate::db::{Db, DbError};
 use crate::keys;
-use crate::labs::pgq::sql::{
-    ACK_SQL, DEAD_SECONDS, MAX_RECEIVE, QUEUE, RECEIVE_COOP_SQL, SUBSCRIBE_SQL, SUB_ADD_SQL,
-    SUB_REMOVE_SQL, UNSUBSCRIBE_SQL,
-};
+use crate::labs::pgq::sql::{self, Member, DEAD_SECONDS, MAX_RECEIVE, QUEUE};
 use queue_lab_core::i18n::Msg;
-use serde::Deserialize;
-
-#[derive(Deserialize)]
-struct Done {
-    done: i32,
-}
-#[derive(Deserialize)]
-struct Finished {
-    finished: i32,
-}
 
 /// A consumer and one of its subconsumers.
 pub type SubKey = (String, String);
 
 fn key(consumer: &str, sub: &str) -> SubKey {
     (consumer.to_owned(), sub.to_owned())
+}
+
+/// The lab queue's `consumer` and its member `sub`, for the cooperative statements.
+fn member<'a>(consumer: &'a str, sub: &'a str) -> Member<'a> {
+    Member {
+        queue: QUEUE,
+        consumer,
+        sub,
+    }
 }
 
 impl Lab {
@@ -45,17 +41,8 @@ impl Lab {
         self.killed.contains(&key(consumer, sub))
     }
 
-    async fn one(db: &Db, sql: &str, args: &[&str]) -> Result<i32, DbError> {
-        let params: Vec<crate::db::Param> = args.iter().map(|a| (*a).into()).collect();
-        Ok(db
-            .query::<Done>(sql, &params)
-            .await?
-            .first()
-            .map_or(0, |d| d.done))
-    }
-
     pub(super) async fn subscribe(&mut self, db: &Db, consumer: &str) -> Result<Outcome, DbError> {
-        let n = Self::one(db, SUBSCRIBE_SQL, &[QUEUE, consumer]).await?;
+        let n = sql::subscribe(db, QUEUE, consumer).await?;
         let key = if n == 1 {
             keys::PGQ_OUT_SUBSCRIBED
         } else {
@@ -72,7 +59,7 @@ impl Lab {
         db: &Db,
         consumer: &str,
     ) -> Result<Outcome, DbError> {
-        Self::one(db, UNSUBSCRIBE_SQL, &[QUEUE, consumer]).await?;
+        sql::unsubscribe(db, QUEUE, consumer).await?;
         self.batches.remove(consumer);
         self.nacked.remove(consumer);
         self.parts.retain(|(c, _), _| c != consumer);
@@ -89,7 +76,7 @@ impl Lab {
         consumer: &str,
         sub: &str,
     ) -> Result<Outcome, DbError> {
-        let n = Self::one(db, SUB_ADD_SQL, &[QUEUE, consumer, sub]).await?;
+        let n = sql::sub_add(db, member(consumer, sub)).await?;
         self.killed.remove(&key(consumer, sub));
         Ok(Outcome::new(
             Msg::new(if n == 1 {
@@ -109,7 +96,7 @@ impl Lab {
         consumer: &str,
         sub: &str,
     ) -> Result<Outcome, DbError> {
-        Self::one(db, SUB_REMOVE_SQL, &[QUEUE, consumer, sub]).await?;
+        sql::sub_remove(db, member(consumer, sub)).await?;
         let held = self
             .parts
             .remove(&key(consumer, sub))
@@ -147,19 +134,7 @@ impl Lab {
         if self.is_killed(consumer, sub) {
             return Ok(self.stopped(sub));
         }
-        let rows = db
-            .query::<Event>(
-                RECEIVE_COOP_SQL,
-                &[
-                    QUEUE.into(),
-                    consumer.into(),
-                    sub.into(),
-                    max.into(),
-                    DEAD_SECONDS.into(),
-                ],
-            )
-            .await?
-            .rows;
+        let rows = sql::receive_coop(db, member(consumer, sub), max, DEAD_SECONDS).await?;
         let Some(first) = rows.first().cloned() else {
             self.parts.remove(&key(consumer, sub));
             return Ok(Outcome::new(
@@ -220,11 +195,7 @@ impl Lab {
                 Tone::Info,
             ));
         };
-        let finished = db
-            .query::<Finished>(ACK_SQL, &[first.batch_id.into()])
-            .await?
-            .first()
-            .map_or(0, |f| f.finished);
+        let finished = sql::ack(db, first.batch_id).await?;
         self.parts.remove(&key(consumer, sub));
         Ok(Outcome::new(
             Msg::new(if finished == 1 {
