@@ -106,7 +106,8 @@ draw(T, LABS);
 
 // What to draw, by the same rules as the app (src/app.rs): `?lab=` wins over the hash route
 // (`#/jobs`), anything else is the home page; the language is `lang=`, else the stored choice,
-// else navigator.language (ko… → Korean, anything else English); `embed=1` drops the header.
+// else navigator.language (ko… → Korean, anything else English); `embed=1` drops the header;
+// `theme=light|dark` sets the palette (src/ui/embed.rs: apply_theme), else the system's.
 // Runs in the page (serialised into the generated script) and in tests/node/first_screen.test.mjs.
 export function choose(labs, search, hash, stored, navigatorLanguage) {
   var q = new URLSearchParams(search);
@@ -120,6 +121,7 @@ export function choose(labs, search, hash, stored, navigatorLanguage) {
     lang: code(q.get('lang')) || code(stored) || ((navigatorLanguage || '').toLowerCase().indexOf('ko') === 0 ? 'ko' : 'en'),
     lab: route,
     embed: q.get('embed') === '1' || q.get('embed') === 'true',
+    theme: (function (t) { t = (t || '').trim().toLowerCase(); return t === 'light' || t === 'dark' ? t : null; })(q.get('theme')),
   };
 }
 
@@ -141,6 +143,8 @@ function draw(T, LABS) {
     var l = a.lang, here = a.lab, embed = a.embed;
     var t = function (key) { return T[l][key]; };
     document.documentElement.setAttribute('lang', l);
+    // The host page's theme from the first paint, not only once the app has started.
+    if (a.theme) document.documentElement.setAttribute('data-theme', a.theme);
     var root = el('div', { id: 'first-screen' });
     if (!embed) {
       var nav = el('nav', { 'aria-label': t('shell.nav_label') }, LABS.map(function (x) {

@@ -88,6 +88,7 @@ impl Ctx {
     /// Stops the worker, whatever it runs, and starts a fresh PostgreSQL: the way out of a
     /// statement that does not end, or of a worker that died. The labs set themselves up again.
     pub fn restart_postgres(self) {
+        forget_opening_state();
         if let Some(runner) = self.runner_untracked() {
             runner.stop("PostgreSQL is restarting");
         }
@@ -168,6 +169,36 @@ pub fn query_param(name: &str) -> Option<String> {
     let search = window().location().search().ok()?;
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
     params.get(name)
+}
+
+/// Takes out of the address what a lab replays when it is set up on a fresh database: the
+/// share text (`#/<lab>?s=…`) and the tour step (`?step=N`). Reset database and Restart call
+/// it: they promise a fresh lab, and the address then says what a reload would show.
+pub fn forget_opening_state() {
+    let loc = window().location();
+    let (Ok(href), Ok(hash)) = (loc.href(), loc.hash()) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::new(&href) else {
+        return;
+    };
+    url.search_params().delete("step");
+    let (route, query) = hash.split_once('?').unwrap_or((&hash, ""));
+    let kept: Vec<&str> = query
+        .split('&')
+        .filter(|kv| !kv.is_empty() && !kv.starts_with("s="))
+        .collect();
+    url.set_hash(&if kept.is_empty() {
+        route.to_owned()
+    } else {
+        format!("{route}?{}", kept.join("&"))
+    });
+    let new = String::from(url.href());
+    if new != href {
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&new));
+        }
+    }
 }
 
 /// This page's address for a share link: origin, path and query, without what only this

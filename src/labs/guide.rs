@@ -66,10 +66,6 @@ pub struct Guide<M: LabModel> {
     pub step: RwSignal<Option<usize>>,
     /// Set when a share link had more than [`REPLAY_LIMIT`] steps.
     pub cut: RwSignal<Option<Msg>>,
-    /// The address's share text or tour step has been replayed on this page. Reset and a
-    /// restart of PostgreSQL then set up a fresh lab, as they say they do, rather than replay
-    /// the address again.
-    opened: StoredValue<bool>,
 }
 
 impl<M: LabModel> Clone for Guide<M> {
@@ -89,19 +85,15 @@ impl<M: LabModel> Guide<M> {
             decode,
             step: RwSignal::new(None),
             cut: RwSignal::new(None),
-            opened: StoredValue::new(false),
         }
     }
 
     /// The lab's first run: replay a shared state, or open at a tour step, as the address
-    /// asks; else a fresh lab. An address it cannot read is refused with a reason. Only the
-    /// page's first set-up reads the address: after Reset or a restart the lab starts fresh.
+    /// asks; else a fresh lab. An address it cannot read is refused with a reason. Reset and
+    /// Restart take the share text and the step out of the address first
+    /// ([`crate::ctx::forget_opening_state`]), so they give a fresh lab; an embed stopped for
+    /// another writes its state there, so that starting again replays it.
     pub fn open(self, session: LabSession<M>) {
-        if self.opened.get_value() {
-            session.run(vec![], true, None);
-            return;
-        }
-        self.opened.set_value(true);
         let refuse = |m: Msg| {
             session.last.set(Some(Last::Refused(m)));
             session.run(vec![], true, None);

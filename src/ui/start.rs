@@ -40,6 +40,7 @@ fn ResetButton(runner: Runner) -> impl IntoView {
     let resetting = RwSignal::new(false);
     let reset = move |_| {
         let runner = runner.clone();
+        crate::ctx::forget_opening_state();
         resetting.set(true);
         leptos::task::spawn_local(async move {
             let _ = runner.reset().await;

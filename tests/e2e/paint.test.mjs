@@ -79,6 +79,16 @@ test('an embed with the .wasm blocked shows the asked lab with no site header, i
   expectBlocked(page);
 });
 
+test('an embed with theme=dark on a light system is dark from the first paint, before the .wasm', async () => {
+  const page = await newPage(site.browser, { colorScheme: 'light' });
+  await page.route(WASM, (route) => route.abort('failed'));
+  await page.goto(site.server.url + '?lab=jobs&lang=en&embed=1&theme=dark');
+  await screen(page, '#first-screen');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(21, 23, 26)');
+  expectBlocked(page);
+});
+
 // Each route's static screen against the app that replaces it: the same header box, heading
 // and intro, and the static screen gone.
 const ROUTES = [

@@ -26,6 +26,16 @@ test('?lab= wins over the hash route; an unknown lab is the home page; embed=1 d
   assert.deepEqual(pick('?embed=true', '#workers'), ['workers', 'en', true]);
 });
 
+test('theme=light|dark is taken for the first paint; any other value leaves the system\'s', () => {
+  const theme = (search) => choose(LABS, search, '#/jobs', null, 'en-US').theme;
+  assert.equal(theme('?embed=1&theme=dark'), 'dark');
+  assert.equal(theme('?theme=light'), 'light');
+  assert.equal(theme('?theme=auto'), null);
+  assert.equal(theme('?theme=%20Dark'), 'dark', 'as the app reads it: trimmed, any case');
+  assert.equal(theme('?theme=dim'), null);
+  assert.equal(theme(''), null);
+});
+
 test('the labs come in the header order of src/labs/mod.rs with their descriptors', () => {
   assert.deepEqual(LABS.map((l) => l.slug), ['jobs', 'workers', 'vacuum', 'pgq', 'leave']);
   assert.deepEqual(LABS.map((l) => l.tag), ['L1', 'L2', 'L3', 'L4', 'L5']);
