@@ -193,7 +193,7 @@ pub fn forget_opening_state() {
     } else {
         format!("{route}?{}", kept.join("&"))
     });
-    let new = String::from(url.href());
+    let new = url.href();
     if new != href {
         if let Ok(history) = window().history() {
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&new));
