@@ -1005,7 +1005,11 @@ async fn after_a_cancelled_run_the_next_run_starts_over_so_every_strategy_has_th
         )
         .await
         .expect("the cancelled run");
-    assert_eq!(out.tone, queue_lab::labs::session::Tone::Warn, "{out:?}");
+    assert_eq!(
+        out.as_ref().map(|o| o.tone),
+        Some(queue_lab::labs::session::Tone::Warn),
+        "{out:?}"
+    );
     assert!(lab.state.interrupted);
     let rounds_of = |lab: &Lab, s: Strategy| -> Vec<u32> {
         let mut r: Vec<u32> = lab
@@ -1035,7 +1039,7 @@ async fn after_a_cancelled_run_the_next_run_starts_over_so_every_strategy_has_th
         .await
         .expect("the run after");
     assert_eq!(
-        out.msg.as_ref().map(|m| m.key.as_str()),
+        out.as_ref().map(|o| o.msg.key.as_str()),
         Some("vacuum.run.done_fresh"),
         "{out:?}"
     );

@@ -8,7 +8,6 @@
 
 use crate::ctx::Ctx;
 use crate::db::{Db, DbError};
-use crate::keys;
 use crate::labs::LabId;
 use crate::runner::{Scope, Work};
 use leptos::prelude::*;
@@ -62,10 +61,41 @@ pub enum Tone {
     Warn,
 }
 
-/// What an action's outcome says, for `LastOutcome`.
-pub trait Told {
-    fn msg(&self) -> &Msg;
-    fn tone(&self) -> Tone;
+/// What one action did, in words for the learner, and how it reads. Every lab's actions end
+/// in one (L3's quiet actions, which show their effect in their own panel, in none).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub msg: Msg,
+    pub tone: Tone,
+    /// The ids of the rows the action changed, for the view to highlight (L1's jobs).
+    pub touched: Vec<i64>,
+}
+
+impl Outcome {
+    pub fn new(msg: Msg, tone: Tone) -> Outcome {
+        Outcome {
+            msg,
+            tone,
+            touched: Vec::new(),
+        }
+    }
+
+    /// The same outcome, with row `id` among those it changed.
+    pub fn touching(mut self, id: i64) -> Outcome {
+        self.touched.push(id);
+        self
+    }
+}
+
+/// How a lab explains its engine's errors, above the error itself (L4: PgQue's SQLSTATEs).
+#[derive(Clone, Copy)]
+pub struct Explain {
+    /// The sentence for an error, where the lab has one.
+    pub sentence: fn(&DbError) -> Option<Key>,
+    /// Said after it: what the failed action left as it was.
+    pub then: Key,
+    /// The paragraph's id.
+    pub id: &'static str,
 }
 
 /// What a run shows when it ends (see [`LabSession::run`]), and the log held till then.
@@ -332,9 +362,9 @@ impl<M: LabModel> LabSession<M> {
 /// The last action's outcome, error (with `explain`'s sentence first, where it has one) or
 /// refusal.
 #[component]
-pub fn LastOutcome<O: Told + Clone + 'static>(
-    last: RwSignal<Option<Last<O>>, LocalStorage>,
-    #[prop(optional)] explain: Option<fn(&DbError) -> Option<Key>>,
+pub fn LastOutcome(
+    last: RwSignal<Option<Last<Outcome>>, LocalStorage>,
+    #[prop(optional)] explain: Option<Explain>,
 ) -> impl IntoView {
     use crate::ui::console::ErrorBox;
     use crate::ui::i18n::{render, tr};
@@ -342,21 +372,21 @@ pub fn LastOutcome<O: Told + Clone + 'static>(
     move || {
         last.get().map(|l| match l {
             Last::Done(o) => {
-                let class = match o.tone() {
+                let class = match o.tone {
                     Tone::Good => "note good",
                     Tone::Warn => "note bad",
                     Tone::Info => "note",
                 };
-                let msg = o.msg().clone();
+                let msg = o.msg;
                 view! { <p class=class id="last-outcome" role="status">{move || render(ctx.lang.get(), &msg)}</p> }.into_any()
             }
             Last::Failed(e) => {
-                let key = explain.and_then(|f| f(&e));
+                let said = explain.and_then(|x| Some(((x.sentence)(&e)?, x)));
                 view! {
                     <div id="last-error">
-                        {key.map(|k| view! {
-                            <p class="note bad" id="pgq-error-explained">
-                                {move || tr(ctx.lang.get(), k)} " " {move || tr(ctx.lang.get(), keys::PGQ_ERROR_UNCHANGED)}
+                        {said.map(|(k, x)| view! {
+                            <p class="note bad" id=x.id>
+                                {move || tr(ctx.lang.get(), k)} " " {move || tr(ctx.lang.get(), x.then)}
                             </p>
                         })}
                         <ErrorBox error=e/>

@@ -114,30 +114,7 @@ pub enum Action {
     NotifyBurst(u32),
 }
 
-pub use crate::labs::session::Tone;
-
-/// What one action did, in words for the learner.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
-    pub msg: Msg,
-    pub tone: Tone,
-    /// Job ids whose rows changed, to highlight.
-    pub touched: Vec<i64>,
-}
-
-impl Outcome {
-    fn new(msg: Msg, tone: Tone) -> Outcome {
-        Outcome {
-            msg,
-            tone,
-            touched: Vec::new(),
-        }
-    }
-    fn touching(mut self, id: i64) -> Outcome {
-        self.touched.push(id);
-        self
-    }
-}
+pub use crate::labs::session::{Outcome, Tone};
 
 /// Reads the tables for the view, in one statement (snapshot.sql): the newest jobs, and
 /// `also` (jobs held or just changed) wherever they are.
@@ -666,14 +643,5 @@ impl crate::labs::session::LabModel for Lab {
     }
     fn start_run(&mut self) {
         self.touched.clear();
-    }
-}
-
-impl crate::labs::session::Told for Outcome {
-    fn msg(&self) -> &Msg {
-        &self.msg
-    }
-    fn tone(&self) -> Tone {
-        self.tone
     }
 }

@@ -100,18 +100,7 @@ pub fn parse_in(text: &str, min: i64, max: i64) -> Result<i64, Msg> {
     })
 }
 
-/// What one action did, in words for the learner.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
-    pub msg: Msg,
-    pub tone: Tone,
-}
-
-impl Outcome {
-    pub(super) fn new(msg: Msg, tone: Tone) -> Outcome {
-        Outcome { msg, tone }
-    }
-}
+pub use crate::labs::session::Outcome;
 
 /// The lab's state beside the database.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -631,15 +620,6 @@ impl crate::labs::session::LabModel for Lab {
     }
     async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
         snapshot(db).await
-    }
-}
-
-impl crate::labs::session::Told for Outcome {
-    fn msg(&self) -> &Msg {
-        &self.msg
-    }
-    fn tone(&self) -> Tone {
-        self.tone
     }
 }
 

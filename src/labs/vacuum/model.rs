@@ -15,6 +15,7 @@ use crate::keys;
 mod limits;
 use crate::db::{Db, DbError};
 use crate::labs::common::now_ms;
+pub use crate::labs::session::Outcome;
 use crate::labs::session::{LabModel, Live, Tone};
 use crate::ui::format::{group, seconds};
 pub use limits::{RUN_CLAIMS_MAX, RUN_JOBS_MAX};
@@ -227,21 +228,9 @@ pub struct Snapshot {
     pub long_tx: Option<LongTx>,
 }
 
-/// What one action said: a run's end; the other actions show their effect in their panel.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
-    pub msg: Option<Msg>,
-    pub tone: Tone,
-}
-
-impl Outcome {
-    fn quiet() -> Outcome {
-        Outcome {
-            msg: None,
-            tone: Tone::Info,
-        }
-    }
-}
+/// What one action said: a run's end; the other actions are quiet (`None`) and show their
+/// effect in their panel.
+pub type Said = Option<Outcome>;
 
 impl Lab {
     /// A fresh lab: the long transaction released, the tables dropped and created again.
@@ -277,11 +266,11 @@ impl Lab {
         action: Action,
         cancel: &Cell<bool>,
         live: Live<'_, Snapshot>,
-    ) -> Result<Outcome, DbError> {
+    ) -> Result<Said, DbError> {
         let outcome = match &action {
             Action::Run(cfg) => {
                 let out = self.run(db, cfg, cancel, live).await?;
-                if out.tone == Tone::Warn {
+                if out.as_ref().is_some_and(|o| o.tone == Tone::Warn) {
                     // Cancelled: a link could not replay the part that ran.
                     return Ok(out);
                 }
@@ -315,7 +304,7 @@ impl Lab {
                         dead_before: v.dead_before,
                     });
                 }
-                Outcome::quiet()
+                None
             }
             Action::LongTx(on) => {
                 if *on {
@@ -323,28 +312,28 @@ impl Lab {
                 } else {
                     long_tx_release(db).await?;
                 }
-                Outcome::quiet()
+                None
             }
             Action::Select(s) => {
                 self.state.selected = *s;
-                Outcome::quiet()
+                None
             }
             Action::Autovacuum(s, input) => {
                 self.state.autovacuum_ran = Some(set_autovacuum(db, *s, *input).await?);
-                Outcome::quiet()
+                None
             }
             Action::Plans(jobs) => {
                 self.state.plans = Some(compare_plans(db, *jobs).await?);
-                Outcome::quiet()
+                None
             }
             Action::FullLock => {
                 self.state.rewrite = None;
                 self.state.locks = Some(vacuum_full_lock(db).await?);
-                Outcome::quiet()
+                None
             }
             Action::FullRun => {
                 self.state.rewrite = Some(vacuum_full(db).await?);
-                Outcome::quiet()
+                None
             }
         };
         self.history.push(action);
@@ -359,7 +348,7 @@ impl Lab {
         cfg: &RunConfig,
         cancel: &Cell<bool>,
         live: Live<'_, Snapshot>,
-    ) -> Result<Outcome, DbError> {
+    ) -> Result<Said, DbError> {
         let fresh = self.state.interrupted;
         if fresh {
             // As Start over does: fresh tables, and a history that begins here, so a share
@@ -414,37 +403,32 @@ impl Lab {
         let end = end?;
         self.state.interrupted = end == RunEnd::Cancelled;
         Ok(match end {
-            RunEnd::Cancelled => Outcome {
-                msg: Some(Msg::new(keys::VACUUM_CANCELLED)),
-                tone: Tone::Warn,
-            },
-            RunEnd::Finished => Outcome {
-                msg: Some(
-                    Msg::new(if fresh {
-                        keys::VACUUM_RUN_DONE_FRESH
-                    } else {
-                        keys::VACUUM_RUN_DONE
-                    })
-                    .arg("rounds", cfg.rounds)
-                    .arg("jobs", group(i64::from(cfg.jobs)))
-                    .arg("seconds", seconds(now_ms() - started)),
-                ),
-                tone: Tone::Good,
-            },
+            RunEnd::Cancelled => Some(Outcome::new(Msg::new(keys::VACUUM_CANCELLED), Tone::Warn)),
+            RunEnd::Finished => Some(Outcome::new(
+                Msg::new(if fresh {
+                    keys::VACUUM_RUN_DONE_FRESH
+                } else {
+                    keys::VACUUM_RUN_DONE
+                })
+                .arg("rounds", cfg.rounds)
+                .arg("jobs", group(i64::from(cfg.jobs)))
+                .arg("seconds", seconds(now_ms() - started)),
+                Tone::Good,
+            )),
         })
     }
 }
 
 impl LabModel for Lab {
     type Action = Action;
-    type Outcome = Outcome;
+    type Outcome = Said;
     type Snapshot = Snapshot;
     const ID: crate::labs::LabId = super::ID;
 
     async fn setup(db: &Db) -> Result<Lab, DbError> {
         Lab::setup(db).await
     }
-    async fn act(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
+    async fn act(&mut self, db: &Db, action: Action) -> Result<Said, DbError> {
         self.apply(db, action, &Cell::new(false), &|_| {}).await
     }
     async fn act_live(
@@ -453,7 +437,7 @@ impl LabModel for Lab {
         action: Action,
         cancel: &Cell<bool>,
         live: Live<'_, Snapshot>,
-    ) -> Result<Outcome, DbError> {
+    ) -> Result<Said, DbError> {
         self.apply(db, action, cancel, live).await
     }
     /// The long transaction, the selected table's autovacuum figures and page map.

@@ -12,7 +12,7 @@ use crate::ctx::use_ctx;
 use crate::keys;
 use crate::labs::frame::LabFrame;
 use crate::labs::guide::Guide;
-use crate::labs::session::{LabSession, LastOutcome};
+use crate::labs::session::{Explain, LabSession, LastOutcome};
 use crate::ui::clock::ClockBar;
 use crate::ui::format::bytes;
 use crate::ui::i18n::{render, tr};
@@ -113,7 +113,11 @@ pub fn PgqLab() -> impl IntoView {
                                 " " {ctx.t(keys::PGQ_AUTO_MAINT)}
                             </label>
                         </div>
-                        <LastOutcome last=last explain=model::error_key/>
+                        <LastOutcome last=last explain=Explain {
+                            sentence: model::error_key,
+                            then: keys::PGQ_ERROR_UNCHANGED,
+                            id: "pgq-error-explained",
+                        }/>
                     </div>
                     <div class="lab-grid">
                         <Producers act=act disabled=disabled snap=snap/>

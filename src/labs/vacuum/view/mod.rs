@@ -11,7 +11,7 @@ mod plan;
 mod results;
 mod run;
 
-use super::model::{self, Action, Lab, Outcome, Snapshot, Strategy};
+use super::model::{self, Action, Lab, Said, Snapshot, Strategy};
 use super::tour::TOUR;
 use crate::ctx::{use_ctx, Ctx};
 use crate::keys;
@@ -164,9 +164,9 @@ pub fn VacuumLab() -> impl IntoView {
 }
 
 /// The last action's outcome when it says something (a run's end).
-fn said(last: Option<Last<Outcome>>) -> Option<Msg> {
+fn said(last: Option<Last<Said>>) -> Option<Msg> {
     match last {
-        Some(Last::Done(o)) => o.msg,
+        Some(Last::Done(o)) => o.map(|o| o.msg),
         _ => None,
     }
 }
