@@ -11,6 +11,20 @@ pub fn ms(v: f64) -> String {
     }
 }
 
+/// A simulated duration in microseconds, in the unit that reads best: "850 µs", "12.3 ms",
+/// "4.56 s", "1,234 s".
+pub fn micros(us: u64) -> String {
+    if us < 1_000 {
+        format!("{us} µs")
+    } else if us < 1_000_000 {
+        format!("{:.1} ms", us as f64 / 1_000.0)
+    } else if us < 1_000_000_000 {
+        format!("{:.2} s", us as f64 / 1_000_000.0)
+    } else {
+        format!("{} s", group(us / 1_000_000))
+    }
+}
+
 /// Milliseconds as seconds with one decimal: 2345.0 → "2.3".
 pub fn seconds(ms: f64) -> String {
     format!("{:.1}", ms / 1000.0)

@@ -8,6 +8,7 @@
 //! or simulating (the `queue-sim` crate).
 
 use crate::keys;
+use crate::ui::format::{group, micros};
 use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
 use queue_lab_core::input::whole_in;
@@ -248,8 +249,8 @@ fn ms_text(us: u64) -> String {
 fn whole(text: &str, min: u64, max: u64) -> Result<u64, Msg> {
     whole_in(text, min, max).map_err(|_| {
         Msg::new(keys::WORKERS_ERR_WHOLE_RANGE)
-            .arg("min", fmt_int(min))
-            .arg("max", fmt_int(max))
+            .arg("min", group(min))
+            .arg("max", group(max))
     })
 }
 
@@ -258,8 +259,8 @@ fn millis(text: &str, min_ms: u64, max_ms: u64) -> Result<u64, Msg> {
     let t = text.trim().replace(',', "");
     let err = || {
         Msg::new(keys::WORKERS_ERR_MS_RANGE)
-            .arg("min", fmt_int(min_ms))
-            .arg("max", fmt_int(max_ms))
+            .arg("min", group(min_ms))
+            .arg("max", group(max_ms))
     };
     let v: f64 = t.parse().map_err(|_| err())?;
     if !v.is_finite() || v < min_ms as f64 || v > max_ms as f64 {
@@ -446,10 +447,10 @@ pub fn ordering_reading(ordering: &[Outcome]) -> Option<Msg> {
     };
     Some(
         Msg::new(key)
-            .arg("keys", fmt_int(u64::from(lease.params.keys)))
-            .arg("inv", fmt_int(lease.key_inversions))
-            .arg("inv_split", fmt_int(split.key_inversions))
-            .arg("inv_per_key", fmt_int(per_key.key_inversions))
+            .arg("keys", group(u64::from(lease.params.keys)))
+            .arg("inv", group(lease.key_inversions))
+            .arg("inv_split", group(split.key_inversions))
+            .arg("inv_per_key", group(per_key.key_inversions))
             .arg("tp", tp(lease))
             .arg("tp_split", tp(split))
             .arg("tp_per_key", tp(per_key))
@@ -468,24 +469,6 @@ pub fn run(params: &[Params]) -> Result<Vec<Outcome>, Msg> {
         .collect()
 }
 
-/// 1234567 → "1,234,567".
-pub fn fmt_int(n: u64) -> String {
-    queue_lab_core::format::group(n)
-}
-
-/// A simulated duration: "850 µs", "12.3 ms", "4.56 s", "1,234 s".
-pub fn fmt_us(us: u64) -> String {
-    if us < 1_000 {
-        format!("{us} µs")
-    } else if us < 1_000_000 {
-        format!("{:.1} ms", us as f64 / 1_000.0)
-    } else if us < 1_000_000_000 {
-        format!("{:.2} s", us as f64 / 1_000_000.0)
-    } else {
-        format!("{} s", fmt_int(us / 1_000_000))
-    }
-}
-
 /// The plain-language reading of one strategy's result.
 pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
     let p = &out.params;
@@ -493,10 +476,10 @@ pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
         Strategy::Naive => {
             if out.jobs_run_more_than_once > 0 {
                 Msg::new(keys::WORKERS_READ_NAIVE_DUP)
-                    .arg("dups", fmt_int(u64::from(out.jobs_run_more_than_once)))
+                    .arg("dups", group(u64::from(out.jobs_run_more_than_once)))
                     .arg(
                         "extra",
-                        fmt_int(out.executions.saturating_sub(u64::from(out.distinct_jobs))),
+                        group(out.executions.saturating_sub(u64::from(out.distinct_jobs))),
                     )
             } else if p.workers == 1 {
                 Msg::new(keys::WORKERS_READ_NAIVE_ONE)
@@ -511,8 +494,8 @@ pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
                     .arg("tp", format!("{:.0}", out.jobs_per_s))
             } else {
                 Msg::new(keys::WORKERS_READ_FOR_UPDATE)
-                    .arg("waits", fmt_int(out.lock_waits))
-                    .arg("wait", fmt_us(out.lock_wait_us))
+                    .arg("waits", group(out.lock_waits))
+                    .arg("wait", micros(out.lock_wait_us))
                     .arg("tp", format!("{:.0}", out.jobs_per_s))
             };
             // The verdict is computed: against SKIP LOCKED on the same jobs, when it ran.
@@ -534,7 +517,7 @@ pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
         Strategy::SkipLockedTx => Msg::new(keys::WORKERS_READ_SKIP_TX)
             .arg("max", out.tx.max_in_tx)
             .arg("mean", format!("{:.2}", out.tx.mean_in_tx))
-            .arg("longest", fmt_us(out.tx.longest_tx_us)),
+            .arg("longest", micros(out.tx.longest_tx_us)),
         Strategy::SkipLockedLease => {
             match all
                 .iter()
@@ -542,21 +525,21 @@ pub fn reading(out: &Outcome, all: &[Outcome]) -> Msg {
             {
                 Some(c) => Msg::new(keys::WORKERS_READ_LEASE_VS_TX)
                     .arg_msg("pace", pace_vs_tx(out.jobs_per_s, c.jobs_per_s))
-                    .arg("longest", fmt_us(out.tx.longest_tx_us))
-                    .arg("longest_c", fmt_us(c.tx.longest_tx_us))
+                    .arg("longest", micros(out.tx.longest_tx_us))
+                    .arg("longest_c", micros(c.tx.longest_tx_us))
                     .arg("mean", format!("{:.2}", out.tx.mean_in_tx))
                     .arg("mean_c", format!("{:.2}", c.tx.mean_in_tx)),
                 None => Msg::new(keys::WORKERS_READ_LEASE)
                     .arg("tp", format!("{:.0}", out.jobs_per_s))
-                    .arg("longest", fmt_us(out.tx.longest_tx_us)),
+                    .arg("longest", micros(out.tx.longest_tx_us)),
             }
         }
         Strategy::SplitQueues => Msg::new(keys::WORKERS_READ_SPLIT_QUEUES)
             .arg("tp", format!("{:.0}", out.jobs_per_s))
-            .arg("inv", fmt_int(out.key_inversions)),
+            .arg("inv", group(out.key_inversions)),
         Strategy::PerKey => Msg::new(keys::WORKERS_READ_PER_KEY)
             .arg("tp", format!("{:.0}", out.jobs_per_s))
-            .arg("inv", fmt_int(out.key_inversions)),
+            .arg("inv", group(out.key_inversions)),
     }
 }
 
@@ -591,10 +574,10 @@ pub fn order_reading(all: &[Outcome], ours_at_defaults: u64) -> Option<Msg> {
         .or_else(|| all.first())?;
     Some(
         Msg::new(keys::WORKERS_READ_ORDER)
-            .arg("inv", fmt_int(o.inversions))
-            .arg("n", fmt_int(o.completions))
+            .arg("inv", group(o.inversions))
+            .arg("n", group(o.completions))
             .arg("article", ARTICLE_INVERSIONS)
-            .arg("ours", fmt_int(ours_at_defaults)),
+            .arg("ours", group(ours_at_defaults)),
     )
 }
 

@@ -250,11 +250,11 @@ fn the_ordering_section_runs_lease_and_both_remedies_with_per_key_order_kept() {
 
 #[test]
 fn numbers_are_formatted_for_people() {
-    assert_eq!(fmt_int(0), "0");
-    assert_eq!(fmt_int(1_234_567), "1,234,567");
-    assert_eq!(fmt_us(850), "850 µs");
-    assert_eq!(fmt_us(12_345), "12.3 ms");
-    assert_eq!(fmt_us(4_560_000), "4.56 s");
+    assert_eq!(group(0), "0");
+    assert_eq!(group(1_234_567), "1,234,567");
+    assert_eq!(micros(850), "850 µs");
+    assert_eq!(micros(12_345), "12.3 ms");
+    assert_eq!(micros(4_560_000), "4.56 s");
     assert_eq!(ms_text(50_000), "50");
     assert_eq!(ms_text(1_500), "1.5");
 }

@@ -375,26 +375,26 @@ fn text_field(
 type Metric = (&'static str, Key, fn(&Outcome) -> String);
 
 fn metrics() -> [Metric; 11] {
-    use model::{fmt_int, fmt_us};
+    use crate::ui::format::{group, micros};
     [
         ("executions", keys::WORKERS_M_EXECUTIONS, |o| {
-            fmt_int(o.executions)
+            group(o.executions)
         }),
         ("distinct", keys::WORKERS_M_DISTINCT, |o| {
-            fmt_int(u64::from(o.distinct_jobs))
+            group(u64::from(o.distinct_jobs))
         }),
         ("dups", keys::WORKERS_M_DUPS, |o| {
-            fmt_int(u64::from(o.jobs_run_more_than_once))
+            group(u64::from(o.jobs_run_more_than_once))
         }),
         ("lock-wait", keys::WORKERS_M_LOCK_WAIT, |o| {
-            fmt_us(o.lock_wait_us)
+            micros(o.lock_wait_us)
         }),
         ("lock-waits", keys::WORKERS_M_LOCK_WAITS, |o| {
-            fmt_int(o.lock_waits)
+            group(o.lock_waits)
         }),
-        ("elapsed", keys::WORKERS_M_ELAPSED, |o| fmt_us(o.elapsed_us)),
+        ("elapsed", keys::WORKERS_M_ELAPSED, |o| micros(o.elapsed_us)),
         ("throughput", keys::WORKERS_M_THROUGHPUT, |o| {
-            fmt_int(o.jobs_per_s.round() as u64)
+            group(o.jobs_per_s.round() as u64)
         }),
         ("max-tx", keys::WORKERS_M_MAX_TX, |o| {
             o.tx.max_in_tx.to_string()
@@ -403,10 +403,10 @@ fn metrics() -> [Metric; 11] {
             format!("{:.2}", o.tx.mean_in_tx)
         }),
         ("longest-tx", keys::WORKERS_M_LONGEST_TX, |o| {
-            fmt_us(o.tx.longest_tx_us)
+            micros(o.tx.longest_tx_us)
         }),
         ("inversions", keys::WORKERS_M_INVERSIONS, |o| {
-            format!("{} / {}", fmt_int(o.inversions), fmt_int(o.completions))
+            format!("{} / {}", group(o.inversions), group(o.completions))
         }),
     ]
 }
@@ -509,7 +509,7 @@ fn Results(
             </div>
             <p class="muted small">{ctx.t(keys::WORKERS_RESULTS_NOTE)}</p>
             <p class="muted small" id="w-inv-note">
-                {move || render(ctx.lang.get(), &Msg::new(keys::WORKERS_INV_NOTE).arg("article", model::ARTICLE_INVERSIONS).arg("ours", model::fmt_int(ours_at_defaults)))}
+                {move || render(ctx.lang.get(), &Msg::new(keys::WORKERS_INV_NOTE).arg("article", model::ARTICLE_INVERSIONS).arg("ours", crate::ui::format::group(ours_at_defaults)))}
             </p>
             <h3>{ctx.t(keys::WORKERS_READING)}</h3>
             <ul id="w-readings" class="plain-list">
@@ -614,7 +614,7 @@ fn timeline_svg(ctx: Ctx, c: &Chart) -> impl IntoView {
             let tx = format!("{:.1}", x(t));
             view! {
                 <line x1=tx.clone() x2=tx.clone() y1=format!("{top}") y2=format!("{:.1}", top + plot_h + 4.0) stroke="currentColor" stroke-opacity="0.2"/>
-                <text x=tx y=format!("{:.1}", top + plot_h + 18.0) text-anchor="middle" font-size="11" fill="currentColor">{if t == 0 { "0".to_string() } else { model::fmt_us(t) }}</text>
+                <text x=tx y=format!("{:.1}", top + plot_h + 18.0) text-anchor="middle" font-size="11" fill="currentColor">{if t == 0 { "0".to_string() } else { crate::ui::format::micros(t) }}</text>
             }
         })
         .collect_view();
@@ -638,10 +638,10 @@ fn timeline_svg(ctx: Ctx, c: &Chart) -> impl IntoView {
         .collect_view();
     let note = if c.cut {
         Msg::new(keys::WORKERS_TIMELINE_CUT)
-            .arg("ms", model::fmt_us(c.window_us))
-            .arg("bars", model::fmt_int(c.bars.len() as u64))
+            .arg("ms", crate::ui::format::micros(c.window_us))
+            .arg("bars", crate::ui::format::group(c.bars.len() as u64))
     } else {
-        Msg::new(keys::WORKERS_TIMELINE_ALL).arg("ms", model::fmt_us(c.window_us))
+        Msg::new(keys::WORKERS_TIMELINE_ALL).arg("ms", crate::ui::format::micros(c.window_us))
     };
     let label = Msg::new(keys::WORKERS_TIMELINE_LABEL).arg("workers", workers);
     view! {
@@ -673,7 +673,7 @@ fn OrderingPanel(
     took_ms: f64,
     look: Signal<&'static [Look]>,
 ) -> impl IntoView {
-    use model::{fmt_int, fmt_us};
+    use crate::ui::format::{group, micros};
     let keys = ordering.first().map_or(0, |o| o.params.keys);
     let reading = model::ordering_reading(&ordering);
     let took = Msg::new(keys::WORKERS_TOOK)
@@ -686,10 +686,10 @@ fn OrderingPanel(
             let bad = o.key_inversions > 0;
             let m = model::reading(o, &ordering);
             let cells: [(&'static str, String, bool); 4] = [
-                ("throughput", fmt_int(o.jobs_per_s.round() as u64), false),
-                ("key-inversions", fmt_int(o.key_inversions), bad),
-                ("inversions", fmt_int(o.inversions), false),
-                ("elapsed", fmt_us(o.elapsed_us), false),
+                ("throughput", group(o.jobs_per_s.round() as u64), false),
+                ("key-inversions", group(o.key_inversions), bad),
+                ("inversions", group(o.inversions), false),
+                ("elapsed", micros(o.elapsed_us), false),
             ];
             let cells = cells
                 .into_iter()
@@ -720,7 +720,7 @@ fn OrderingPanel(
         <div class="panel" id="w-ordering-panel">
             <h2>{ctx.t(keys::WORKERS_ORDERING)}</h2>
             <p class="muted" id="w-ordering-took" data-ms=format!("{took_ms:.1}")>{move || render(ctx.lang.get(), &took)}</p>
-            <p>{move || render(ctx.lang.get(), &Msg::new(keys::WORKERS_ORDERING_INTRO).arg("keys", fmt_int(u64::from(keys))))}</p>
+            <p>{move || render(ctx.lang.get(), &Msg::new(keys::WORKERS_ORDERING_INTRO).arg("keys", group(u64::from(keys))))}</p>
             <div class="table-wrap">
                 <table id="w-ordering">
                     <thead>
