@@ -163,7 +163,8 @@ test('during 64 workers × 200,000 jobs the page stays responsive, shows progres
   await page.click('button.lang[lang="ko"]');
   assert.match(await page.textContent('#w-cancelled'), /취소/);
   await page.click('button.lang[lang="en"]');
-  await page.waitForTimeout(300);
+  // The browser reports a terminated worker's end a little later (later still on a loaded machine).
+  for (let k = 0; k < 50 && closed.length === 0; k++) await page.waitForTimeout(100);
   assert.equal(closed.length, 1, `Cancel terminated the worker (closed: ${closed.join(', ')})`);
   const { before } = await longTasks(page);
   assert.ok(before.every((ms) => ms <= LONG_TASK_MS), `main-thread tasks over ${LONG_TASK_MS} ms: ${before}`);
