@@ -21,8 +21,8 @@ pub const BURST_BYTES: usize = NOTIFY_LIMIT - 1;
 /// §5: how many NOTIFYs a burst may send (10,000 took 2.2 s in PGlite under Node).
 pub const BURST_RANGE: (u32, u32) = (1, 10_000);
 
-/// §5: what one burst measured.
-#[derive(Clone, Debug, PartialEq)]
+/// §5: what one burst measured (kept as it is in a saved lab).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Burst {
     pub n: u32,
     pub bytes: usize,
