@@ -12,3 +12,4 @@ pub mod panel;
 pub mod reveal;
 pub mod sql_log;
 pub mod start;
+pub mod table;

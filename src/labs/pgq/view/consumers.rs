@@ -6,6 +6,7 @@ use crate::keys;
 use crate::labs::pgq::model::parse_in;
 use crate::labs::pgq::model::{self, Action, Event, Lab, Snapshot, SubInfo};
 use crate::ui::i18n::{render, tr};
+use crate::ui::table::col_heads;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
@@ -265,10 +266,7 @@ fn PlainBatch(
                 <table class="batch">
                     <thead>
                         <tr>
-                            <th scope="col">{ctx.t(keys::PGQ_LABEL_MSG_ID)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_FIELD_PAYLOAD)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_LABEL_RETRY_COUNT)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_LABEL_CREATED_AT)}</th>
+                            {col_heads(ctx, &[keys::PGQ_LABEL_MSG_ID, keys::PGQ_FIELD_PAYLOAD, keys::PGQ_LABEL_RETRY_COUNT, keys::PGQ_LABEL_CREATED_AT])}
                             <th scope="col"><span class="visually-hidden">{ctx.t(keys::PGQ_ACTION_NACK)}</span></th>
                         </tr>
                     </thead>
