@@ -92,12 +92,7 @@ pub use crate::labs::session::Tone;
 /// A whole number typed into a field, refused with the allowed range unless min ≤ n ≤ max.
 /// Digit grouping is accepted ("20,000", "20_000") and the message groups the bounds.
 pub fn parse_in(text: &str, min: i64, max: i64) -> Result<i64, Msg> {
-    queue_lab_core::input::whole_in(text, min, max).map_err(|_| {
-        Msg::new(keys::PGQ_ERR_RANGE)
-            .arg("min", crate::ui::format::group(min))
-            .arg("max", crate::ui::format::group(max))
-            .arg("n", text.trim())
-    })
+    crate::ui::input::whole_or_refused(text, min, max, Msg::new(keys::PGQ_ERR_RANGE), "n")
 }
 
 /// What one action did, in words for the learner.
