@@ -157,19 +157,10 @@ impl Lab {
 
     /// §4: worker `w` applies its job's effect under the job's idempotency key.
     pub(super) async fn effect(&mut self, db: &Db, w: WorkerId) -> Result<Outcome, DbError> {
-        let worker = self.worker(w);
-        let Some(c) = worker.holding else {
-            return Ok(Outcome::new(
-                Msg::new(keys::JOBS_OUT_HOLDS_NOTHING).arg("w", w.letter()),
-                Tone::Info,
-            ));
+        let c = match self.live_claim(w) {
+            Ok(c) => c,
+            Err(said) => return Ok(said),
         };
-        if !worker.alive {
-            return Ok(Outcome::new(
-                Msg::new(keys::JOBS_OUT_WORKER_DEAD).arg("w", w.letter()),
-                Tone::Warn,
-            ));
-        }
         let worker = &w.letter().to_string();
         let row = sql::effect_apply(db, sql::EffectApply { claim: c, worker }).await?;
         self.effects_used = true;
