@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { newPage, startPostgres, useSite } from './harness.mjs';
+import { newPage, pgqIdle, startPostgres, useSite } from './harness.mjs';
 
 const PG = process.env.QUEUE_LAB_PG_URL;
 const skip = PG ? false : 'QUEUE_LAB_PG_URL is not set (scripts/pg-local.sh start prints it)';
@@ -186,10 +186,7 @@ test('L4 downloaded as SQL loads on the server with the same rows', { skip }, as
   await page.goto(`${site.server.url}?lang=en#/pgq`);
   await startPostgres(page);
   await page.waitForSelector('#tick', { timeout: 60_000 });
-  const idle = () => page.waitForFunction(() => {
-    const b = document.querySelector('#tick');
-    return b && !b.disabled && document.querySelector('.pgq-lab')?.getAttribute('aria-busy') === 'false';
-  }, null, { timeout: 60_000 });
+  const idle = () => pgqIdle(page);
   await idle();
   for (const button of ['#send-one', '#tick', '#consumer-billing [data-act="receive"]', '#send-one']) {
     await page.click(button);

@@ -136,6 +136,15 @@ export async function enabled(page, selector, timeout = 120_000) {
 }
 
 
+/** Waits until L4 is idle again: Tick enabled and the lab's section not busy (every action
+ *  disables the buttons while it runs). */
+export async function pgqIdle(page) {
+  await page.waitForFunction(() => {
+    const b = document.querySelector('#tick');
+    return b && !b.disabled && document.querySelector('.pgq-lab')?.getAttribute('aria-busy') === 'false';
+  }, null, { timeout: 60_000 });
+}
+
 /**
  * Every page of the site, in the order a learner meets them, with what it shows before and
  * after its default actions: `open` brings the page up (starting Postgres the first time a

@@ -3,17 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { newPage, shot, startPostgres, ARTIFACTS, useSite } from './harness.mjs';
+import { newPage, shot, startPostgres, ARTIFACTS, useSite, pgqIdle as idle } from './harness.mjs';
 
 const site = useSite();
-
-/** Waits until the lab is idle again (every action disables the buttons while it runs). */
-async function idle(page) {
-  await page.waitForFunction(() => {
-    const b = document.querySelector('#tick');
-    return b && !b.disabled && document.querySelector('.pgq-lab')?.getAttribute('aria-busy') === 'false';
-  }, null, { timeout: 60_000 });
-}
 
 async function openLab(page, lang, width) {
   await page.goto(site.server.url + `?lang=${lang}#/pgq`);

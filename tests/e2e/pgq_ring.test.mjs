@@ -3,16 +3,9 @@
 // after a rotation the current table moves round. English, Korean, 360 px in the dark, axe.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, shot, startPostgres, ARTIFACTS, useSite, violations } from './harness.mjs';
+import { newPage, shot, startPostgres, ARTIFACTS, useSite, violations, pgqIdle as idle } from './harness.mjs';
 
 const site = useSite();
-
-async function idle(page) {
-  await page.waitForFunction(() => {
-    const b = document.querySelector('#tick');
-    return b && !b.disabled && document.querySelector('.pgq-lab')?.getAttribute('aria-busy') === 'false';
-  }, null, { timeout: 60_000 });
-}
 
 async function openLab(lang, options) {
   const page = await newPage(site.browser, options);

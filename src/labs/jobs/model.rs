@@ -486,18 +486,10 @@ impl Lab {
     }
 
     async fn fail(&mut self, db: &Db, w: WorkerId) -> Result<Outcome, DbError> {
-        let Some(c) = self.worker(w).holding else {
-            return Ok(Outcome::new(
-                Msg::new(keys::JOBS_OUT_HOLDS_NOTHING).arg("w", w.letter()),
-                Tone::Info,
-            ));
+        let c = match self.live_claim(w) {
+            Ok(c) => c,
+            Err(said) => return Ok(said),
         };
-        if !self.worker(w).alive {
-            return Ok(Outcome::new(
-                Msg::new(keys::JOBS_OUT_WORKER_DEAD).arg("w", w.letter()),
-                Tone::Warn,
-            ));
-        }
         let error = format!(
             "smtp timeout (worker {}, attempt {})",
             w.letter(),
@@ -543,20 +535,30 @@ impl Lab {
         Outcome::new(msg, Tone::Warn)
     }
 
-    async fn heartbeat(&mut self, db: &Db, w: WorkerId) -> Result<Outcome, DbError> {
+    /// The claim worker `w` holds while alive, or what the lab says instead: that it holds
+    /// nothing, or that it is dead.
+    fn live_claim(&self, w: WorkerId) -> Result<Claim, Outcome> {
         let worker = self.worker(w);
         let Some(c) = worker.holding else {
-            return Ok(Outcome::new(
+            return Err(Outcome::new(
                 Msg::new(keys::JOBS_OUT_HOLDS_NOTHING).arg("w", w.letter()),
                 Tone::Info,
             ));
         };
         if !worker.alive {
-            return Ok(Outcome::new(
+            return Err(Outcome::new(
                 Msg::new(keys::JOBS_OUT_WORKER_DEAD).arg("w", w.letter()),
                 Tone::Warn,
             ));
         }
+        Ok(c)
+    }
+
+    async fn heartbeat(&mut self, db: &Db, w: WorkerId) -> Result<Outcome, DbError> {
+        let c = match self.live_claim(w) {
+            Ok(c) => c,
+            Err(said) => return Ok(said),
+        };
         let extended = sql::heartbeat(db, c).await?;
         Ok(match extended {
             Some(until) => Outcome::new(

@@ -92,11 +92,20 @@ pub use crate::labs::session::Tone;
 /// A whole number typed into a field, refused with the allowed range unless min ≤ n ≤ max.
 /// Digit grouping is accepted ("20,000", "20_000") and the message groups the bounds.
 pub fn parse_in(text: &str, min: i64, max: i64) -> Result<i64, Msg> {
-    queue_lab_core::input::whole_in(text, min, max).map_err(|_| {
-        Msg::new(keys::PGQ_ERR_RANGE)
-            .arg("min", crate::ui::format::group(min))
-            .arg("max", crate::ui::format::group(max))
-            .arg("n", text.trim())
+    crate::ui::input::whole_or_refused(text, min, max, Msg::new(keys::PGQ_ERR_RANGE), "n")
+}
+
+/// An action's count outside `min..=max` (a share link or a test can hold any number),
+/// refused as the field would refuse it.
+fn refuse_outside(n: i64, min: i64, max: i64) -> Option<Outcome> {
+    (!(min..=max).contains(&n)).then(|| {
+        Outcome::new(
+            Msg::new(keys::PGQ_ERR_RANGE)
+                .arg("min", min)
+                .arg("max", max)
+                .arg("n", n),
+            Tone::Warn,
+        )
     })
 }
 
@@ -234,14 +243,8 @@ impl Lab {
     }
 
     async fn burst(&mut self, db: &Db, n: i64) -> Result<Outcome, DbError> {
-        if !(1..=MAX_BURST).contains(&n) {
-            return Ok(Outcome::new(
-                Msg::new(keys::PGQ_ERR_RANGE)
-                    .arg("min", 1)
-                    .arg("max", MAX_BURST)
-                    .arg("n", n),
-                Tone::Warn,
-            ));
+        if let Some(refused) = refuse_outside(n, 1, MAX_BURST) {
+            return Ok(refused);
         }
         let sent = send_burst(db, QUEUE, "order.bulk", n).await?;
         Ok(Outcome::new(
@@ -332,14 +335,8 @@ impl Lab {
     }
 
     async fn receive(&mut self, db: &Db, consumer: &str, max: i64) -> Result<Outcome, DbError> {
-        if !(1..=MAX_RECEIVE).contains(&max) {
-            return Ok(Outcome::new(
-                Msg::new(keys::PGQ_ERR_RANGE)
-                    .arg("min", 1)
-                    .arg("max", MAX_RECEIVE)
-                    .arg("n", max),
-                Tone::Warn,
-            ));
+        if let Some(refused) = refuse_outside(max, 1, MAX_RECEIVE) {
+            return Ok(refused);
         }
         let rows: Vec<Event> = receive(db, QUEUE, consumer, max).await?;
         let Some(first) = rows.first() else {
@@ -473,14 +470,8 @@ impl Lab {
         msg: i64,
         delay: i64,
     ) -> Result<Outcome, DbError> {
-        if !(0..=MAX_DELAY).contains(&delay) {
-            return Ok(Outcome::new(
-                Msg::new(keys::PGQ_ERR_RANGE)
-                    .arg("min", 0)
-                    .arg("max", MAX_DELAY)
-                    .arg("n", delay),
-                Tone::Warn,
-            ));
+        if let Some(refused) = refuse_outside(delay, 0, MAX_DELAY) {
+            return Ok(refused);
         }
         let reason = format!("{consumer} failed event {msg}");
         let nacked = self::Nack {

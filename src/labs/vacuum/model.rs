@@ -18,9 +18,9 @@ use crate::labs::common::now_ms;
 pub use crate::labs::session::Outcome;
 use crate::labs::session::{LabModel, Live, Tone};
 use crate::ui::format::{group, seconds};
+use crate::ui::input::whole_or_refused;
 pub use limits::{RUN_CLAIMS_MAX, RUN_JOBS_MAX};
 use queue_lab_core::i18n::Msg;
-use queue_lab_core::input::whole_in;
 pub use run::*;
 use std::cell::{Cell, RefCell};
 
@@ -49,14 +49,7 @@ pub struct RunConfig {
 }
 
 fn parse_bounded(text: &str, refused: Msg, min: u32, max: u32) -> Result<u32, Msg> {
-    whole_in(text, i64::from(min), i64::from(max))
-        .map(|n| n as u32)
-        .map_err(|_| {
-            refused
-                .arg("min", group(i64::from(min)))
-                .arg("max", group(i64::from(max)))
-                .arg("text", text.trim())
-        })
+    whole_or_refused(text, min.into(), max.into(), refused, "text").map(|n| n as u32)
 }
 
 /// Reads the jobs per round alone (the claim-plan viewer uses it too).
@@ -116,19 +109,11 @@ pub struct AutovacuumInput {
 
 pub fn parse_autovacuum(threshold: &str, scale: &str, max: &str) -> Result<AutovacuumInput, Msg> {
     fn int(text: &str, what: &'static str, min: i64, max: i64) -> Result<Option<i32>, Msg> {
-        let t = text.trim();
-        if t.is_empty() {
+        if text.trim().is_empty() {
             return Ok(None);
         }
-        let cleaned: String = t.chars().filter(|c| *c != ',' && *c != '_').collect();
-        match cleaned.parse::<i64>() {
-            Ok(n) if (min..=max).contains(&n) => Ok(Some(n as i32)),
-            _ => Err(Msg::new(keys::VACUUM_INPUT_OUT_OF_RANGE)
-                .arg("what", what)
-                .arg("min", group(min))
-                .arg("max", group(max))
-                .arg("text", t)),
-        }
+        let refused = Msg::new(keys::VACUUM_INPUT_OUT_OF_RANGE).arg("what", what);
+        whole_or_refused(text, min, max, refused, "text").map(|n| Some(n as i32))
     }
     let scale = scale.trim();
     let scale_factor = if scale.is_empty() {

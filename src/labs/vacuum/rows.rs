@@ -463,6 +463,16 @@ mod tests {
         r
     }
 
+    /// Round-one records, one a row: (strategy, step, dead tuples, jobs, autovacuum on,
+    /// heap pages, pages the claim read).
+    fn round_one(rows: &[(Strategy, Step, i64, u32, bool, i64, i64)]) -> Vec<Record> {
+        rows.iter()
+            .map(|&(strategy, step, dead, jobs, auto, heap, claim)| {
+                sized(rec(strategy, 1, step, dead, jobs, auto), heap, claim)
+            })
+            .collect()
+    }
+
     fn keys(records: &[Record]) -> Vec<Key> {
         lessons(records).iter().map(|m| m.key).collect()
     }
@@ -471,38 +481,15 @@ mod tests {
     /// shows (rotation's and partitions' clean-up); no word about what VACUUM did.
     #[test]
     fn before_any_vacuum_no_lesson_speaks_of_vacuum() {
-        let r = vec![
-            sized(
-                rec(Strategy::Keep, 1, Step::AfterRound, 4000, 2000, true),
-                100,
-                100,
-            ),
-            sized(
-                rec(Strategy::Delete, 1, Step::AfterRound, 4000, 2000, true),
-                100,
-                100,
-            ),
-            sized(
-                rec(Strategy::Rotate, 1, Step::AfterRound, 4000, 2000, true),
-                100,
-                100,
-            ),
-            sized(
-                rec(Strategy::Rotate, 1, Step::AfterTruncate, 0, 0, true),
-                0,
-                0,
-            ),
-            sized(
-                rec(Strategy::Partition, 1, Step::AfterRound, 4000, 2000, true),
-                100,
-                100,
-            ),
-            sized(
-                rec(Strategy::Partition, 1, Step::AfterDrop, 0, 0, true),
-                0,
-                1,
-            ),
-        ];
+        use {Step::*, Strategy::*};
+        let r = round_one(&[
+            (Keep, AfterRound, 4000, 2000, true, 100, 100),
+            (Delete, AfterRound, 4000, 2000, true, 100, 100),
+            (Rotate, AfterRound, 4000, 2000, true, 100, 100),
+            (Rotate, AfterTruncate, 0, 0, true, 0, 0),
+            (Partition, AfterRound, 4000, 2000, true, 100, 100),
+            (Partition, AfterDrop, 0, 0, true, 0, 1),
+        ]);
         assert_eq!(
             keys(&r),
             [keys::VACUUM_LESSON_ROTATE, keys::VACUUM_LESSON_PARTITION]
@@ -514,44 +501,23 @@ mod tests {
     /// removed) and keep rows' (no dead tuples left) are not shown.
     #[test]
     fn a_vacuum_that_removed_nothing_shows_the_held_lesson_only() {
-        let r = vec![
-            sized(
-                rec(Strategy::Keep, 1, Step::AfterRound, 4000, 2000, true),
-                100,
-                100,
-            ),
-            sized(
-                rec(Strategy::Delete, 1, Step::AfterRound, 4000, 2000, true),
-                100,
-                100,
-            ),
-            sized(
-                rec(Strategy::Keep, 1, Step::AfterVacuum, 4000, 0, false),
-                100,
-                100,
-            ),
-            sized(
-                rec(Strategy::Delete, 1, Step::AfterVacuum, 4000, 0, false),
-                100,
-                100,
-            ),
-        ];
+        use {Step::*, Strategy::*};
+        let r = round_one(&[
+            (Keep, AfterRound, 4000, 2000, true, 100, 100),
+            (Delete, AfterRound, 4000, 2000, true, 100, 100),
+            (Keep, AfterVacuum, 4000, 0, false, 100, 100),
+            (Delete, AfterVacuum, 4000, 0, false, 100, 100),
+        ]);
         assert_eq!(
             keys(&r),
             [keys::VACUUM_LESSON_HELD, keys::VACUUM_LESSON_NO_SHRINK]
         );
         // Released, VACUUM again: all removed, the DELETE table gave its pages back.
         let mut r = r;
-        r.push(sized(
-            rec(Strategy::Keep, 1, Step::AfterVacuum, 0, 0, false),
-            100,
-            100,
-        ));
-        r.push(sized(
-            rec(Strategy::Delete, 1, Step::AfterVacuum, 0, 0, false),
-            0,
-            1,
-        ));
+        r.extend(round_one(&[
+            (Keep, AfterVacuum, 0, 0, false, 100, 100),
+            (Delete, AfterVacuum, 0, 0, false, 0, 1),
+        ]));
         assert_eq!(
             keys(&r[4..]).len(),
             0,

@@ -21,8 +21,8 @@ pub const BURST_BYTES: usize = NOTIFY_LIMIT - 1;
 /// §5: how many NOTIFYs a burst may send (10,000 took 2.2 s in PGlite under Node).
 pub const BURST_RANGE: (u32, u32) = (1, 10_000);
 
-/// §5: what one burst measured.
-#[derive(Clone, Debug, PartialEq)]
+/// §5: what one burst measured (kept as it is in a saved lab).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Burst {
     pub n: u32,
     pub bytes: usize,
@@ -157,19 +157,10 @@ impl Lab {
 
     /// §4: worker `w` applies its job's effect under the job's idempotency key.
     pub(super) async fn effect(&mut self, db: &Db, w: WorkerId) -> Result<Outcome, DbError> {
-        let worker = self.worker(w);
-        let Some(c) = worker.holding else {
-            return Ok(Outcome::new(
-                Msg::new(keys::JOBS_OUT_HOLDS_NOTHING).arg("w", w.letter()),
-                Tone::Info,
-            ));
+        let c = match self.live_claim(w) {
+            Ok(c) => c,
+            Err(said) => return Ok(said),
         };
-        if !worker.alive {
-            return Ok(Outcome::new(
-                Msg::new(keys::JOBS_OUT_WORKER_DEAD).arg("w", w.letter()),
-                Tone::Warn,
-            ));
-        }
         let worker = &w.letter().to_string();
         let row = sql::effect_apply(db, sql::EffectApply { claim: c, worker }).await?;
         self.effects_used = true;

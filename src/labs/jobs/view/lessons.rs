@@ -1,9 +1,10 @@
 //! L1's panels for the lessons the other controls do not reach: §1's dual write with a
 //! simulated broker, §4's idempotency key, §5's notification queue usage.
 
+use super::Ui;
 use crate::ctx::use_ctx;
 use crate::keys;
-use crate::labs::jobs::model::{self, Action, Lab, Snapshot, Verdict, WorkerId};
+use crate::labs::jobs::model::{self, Action, Verdict, WorkerId};
 use crate::ui::format::{group, ms};
 use crate::ui::i18n::render;
 use crate::ui::panel::{Panel, SqlShown};
@@ -12,15 +13,17 @@ use queue_lab_core::i18n::Msg;
 
 /// §1: the dual write's two failures, and every order the lab wrote checked by SQL.
 #[component]
-pub fn DualWrite(
-    lab: RwSignal<Option<Lab>, LocalStorage>,
-    snap: RwSignal<Snapshot>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
+pub fn DualWrite(ui: Ui) -> impl IntoView {
+    let disabled = ui.disabled;
     let ctx = use_ctx();
-    let broker = move || lab.with(|l| l.as_ref().map(|l| l.broker.clone()).unwrap_or_default());
-    let used = move || lab.with(|l| l.as_ref().is_some_and(|l| l.dual_write_used));
+    let broker = move || {
+        ui.lab
+            .with(|l| l.as_ref().map(|l| l.broker.clone()).unwrap_or_default())
+    };
+    let used = move || {
+        ui.lab
+            .with(|l| l.as_ref().is_some_and(|l| l.dual_write_used))
+    };
     let verdict_key = |v: Verdict| match v {
         Verdict::Consistent => keys::JOBS_DUAL_V_CONSISTENT,
         Verdict::Neither => keys::JOBS_DUAL_V_NEITHER,
@@ -32,10 +35,10 @@ pub fn DualWrite(
         <Panel heading_id="dual-title" heading=keys::JOBS_DUAL_TITLE id="dual-write">
             <p class="note">{ctx.t(keys::JOBS_DUAL_NOTE)}</p>
             <div class="row">
-                <button type="button" id="dual-lost" disabled=disabled on:click=move |_| act.run(Action::DualWriteLost)>
+                <button type="button" id="dual-lost" disabled=disabled on:click=move |_| ui.act.run(Action::DualWriteLost)>
                     {ctx.t(keys::JOBS_DUAL_LOST)}
                 </button>
-                <button type="button" id="dual-ghost" disabled=disabled on:click=move |_| act.run(Action::DualWriteGhost)>
+                <button type="button" id="dual-ghost" disabled=disabled on:click=move |_| ui.act.run(Action::DualWriteGhost)>
                     {ctx.t(keys::JOBS_DUAL_GHOST)}
                 </button>
             </div>
@@ -59,7 +62,7 @@ pub fn DualWrite(
                             </tr>
                         </thead>
                         <tbody>
-                            <For each=move || snap.with(|s| s.reconciled.clone()) key=|r| (r.order_id, r.order_exists, r.in_broker, r.in_jobs) let:r>
+                            <For each=move || ui.snap.with(|s| s.reconciled.clone()) key=|r| (r.order_id, r.order_exists, r.in_broker, r.in_jobs) let:r>
                                 {
                                     let v = r.verdict();
                                     let bad = matches!(v, Verdict::Lost | Verdict::Ghost | Verdict::Duplicate);
@@ -85,15 +88,11 @@ pub fn DualWrite(
 
 /// §4: each worker applies its job's effect under the job's idempotency key.
 #[component]
-pub fn Idempotency(
-    lab: RwSignal<Option<Lab>, LocalStorage>,
-    snap: RwSignal<Snapshot>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
+pub fn Idempotency(ui: Ui) -> impl IntoView {
+    let disabled = ui.disabled;
     let ctx = use_ctx();
     let can = move |w: WorkerId| {
-        lab.with(|l| {
+        ui.lab.with(|l| {
             l.as_ref()
                 .is_some_and(|l| l.worker(w).alive && l.worker(w).holding.is_some())
         })
@@ -102,7 +101,7 @@ pub fn Idempotency(
         let letter = w.letter();
         view! {
             <button type="button" class="small" id=format!("effect-{letter}") data-act="effect"
-                disabled=move || disabled.get() || !can(w) on:click=move |_| act.run(Action::Effect(w))>
+                disabled=move || disabled.get() || !can(w) on:click=move |_| ui.act.run(Action::Effect(w))>
                 {move || render(ctx.lang.get(), &Msg::new(keys::JOBS_IDEM_APPLY).arg("w", letter))}
             </button>
         }
@@ -112,7 +111,7 @@ pub fn Idempotency(
             <p class="note">{ctx.t(keys::JOBS_IDEM_NOTE)}</p>
             <div class="row">{WorkerId::ALL.into_iter().map(button).collect_view()}</div>
             <h3>{ctx.t(keys::JOBS_IDEM_TABLE)}</h3>
-            <Show when=move || snap.with(|s| !s.effects.is_empty()) fallback=move || view! { <p class="muted">{ctx.t(keys::JOBS_IDEM_NONE)}</p> }>
+            <Show when=move || ui.snap.with(|s| !s.effects.is_empty()) fallback=move || view! { <p class="muted">{ctx.t(keys::JOBS_IDEM_NONE)}</p> }>
                 <div class="table-wrap" tabindex="0">
                     <table id="effects-table">
                         <thead>
@@ -125,7 +124,7 @@ pub fn Idempotency(
                             </tr>
                         </thead>
                         <tbody>
-                            <For each=move || snap.with(|s| s.effects.clone()) key=|e| format!("{e:?}") let:e>
+                            <For each=move || ui.snap.with(|s| s.effects.clone()) key=|e| format!("{e:?}") let:e>
                                 <tr data-key=e.idempotency_key.clone()>
                                     <td class="mono" translate="no">{e.idempotency_key.clone()}</td>
                                     <td class="mono">{e.job_id}</td>
@@ -145,11 +144,8 @@ pub fn Idempotency(
 
 /// §5: a burst of NOTIFYs while the listening session is busy, and the queue's usage.
 #[component]
-pub fn NotifyQueue(
-    lab: RwSignal<Option<Lab>, LocalStorage>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
+pub fn NotifyQueue(ui: Ui) -> impl IntoView {
+    let disabled = ui.disabled;
     let ctx = use_ctx();
     let count = RwSignal::new("1000".to_string());
     let problem = RwSignal::new(None::<Msg>);
@@ -157,7 +153,7 @@ pub fn NotifyQueue(
     let send = move || match count.get_untracked().trim().parse::<u32>() {
         Ok(n) if (min..=max).contains(&n) => {
             problem.set(None);
-            act.run(Action::NotifyBurst(n));
+            ui.act.run(Action::NotifyBurst(n));
         }
         Ok(n) => problem.set(Some(
             Msg::new(keys::JOBS_ERR_RANGE)
@@ -169,7 +165,7 @@ pub fn NotifyQueue(
             Msg::new(keys::JOBS_ERR_NUMBER).arg("text", count.get_untracked()),
         )),
     };
-    let burst = move || lab.with(|l| l.as_ref().and_then(|l| l.burst.clone()));
+    let burst = move || ui.lab.with(|l| l.as_ref().and_then(|l| l.burst.clone()));
     view! {
         <Panel heading_id="nq-title" heading=keys::JOBS_NQ_TITLE id="notify-queue">
             <p class="note">{ctx.t(keys::JOBS_NQ_NOTE)}</p>

@@ -2,6 +2,7 @@
 //! workers, with what it leaves in the table) and §4's dead jobs (a count kept in view, and
 //! the alert the trigger sends arriving).
 
+use super::Ui;
 use crate::ctx::use_ctx;
 use crate::keys;
 use crate::labs::jobs::model::{self, Action, Lab, Snapshot};
@@ -13,21 +14,20 @@ use queue_lab_core::i18n::Msg;
 
 /// §2: "completion changes the status or deletes the row", as a switch for the workers.
 #[component]
-pub fn CompleteMode(
-    lab: RwSignal<Option<Lab>, LocalStorage>,
-    snap: RwSignal<Snapshot>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
+pub fn CompleteMode(ui: Ui) -> impl IntoView {
+    let disabled = ui.disabled;
     let ctx = use_ctx();
-    let on = move || lab.with(|l| l.as_ref().is_some_and(|l| l.delete_on_complete));
+    let on = move || {
+        ui.lab
+            .with(|l| l.as_ref().is_some_and(|l| l.delete_on_complete))
+    };
     let stats = move || {
-        snap.with(|s| s.table.clone()).map(|t| {
+        ui.snap.with(|s| s.table.clone()).map(|t| {
             let msg = Msg::new(keys::JOBS_DONE_MODE_STATS)
                 .arg("rows", t.rows)
                 .arg("dead", t.dead_versions)
                 .arg("size", bytes(t.bytes))
-                .arg("done", snap.with(|s| s.counts.done));
+                .arg("done", ui.snap.with(|s| s.counts.done));
             view! { <p class="note" id="table-stats">{move || render(ctx.lang.get(), &msg)}</p> }
         })
     };
@@ -36,7 +36,7 @@ pub fn CompleteMode(
             <p class="muted">{ctx.rich(keys::JOBS_DONE_MODE_NOTE)}</p>
             <label class="row">
                 <input type="checkbox" id="delete-on-complete" prop:checked=on disabled=disabled
-                    on:change=move |ev| act.run(Action::DeleteOnComplete(event_target_checked(&ev)))/>
+                    on:change=move |ev| ui.act.run(Action::DeleteOnComplete(event_target_checked(&ev)))/>
                 {ctx.rich(keys::JOBS_DONE_MODE_TOGGLE)}
             </label>
             {stats}

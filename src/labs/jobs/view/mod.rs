@@ -23,6 +23,16 @@ use lifecycle::{CompleteMode, DeadAlerts, DeadCount};
 use queue_lab_core::i18n::{Key, Msg};
 use states::JobStates;
 
+/// What the lab's panels read and call: its state, its snapshot, its actions, and whether
+/// they are disabled while work runs.
+#[derive(Clone, Copy)]
+struct Ui {
+    lab: RwSignal<Option<Lab>, LocalStorage>,
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+}
+
 #[component]
 pub fn JobsLab() -> impl IntoView {
     let ctx = use_ctx();
@@ -40,6 +50,12 @@ pub fn JobsLab() -> impl IntoView {
     let working = Signal::derive(move || session.working());
 
     let disabled = move || busy.get();
+    let ui = Ui {
+        lab,
+        snap,
+        act: Callback::new(act),
+        disabled: Signal::derive(disabled),
+    };
 
     view! {
         <LabFrame session=session guide=guide slug="jobs" title=keys::LAB_JOBS_TITLE tour_title=keys::JOBS_TOUR_TITLE
@@ -63,19 +79,19 @@ pub fn JobsLab() -> impl IntoView {
                     </div>
                     <div class="lab-grid">
                         <Producers act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                        <Notify lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                        <Notify ui=ui/>
                     </div>
-                    <DualWrite lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                    <NotifyQueue lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                    <Workers lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                    <Idempotency lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                    <CompleteMode lab=lab snap=snap act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                    <DualWrite ui=ui/>
+                    <NotifyQueue ui=ui/>
+                    <Workers ui=ui/>
+                    <Idempotency ui=ui/>
+                    <CompleteMode ui=ui/>
                     <DeadAlerts lab=lab/>
-                    <PerKey lab=lab act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                    <PerKey ui=ui/>
                 </div>
                 <div class="lab-watch">
                     <LastActionSql entries=log busy=working/>
-                    <JobsTable snap=snap lab=lab touched=touched act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                    <JobsTable ui=ui touched=touched/>
                 </div>
             </div>
             // Below the two columns: beside them it pushed the changed row and the
@@ -156,17 +172,14 @@ fn Producers(act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
 }
 
 #[component]
-fn Notify(
-    lab: RwSignal<Option<Lab>, LocalStorage>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
+fn Notify(ui: Ui) -> impl IntoView {
+    let disabled = ui.disabled;
     let ctx = use_ctx();
     let bytes = RwSignal::new("8000".to_string());
     let problem = RwSignal::new(None::<Msg>);
-    let connected = move || lab.with(|l| l.as_ref().is_some_and(|l| l.connected));
+    let connected = move || ui.lab.with(|l| l.as_ref().is_some_and(|l| l.connected));
     let delivered = move || {
-        lab.with(|l| {
+        ui.lab.with(|l| {
             l.as_ref()
                 .map(|l| {
                     l.delivered
@@ -179,11 +192,11 @@ fn Notify(
                 .unwrap_or_default()
         })
     };
-    let lost = move || lab.with(|l| l.as_ref().map_or(0, |l| l.lost.len()));
+    let lost = move || ui.lab.with(|l| l.as_ref().map_or(0, |l| l.lost.len()));
     let send = move || match bytes.get_untracked().trim().parse::<usize>() {
         Ok(n) if n <= 100_000 => {
             problem.set(None);
-            act.run(Action::NotifyBytes(n));
+            ui.act.run(Action::NotifyBytes(n));
         }
         Ok(n) => problem.set(Some(
             Msg::new(keys::JOBS_ERR_RANGE)
@@ -203,9 +216,9 @@ fn Notify(
             </p>
             <div class="row">
                 <Show when=connected fallback=move || view! {
-                    <button type="button" id="reconnect" disabled=disabled on:click=move |_| act.run(Action::Reconnect)>{ctx.t(keys::JOBS_RECONNECT)}</button>
+                    <button type="button" id="reconnect" disabled=disabled on:click=move |_| ui.act.run(Action::Reconnect)>{ctx.t(keys::JOBS_RECONNECT)}</button>
                 }>
-                    <button type="button" id="disconnect" disabled=disabled on:click=move |_| act.run(Action::Disconnect)>{ctx.t(keys::JOBS_DISCONNECT)}</button>
+                    <button type="button" id="disconnect" disabled=disabled on:click=move |_| ui.act.run(Action::Disconnect)>{ctx.t(keys::JOBS_DISCONNECT)}</button>
                 </Show>
             </div>
             <p class="muted">{ctx.t(keys::JOBS_NOTIFY_EXPLAIN)}</p>
@@ -240,16 +253,14 @@ fn Notify(
 }
 
 #[component]
-fn Workers(
-    lab: RwSignal<Option<Lab>, LocalStorage>,
-    snap: RwSignal<Snapshot>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
+fn Workers(ui: Ui) -> impl IntoView {
+    let disabled = ui.disabled;
     let ctx = use_ctx();
     let card = move |w: WorkerId| {
-        let worker =
-            move || lab.with(|l| l.as_ref().map(|l| l.worker(w).clone()).unwrap_or_default());
+        let worker = move || {
+            ui.lab
+                .with(|l| l.as_ref().map(|l| l.worker(w).clone()).unwrap_or_default())
+        };
         let alive = move || worker().alive;
         let state = move || {
             let wk = worker();
@@ -260,7 +271,7 @@ fn Workers(
                     .arg("attempt", c.attempt),
                 (false, None, _) => Msg::new(keys::JOBS_W_DEAD),
                 (true, Some(c), _) => {
-                    let lease = snap.with(|s| {
+                    let lease = ui.snap.with(|s| {
                         s.jobs
                             .iter()
                             .find(|j| j.id == c.job && j.attempts == c.attempt)
@@ -287,13 +298,13 @@ fn Workers(
                 <h3><span>{ctx.t(keys::JOBS_WORKER)} " " {letter.to_string()}</span></h3>
                 <p class="state" class:woken=move || worker().woken_by.is_some() && worker().alive>{state}</p>
                 <div class="row">
-                    <button type="button" class="small" data-act="claim" disabled=move || disabled.get() || !alive() on:click=move |_| act.run(Action::Claim(w))>{ctx.t(keys::JOBS_CLAIM)}</button>
-                    <button type="button" class="small" data-act="complete" disabled=move || disabled.get() || worker().holding.is_none() on:click=move |_| act.run(Action::Complete(w))>
+                    <button type="button" class="small" data-act="claim" disabled=move || disabled.get() || !alive() on:click=move |_| ui.act.run(Action::Claim(w))>{ctx.t(keys::JOBS_CLAIM)}</button>
+                    <button type="button" class="small" data-act="complete" disabled=move || disabled.get() || worker().holding.is_none() on:click=move |_| ui.act.run(Action::Complete(w))>
                         {move || if alive() { ctx.t(keys::JOBS_COMPLETE)() } else { ctx.t(keys::JOBS_LATE_COMPLETE)() }}
                     </button>
-                    <button type="button" class="small" data-act="fail" disabled=move || disabled.get() || !alive() || worker().holding.is_none() on:click=move |_| act.run(Action::Fail(w))>{ctx.t(keys::JOBS_FAIL)}</button>
-                    <button type="button" class="small" data-act="heartbeat" disabled=move || disabled.get() || !alive() || worker().holding.is_none() on:click=move |_| act.run(Action::Heartbeat(w))>{ctx.t(keys::JOBS_HEARTBEAT)}</button>
-                    <button type="button" class="small danger" data-act="die" disabled=move || disabled.get() || !alive() on:click=move |_| act.run(Action::Die(w))>{ctx.t(keys::JOBS_DIE)}</button>
+                    <button type="button" class="small" data-act="fail" disabled=move || disabled.get() || !alive() || worker().holding.is_none() on:click=move |_| ui.act.run(Action::Fail(w))>{ctx.t(keys::JOBS_FAIL)}</button>
+                    <button type="button" class="small" data-act="heartbeat" disabled=move || disabled.get() || !alive() || worker().holding.is_none() on:click=move |_| ui.act.run(Action::Heartbeat(w))>{ctx.t(keys::JOBS_HEARTBEAT)}</button>
+                    <button type="button" class="small danger" data-act="die" disabled=move || disabled.get() || !alive() on:click=move |_| ui.act.run(Action::Die(w))>{ctx.t(keys::JOBS_DIE)}</button>
                 </div>
             </article>
         }
@@ -307,17 +318,12 @@ fn Workers(
 }
 
 #[component]
-fn JobsTable(
-    snap: RwSignal<Snapshot>,
-    lab: RwSignal<Option<Lab>, LocalStorage>,
-    touched: Memo<Vec<i64>>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
+fn JobsTable(ui: Ui, touched: Memo<Vec<i64>>) -> impl IntoView {
+    let disabled = ui.disabled;
     let ctx = use_ctx();
     // Which worker holds which claim (job, attempt): changes only on claim, finish or death.
     let holdings = Memo::new(move |_| {
-        lab.with(|l| {
+        ui.lab.with(|l| {
             l.as_ref()
                 .map(|l| {
                     WorkerId::ALL
@@ -338,7 +344,7 @@ fn JobsTable(
         })
     };
     let counts = move || {
-        let c = snap.with(|s| s.counts.clone());
+        let c = ui.snap.with(|s| s.counts.clone());
         render(
             ctx.lang.get(),
             &Msg::new(keys::JOBS_COUNTS)
@@ -354,7 +360,7 @@ fn JobsTable(
     let wrap = NodeRef::<leptos::html::Div>::new();
     Effect::new(move |_| {
         touched.track();
-        snap.track();
+        ui.snap.track();
         request_animation_frame(move || {
             // The page may be gone by the next frame (a restart unmounts it).
             let Some(Some(wrap)) = wrap.try_get_untracked() else {
@@ -368,9 +374,9 @@ fn JobsTable(
     view! {
         <Panel heading_id="jobs-title" heading=keys::JOBS_TABLE>
             <p class="muted" id="job-counts">{counts}</p>
-            <Show when=move || snap.with(|s| s.counts.total > model::LIST_LIMIT)>
+            <Show when=move || ui.snap.with(|s| s.counts.total > model::LIST_LIMIT)>
                 <p class="muted" id="jobs-shown">
-                    {move || render(ctx.lang.get(), &Msg::new(keys::JOBS_SHOWN).arg("shown", model::LIST_LIMIT).arg("total", snap.with(|s| s.counts.total)))}
+                    {move || render(ctx.lang.get(), &Msg::new(keys::JOBS_SHOWN).arg("shown", model::LIST_LIMIT).arg("total", ui.snap.with(|s| s.counts.total)))}
                 </p>
             </Show>
             <div class="table-wrap jobs-wrap" tabindex="0" node_ref=wrap>
@@ -393,7 +399,7 @@ fn JobsTable(
                         // Keyed by everything a row shows: a lab rebuilt (a tour step, Reset, a
                         // share link) makes job 1 again with other values, and a row kept by a
                         // shorter key would go on showing the old job's priority or payload.
-                        <For each=move || snap.with(|s| s.jobs.clone()) key=job_key let:job>
+                        <For each=move || ui.snap.with(|s| s.jobs.clone()) key=job_key let:job>
                             {
                                 let id = job.id;
                                 let status = job.status.clone();
@@ -415,7 +421,7 @@ fn JobsTable(
                                         <td class="payload" translate="no">{job.payload.to_string()}</td>
                                         <td>
                                             <Show when=move || dead>
-                                                <button type="button" class="small" data-act="requeue" disabled=disabled on:click=move |_| act.run(Action::Requeue(id))>
+                                                <button type="button" class="small" data-act="requeue" disabled=disabled on:click=move |_| ui.act.run(Action::Requeue(id))>
                                                     {ctx.t(keys::JOBS_REQUEUE)}
                                                 </button>
                                             </Show>
@@ -495,19 +501,16 @@ fn OrdersTable(snap: RwSignal<Snapshot>) -> impl IntoView {
 
 /// The lab's own (not the article's): jobs with an ordering key, and the per-key claim.
 #[component]
-fn PerKey(
-    lab: RwSignal<Option<Lab>, LocalStorage>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
+fn PerKey(ui: Ui) -> impl IntoView {
+    let disabled = ui.disabled;
     let ctx = use_ctx();
     let key = RwSignal::new("customer-42".to_string());
     let problem = RwSignal::new(None::<Msg>);
-    let on = move || lab.with(|l| l.as_ref().is_some_and(|l| l.per_key));
+    let on = move || ui.lab.with(|l| l.as_ref().is_some_and(|l| l.per_key));
     let submit = move || match model::parse_key(&key.get_untracked()) {
         Ok(k) => {
             problem.set(None);
-            act.run(Action::EnqueueKeyed(k));
+            ui.act.run(Action::EnqueueKeyed(k));
         }
         Err(m) => problem.set(Some(m)),
     };
@@ -522,7 +525,7 @@ fn PerKey(
             </form>
             <label class="row">
                 <input type="checkbox" id="per-key-claim" prop:checked=on disabled=disabled
-                    on:change=move |ev| act.run(Action::PerKeyClaim(event_target_checked(&ev)))/>
+                    on:change=move |ev| ui.act.run(Action::PerKeyClaim(event_target_checked(&ev)))/>
                 {ctx.t(keys::JOBS_PER_KEY_TOGGLE)}
             </label>
             <SqlShown summary=keys::JOBS_PER_KEY_SQL statements=&[model::CLAIM_PER_KEY_SQL]/>

@@ -6,6 +6,7 @@ use crate::ctx::use_ctx;
 use crate::keys;
 use crate::labs::jobs::model::{Lab, Snapshot};
 use crate::labs::session::Last;
+use crate::ui::figure::ArrowHead;
 use crate::ui::i18n::{render, tr};
 use crate::ui::panel::Panel;
 use leptos::prelude::*;
@@ -205,12 +206,8 @@ pub fn JobStates(
             <div class="table-wrap" tabindex="0">
             <svg id="job-states" class="states-svg" viewBox="0 0 590 250" width="100%" role="img" aria-label=summary>
                 <defs>
-                    <marker id="states-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                        <path d="M 0 0 L 10 5 L 0 10 z" class="head"/>
-                    </marker>
-                    <marker id="states-head-on" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                        <path d="M 0 0 L 10 5 L 0 10 z" class="head-on"/>
-                    </marker>
+                    <ArrowHead id="states-head" class="head"/>
+                    <ArrowHead id="states-head-on" class="head-on"/>
                 </defs>
                 {arrows}
                 {boxes}

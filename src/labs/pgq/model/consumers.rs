@@ -6,7 +6,7 @@
 //! batch stays un-acked, and the engine only finds out by its silence (another member's
 //! receive_coop takes the batch over after [`DEAD_SECONDS`]).
 
-use super::{Event, Lab, Outcome, Tone};
+use super::{refuse_outside, Event, Lab, Outcome, Tone};
 use crate::db::{Db, DbError};
 use crate::keys;
 use crate::labs::pgq::sql::{self, Member, DEAD_SECONDS, MAX_RECEIVE, QUEUE};
@@ -122,14 +122,8 @@ impl Lab {
         sub: &str,
         max: i64,
     ) -> Result<Outcome, DbError> {
-        if !(1..=MAX_RECEIVE).contains(&max) {
-            return Ok(Outcome::new(
-                Msg::new(keys::PGQ_ERR_RANGE)
-                    .arg("min", 1)
-                    .arg("max", MAX_RECEIVE)
-                    .arg("n", max),
-                Tone::Warn,
-            ));
+        if let Some(refused) = refuse_outside(max, 1, MAX_RECEIVE) {
+            return Ok(refused);
         }
         if self.is_killed(consumer, sub) {
             return Ok(self.stopped(sub));

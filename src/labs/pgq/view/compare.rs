@@ -9,6 +9,7 @@ use crate::runner::{Scope, Work};
 use crate::ui::console::ErrorBox;
 use crate::ui::format::{bytes, group};
 use crate::ui::i18n::{render, tr};
+use crate::ui::table::col_heads;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
@@ -177,8 +178,7 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
                     <thead>
                         <tr>
                             <th scope="col"></th>
-                            <th scope="col">{ctx.t(keys::PGQ_CMP_DEAD_TUPLES)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_CMP_DEQUEUE_RATE)}</th>
+                            {col_heads(ctx, &[keys::PGQ_CMP_DEAD_TUPLES, keys::PGQ_CMP_DEQUEUE_RATE])}
                         </tr>
                     </thead>
                     <tbody>
@@ -221,14 +221,7 @@ fn ReportTable(report: Report, pinned: bool, running: RwSignal<bool>) -> impl In
                             <th scope="colgroup" colspan="4">{ctx.t(keys::PGQ_CMP_SIDE_JOBS)}</th>
                         </tr>
                         <tr>
-                            <th scope="col">{ctx.t(keys::PGQ_CMP_DEAD_TUPLES)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_CMP_SIZE)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_CMP_PER_RECEIVE)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_CMP_ROTATION)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_CMP_DEAD_VACUUM)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_CMP_SIZE)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_CMP_PER_CLAIM)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_CMP_CLAIM_PAGES)}</th>
+                            {col_heads(ctx, &[keys::PGQ_CMP_DEAD_TUPLES, keys::PGQ_CMP_SIZE, keys::PGQ_CMP_PER_RECEIVE, keys::PGQ_CMP_ROTATION, keys::PGQ_CMP_DEAD_VACUUM, keys::PGQ_CMP_SIZE, keys::PGQ_CMP_PER_CLAIM, keys::PGQ_CMP_CLAIM_PAGES])}
                         </tr>
                     </thead>
                     <tbody>

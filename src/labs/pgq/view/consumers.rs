@@ -6,6 +6,7 @@ use crate::keys;
 use crate::labs::pgq::model::parse_in;
 use crate::labs::pgq::model::{self, Action, Event, Lab, Snapshot, SubInfo};
 use crate::ui::i18n::{render, tr};
+use crate::ui::table::col_heads;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
@@ -38,6 +39,17 @@ impl Fields {
     }
 }
 
+/// What every card of the panel reads and calls: the lab, its snapshot, the actions, whether
+/// they are disabled, and the receive limit and nack delay fields.
+#[derive(Clone, Copy)]
+struct Ui {
+    lab: LabSig,
+    snap: RwSignal<Snapshot>,
+    act: Callback<Action>,
+    disabled: Signal<bool>,
+    f: Fields,
+}
+
 #[component]
 pub fn Consumers(
     lab: LabSig,
@@ -50,6 +62,13 @@ pub fn Consumers(
         limit: RwSignal::new("100".to_string()),
         delay: RwSignal::new("30".to_string()),
         problem: RwSignal::new(None),
+    };
+    let ui = Ui {
+        lab,
+        snap,
+        act,
+        disabled,
+        f,
     };
     let names = move || {
         snap.with(|s| {
@@ -72,7 +91,7 @@ pub fn Consumers(
             <Subscribe snap=snap act=act disabled=disabled/>
             <div class="workers">
                 <For each=names key=|n| *n let:name>
-                    <ConsumerCard name=name lab=lab snap=snap act=act disabled=disabled f=f/>
+                    <ConsumerCard name=name ui=ui/>
                 </For>
             </div>
             <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_NACK)}</p>
@@ -121,17 +140,11 @@ fn Subscribe(
 }
 
 #[component]
-fn ConsumerCard(
-    name: &'static str,
-    lab: LabSig,
-    snap: RwSignal<Snapshot>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-    f: Fields,
-) -> impl IntoView {
+fn ConsumerCard(name: &'static str, ui: Ui) -> impl IntoView {
+    let disabled = ui.disabled;
     let ctx = use_ctx();
     let info = move || {
-        snap.with(|s| {
+        ui.snap.with(|s| {
             s.consumers
                 .iter()
                 .find(|c| c.consumer_name == name)
@@ -141,7 +154,7 @@ fn ConsumerCard(
     };
     let group = move || info().subconsumers > 0;
     let events = move || {
-        lab.with(|l| {
+        ui.lab.with(|l| {
             l.as_ref()
                 .map(|l| l.batch(name).to_vec())
                 .unwrap_or_default()
@@ -149,15 +162,15 @@ fn ConsumerCard(
     };
     let batch_id = move || events().first().map(|e| e.batch_id);
     let receive = move || {
-        if let Some(max) = f.limit() {
-            act.run(Action::Receive {
+        if let Some(max) = ui.f.limit() {
+            ui.act.run(Action::Receive {
                 consumer: name.into(),
                 max,
             });
         }
     };
     let lag_max = move || {
-        snap.with(|s| {
+        ui.snap.with(|s| {
             s.consumers
                 .iter()
                 .map(|c| c.lag_events)
@@ -167,7 +180,7 @@ fn ConsumerCard(
         })
     };
     let next_sub = move || {
-        snap.with(|s| {
+        ui.snap.with(|s| {
             model::SUBS.into_iter().find(|n| {
                 !s.subs
                     .iter()
@@ -193,21 +206,21 @@ fn ConsumerCard(
                 <Show when=move || !group()>
                     <button type="button" class="small" data-act="receive" disabled=disabled on:click=move |_| receive()>{ctx.t(keys::PGQ_ACTION_RECEIVE)}</button>
                     <button type="button" class="small" data-act="ack" disabled=move || disabled.get() || batch_id().is_none()
-                        on:click=move |_| { if let Some(b) = batch_id() { act.run(Action::Ack { consumer: name.into(), batch: b }) } }>
+                        on:click=move |_| { if let Some(b) = batch_id() { ui.act.run(Action::Ack { consumer: name.into(), batch: b }) } }>
                         {ctx.t(keys::PGQ_ACTION_ACK)}
                     </button>
                 </Show>
                 {move || next_sub().map(|sub| view! {
                     <button type="button" class="small" data-act="add-sub" disabled=disabled
-                        on:click=move |_| act.run(Action::AddSub { consumer: name.into(), sub: sub.into() })>
+                        on:click=move |_| ui.act.run(Action::AddSub { consumer: name.into(), sub: sub.into() })>
                         {move || render(ctx.lang.get(), &Msg::new(keys::PGQ_ACTION_ADD_SUB).arg("sub", sub))}
                     </button>
                 })}
                 <button type="button" class="small" data-act="unsubscribe" disabled=disabled
-                    on:click=move |_| act.run(Action::Unsubscribe(name.into()))>{ctx.t(keys::PGQ_ACTION_UNSUBSCRIBE)}</button>
+                    on:click=move |_| ui.act.run(Action::Unsubscribe(name.into()))>{ctx.t(keys::PGQ_ACTION_UNSUBSCRIBE)}</button>
             </div>
-            <Show when=group fallback=move || view! { <PlainBatch name=name info=Signal::derive(info) events=Signal::derive(events) lab=lab act=act disabled=disabled f=f/> }>
-                <Group name=name lab=lab snap=snap act=act disabled=disabled f=f/>
+            <Show when=group fallback=move || view! { <PlainBatch name=name info=Signal::derive(info) events=Signal::derive(events) ui=ui/> }>
+                <Group name=name ui=ui/>
             </Show>
         </article>
     }
@@ -219,23 +232,21 @@ fn PlainBatch(
     name: &'static str,
     info: Signal<model::ConsumerInfo>,
     events: Signal<Vec<Event>>,
-    lab: LabSig,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-    f: Fields,
+    ui: Ui,
 ) -> impl IntoView {
+    let disabled = ui.disabled;
     let ctx = use_ctx();
     let batch_id = move || events.with(|e| e.first().map(|e| e.batch_id));
     let nacked = move |msg: i64| {
-        lab.with(|l| {
+        ui.lab.with(|l| {
             l.as_ref()
                 .and_then(|l| l.nacked.get(name))
                 .and_then(|n| n.iter().find(|(m, _)| *m == msg).map(|(_, o)| o.clone()))
         })
     };
     let nack = move |batch: i64, msg: i64| {
-        if let Some(delay) = f.delay() {
-            act.run(Action::Nack {
+        if let Some(delay) = ui.f.delay() {
+            ui.act.run(Action::Nack {
                 consumer: name.into(),
                 batch,
                 msg,
@@ -255,10 +266,7 @@ fn PlainBatch(
                 <table class="batch">
                     <thead>
                         <tr>
-                            <th scope="col">{ctx.t(keys::PGQ_LABEL_MSG_ID)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_FIELD_PAYLOAD)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_LABEL_RETRY_COUNT)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_LABEL_CREATED_AT)}</th>
+                            {col_heads(ctx, &[keys::PGQ_LABEL_MSG_ID, keys::PGQ_FIELD_PAYLOAD, keys::PGQ_LABEL_RETRY_COUNT, keys::PGQ_LABEL_CREATED_AT])}
                             <th scope="col"><span class="visually-hidden">{ctx.t(keys::PGQ_ACTION_NACK)}</span></th>
                         </tr>
                     </thead>
@@ -296,17 +304,10 @@ fn PlainBatch(
 /// A cooperative group: one row per subconsumer, with its part, the shared lag, and its
 /// buttons.
 #[component]
-fn Group(
-    name: &'static str,
-    lab: LabSig,
-    snap: RwSignal<Snapshot>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-    f: Fields,
-) -> impl IntoView {
+fn Group(name: &'static str, ui: Ui) -> impl IntoView {
     let ctx = use_ctx();
     let subs = move || {
-        snap.with(|s| {
+        ui.snap.with(|s| {
             s.subs
                 .iter()
                 .filter(|x| x.consumer_name == name)
@@ -320,25 +321,18 @@ fn Group(
         </p>
         <ul class="subs">
             <For each=subs key=|s| *s let:sub>
-                <SubRow name=name sub=sub lab=lab snap=snap act=act disabled=disabled f=f/>
+                <SubRow name=name sub=sub ui=ui/>
             </For>
         </ul>
     }
 }
 
 #[component]
-fn SubRow(
-    name: &'static str,
-    sub: &'static str,
-    lab: LabSig,
-    snap: RwSignal<Snapshot>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-    f: Fields,
-) -> impl IntoView {
+fn SubRow(name: &'static str, sub: &'static str, ui: Ui) -> impl IntoView {
+    let disabled = ui.disabled;
     let ctx = use_ctx();
     let info = move || {
-        snap.with(|s| {
+        ui.snap.with(|s| {
             s.subs
                 .iter()
                 .find(|x| x.consumer_name == name && x.subconsumer_name == sub)
@@ -347,13 +341,16 @@ fn SubRow(
         })
     };
     let held = move || {
-        lab.with(|l| {
+        ui.lab.with(|l| {
             l.as_ref()
                 .map(|l| l.part(name, sub).to_vec())
                 .unwrap_or_default()
         })
     };
-    let killed = move || lab.with(|l| l.as_ref().is_some_and(|l| l.is_killed(name, sub)));
+    let killed = move || {
+        ui.lab
+            .with(|l| l.as_ref().is_some_and(|l| l.is_killed(name, sub)))
+    };
     let part = move |i: SubInfo| match i.batch_id {
         Some(b) => Msg::new(keys::PGQ_LABEL_PART)
             .arg("batch", b)
@@ -363,8 +360,8 @@ fn SubRow(
         None => Msg::new(keys::PGQ_LABEL_NO_PART),
     };
     let receive = move || {
-        if let Some(max) = f.limit() {
-            act.run(Action::ReceiveCoop {
+        if let Some(max) = ui.f.limit() {
+            ui.act.run(Action::ReceiveCoop {
                 consumer: name.into(),
                 sub: sub.into(),
                 max,
@@ -385,16 +382,16 @@ fn SubRow(
             <div class="row">
                 <button type="button" class="small" data-act="receive-coop" disabled=move || disabled.get() || killed() on:click=move |_| receive()>{ctx.t(keys::PGQ_ACTION_RECEIVE_COOP)}</button>
                 <button type="button" class="small" data-act="ack-coop" disabled=move || disabled.get() || killed() || held().is_empty()
-                    on:click=move |_| act.run(Action::AckCoop { consumer: name.into(), sub: sub.into() })>{ctx.t(keys::PGQ_ACTION_ACK_COOP)}</button>
+                    on:click=move |_| ui.act.run(Action::AckCoop { consumer: name.into(), sub: sub.into() })>{ctx.t(keys::PGQ_ACTION_ACK_COOP)}</button>
                 <Show when=killed fallback=move || view! {
                     <button type="button" class="small" data-act="kill" disabled=disabled
-                        on:click=move |_| act.run(Action::Kill { consumer: name.into(), sub: sub.into() })>{ctx.t(keys::PGQ_ACTION_KILL)}</button>
+                        on:click=move |_| ui.act.run(Action::Kill { consumer: name.into(), sub: sub.into() })>{ctx.t(keys::PGQ_ACTION_KILL)}</button>
                 }>
                     <button type="button" class="small" data-act="restart" disabled=disabled
-                        on:click=move |_| act.run(Action::AddSub { consumer: name.into(), sub: sub.into() })>{ctx.t(keys::PGQ_ACTION_RESTART)}</button>
+                        on:click=move |_| ui.act.run(Action::AddSub { consumer: name.into(), sub: sub.into() })>{ctx.t(keys::PGQ_ACTION_RESTART)}</button>
                 </Show>
                 <button type="button" class="small" data-act="remove-sub" disabled=disabled
-                    on:click=move |_| act.run(Action::RemoveSub { consumer: name.into(), sub: sub.into() })>{ctx.t(keys::PGQ_ACTION_REMOVE_SUB)}</button>
+                    on:click=move |_| ui.act.run(Action::RemoveSub { consumer: name.into(), sub: sub.into() })>{ctx.t(keys::PGQ_ACTION_REMOVE_SUB)}</button>
             </div>
             <Show when=move || !held().is_empty()>
                 <p class="mono" data-field="part-events">

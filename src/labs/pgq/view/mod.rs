@@ -18,6 +18,7 @@ use crate::ui::format::bytes;
 use crate::ui::i18n::{render, tr};
 use crate::ui::reveal::reveal_later;
 use crate::ui::sql_log::LastActionSql;
+use crate::ui::table::col_heads;
 use compare::Compare;
 use consumers::Consumers;
 use leptos::prelude::*;
@@ -264,11 +265,7 @@ fn Rotation(
                 <table id="event-tables">
                     <thead>
                         <tr>
-                            <th scope="col">{ctx.t(keys::PGQ_LABEL_TABLE)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_LABEL_EVENTS)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_LABEL_DEAD_TUPLES)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_LABEL_UPDATES_DELETES)}</th>
-                            <th scope="col">{ctx.t(keys::PGQ_LABEL_SIZE)}</th>
+                            {col_heads(ctx, &[keys::PGQ_LABEL_TABLE, keys::PGQ_LABEL_EVENTS, keys::PGQ_LABEL_DEAD_TUPLES, keys::PGQ_LABEL_UPDATES_DELETES, keys::PGQ_LABEL_SIZE])}
                             <th scope="col">"ev_id"</th>
                         </tr>
                     </thead>
@@ -328,10 +325,7 @@ fn RetriesAndDead(
                     <table id="retry-table">
                         <thead>
                             <tr>
-                                <th scope="col">{ctx.t(keys::PGQ_LABEL_CONSUMER)}</th>
-                                <th scope="col">{ctx.t(keys::PGQ_LABEL_MSG_ID)}</th>
-                                <th scope="col">{ctx.t(keys::PGQ_LABEL_RETRY_COUNT)}</th>
-                                <th scope="col">{ctx.t(keys::PGQ_LABEL_RETRY_AFTER)}</th>
+                                {col_heads(ctx, &[keys::PGQ_LABEL_CONSUMER, keys::PGQ_LABEL_MSG_ID, keys::PGQ_LABEL_RETRY_COUNT, keys::PGQ_LABEL_RETRY_AFTER])}
                             </tr>
                         </thead>
                         <tbody>
@@ -357,10 +351,7 @@ fn RetriesAndDead(
                         <thead>
                             <tr>
                                 <th scope="col">"dl_id"</th>
-                                <th scope="col">{ctx.t(keys::PGQ_LABEL_CONSUMER)}</th>
-                                <th scope="col">{ctx.t(keys::PGQ_FIELD_PAYLOAD)}</th>
-                                <th scope="col">{ctx.t(keys::PGQ_FIELD_REASON)}</th>
-                                <th scope="col">{ctx.t(keys::PGQ_LABEL_DIED_AT)}</th>
+                                {col_heads(ctx, &[keys::PGQ_LABEL_CONSUMER, keys::PGQ_FIELD_PAYLOAD, keys::PGQ_FIELD_REASON, keys::PGQ_LABEL_DIED_AT])}
                                 <th scope="col"><span class="visually-hidden">{ctx.t(keys::PGQ_ACTION_REPLAY)}</span></th>
                             </tr>
                         </thead>

@@ -9,6 +9,7 @@ use crate::clock::time_of_day;
 use crate::ctx::use_ctx;
 use crate::keys;
 use crate::labs::pgq::model::{CursorInfo, QueueInfo, Snapshot, TableInfo};
+use crate::ui::figure::ArrowHead;
 use crate::ui::i18n::render;
 use leptos::prelude::*;
 use queue_lab_core::i18n::{Lang, Msg};
@@ -313,9 +314,7 @@ pub fn TableRing(snap: RwSignal<Snapshot>) -> impl IntoView {
             <div class="table-wrap" tabindex="0">
                 <svg id="table-ring" class="ring-svg" viewBox="0 0 520 370" width="100%" role="img" aria-label=label>
                     <defs>
-                        <marker id="ring-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                            <path d="M 0 0 L 10 5 L 0 10 z" class="head"/>
-                        </marker>
+                        <ArrowHead id="ring-head" class="head"/>
                     </defs>
                     {picture}
                 </svg>

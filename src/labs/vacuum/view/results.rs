@@ -7,6 +7,7 @@ use crate::labs::vacuum::model::{self, Metric, Record, Strategy};
 use crate::labs::vacuum::rows::Named;
 use crate::ui::format::{bytes, group, ms};
 use crate::ui::i18n::tr;
+use crate::ui::table::col_heads;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
@@ -84,17 +85,7 @@ pub(super) fn Results(ui: Ui) -> impl IntoView {
                     <table id="vacuum-table">
                         <thead>
                             <tr>
-                                <th scope="col">{ctx.t(keys::VACUUM_COL_STRATEGY)}</th>
-                                <th scope="col">{ctx.t(keys::VACUUM_COL_ROUND)}</th>
-                                <th scope="col">{ctx.t(keys::VACUUM_COL_STEP)}</th>
-                                <th scope="col">{ctx.t(keys::VACUUM_COL_HEAP)}</th>
-                                <th scope="col">{ctx.t(keys::VACUUM_COL_HEAP_PAGES)}</th>
-                                <th scope="col">{ctx.t(keys::VACUUM_COL_INDEXES)}</th>
-                                <th scope="col">{ctx.t(keys::VACUUM_COL_LIVE)}</th>
-                                <th scope="col">{ctx.t(keys::VACUUM_COL_DEAD)}</th>
-                                <th scope="col">{ctx.t(keys::VACUUM_COL_CLAIM_PAGES)}</th>
-                                <th scope="col">{ctx.t(keys::VACUUM_COL_CLAIM_MS)}</th>
-                                <th scope="col">{ctx.t(keys::VACUUM_COL_TIME)}</th>
+                                {col_heads(ctx, &[keys::VACUUM_COL_STRATEGY, keys::VACUUM_COL_ROUND, keys::VACUUM_COL_STEP, keys::VACUUM_COL_HEAP, keys::VACUUM_COL_HEAP_PAGES, keys::VACUUM_COL_INDEXES, keys::VACUUM_COL_LIVE, keys::VACUUM_COL_DEAD, keys::VACUUM_COL_CLAIM_PAGES, keys::VACUUM_COL_CLAIM_MS, keys::VACUUM_COL_TIME])}
                             </tr>
                         </thead>
                         <tbody>{rows}</tbody>

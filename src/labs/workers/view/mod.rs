@@ -10,6 +10,7 @@ use super::tour::{Look, Table, TOUR};
 use crate::ctx::{use_ctx, Ctx};
 use crate::keys;
 use crate::ui::i18n::{render, tr};
+use crate::ui::table::col_heads;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
@@ -725,11 +726,7 @@ fn OrderingPanel(
                 <table id="w-ordering">
                     <thead>
                         <tr>
-                            <th scope="col">{ctx.t(keys::WORKERS_F_STRATEGY)}</th>
-                            <th scope="col">{ctx.t(keys::WORKERS_M_THROUGHPUT)}</th>
-                            <th scope="col">{ctx.t(keys::WORKERS_M_KEY_INVERSIONS)}</th>
-                            <th scope="col">{ctx.t(keys::WORKERS_M_INVERSIONS)}</th>
-                            <th scope="col">{ctx.t(keys::WORKERS_M_ELAPSED)}</th>
+                            {col_heads(ctx, &[keys::WORKERS_F_STRATEGY, keys::WORKERS_M_THROUGHPUT, keys::WORKERS_M_KEY_INVERSIONS, keys::WORKERS_M_INVERSIONS, keys::WORKERS_M_ELAPSED])}
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
