@@ -416,8 +416,9 @@ impl Db {
         sql: &str,
         params: &[Param],
     ) -> Result<Rows<T>, DbError> {
-        let call = run_query(self.handle.session(), &self.log, sql, params);
-        self.in_flight.watch(sql, call).await
+        let call = send_query(self.handle.session(), sql, params);
+        let (result, started) = self.in_flight.watch(sql, call).await;
+        finish(result, &self.log, sql, params, started)
     }
 
     /// Runs one statement and returns rows as arrays of JSON values.
@@ -526,8 +527,9 @@ impl Db {
         params: &[Param],
     ) -> Result<Rows<T>, DbError> {
         let unlogged = SqlLog::default();
-        let call = run_query(self.handle.session(), &unlogged, sql, params);
-        self.in_flight.watch(sql, call).await
+        let call = send_query(self.handle.session(), sql, params);
+        let (result, started) = self.in_flight.watch(sql, call).await;
+        finish(result, &unlogged, sql, params, started)
     }
 
     /// Listens on a channel: `on_notify` gets each delivered payload. Only committed
@@ -574,19 +576,20 @@ impl Listener {
     }
 }
 
-async fn run_query<T: DeserializeOwned>(
+/// Sends one statement with its parameters; the reply and when it was sent. Not generic
+/// over the row type (only `finish` is), so the .wasm holds one copy of it and of its
+/// `InFlight::watch`, not one per row type (ten copies were 30 KB after wasm-opt).
+async fn send_query(
     session: &bridge::Session,
-    log: &SqlLog,
     sql: &str,
     params: &[Param],
-) -> Result<Rows<T>, DbError> {
+) -> (Result<JsValue, JsValue>, f64) {
     let js_params = js_sys::Array::new();
     for p in params {
         js_params.push(&p.to_js());
     }
     let started = log::now_ms();
-    let result = session.query(sql, &js_params, false).await;
-    finish(result, log, sql, params, started)
+    (session.query(sql, &js_params, false).await, started)
 }
 
 fn finish<T: DeserializeOwned>(
@@ -596,6 +599,30 @@ fn finish<T: DeserializeOwned>(
     params: &[Param],
     started: f64,
 ) -> Result<Rows<T>, DbError> {
+    let mut rows = Vec::new();
+    let mut decode = |js_rows: JsValue| {
+        rows =
+            serde_wasm_bindgen::from_value(js_rows).map_err(|e| DbError::decode(&e.to_string()))?;
+        Ok(())
+    };
+    let (fields, affected) = finish_rows(result, log, sql, params, started, &mut decode)?;
+    Ok(Rows {
+        rows,
+        fields,
+        affected,
+    })
+}
+
+/// `finish`'s part that does not depend on the row type; `decode` reads the rows (when the
+/// reply has any) into the caller's `Vec<T>`. Returns the fields and the affected count.
+fn finish_rows(
+    result: Result<JsValue, JsValue>,
+    log: &SqlLog,
+    sql: &str,
+    params: &[Param],
+    started: f64,
+    decode: &mut dyn FnMut(JsValue) -> Result<(), DbError>,
+) -> Result<(Vec<String>, u64), DbError> {
     // The worker's figure for the statement alone (see `ms` in pglite-bridge/worker.js); the
     // round trip measured here would also count the wait behind statements sent before it.
     let own_ms = match &result {
@@ -615,34 +642,25 @@ fn finish<T: DeserializeOwned>(
         } else {
             0
         };
-        let rows: Vec<T> = if js_rows.is_undefined() || js_rows.is_null() {
-            Vec::new()
-        } else {
-            serde_wasm_bindgen::from_value(js_rows).map_err(|e| DbError::decode(&e.to_string()))?
-        };
+        if !(js_rows.is_undefined() || js_rows.is_null()) {
+            decode(js_rows)?;
+        }
         let fields: Vec<String> = serde_wasm_bindgen::from_value(field("fields"))
             .map_err(|e| DbError::decode(&e.to_string()))?;
         let affected = field("affected").as_f64().unwrap_or(0.0) as u64;
-        Ok((
-            Rows {
-                rows,
-                fields,
-                affected,
-            },
-            count,
-        ))
+        Ok((fields, affected, count))
     });
     let outcome = outcome.map_err(|e| e.with_sql(sql));
     log.record(LogEntry {
         sql: sql.to_owned(),
         params: params.iter().map(Param::display).collect(),
         literals: params.iter().map(Param::literal).collect(),
-        rows: outcome.as_ref().ok().map(|(_, n)| *n as u64),
-        affected: outcome.as_ref().ok().map(|(r, _)| r.affected),
+        rows: outcome.as_ref().ok().map(|(_, _, n)| *n as u64),
+        affected: outcome.as_ref().ok().map(|(_, a, _)| *a),
         ms,
         error: outcome.as_ref().err().map(|e| e.to_string()),
     });
-    outcome.map(|(rows, _)| rows)
+    outcome.map(|(fields, affected, _)| (fields, affected))
 }
 
 fn finish_unit<T>(

@@ -9,7 +9,7 @@
 //! SQL console's own BEGIN is the console's business).
 
 use super::bridge;
-use super::{finish, finish_unit, log, run_query, Db, DbError, InFlight, Param, Rows, SqlLog};
+use super::{finish, finish_unit, log, send_query, Db, DbError, InFlight, Param, Rows, SqlLog};
 use serde::de::DeserializeOwned;
 
 /// What a statement runs on: the database, or an open transaction on it. A named statement
@@ -118,8 +118,9 @@ impl Tx {
         sql: &str,
         params: &[Param],
     ) -> Result<Rows<T>, DbError> {
-        let call = run_query(self.session(), &self.log, sql, params);
-        self.in_flight.watch(sql, call).await
+        let call = send_query(self.session(), sql, params);
+        let (result, started) = self.in_flight.watch(sql, call).await;
+        finish(result, &self.log, sql, params, started)
     }
 
     pub async fn exec(&self, script: &str) -> Result<(), DbError> {

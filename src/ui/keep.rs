@@ -123,8 +123,9 @@ pub fn split(bytes: &[u8]) -> Result<Parts<'_>, Msg> {
             .arg("found", found)
             .arg("want", FORMAT));
     }
+    // Read again from the line, not `from_value(value)` (see `Lab::parse_state`).
     let manifest: Manifest =
-        serde_json::from_value(value).map_err(|_| refused(keys::KEEP_ERR_NOT_SAVED_LAB))?;
+        serde_json::from_slice(&head[..end]).map_err(|_| refused(keys::KEEP_ERR_NOT_SAVED_LAB))?;
     let rest = &bytes[end + 1..];
     let short = || Msg::new(keys::KEEP_ERR_TRUNCATED);
     if rest.len() < DIGEST_HEX + 1 || rest[DIGEST_HEX] != b'\n' {
