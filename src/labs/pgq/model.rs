@@ -19,6 +19,7 @@ mod keep;
 pub use consumers::SubKey;
 
 pub use super::rows::*;
+use super::sql;
 pub use super::sql::*;
 
 /// Everything a learner can do in this lab.
@@ -101,9 +102,9 @@ fn refuse_outside(n: i64, min: i64, max: i64) -> Option<Outcome> {
     (!(min..=max).contains(&n)).then(|| {
         Outcome::new(
             Msg::new(keys::PGQ_ERR_RANGE)
-                .arg("min", min)
-                .arg("max", max)
-                .arg("n", n),
+                .arg("min", crate::ui::format::group(min))
+                .arg("max", crate::ui::format::group(max))
+                .arg("n", crate::ui::format::group(n)),
             Tone::Warn,
         )
     })
@@ -139,11 +140,11 @@ impl Lab {
     pub async fn setup(db: &Db) -> Result<Lab, DbError> {
         install(db).await?;
         clock::reset(db).await?;
-        create_queue(db, QUEUE, NTABLES).await?;
+        sql::create_queue(db, QUEUE, NTABLES).await?;
         let period = format!("{ROTATION_SECONDS} seconds");
-        set_queue_config(db, QUEUE, "rotation_period", &period).await?;
+        sql::set_queue_config(db, QUEUE, "rotation_period", &period).await?;
         for c in CONSUMERS {
-            subscribe(db, QUEUE, c).await?;
+            sql::subscribe(db, QUEUE, c).await?;
         }
         Ok(Lab::default())
     }
@@ -224,9 +225,9 @@ impl Lab {
     async fn send_one(&mut self, db: &Db) -> Result<Outcome, DbError> {
         let n = self.sent + 1;
         let payload = serde_json::json!({"order": n}).to_string();
-        let s = send(
+        let s = sql::send(
             db,
-            self::NewEvent {
+            sql::NewEvent {
                 queue: QUEUE,
                 event_type: EVENT_TYPE,
                 payload: &payload,
@@ -246,7 +247,7 @@ impl Lab {
         if let Some(refused) = refuse_outside(n, 1, MAX_BURST) {
             return Ok(refused);
         }
-        let sent = send_burst(db, QUEUE, "order.bulk", n).await?;
+        let sent = sql::send_burst(db, QUEUE, "order.bulk", n).await?;
         Ok(Outcome::new(
             Msg::new(keys::PGQ_RESULT_SENT_BURST).arg("count", sent),
             Tone::Good,
@@ -256,9 +257,9 @@ impl Lab {
     async fn send_rollback(&mut self, db: &Db) -> Result<Outcome, DbError> {
         let tx = db.begin().await?;
         let payload = serde_json::json!({"order": "cancelled"}).to_string();
-        let sent = send(
+        let sent = sql::send(
             &tx,
-            self::NewEvent {
+            sql::NewEvent {
                 queue: QUEUE,
                 event_type: EVENT_TYPE,
                 payload: &payload,
@@ -276,13 +277,13 @@ impl Lab {
     /// The in-flight demo: an event sent in a transaction that is prepared and left open
     /// across ticks (see [`inflight_prepare`]).
     async fn prepare(&mut self, db: &Db) -> Result<Outcome, DbError> {
-        if inflight_open(db).await? {
+        if sql::inflight_open(db).await? {
             return Ok(Outcome::new(
                 Msg::new(keys::PGQ_OUT_INFLIGHT_ALREADY),
                 Tone::Info,
             ));
         }
-        let Some((id, txid)) = inflight_prepare(db).await? else {
+        let Some((id, txid)) = sql::inflight_prepare(db).await? else {
             return Err(DbError::other(
                 "the prepared transaction did not appear in pg_prepared_xacts",
             ));
@@ -297,14 +298,14 @@ impl Lab {
     }
 
     async fn finish_prepared(&mut self, db: &Db, commit: bool) -> Result<Outcome, DbError> {
-        if !inflight_open(db).await? {
+        if !sql::inflight_open(db).await? {
             self.inflight = None;
             return Ok(Outcome::new(
                 Msg::new(keys::PGQ_OUT_INFLIGHT_NONE),
                 Tone::Info,
             ));
         }
-        finish_prepared(db, commit).await?;
+        sql::finish_prepared(db, commit).await?;
         let id = self.inflight.take().unwrap_or(0);
         Ok(if commit {
             Outcome::new(
@@ -321,11 +322,11 @@ impl Lab {
 
     /// PgQue's demo idiom: force_next_tick, then ticker: a tick now, whatever the thresholds.
     async fn tick(&mut self, db: &Db) -> Result<Outcome, DbError> {
-        force_next_tick(db, QUEUE).await?;
-        let Some(tick) = ticker(db, QUEUE).await? else {
+        sql::force_next_tick(db, QUEUE).await?;
+        let Some(tick) = sql::ticker(db, QUEUE).await? else {
             return Err(DbError::other("ticker made no tick after force_next_tick"));
         };
-        let snap = tick_snapshot(db, QUEUE, tick).await?;
+        let snap = sql::tick_snapshot(db, QUEUE, tick).await?;
         Ok(Outcome::new(
             Msg::new(keys::PGQ_RESULT_TICKED)
                 .arg("tick", tick)
@@ -338,15 +339,15 @@ impl Lab {
         if let Some(refused) = refuse_outside(max, 1, MAX_RECEIVE) {
             return Ok(refused);
         }
-        let rows: Vec<Event> = receive(db, QUEUE, consumer, max).await?;
+        let rows: Vec<Event> = sql::receive(db, QUEUE, consumer, max).await?;
         let Some(first) = rows.first() else {
             self.batches.remove(consumer);
-            let info = consumer_info(db, QUEUE)
+            let info = sql::consumer_info(db, QUEUE)
                 .await?
                 .into_iter()
                 .find(|c| c.consumer_name == consumer)
                 .unwrap_or_default();
-            let waiting = queue_info(db, QUEUE)
+            let waiting = sql::queue_info(db, QUEUE)
                 .await?
                 .and_then(|q| q.events_since_tick)
                 .unwrap_or(0);
@@ -377,7 +378,7 @@ impl Lab {
         {
             self.nacked.remove(consumer);
         }
-        let size = batch_events(db, batch).await?.len();
+        let size = sql::batch_events(db, batch).await?.len();
         self.batches.insert(consumer.to_owned(), rows);
         let msg = if again {
             Msg::new(keys::PGQ_RESULT_RECEIVED_AGAIN).arg("id", batch)
@@ -409,12 +410,12 @@ impl Lab {
     /// skipped.
     async fn ack(&mut self, db: &Db, consumer: &str, batch: i64) -> Result<Outcome, DbError> {
         let held: BTreeSet<i64> = self.batch(consumer).iter().map(|e| e.msg_id).collect();
-        let skipped: Vec<i64> = match batch_events(db, batch).await {
+        let skipped: Vec<i64> = match sql::batch_events(db, batch).await {
             Ok(ids) => ids.into_iter().filter(|id| !held.contains(id)).collect(),
             // Not open (acked already): the ack below says so.
             Err(_) => Vec::new(),
         };
-        let finished = self::ack(db, batch).await?;
+        let finished = sql::ack(db, batch).await?;
         if finished != 1 {
             // Nothing finished: the lab forgets the batch it holds only if that is the one
             // acked (finished elsewhere already); another batch it holds is still open.
@@ -433,7 +434,7 @@ impl Lab {
         }
         self.batches.remove(consumer);
         self.nacked.remove(consumer);
-        let tick = consumer_info(db, QUEUE)
+        let tick = sql::consumer_info(db, QUEUE)
             .await?
             .into_iter()
             .find(|c| c.consumer_name == consumer)
@@ -474,15 +475,15 @@ impl Lab {
             return Ok(refused);
         }
         let reason = format!("{consumer} failed event {msg}");
-        let nacked = self::Nack {
+        let nacked = sql::Nack {
             batch,
             msg,
             delay,
             reason: &reason,
         };
-        self::nack(db, nacked).await?;
+        sql::nack(db, nacked).await?;
         // nack returns 1 either way; where the event went is read back from the tables.
-        let outcome = nack_outcome(db, QUEUE, consumer, msg).await?;
+        let outcome = sql::nack_outcome(db, QUEUE, consumer, msg).await?;
         let list = self.nacked.entry(consumer.to_owned()).or_default();
         list.retain(|(m, _)| *m != msg);
         list.push((msg, outcome.clone()));
@@ -503,7 +504,7 @@ impl Lab {
     }
 
     async fn maint(&mut self, db: &Db) -> Result<Outcome, DbError> {
-        let rows = self::maint(db).await?;
+        let rows = sql::maint(db).await?;
         let rotated = rows.iter().any(|r| r.action == "rotate");
         let main = rows
             .iter()
@@ -520,7 +521,7 @@ impl Lab {
     }
 
     async fn retry_events(&mut self, db: &Db) -> Result<Outcome, DbError> {
-        let n = self::retry_events(db).await?;
+        let n = sql::retry_events(db).await?;
         Ok(Outcome::new(
             Msg::new(keys::PGQ_OUT_RELEASED).arg("count", n),
             if n > 0 { Tone::Good } else { Tone::Info },
@@ -528,13 +529,13 @@ impl Lab {
     }
 
     async fn replay(&mut self, db: &Db, dl_id: i64) -> Result<Outcome, DbError> {
-        let consumer = dlq_inspect(db, QUEUE, 10_000)
+        let consumer = sql::dlq_inspect(db, QUEUE, 10_000)
             .await?
             .into_iter()
             .find(|d| d.dl_id == dl_id)
             .map(|d| d.consumer)
             .unwrap_or_default();
-        let id = dlq_replay(db, dl_id).await?;
+        let id = sql::dlq_replay(db, dl_id).await?;
         Ok(Outcome::new(
             Msg::new(keys::PGQ_RESULT_REPLAYED)
                 .arg("id", dl_id)
@@ -550,11 +551,11 @@ impl Lab {
             .arg("secs", seconds)
             .arg("now", clock::time_of_day(&now));
         if self.auto_maint {
-            self::retry_events(db).await?;
+            sql::retry_events(db).await?;
         }
         if self.auto_tick {
             // The scheduler's ticker: a tick only if PgQ's thresholds say one is due.
-            let tick = ticker(db, QUEUE).await?;
+            let tick = sql::ticker(db, QUEUE).await?;
             msg = match tick {
                 Some(tick) => Msg::new(keys::PGQ_OUT_ADVANCED_TICKED)
                     .arg("secs", seconds)
@@ -566,7 +567,7 @@ impl Lab {
             };
         }
         if self.auto_maint {
-            self.last_maint = self::maint(db).await?;
+            self.last_maint = sql::maint(db).await?;
         }
         Ok(Outcome::new(msg, Tone::Info))
     }
@@ -575,15 +576,15 @@ impl Lab {
 /// Reads the queue for the view (statistics flushed first, so dead tuples are current).
 pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
     let now = clock::now(db).await?;
-    flush_stats(db).await?;
-    let queue = queue_info(db, QUEUE).await?;
-    let consumers = consumer_info(db, QUEUE).await?;
-    let subs = subconsumer_info(db, QUEUE).await?;
-    let tables = table_info(db, QUEUE).await?;
-    let cursors = cursor_info(db, QUEUE).await?;
-    let retries = retry_list(db, QUEUE).await?;
-    let dead = dlq_inspect(db, QUEUE, DLQ_LIMIT).await?;
-    let inflight_open = inflight_open(db).await?;
+    sql::flush_stats(db).await?;
+    let queue = sql::queue_info(db, QUEUE).await?;
+    let consumers = sql::consumer_info(db, QUEUE).await?;
+    let subs = sql::subconsumer_info(db, QUEUE).await?;
+    let tables = sql::table_info(db, QUEUE).await?;
+    let cursors = sql::cursor_info(db, QUEUE).await?;
+    let retries = sql::retry_list(db, QUEUE).await?;
+    let dead = sql::dlq_inspect(db, QUEUE, DLQ_LIMIT).await?;
+    let inflight_open = sql::inflight_open(db).await?;
     Ok(Snapshot {
         now,
         queue,
