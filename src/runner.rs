@@ -24,6 +24,10 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
+/// A piece of work with its result type erased (`Runner::run_named` keeps the result).
+type ErasedWork<'a> =
+    Box<dyn FnOnce(Work) -> Pin<Box<dyn Future<Output = Result<(), DbError>> + 'a>> + 'a>;
+
 /// Where a piece of work belongs: it decides the search path and the clock it runs with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
@@ -295,6 +299,27 @@ impl Runner {
         sql: Option<String>,
         work: impl AsyncFnOnce(&Work) -> Result<T, DbError>,
     ) -> Result<T, DbError> {
+        // Only this wrapper is made once per kind of work; the turn, the set-up and what
+        // follows the work are `run_erased`'s, one copy in the .wasm.
+        let mut value = None;
+        let slot = &mut value;
+        let erased: ErasedWork<'_> = Box::new(move |w: Work| {
+            Box::pin(async move {
+                *slot = Some(work(&w).await?);
+                Ok(())
+            })
+        });
+        self.run_erased(scope, what, sql, erased).await?;
+        value.ok_or_else(|| DbError::other("the work ended without its result"))
+    }
+
+    async fn run_erased(
+        &self,
+        scope: Scope,
+        what: Option<Msg>,
+        sql: Option<String>,
+        work: ErasedWork<'_>,
+    ) -> Result<(), DbError> {
         let cancel = match scope.lab() {
             Some(lab) if matches!(scope, Scope::Lab(_)) => self.cancel_flag(lab),
             _ => Rc::new(Cell::new(false)),
@@ -331,7 +356,7 @@ impl Runner {
         };
         let out = async {
             self.enter(scope).await?;
-            let out = work(&w).await;
+            let out = work(w).await;
             // The clock is read back even after a failed action: lab time may have moved.
             self.leave(scope, !out.as_ref().is_err_and(|e| e.dead))
                 .await?;

@@ -600,9 +600,12 @@ fn finish<T: DeserializeOwned>(
     started: f64,
 ) -> Result<Rows<T>, DbError> {
     let mut rows = Vec::new();
-    let mut decode = |js_rows: JsValue| {
-        rows =
-            serde_wasm_bindgen::from_value(js_rows).map_err(|e| DbError::decode(&e.to_string()))?;
+    // One row at a time: walking the array is `finish_rows`' (one copy), only the row's own
+    // decoding is made per row type.
+    let mut decode = |js_row: JsValue| {
+        rows.push(
+            serde_wasm_bindgen::from_value(js_row).map_err(|e| DbError::decode(&e.to_string()))?,
+        );
         Ok(())
     };
     let (fields, affected) = finish_rows(result, log, sql, params, started, &mut decode)?;
@@ -613,8 +616,9 @@ fn finish<T: DeserializeOwned>(
     })
 }
 
-/// `finish`'s part that does not depend on the row type; `decode` reads the rows (when the
-/// reply has any) into the caller's `Vec<T>`. Returns the fields and the affected count.
+/// `finish`'s part that does not depend on the row type; `decode` reads each row (when the
+/// reply has any), in order, into the caller's `Vec<T>`. Returns the fields and the affected
+/// count.
 fn finish_rows(
     result: Result<JsValue, JsValue>,
     log: &SqlLog,
@@ -638,13 +642,16 @@ fn finish_rows(
         };
         let js_rows = field("rows");
         let count = if js_sys::Array::is_array(&js_rows) {
-            js_sys::Array::from(&js_rows).length() as usize
-        } else {
+            let js_rows = js_sys::Array::from(&js_rows);
+            for row in js_rows.iter() {
+                decode(row)?;
+            }
+            js_rows.length() as usize
+        } else if js_rows.is_undefined() || js_rows.is_null() {
             0
+        } else {
+            return Err(DbError::decode("the rows are not an array"));
         };
-        if !(js_rows.is_undefined() || js_rows.is_null()) {
-            decode(js_rows)?;
-        }
         let fields: Vec<String> = serde_wasm_bindgen::from_value(field("fields"))
             .map_err(|e| DbError::decode(&e.to_string()))?;
         let affected = field("affected").as_f64().unwrap_or(0.0) as u64;

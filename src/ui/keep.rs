@@ -111,8 +111,12 @@ pub fn split(bytes: &[u8]) -> Result<Parts<'_>, Msg> {
         .position(|b| *b == b'\n')
         .ok_or_else(|| refused(keys::KEEP_ERR_NOT_SAVED_LAB))?;
     let head = &bytes[..=end];
+    // Read as text, like every other JSON the app reads: serde_json's reader of bytes would
+    // be a second copy of its parser in the .wasm. (Bytes that are no UTF-8 are no JSON.)
+    let line =
+        std::str::from_utf8(&head[..end]).map_err(|_| refused(keys::KEEP_ERR_NOT_SAVED_LAB))?;
     let value: serde_json::Value =
-        serde_json::from_slice(&head[..end]).map_err(|_| refused(keys::KEEP_ERR_NOT_SAVED_LAB))?;
+        serde_json::from_str(line).map_err(|_| refused(keys::KEEP_ERR_NOT_SAVED_LAB))?;
     if value.get("app").and_then(|a| a.as_str()) != Some(APP) {
         return Err(refused(keys::KEEP_ERR_NOT_SAVED_LAB));
     }
@@ -125,7 +129,7 @@ pub fn split(bytes: &[u8]) -> Result<Parts<'_>, Msg> {
     }
     // Read again from the line, not `from_value(value)` (see `Lab::parse_state`).
     let manifest: Manifest =
-        serde_json::from_slice(&head[..end]).map_err(|_| refused(keys::KEEP_ERR_NOT_SAVED_LAB))?;
+        serde_json::from_str(line).map_err(|_| refused(keys::KEEP_ERR_NOT_SAVED_LAB))?;
     let rest = &bytes[end + 1..];
     let short = || Msg::new(keys::KEEP_ERR_TRUNCATED);
     if rest.len() < DIGEST_HEX + 1 || rest[DIGEST_HEX] != b'\n' {
