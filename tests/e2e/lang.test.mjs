@@ -36,17 +36,21 @@ async function jobsIdle(page) {
 test('a page opened in Korean asks for the Korean file once, while the .wasm downloads, and shows Korean; an English page never asks', async () => {
   const page = await newPage(site.browser);
   const asked = koreanRequests(page);
-  let wasmDone = null;
-  let koAsked = null;
-  page.on('request', (r) => { if (koAsked === null && /\/i18n\/ko\.tsv$/.test(r.url())) koAsked = Date.now(); });
-  page.on('requestfinished', (r) => { if (/_bg\.wasm$/.test(r.url()) && !/sim-worker/.test(r.url())) wasmDone = Date.now(); });
   await page.goto(site.server.url + '?lang=ko#/jobs');
   await page.waitForSelector('#main');
   const s = await shown(page);
   assert.deepEqual(s, { lang: 'ko', brand: TEXT['shell.title'].ko, h1: TEXT['lab.jobs.title'].ko });
   assert.equal(await page.textContent('.site-header nav a.current'), TEXT['lab.jobs.short'].ko);
   assert.deepEqual(asked, [site.server.url + 'i18n/ko.tsv'], 'one request: the app takes over the first screen\'s');
-  assert.ok(koAsked !== null && wasmDone !== null && koAsked <= wasmDone, 'asked for before the .wasm had arrived');
+  // The browser's own clock (resource timing): when the Korean file was asked for, and when
+  // the app's .wasm had arrived.
+  const t = await page.evaluate(() => {
+    const all = performance.getEntriesByType('resource');
+    const ko = all.find((e) => e.name.endsWith('/i18n/ko.tsv'));
+    const wasm = all.filter((e) => /_bg\.wasm$/.test(e.name) && !/sim-worker/.test(e.name));
+    return { ko: ko ? ko.startTime : null, wasmEnd: wasm.length ? Math.max(...wasm.map((e) => e.responseEnd)) : null };
+  });
+  assert.ok(t.ko !== null && t.wasmEnd !== null && t.ko < t.wasmEnd, `asked for before the .wasm had arrived: ${JSON.stringify(t)}`);
   await shot(page, 'lang-open-ko');
 
   const english = await newPage(site.browser);
