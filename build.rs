@@ -1,5 +1,7 @@
-//! Lists the message catalogs for the app (`assets/i18n/*.tsv`, compiled in by
-//! `ui::i18n`) and writes `keys.rs`, one constant per key of the app's catalogs (the
+//! Lists the message catalogs for the app (`assets/i18n/*.tsv`), writes each language's
+//! texts as a file of their own (`en.tsv`, compiled in by `ui::i18n`; `ko.tsv`, which the site
+//! ships as `i18n/ko.tsv`, written for it by `scripts/language-file.mjs`, and which tests
+//! load), and writes `keys.rs`, one constant per key of the app's catalogs (the
 //! `keys` module), so a misspelt key is a compile error and an unused one dead code. Fails
 //! the build on a key a source writes as a string literal, or a key the first screen's
 //! script names that no catalog has. See `build/i18n_keys.rs`.
@@ -20,6 +22,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", i18n_keys::CATALOG_DIR);
     let names = i18n_keys::catalogs(&root);
     let mut app_catalogs = Vec::new();
+    let mut shipped = Vec::new();
     let mut list = String::from(
         "/// Every catalog: its file name and text.\npub const FILES: &[(&str, &str)] = &[\n",
     );
@@ -46,12 +49,35 @@ fn main() {
             "    ({name:?}, include_str!({:?})),\n",
             path.display().to_string()
         ));
+        shipped.push((name.clone(), text));
         if !i18n_keys::CORE_CATALOGS.contains(&name.as_str()) {
             app_catalogs.push(name.clone());
         }
     }
     list.push_str("];\n");
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
+    for (lang, column, name, what) in [
+        (
+            "en",
+            1,
+            "ENGLISH",
+            "The English texts (compiled in: the app's fallback language).",
+        ),
+        (
+            "ko",
+            2,
+            "KOREAN",
+            "The Korean texts, as the site ships them in `i18n/ko.tsv`.",
+        ),
+    ] {
+        let file = out.join(format!("{lang}.tsv"));
+        std::fs::write(&file, i18n_keys::language_file(&shipped, column))
+            .expect("OUT_DIR is writable");
+        list.push_str(&format!(
+            "/// {what}\npub const {name}: &str = include_str!({:?});\n",
+            file.display().to_string()
+        ));
+    }
     std::fs::write(out.join("catalogs.rs"), list).expect("OUT_DIR is writable");
     println!("cargo:rerun-if-changed=build/i18n_keys.rs");
     // The keys the first screen's script names count as used: the list names their constants.

@@ -40,6 +40,31 @@ pub fn catalogs(root: &Path) -> Vec<String> {
     names
 }
 
+/// The first line of a language file (`en.tsv`, `ko.tsv`: one language's texts, derived from
+/// the catalogs by [`language_file`] and by `scripts/language-file.mjs`, byte for byte).
+pub const LANGUAGE_FILE_HEADER: &str =
+    "# Generated from assets/i18n/*.tsv: key<TAB>text, one language. Do not edit.";
+
+/// One language's texts of `catalogs` (file name and text, in the order given): the header,
+/// then `key<TAB>text` for each entry, `column` 1 for English, 2 for Korean, written as the
+/// catalog writes it (its `\n` escapes kept).
+pub fn language_file(catalogs: &[(String, String)], column: usize) -> String {
+    let mut out = format!("{LANGUAGE_FILE_HEADER}\n");
+    for (_, text) in catalogs {
+        for line in text.lines() {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let cols: Vec<&str> = line.split('\t').collect();
+            out.push_str(cols[0]);
+            out.push('\t');
+            out.push_str(cols.get(column).copied().unwrap_or_default());
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// The sources that name keys, relative to the workspace root (`pgcheck` prints the labs'
 /// tables with the labs' column names).
 pub const SOURCES: [&str; 3] = ["src", "crates/core/src", "crates/pgcheck/src"];

@@ -142,6 +142,13 @@ function draw(T, LABS) {
     var a = asked();
     var l = a.lang, here = a.lab, embed = a.embed;
     var t = function (key) { return T[l][key]; };
+    // The app's .wasm has the English texts only (src/ui/i18n.rs): a page in Korean asks for
+    // the Korean ones now, so they download beside the .wasm; the app takes the request over
+    // (and reports its failure: the catch only keeps it from being an unhandled rejection).
+    if (l === 'ko' && !window.queueLabKorean) {
+      window.queueLabKorean = fetch('i18n/ko.tsv');
+      window.queueLabKorean.catch(function () {});
+    }
     document.documentElement.setAttribute('lang', l);
     // The host page's theme from the first paint, not only once the app has started.
     if (a.theme) document.documentElement.setAttribute('data-theme', a.theme);

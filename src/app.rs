@@ -4,6 +4,7 @@ use crate::ctx::{query_param, use_ctx, Ctx, DbState, Route};
 use crate::db::Location;
 use crate::keys;
 use crate::labs;
+use crate::ui::lang::{LangFailed, LangState, LangSwitch, Pending};
 use crate::ui::start::StartPanel;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Lang;
@@ -16,7 +17,8 @@ pub fn route_from_hash(hash: &str) -> Route {
     labs::find(id).map_or(Route::Home, Route::Lab)
 }
 
-fn initial_lang() -> Lang {
+/// The language the page asks for: `lang=`, else the stored choice, else the browser's.
+pub fn initial_lang() -> Lang {
     if let Some(l) = query_param("lang").and_then(|l| Lang::parse(&l)) {
         return l;
     }
@@ -62,8 +64,11 @@ pub fn App() -> impl IntoView {
     let start_route = query_param("lab")
         .and_then(|id| labs::find(&id))
         .map_or_else(|| route_from_hash(&current_hash()), Route::Lab);
+    // A language whose texts are not loaded (the start's fetch failed) opens in English.
+    let asked = initial_lang();
+    let (lang, pending) = crate::ui::lang::opening(asked);
     let ctx = Ctx {
-        lang: RwSignal::new(initial_lang()),
+        lang: RwSignal::new(lang),
         route: RwSignal::new(start_route),
         db: RwSignal::new_local(DbState::Idle),
         data_changed: RwSignal::new(0),
@@ -72,6 +77,11 @@ pub fn App() -> impl IntoView {
         pglite: RwSignal::new_local(None),
     };
     provide_context(ctx);
+    let lang_state = LangState(RwSignal::new(pending.clone()));
+    provide_context(lang_state);
+    if lang != asked && pending == Pending::None {
+        crate::ui::lang::choose(ctx, lang_state, asked);
+    }
 
     // PGlite's manifest: the start panel says how much a start downloads. On a lab page that
     // runs SQL (not in an embed, where nothing downloads before the click), PGlite's
@@ -103,11 +113,16 @@ pub fn App() -> impl IntoView {
         }
     });
 
-    // The document's language follows the switch (screen readers pronounce by it).
+    // The document's language follows the switch (screen readers pronounce by it). The
+    // stored choice and the address do too, but not while the page shows English only because
+    // the learner's language could not be fetched.
     Effect::new(move |_| {
         let lang = ctx.lang.get();
         if let Some(html) = window().document().and_then(|d| d.document_element()) {
             let _ = html.set_attribute("lang", lang.code());
+        }
+        if matches!(lang_state.0.get(), Pending::Failed(..)) {
+            return;
         }
         if let Ok(Some(storage)) = window().local_storage() {
             let _ = storage.set_item("queue-lab-lang", lang.code());
@@ -139,6 +154,7 @@ pub fn App() -> impl IntoView {
             <Show when=move || embed>
                 <crate::ui::embed::EmbedBar/>
             </Show>
+            <LangFailed/>
             <StartPanel/>
             {page}
         </main>
@@ -175,30 +191,6 @@ fn Header() -> impl IntoView {
             </nav>
             <LangSwitch/>
         </header>
-    }
-}
-
-#[component]
-pub fn LangSwitch() -> impl IntoView {
-    let ctx = use_ctx();
-    let button = move |lang: Lang, label: &'static str| {
-        view! {
-            <button
-                type="button"
-                class="lang"
-                aria-pressed=move || (ctx.lang.get() == lang).to_string()
-                lang=lang.code()
-                on:click=move |_| ctx.lang.set(lang)
-            >
-                {label}
-            </button>
-        }
-    };
-    view! {
-        <div class="lang-switch" role="group" aria-label=ctx.t(keys::SHELL_LANG_LABEL)>
-            {button(Lang::Ko, "한국어")}
-            {button(Lang::En, "English")}
-        </div>
     }
 }
 

@@ -25,10 +25,34 @@ pub mod ui;
 
 pub use queue_lab_core::i18n::{Key, Lang, Msg};
 
-/// Mounts the app on the page's body.
+/// Mounts the app on the page's body, in place of the static first screen (`index.html`). A
+/// page in a language whose texts are not compiled in (Korean) fetches them first, while the
+/// first screen shows; when that fails, the app mounts in English and says what failed.
 pub fn start() {
     std::panic::set_hook(Box::new(show_panic));
+    let asked = app::initial_lang();
+    if ui::i18n::loaded(asked) {
+        mount();
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(failure) = ui::i18n::fetch(asked).await {
+            ui::lang::failed_at_start(failure);
+        }
+        mount();
+    });
+}
+
+/// Mounts the app; the static first screen gives way to it in the same task, so no frame
+/// shows both.
+fn mount() {
     leptos::mount::mount_to_body(app::App);
+    if let Some(first) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("first-screen"))
+    {
+        first.remove();
+    }
 }
 
 /// A bug in the app stops it (release builds abort on panic): say so on the page, with a

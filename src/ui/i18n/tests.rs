@@ -1,0 +1,752 @@
+//! The catalogs' checks: every key, number, word and language file as the app reads them.
+
+use super::*;
+use queue_lab_core::i18n::Catalog;
+
+/// The Korean file the site ships (`scripts/language-file.mjs`, Trunk's pre-build hook,
+/// copied to `dist/i18n/ko.tsv`) is byte for byte the file `build.rs` derives from the
+/// catalogs (`KOREAN`, which tests load), and each of its texts is the catalogs' Korean.
+#[test]
+fn the_shipped_korean_file_is_the_catalogs_korean_column() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let features = if cfg!(feature = "stub-lab") {
+        "stub-lab"
+    } else {
+        ""
+    };
+    let out = std::process::Command::new("node")
+        .arg(format!("{root}/scripts/language-file.mjs"))
+        .arg("--print")
+        .env("QUEUE_LAB_FEATURES", features)
+        .output()
+        .expect("node runs scripts/language-file.mjs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout) == KOREAN,
+        "scripts/language-file.mjs and build.rs derive different Korean files"
+    );
+    let catalogs = Catalog::parse(FILES).expect("catalogs parse");
+    let korean = parse("ko.tsv", KOREAN, Some(english())).expect("the Korean file parses");
+    assert_eq!(korean.len(), catalogs.keys().count());
+    for key in catalogs.keys() {
+        assert_eq!(korean[key], catalogs.text(Lang::Ko, key), "{key}");
+        assert_eq!(english()[key], catalogs.text(Lang::En, key), "{key}");
+    }
+}
+
+/// A language file cut short, or not a language file at all (a server's HTML page), is
+/// refused with where it went wrong; nothing of it is used.
+#[test]
+fn a_broken_or_cut_off_language_file_is_refused() {
+    let all = english();
+    let cut: String = KOREAN.lines().take(40).map(|l| format!("{l}\n")).collect();
+    let e = parse("ko.tsv", &cut, Some(all)).unwrap_err();
+    assert!(e.problem.contains("texts missing"), "{e:?}");
+    let e = parse("ko.tsv", "<!doctype html>\n<html>", Some(all)).unwrap_err();
+    assert_eq!((e.line, e.problem.as_str()), (1, "expected key<TAB>text"));
+    assert!(parse("ko.tsv", KOREAN, Some(all)).is_ok());
+}
+
+/// Code names keys by their constants (`keys::JOBS_OUT_ENQUEUED`): a misspelt one does
+/// not compile and an unused one is dead code (clippy). What would escape both, a key
+/// written as a string literal, fails the build (`build.rs`); this is the same check
+/// from a test, over every crate that names keys.
+#[test]
+fn no_source_writes_a_key_as_text() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let written = super::i18n_keys::written_as_text(root, &super::i18n_keys::SOURCES);
+    assert!(written.is_empty(), "{}", written.join("\n"));
+}
+
+/// One constant per catalog key, named after it, and no two keys share a name.
+#[test]
+fn every_catalog_key_has_its_constant() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let names = super::i18n_keys::catalogs(root);
+    let text = super::i18n_keys::constants(root, &names, "crate::Key", "")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(text.contains("pub const JOBS_TOUR_1_TITLE: Key = Key::new(\"jobs.tour.1.title\");"));
+}
+
+/// The advisor's messages (core's keys) render from the one app catalog, numbers
+/// formatted, in both languages.
+#[test]
+fn advice_is_rendered_with_formatted_numbers_in_both_languages() {
+    let m = Msg::new(queue_lab_core::keys::LEAVE_DEAD_CREATED)
+        .num("dead_per_s", 1_600.0)
+        .num("dead_per_s_peak", 2_400.0);
+    let en = render(Lang::En, &m);
+    assert!(en.contains("1,600") && en.contains("2,400"), "{en}");
+    let ko = render(Lang::Ko, &m);
+    assert!(ko.contains("1,600") && !ko.contains('{'), "{ko}");
+}
+
+#[test]
+fn translation_files_parse() {
+    if let Err(e) = Catalog::parse(FILES) {
+        panic!("{}:{}: {}", e.file, e.line, e.problem);
+    }
+}
+
+/// Every number a text states, in either language, is listed in `figures.tsv` for its
+/// key with its source; a `code` source must still be true of the code. A figure typed
+/// into a text without a source, or a setting changed in code but not in the text it
+/// names, fails here.
+#[test]
+fn every_number_in_the_texts_has_a_source() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let figures = std::fs::read_to_string(format!("{root}/assets/i18n/figures.tsv"))
+        .expect("figures.tsv readable");
+    let mut listed: Vec<(f64, Vec<&str>, &str)> = Vec::new();
+    let mut problems = Vec::new();
+    for (n, line) in figures.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [figure, keys, source] = cols[..] else {
+            problems.push(format!("figures.tsv:{}: three columns expected", n + 1));
+            continue;
+        };
+        let Ok(value) = figure.parse::<f64>() else {
+            problems.push(format!("figures.tsv:{}: {figure:?} is not a number", n + 1));
+            continue;
+        };
+        if let Some(code) = source.strip_prefix("code ") {
+            let (path, snippet) = code.split_once(": ").expect("code <path>: <snippet>");
+            let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap_or_default();
+            let digits: String = snippet.chars().filter(|c| *c != '_').collect();
+            if !text.contains(snippet) {
+                problems.push(format!(
+                    "figures.tsv:{}: {path} no longer has {snippet:?}",
+                    n + 1
+                ));
+            } else if !digits.contains(figure) {
+                problems.push(format!(
+                    "figures.tsv:{}: {snippet:?} does not say {figure}",
+                    n + 1
+                ));
+            }
+        }
+        listed.push((value, keys.split(',').map(str::trim).collect(), source));
+    }
+    let matches = |pattern: &str, key: &str| match pattern.strip_suffix('*') {
+        Some(prefix) => key.starts_with(prefix),
+        None => pattern == key,
+    };
+    let mut used = vec![false; listed.len()];
+    for (file, text) in FILES {
+        for line in text.lines() {
+            let cols: Vec<&str> = line.split('\t').collect();
+            if line.starts_with('#') || cols.len() < 3 {
+                continue;
+            }
+            let key = cols[0];
+            for (lang, text) in [("en", cols[1]), ("ko", cols[2])] {
+                for (shown, value) in numbers_in(text) {
+                    if value == 0.0 || value == 1.0 {
+                        continue;
+                    }
+                    let found = listed.iter().position(|(v, keys, _)| {
+                        *v == value && keys.iter().any(|p| matches(p, key))
+                    });
+                    match found {
+                        Some(i) => used[i] = true,
+                        None => problems.push(format!(
+                            "{file}: {key} ({lang}) states {shown} with no source in figures.tsv"
+                        )),
+                    }
+                }
+            }
+        }
+    }
+    // Figures written in Rust that reach a text as a placeholder: a constant
+    // (`.arg("rounds", model::ROUNDS_DEFAULT)`) and the advisor's reference figures are
+    // listed as `key{placeholder}`, with their source, like a figure typed in a text.
+    for (key, placeholder, place) in constants_in_messages(root) {
+        let listed_as = format!("{key}{{{placeholder}}}");
+        match listed
+            .iter()
+            .position(|(_, keys, _)| keys.contains(&listed_as.as_str()))
+        {
+            Some(i) => used[i] = true,
+            None => problems.push(format!(
+                "{place}: a constant or number written in Rust fills {listed_as} with no source in figures.tsv"
+            )),
+        }
+    }
+    for r in queue_lab_core::advisor::REFERENCES {
+        for (name, value) in [("low", r.low_per_s), ("high", r.high_per_s)] {
+            let listed_as = format!("{}{{{name}}}", r.key);
+            let found = listed.iter().position(|(v, keys, _)| {
+                keys.contains(&listed_as.as_str()) && (v - value).abs() <= 0.5
+            });
+            match found {
+                Some(i) => used[i] = true,
+                None if name == "high" && r.high_per_s == r.low_per_s => {}
+                None => problems.push(format!(
+                    "advisor REFERENCES: {listed_as} = {value} has no source in figures.tsv"
+                )),
+            }
+        }
+    }
+    for (i, (value, keys, _)) in listed.iter().enumerate() {
+        if !used[i] {
+            problems.push(format!(
+                "figures.tsv: {value} for {keys:?} is stated by no text"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Every catalog's Korean (file, key, text), from the files on disk (so that a test can
+/// read a planted word without a rebuild).
+fn korean_texts() -> Vec<(String, String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for name in super::i18n_keys::catalogs(root) {
+        let text = std::fs::read_to_string(root.join("assets/i18n").join(&name))
+            .expect("catalog readable");
+        for line in text.lines() {
+            let cols: Vec<&str> = line.split('\t').collect();
+            if line.starts_with('#') || cols.len() < 3 {
+                continue;
+            }
+            out.push((name.clone(), cols[0].to_owned(), cols[2].to_owned()));
+        }
+    }
+    out
+}
+
+fn report(problems: Vec<String>, what: &str) {
+    assert!(problems.is_empty(), "{what}:\n{}", problems.join("\n"));
+}
+
+/// One Korean word per idea: a catalog's Korean uses the glossary's term for each idea,
+/// never a word the glossary rejects for it (회전, not 교체, for rotation).
+#[test]
+fn one_korean_word_per_idea() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let glossary = std::fs::read_to_string(format!("{root}/assets/i18n/glossary.tsv"))
+        .expect("glossary.tsv readable");
+    let mut terms = Vec::new();
+    for line in glossary.lines() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [english, korean, rejected] = cols[..] else {
+            panic!("glossary.tsv: three columns expected: {line:?}");
+        };
+        let rejected: Vec<&str> = rejected.split(',').map(str::trim).collect();
+        assert!(
+            !rejected.iter().any(|r| korean.contains(r)),
+            "glossary.tsv: {english}: the term {korean} contains a word it rejects"
+        );
+        terms.push((english, korean, rejected));
+    }
+    assert!(terms.len() >= 8, "the glossary lists its terms");
+    let mut problems = Vec::new();
+    for (file, key, text) in korean_texts() {
+        for (english, korean, rejected) in &terms {
+            for r in rejected.iter().filter(|r| text.contains(**r)) {
+                problems.push(format!(
+                    "{file}: {key}: {r:?} for {english}; the glossary's word is {korean:?}"
+                ));
+            }
+        }
+    }
+    report(problems, "a Korean word the glossary rejects");
+}
+
+/// The words `kept_words.txt` lets a Korean text show in Latin letters outside code.
+fn kept_words() -> Vec<String> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    std::fs::read_to_string(format!("{root}/assets/i18n/kept_words.txt"))
+        .expect("kept_words.txt readable")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Latin words in a Korean text outside `code`, `{placeholders}`, identifiers
+/// (`locked_until`, `pgq.send`), names with digits (L3) and all-capital SQL (SKIP
+/// LOCKED), that `kept` does not list: the same reading as tests/e2e/korean.test.mjs.
+fn english_in_korean(text: &str, kept: &[String]) -> Vec<String> {
+    let parts: Vec<&str> = text.split('`').collect();
+    let prose: Vec<&str> = if parts.len() % 2 == 1 {
+        parts.iter().step_by(2).copied().collect()
+    } else {
+        vec![text]
+    };
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in prose.join(" ").chars() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth > 0 => depth -= 1,
+            _ if depth == 0 => plain.push(c),
+            _ => plain.push(' '),
+        }
+    }
+    let word_char = |c: char| c.is_ascii_alphanumeric() || "_'’./-".contains(c);
+    let mut out = Vec::new();
+    for raw in plain.split(|c: char| !word_char(c)) {
+        let w = raw.trim_start_matches(|c: char| !c.is_ascii_alphabetic());
+        let w = w.trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+        if w.len() < 3 || !w.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            continue;
+        }
+        let all_caps = w
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || "_/ -".contains(c));
+        let identifier = w.contains('_')
+            || w.contains('(')
+            || w.split('.')
+                .skip(1)
+                .any(|p| p.starts_with(|c: char| c.is_ascii_alphanumeric()));
+        let named = {
+            let letters = w.trim_start_matches(|c: char| c.is_ascii_lowercase());
+            letters.len() < w.len() && letters.starts_with(|c: char| c.is_ascii_digit())
+        };
+        if all_caps || identifier || named || kept.iter().any(|k| k == w) {
+            continue;
+        }
+        out.push(w.to_owned());
+    }
+    out
+}
+
+#[test]
+fn english_in_korean_reads_prose_only() {
+    let kept = vec!["PostgreSQL".to_owned()];
+    assert_eq!(
+        english_in_korean(
+            "PostgreSQL에서 `claim` {n}건을 SKIP LOCKED로 locked_until, pgq.send, L3 claim해도 queue",
+            &kept
+        ),
+        ["claim", "queue"]
+    );
+}
+
+/// Korean texts say ordinary English words in Korean: only product names, PostgreSQL's
+/// and the labs' SQL names, and units (`kept_words.txt`) stay in Latin letters outside
+/// code. Reads every catalog, shown by default or not (the e2e scan reads the pages).
+#[test]
+fn korean_texts_show_no_english_outside_code() {
+    let kept = kept_words();
+    let mut problems = Vec::new();
+    for (file, key, text) in korean_texts() {
+        let words = english_in_korean(&text, &kept);
+        if !words.is_empty() {
+            problems.push(format!("{file}: {key}: {}", words.join(", ")));
+        }
+    }
+    report(problems, "English words in a Korean text outside code");
+}
+
+/// Unit conversions, not figures a text states.
+const UNIT_CONSTANTS: [&str; 1] = ["SECONDS_PER_DAY"];
+
+/// Every `.arg("name", …)` / `.num("name", …)` whose value names a constant
+/// (UPPER_SNAKE), with the message key it fills (the nearest `Msg::new(keys::KEY)` before it)
+/// and where: `(key, name, "file")`. L4's sources (`pgq`) are the lead's and not read here.
+fn constants_in_messages(root: &str) -> Vec<(String, String, String)> {
+    let keys_by_constant: std::collections::HashMap<String, String> =
+        super::i18n_keys::catalog_keys(std::path::Path::new(root))
+            .into_iter()
+            .map(|(k, _)| (super::i18n_keys::const_name(&k), k))
+            .collect();
+    let mut out = Vec::new();
+    let mut stack = vec![
+        std::path::PathBuf::from(format!("{root}/src")),
+        std::path::PathBuf::from(format!("{root}/crates/core/src")),
+    ];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("readable").flatten() {
+            let path = entry.path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if path.is_dir() {
+                if name != "pgq" && name != "tests" {
+                    stack.push(path);
+                }
+                continue;
+            }
+            if !name.ends_with(".rs") || name == "tests.rs" {
+                continue;
+            }
+            let source = std::fs::read_to_string(&path).unwrap_or_default();
+            // A file's own tests fill placeholders with examples, not figures.
+            let text: String = source
+                .split("#[cfg(test)]")
+                .next()
+                .unwrap_or_default()
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect::<Vec<_>>()
+                .join("")
+                .split_whitespace()
+                .collect();
+            let shown = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            for call in [".arg(\"", ".num(\""] {
+                let mut from = 0;
+                while let Some(at) = text[from..].find(call) {
+                    let start = from + at + call.len();
+                    from = start;
+                    let Some((placeholder, rest)) = text[start..].split_once("\",") else {
+                        continue;
+                    };
+                    // The value: up to the `)` that closes the call.
+                    let mut depth = 0;
+                    let end = rest
+                        .char_indices()
+                        .find(|&(_, c)| {
+                            match c {
+                                '(' | '[' | '{' => depth += 1,
+                                ')' | ']' | '}' if depth == 0 => return true,
+                                ')' | ']' | '}' => depth -= 1,
+                                _ => {}
+                            }
+                            false
+                        })
+                        .map_or(rest.len(), |(i, _)| i);
+                    let value = &rest[..end];
+                    let constant = value
+                        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .any(|w| {
+                            w.len() >= 3
+                                && w.starts_with(|c: char| c.is_ascii_uppercase())
+                                && w.chars().all(|c| {
+                                    c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'
+                                })
+                                && !UNIT_CONSTANTS.contains(&w)
+                                && !value.contains(&format!("keys::{w}"))
+                        });
+                    // A number written in place: `.arg("max", 100_000)` (0 and 1 are
+                    // no figures).
+                    let literal = {
+                        let digits = value.replace('_', "");
+                        let bare = ["i64", "i32", "u64", "u32", "usize", "f64", "f32"]
+                            .iter()
+                            .find_map(|t| digits.strip_suffix(t))
+                            .unwrap_or(&digits)
+                            .to_owned();
+                        bare.parse::<f64>().is_ok_and(|v| v != 0.0 && v != 1.0)
+                    };
+                    if !constant && !literal {
+                        continue;
+                    }
+                    let Some(open) = text[..start].rfind("Msg::new(") else {
+                        continue;
+                    };
+                    // `Msg::new(keys::KEY)`, or a key chosen in code (`Msg::new(key)`):
+                    // then the figure is listed for the file, `path{placeholder}`.
+                    let key_start = open + "Msg::new(".len();
+                    let named = text[key_start..]
+                        .strip_prefix("queue_lab_core::")
+                        .unwrap_or(&text[key_start..])
+                        .strip_prefix("keys::")
+                        .map(|c| {
+                            c.split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                                .next()
+                                .unwrap_or("")
+                        })
+                        .and_then(|c| keys_by_constant.get(c));
+                    let key = match named {
+                        Some(key) => key.clone(),
+                        None => shown.clone(),
+                    };
+                    out.push((key, placeholder.to_owned(), shown.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Korean chooses a particle by the sound before it (이/가, 은/는, 을/를, 과/와, 으로/로),
+/// so one typed after a placeholder is wrong for some names and numbers ("w1가",
+/// "billing가", "2을"). Every Korean text, its placeholders filled with a Latin name
+/// ending in a digit, must have none of these right after a filled name. Placeholders
+/// filled with another message (`arg_msg`, Korean in Korean mode) are filled with a Korean
+/// word instead.
+#[test]
+fn no_particle_follows_a_name_in_korean() {
+    // Latin, ending in a digit, and in no text itself (the texts' own fixed names, such
+    // as L4's tour's "w1과 w2가", are read as they sound and may take a fixed particle).
+    const NAME: &str = "Zx9";
+    const PARTICLES: [char; 9] = ['가', '이', '는', '은', '를', '을', '와', '과', '로'];
+    let root = env!("CARGO_MANIFEST_DIR");
+    let nested = messages_filled_with_messages(std::path::Path::new(&format!("{root}/src")));
+    let mut problems = Vec::new();
+    for (file, text) in FILES {
+        for line in text.lines() {
+            let cols: Vec<&str> = line.split('\t').collect();
+            if line.starts_with('#') || cols.len() < 3 {
+                continue;
+            }
+            let rendered = fill_placeholders(cols[2], NAME, &nested);
+            let mut rest = rendered.as_str();
+            while let Some(i) = rest.find(NAME) {
+                rest = &rest[i + NAME.len()..];
+                if rest.chars().next().is_some_and(|c| PARTICLES.contains(&c)) {
+                    let shown: String = rest.chars().take(6).collect();
+                    problems.push(format!("{file}: {}: \"{NAME}{shown}…\"", cols[0]));
+                }
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "a particle right after a name reads wrong for some names; rephrase:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// `text` with each `{name}` filled: `name_value`, or a Korean word for a placeholder in
+/// `nested`; `{name|one|other}` (a word chosen by a count) becomes `other`.
+fn fill_placeholders(text: &str, name_value: &str, nested: &[String]) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        let inner = &rest[open + 1..open + close];
+        match inner.split('|').collect::<Vec<_>>()[..] {
+            [name] if nested.iter().any(|n| n == name) => out.push_str("작업"),
+            [_] => out.push_str(name_value),
+            [.., other] => out.push_str(other),
+            [] => {}
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The placeholder names the sources fill with a message: `arg_msg("name", …)`.
+fn messages_filled_with_messages(dir: &std::path::Path) -> Vec<String> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("src readable").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            names.extend(messages_filled_with_messages(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            for part in text.split("arg_msg(\"").skip(1) {
+                if let Some((name, _)) = part.split_once('"') {
+                    names.push(name.to_owned());
+                }
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn a_latin_name_is_caught_before_a_particle() {
+    let nested = vec!["what".to_owned()];
+    assert_eq!(
+        fill_placeholders("워커 {w}가 {what}를 {n|번|번}", "w1", &nested),
+        "워커 w1가 작업를 번"
+    );
+}
+
+#[test]
+fn quoted_parts_are_code() {
+    assert_eq!(
+        code_spans("run `select 1` now"),
+        [(false, "run "), (true, "select 1"), (false, " now")]
+    );
+    assert_eq!(code_spans("a ` stray"), [(false, "a ` stray")]);
+}
+
+#[test]
+fn numbers_are_read_as_a_reader_reads_them() {
+    let got = |t: &str| {
+        numbers_in(t)
+            .into_iter()
+            .map(|(_, v)| v)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        got("read 723 pages (1.9 ms), L3 and §6, event_1_0, {n} rows"),
+        [723.0, 1.9]
+    );
+    assert_eq!(
+        got("20,000 jobs, 20 million a day"),
+        [20_000.0, 20_000_000.0]
+    );
+    assert_eq!(got("작업 2만 건, 1억 행"), [20_000.0, 100_000_000.0]);
+    assert_eq!(
+        got("done four ways, Three rounds, twice as fast, one job, hundreds of pages"),
+        [4.0, 3.0, 2.0]
+    );
+    assert_eq!(
+        got("세 방식으로, 네 가지 호출, 소비자가 둘이면, 셋, 두 배; 둘 다, 세션, 네트워크, 남겨 두고, 둘러보기, 열린, 두 번째"),
+        [3.0, 4.0, 2.0, 3.0, 2.0]
+    );
+}
+
+/// The numbers a text states outside its `{placeholders}`: (as written, value). Digits
+/// inside a word (L3, event_1_0, §6) are names, not figures; "20 million", "2만" and
+/// "1억" are read as their value.
+fn numbers_in(text: &str) -> Vec<(String, f64)> {
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in text.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth > 0 => depth -= 1,
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    let chars: Vec<char> = plain.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = chars[i].is_ascii_digit()
+            && (i == 0 || !(chars[i - 1].is_ascii_alphanumeric() || "_§.".contains(chars[i - 1])));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < chars.len()
+            && (chars[j].is_ascii_digit()
+                || (",.".contains(chars[j]) && chars.get(j + 1).is_some_and(char::is_ascii_digit)))
+        {
+            j += 1;
+        }
+        let shown: String = chars[i..j].iter().collect();
+        let mut value: f64 = shown.replace(',', "").parse().unwrap_or(f64::NAN);
+        let rest: String = chars[j..].iter().take(8).collect();
+        if rest.starts_with(" million") {
+            value *= 1e6;
+        } else if rest.starts_with('만') {
+            value *= 1e4;
+        } else if rest.starts_with('억') {
+            value *= 1e8;
+        } else if rest.starts_with('천') {
+            value *= 1e3;
+        }
+        out.push((shown, value));
+        i = j;
+    }
+    out.extend(number_words(&plain));
+    out
+}
+
+/// English number words (two … twelve, twice, tenfold, a hundred) and Korean ones (둘, 셋,
+/// 넷 on their own; 두, 세, 네, 다섯 … before a counter such as 가지, 번, 개, 배): "four
+/// ways", "three rounds", "세 방식", "네 가지" state a figure as much as "4" does. "One"
+/// and "한" are 1, which is no figure; plurals ("hundreds of pages") are no figure either.
+fn number_words(plain: &str) -> Vec<(String, f64)> {
+    const EN: [(&str, f64); 16] = [
+        ("two", 2.0),
+        ("three", 3.0),
+        ("four", 4.0),
+        ("five", 5.0),
+        ("six", 6.0),
+        ("seven", 7.0),
+        ("eight", 8.0),
+        ("nine", 9.0),
+        ("ten", 10.0),
+        ("eleven", 11.0),
+        ("twelve", 12.0),
+        ("twice", 2.0),
+        ("thrice", 3.0),
+        ("tenfold", 10.0),
+        ("dozen", 12.0),
+        ("hundred", 100.0),
+    ];
+    // Korean native numbers: the form before a counter, and the form standing alone.
+    const KO: [(&str, Option<&str>, f64); 9] = [
+        ("두", Some("둘"), 2.0),
+        ("세", Some("셋"), 3.0),
+        ("네", Some("넷"), 4.0),
+        ("다섯", None, 5.0),
+        ("여섯", None, 6.0),
+        ("일곱", None, 7.0),
+        ("여덟", None, 8.0),
+        ("아홉", None, 9.0),
+        ("열", None, 10.0),
+    ];
+    const COUNTERS: [&str; 17] = [
+        "가지",
+        "개",
+        "번",
+        "배",
+        "곳",
+        "명",
+        "건",
+        "쌍",
+        "단계",
+        "줄",
+        "팀",
+        "라운드",
+        "방식",
+        "테이블",
+        "워커",
+        "연결",
+        "파티션",
+    ];
+    const PARTICLES: [char; 11] = [
+        '이', '은', '을', '과', '로', '도', '만', '뿐', '에', '의', ',',
+    ];
+    let hangul = |c: char| ('가'..='힣').contains(&c);
+    let mut out = Vec::new();
+    let chars: Vec<char> = plain.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let word_end = (i..chars.len())
+            .find(|&j| !(chars[j].is_alphanumeric() || chars[j] == '_'))
+            .unwrap_or(chars.len());
+        let word: String = chars[i..word_end].iter().collect();
+        let lower = word.to_lowercase();
+        if let Some((_, v)) = EN.iter().find(|(w, _)| *w == lower) {
+            out.push((word.clone(), *v));
+        }
+        let rest: String = chars[i..].iter().collect();
+        for (before_counter, alone, v) in KO {
+            let n = before_counter.chars().count();
+            let after: String = chars[(i + n).min(chars.len())..].iter().take(5).collect();
+            let counted = rest.starts_with(before_counter)
+                && after.strip_prefix(' ').is_some_and(|a| {
+                    COUNTERS.iter().any(|c| a.starts_with(c)) && !a.starts_with("번째")
+                });
+            let standing = alone.is_some_and(|a| {
+                rest.starts_with(a)
+                    && !rest[a.len()..].starts_with(" 다")
+                    && rest[a.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|c| !hangul(c) || PARTICLES.contains(&c))
+            });
+            if counted || standing {
+                out.push((rest.chars().take(n + 4).collect(), v));
+            }
+        }
+        i = word_end.max(i + 1);
+    }
+    out
+}
