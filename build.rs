@@ -71,8 +71,17 @@ fn main() {
         ),
     ] {
         let file = out.join(format!("{lang}.tsv"));
-        std::fs::write(&file, i18n_keys::language_file(&shipped, column))
-            .expect("OUT_DIR is writable");
+        let text = i18n_keys::language_file(&shipped, column);
+        std::fs::write(&file, &text).expect("OUT_DIR is writable");
+        if lang == "ko" {
+            // A new file is a new address: no browser keeps a copy cached from an older site.
+            list.push_str(&format!(
+                "/// Where the site serves the Korean texts, versioned by a hash of their bytes\n\
+                 /// (`scripts/language-file.mjs`: koreanUrl, the same).\n\
+                 pub const KOREAN_URL: &str = \"i18n/ko.tsv?v={:08x}\";\n",
+                i18n_keys::fnv1a32(text.as_bytes())
+            ));
+        }
         list.push_str(&format!(
             "/// {what}\npub const {name}: &str = include_str!({:?});\n",
             file.display().to_string()

@@ -45,6 +45,14 @@ pub fn catalogs(root: &Path) -> Vec<String> {
 pub const LANGUAGE_FILE_HEADER: &str =
     "# Generated from assets/i18n/*.tsv: key<TAB>text, one language. Do not edit.";
 
+/// FNV-1a, 32 bits, of `bytes` (`scripts/language-file.mjs`: fnv1a32, the same): the Korean
+/// file's version in the address the page asks for it by.
+pub fn fnv1a32(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5_u32, |h, &b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
 /// One language's texts of `catalogs` (file name and text, in the order given): the header,
 /// then `key<TAB>text` for each entry, `column` 1 for English, 2 for Korean, written as the
 /// catalog writes it (its `\n` escapes kept).

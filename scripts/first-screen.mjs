@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { languageFile, koreanUrl, features } from './language-file.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT = path.join(ROOT, 'build', 'first-screen.js');
@@ -97,9 +98,10 @@ export function source() {
 (function () {
 var T = ${JSON.stringify(t)};
 var LABS = ${JSON.stringify(list)};
+var KO = ${JSON.stringify(koreanUrl(languageFile(2, features())))};
 ${choose.toString()}
 ${draw.toString()}
-draw(T, LABS);
+draw(T, LABS, KO);
 })();
 `;
 }
@@ -126,7 +128,7 @@ export function choose(labs, search, hash, stored, navigatorLanguage) {
 }
 
 // Draws the first screen with the app's markup and classes. Runs in the page.
-function draw(T, LABS) {
+function draw(T, LABS, KO) {
   function asked() {
     var stored = null;
     try { stored = localStorage.getItem('queue-lab-lang'); } catch (e) { /* storage blocked */ }
@@ -146,7 +148,7 @@ function draw(T, LABS) {
     // the Korean ones now, so they download beside the .wasm; the app takes the request over
     // (and reports its failure: the catch only keeps it from being an unhandled rejection).
     if (l === 'ko' && !window.queueLabKorean) {
-      window.queueLabKorean = fetch('i18n/ko.tsv');
+      window.queueLabKorean = fetch(KO);
       window.queueLabKorean.catch(function () {});
     }
     document.documentElement.setAttribute('lang', l);

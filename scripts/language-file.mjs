@@ -10,8 +10,13 @@
 // is left out unless QUEUE_LAB_FEATURES (comma-separated, as tests/e2e/harness.mjs reads it)
 // names its feature.
 //
+// The page asks for it as `i18n/ko.tsv?v=<hash of its bytes>` (koreanUrl; build.rs writes the
+// same URL for the app): a new file is a new address, so no browser keeps using a copy cached
+// before a new site went up (which would lack the new texts' keys).
+//
 //   node scripts/language-file.mjs            writes build/i18n/ko.tsv
 //   node scripts/language-file.mjs --print    prints it instead
+//   node scripts/language-file.mjs --url      prints the address the page asks for it by
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,10 +46,28 @@ export function languageFile(column, features) {
   return out;
 }
 
+/** FNV-1a, 32 bits, of `text`'s UTF-8 bytes (build/i18n_keys.rs: fnv1a32, the same). */
+export function fnv1a32(text) {
+  let h = 0x811c9dc5;
+  for (const b of Buffer.from(text, 'utf8')) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h;
+}
+
+/** The address a page asks for the Korean file by: its path and a hash of its bytes. */
+export function koreanUrl(text) {
+  return 'i18n/ko.tsv?v=' + fnv1a32(text).toString(16).padStart(8, '0');
+}
+
+/** The features a build ships test-only catalogs for (QUEUE_LAB_FEATURES). */
+export function features() {
+  return (process.env.QUEUE_LAB_FEATURES ?? '').split(',').filter(Boolean);
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const features = (process.env.QUEUE_LAB_FEATURES ?? '').split(',').filter(Boolean);
-  const text = languageFile(2, features);
-  if (process.argv.includes('--print')) {
+  const text = languageFile(2, features());
+  if (process.argv.includes('--url')) {
+    process.stdout.write(koreanUrl(text) + '\n');
+  } else if (process.argv.includes('--print')) {
     process.stdout.write(text);
   } else {
     fs.mkdirSync(path.dirname(OUT), { recursive: true });

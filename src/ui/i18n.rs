@@ -13,12 +13,11 @@ use std::sync::OnceLock;
 
 // `FILES`: every catalog in `assets/i18n/`, both languages (for native tests; nothing the app
 // runs reads it, so it is not in the .wasm); `ENGLISH` and `KOREAN`, one language's texts
-// each (`key<TAB>text`), listed by `build.rs`.
+// each (`key<TAB>text`), listed by `build.rs`; and `KOREAN_URL`, where the site serves the
+// Korean texts relative to the page (`index.html` copies them there), with a hash of their
+// bytes as its version. The first screen's script (`scripts/first-screen.mjs`) asks for the
+// same address.
 include!(concat!(env!("OUT_DIR"), "/catalogs.rs"));
-
-/// Where the site serves the Korean texts, relative to the page (`index.html` copies them
-/// there). The first screen's script (`scripts/first-screen.mjs`) asks for the same address.
-pub const KOREAN_URL: &str = "i18n/ko.tsv";
 
 /// One language's texts by key.
 type Texts = HashMap<String, String>;

@@ -6,10 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newPage, shot, startPostgres, useSite } from './harness.mjs';
 import { catalog } from '../../scripts/first-screen.mjs';
+import { languageFile, koreanUrl, features } from '../../scripts/language-file.mjs';
 
 const site = useSite();
 const TEXT = catalog();
-const KOREAN_FILE = '**/i18n/ko.tsv';
+// The address the page asks by: the file and a hash of its bytes (a new site, a new address).
+const KO_URL = koreanUrl(languageFile(2, features()));
+const KOREAN_FILE = (url) => url.pathname.endsWith('/i18n/ko.tsv');
 
 /** The requests for the Korean file `page` makes, as they are made. */
 function koreanRequests(page) {
@@ -41,12 +44,12 @@ test('a page opened in Korean asks for the Korean file once, while the .wasm dow
   const s = await shown(page);
   assert.deepEqual(s, { lang: 'ko', brand: TEXT['shell.title'].ko, h1: TEXT['lab.jobs.title'].ko });
   assert.equal(await page.textContent('.site-header nav a.current'), TEXT['lab.jobs.short'].ko);
-  assert.deepEqual(asked, [site.server.url + 'i18n/ko.tsv'], 'one request: the app takes over the first screen\'s');
+  assert.deepEqual(asked, [site.server.url + KO_URL], 'one request: the app takes over the first screen\'s');
   // The browser's own clock (resource timing): when the Korean file was asked for, and when
   // the app's .wasm had arrived.
   const t = await page.evaluate(() => {
     const all = performance.getEntriesByType('resource');
-    const ko = all.find((e) => e.name.endsWith('/i18n/ko.tsv'));
+    const ko = all.find((e) => new URL(e.name).pathname.endsWith('/i18n/ko.tsv'));
     const wasm = all.filter((e) => /_bg\.wasm$/.test(e.name) && !/sim-worker/.test(e.name));
     return { ko: ko ? ko.startTime : null, wasmEnd: wasm.length ? Math.max(...wasm.map((e) => e.responseEnd)) : null };
   });
@@ -108,7 +111,7 @@ test('a failed fetch of the Korean file names the address and the status, keeps 
   await jobsIdle(page);
   const jobs = await page.locator('#jobs-table tbody tr').allTextContents();
   assert.equal(jobs.length, 1);
-  const url = site.server.url + 'i18n/ko.tsv';
+  const url = site.server.url + KO_URL;
 
   await page.click('button.lang[lang="ko"]');
   await page.waitForSelector('#lang-failed');
@@ -152,7 +155,7 @@ test('a page opened in Korean whose Korean file fails mounts in English with wha
   await page.waitForSelector('#main');
   await page.waitForSelector('#lang-failed');
   const failed = await page.textContent('#lang-failed');
-  assert.ok(failed.includes(site.server.url + 'i18n/ko.tsv'), failed);
+  assert.ok(failed.includes(site.server.url + KO_URL), failed);
   assert.match(failed, /HTTP 503/);
   assert.deepEqual(await shown(page), { lang: 'en', brand: TEXT['shell.title'].en, h1: TEXT['lab.jobs.title'].en });
   assert.equal(new URL(page.url()).searchParams.get('lang'), 'ko', 'the address keeps the language asked for');

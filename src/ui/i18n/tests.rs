@@ -29,6 +29,18 @@ fn the_shipped_korean_file_is_the_catalogs_korean_column() {
         String::from_utf8_lossy(&out.stdout) == KOREAN,
         "scripts/language-file.mjs and build.rs derive different Korean files"
     );
+    // The address the page asks for it by changes with its bytes, and both sides make the same.
+    let hash = KOREAN.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    assert_eq!(KOREAN_URL, format!("i18n/ko.tsv?v={hash:08x}"));
+    let url = std::process::Command::new("node")
+        .arg(format!("{root}/scripts/language-file.mjs"))
+        .arg("--url")
+        .env("QUEUE_LAB_FEATURES", features)
+        .output()
+        .expect("node runs scripts/language-file.mjs --url");
+    assert_eq!(String::from_utf8_lossy(&url.stdout).trim(), KOREAN_URL);
     let catalogs = Catalog::parse(FILES).expect("catalogs parse");
     let korean = parse("ko.tsv", KOREAN, Some(english())).expect("the Korean file parses");
     assert_eq!(korean.len(), catalogs.keys().count());
