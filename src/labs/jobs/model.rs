@@ -617,17 +617,8 @@ impl Lab {
 }
 
 impl crate::labs::session::LabModel for Lab {
-    type Action = Action;
-    type Outcome = Outcome;
-    type Snapshot = Snapshot;
-    const ID: crate::labs::LabId = super::ID;
+    crate::labs::session::lab_model_common!(outcome: Outcome, act: run);
 
-    async fn setup(db: &Db) -> Result<Lab, DbError> {
-        Lab::setup(db).await
-    }
-    async fn act(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
-        self.run(db, action).await
-    }
     async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
         let mut snap = snapshot(db, &self.highlighted()).await?;
         // What deleting leaves behind, read only while the lab deletes (two more statements).

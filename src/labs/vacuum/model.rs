@@ -405,14 +405,8 @@ impl Lab {
 }
 
 impl LabModel for Lab {
-    type Action = Action;
-    type Outcome = Said;
-    type Snapshot = Snapshot;
-    const ID: crate::labs::LabId = super::ID;
+    crate::labs::session::lab_model_common!(outcome: Said);
 
-    async fn setup(db: &Db) -> Result<Lab, DbError> {
-        Lab::setup(db).await
-    }
     async fn act(&mut self, db: &Db, action: Action) -> Result<Said, DbError> {
         self.apply(db, action, &Cell::new(false), &|_| {}).await
     }
