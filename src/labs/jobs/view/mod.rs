@@ -9,14 +9,14 @@ use super::model::{self, Action, EnqueueInput, Lab, Snapshot, WorkerId};
 use super::tour::TOUR;
 use crate::ctx::use_ctx;
 use crate::keys;
-use crate::labs::frame::LabFrame;
+use crate::labs::frame::{LabFrame, SplitColumns};
 use crate::labs::guide::Guide;
 use crate::labs::session::{LabSession, LastOutcome};
-use crate::ui::clock::ClockBar;
 use crate::ui::i18n::{render, tr};
 use crate::ui::panel::{Panel, SqlShown};
 use crate::ui::reveal::{head_height, reveal_within};
 use crate::ui::sql_log::LastActionSql;
+use crate::ui::table::ScrollTable;
 use leptos::prelude::*;
 use lessons::{DualWrite, Idempotency, NotifyQueue};
 use lifecycle::{CompleteMode, DeadAlerts, DeadCount};
@@ -66,34 +66,27 @@ pub fn JobsLab() -> impl IntoView {
             console="select id, status, attempts, run_at, locked_until from jobs;">
             // On a wide screen two columns: what you press on the left, and, kept in
             // view beside it, the table the action changed and the SQL it ran.
-            <div class="lab-split">
-                <div class="lab-controls">
-                    <div class="panel sticky-clock">
-                        <ClockBar
-                            now=Signal::derive(move || snap.with(|s| s.now.clone()))
-                            on_advance=Callback::new(move |s| act(Action::Advance(s)))
-                            busy=Signal::derive(disabled)
-                        />
-                        <LastOutcome last=last/>
-                        <DeadCount snap=snap/>
-                    </div>
-                    <div class="lab-grid">
-                        <Producers act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                        <Notify ui=ui/>
-                    </div>
-                    <DualWrite ui=ui/>
-                    <NotifyQueue ui=ui/>
-                    <Workers ui=ui/>
-                    <Idempotency ui=ui/>
-                    <CompleteMode ui=ui/>
-                    <DeadAlerts lab=lab/>
-                    <PerKey ui=ui/>
-                </div>
-                <div class="lab-watch">
+            <SplitColumns
+                now=Signal::derive(move || snap.with(|s| s.now.clone()))
+                on_advance=Callback::new(move |s| act(Action::Advance(s)))
+                busy=Signal::derive(disabled)
+                status=move || view! { <LastOutcome last=last/> <DeadCount snap=snap/> }
+                watch=move || view! {
                     <LastActionSql entries=log busy=working/>
                     <JobsTable ui=ui touched=touched/>
+                }>
+                <div class="lab-grid">
+                    <Producers act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                    <Notify ui=ui/>
                 </div>
-            </div>
+                <DualWrite ui=ui/>
+                <NotifyQueue ui=ui/>
+                <Workers ui=ui/>
+                <Idempotency ui=ui/>
+                <CompleteMode ui=ui/>
+                <DeadAlerts lab=lab/>
+                <PerKey ui=ui/>
+            </SplitColumns>
             // Below the two columns: beside them it pushed the changed row and the
             // statement out of the watched column at 1280 × 800.
             <JobStates lab=lab snap=snap last=last/>
@@ -477,21 +470,21 @@ fn OrdersTable(snap: RwSignal<Snapshot>) -> impl IntoView {
     let ctx = use_ctx();
     view! {
         <Panel heading_id="orders-title" heading=keys::JOBS_ORDERS>
-            <div class="table-wrap" tabindex="0">
-                <table id="orders-table">
-                    <thead><tr><th scope="col" translate="no">"id"</th><th scope="col" translate="no">"customer"</th><th scope="col" translate="no">"total"</th><th scope="col" translate="no">"created"</th></tr></thead>
-                    <tbody>
-                        <For each=move || snap.with(|s| s.orders.clone()) key=|o| (o.id, o.customer.clone(), o.total.clone(), o.created.clone()) let:o>
-                            <tr data-order=o.id.to_string()>
-                                <td class="mono">{o.id}</td>
-                                <td translate="no">{o.customer.clone()}</td>
-                                <td class="mono">{o.total.clone()}</td>
-                                <td class="mono">{crate::clock::time_of_day(&o.created).to_owned()}</td>
-                            </tr>
-                        </For>
-                    </tbody>
-                </table>
-            </div>
+            <ScrollTable id="orders-table" head=|| view! {
+                <th scope="col" translate="no">"id"</th>
+                <th scope="col" translate="no">"customer"</th>
+                <th scope="col" translate="no">"total"</th>
+                <th scope="col" translate="no">"created"</th>
+            }>
+                <For each=move || snap.with(|s| s.orders.clone()) key=|o| (o.id, o.customer.clone(), o.total.clone(), o.created.clone()) let:o>
+                    <tr data-order=o.id.to_string()>
+                        <td class="mono">{o.id}</td>
+                        <td translate="no">{o.customer.clone()}</td>
+                        <td class="mono">{o.total.clone()}</td>
+                        <td class="mono">{crate::clock::time_of_day(&o.created).to_owned()}</td>
+                    </tr>
+                </For>
+            </ScrollTable>
             <Show when=move || snap.with(|s| s.orders.is_empty())>
                 <p class="muted">{ctx.t(keys::JOBS_NO_ORDERS)}</p>
             </Show>
