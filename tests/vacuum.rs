@@ -662,7 +662,7 @@ use queue_lab::labs::vacuum::tour::TOUR;
 async fn apply(db: &Db, lab: &mut Lab, actions: Vec<Action>, shown: &RefCell<Snapshot>) {
     for a in actions {
         let what = format!("{a:?}");
-        lab.apply(db, a, &Cell::new(false), &|change| {
+        lab.act_live(db, a, &Cell::new(false), &|change| {
             change(&mut shown.borrow_mut())
         })
         .await
@@ -785,7 +785,7 @@ async fn during_a_run_the_lab_shows_the_selected_tables_page_map_while_the_round
         batch: model::BATCH_DEFAULT,
         strategies: vec![Strategy::Delete],
     });
-    lab.apply(&db, action, &Cell::new(false), &|change| {
+    lab.act_live(&db, action, &Cell::new(false), &|change| {
         let mut s = shown.borrow_mut();
         let before = s.pages.clone();
         change(&mut s);
@@ -982,7 +982,7 @@ async fn after_a_cancelled_run_the_next_run_starts_over_so_every_strategy_has_th
     // uneven, as when the learner leaves the lab during a run.
     let cancel = Cell::new(false);
     let out = lab
-        .apply(
+        .act_live(
             &db,
             Action::Run(cfg(1000, 2, &strategies)),
             &cancel,
@@ -1030,7 +1030,7 @@ async fn after_a_cancelled_run_the_next_run_starts_over_so_every_strategy_has_th
     );
     // The next run starts over: fresh tables, round 1 for both, and a history of this run only.
     let out = lab
-        .apply(
+        .act_live(
             &db,
             Action::Run(cfg(1000, 1, &strategies)),
             &Cell::new(false),
