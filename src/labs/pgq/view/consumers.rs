@@ -1,16 +1,15 @@
 //! L4's consumers: subscribe and unsubscribe, one card per subscribed consumer (cursor,
 //! lag, batch with ack / nack), and a cooperative group's subconsumers with their parts.
 
+use super::wiring::{LabSig, Wiring};
 use crate::ctx::use_ctx;
 use crate::keys;
 use crate::labs::pgq::model::parse_in;
-use crate::labs::pgq::model::{self, Action, Event, Lab, Snapshot, SubInfo};
+use crate::labs::pgq::model::{self, Action, Event, Snapshot, SubInfo};
 use crate::ui::i18n::{render, tr};
 use crate::ui::table::{col_heads, ScrollTable};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
-
-type LabSig = RwSignal<Option<Lab>, LocalStorage>;
 
 /// A name from one of the lab's fixed lists, as the `'static` str components capture.
 fn known(list: &'static [&'static str], name: &str) -> Option<&'static str> {
@@ -51,12 +50,8 @@ struct Ui {
 }
 
 #[component]
-pub fn Consumers(
-    lab: LabSig,
-    snap: RwSignal<Snapshot>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
+pub fn Consumers(w: Wiring) -> impl IntoView {
+    let (lab, snap, act, disabled) = (w.lab, w.snap, w.act, w.disabled);
     let ctx = use_ctx();
     let f = Fields {
         limit: RwSignal::new("100".to_string()),

@@ -5,8 +5,9 @@
 mod compare;
 mod consumers;
 mod ring;
+mod wiring;
 
-use super::model::{self, Action, Lab, Snapshot};
+use super::model::{self, Action, Lab};
 use super::tour::TOUR;
 use crate::ctx::use_ctx;
 use crate::keys;
@@ -23,8 +24,7 @@ use consumers::Consumers;
 use leptos::prelude::*;
 use queue_lab_core::i18n::{Key, Msg};
 use ring::TableRing;
-
-type LabSig = RwSignal<Option<Lab>, LocalStorage>;
+use wiring::Wiring;
 
 /// Every way the lab's engine differs from PgQue, each with its reason (shown on the page).
 pub const DIFFERENCES: [Key; 9] = [
@@ -67,6 +67,12 @@ pub fn PgqLab() -> impl IntoView {
     });
 
     let disabled = Signal::derive(move || session.busy());
+    let w = Wiring {
+        lab,
+        snap,
+        act,
+        disabled,
+    };
     let working = Signal::derive(move || session.working());
     let auto_tick = move || lab.with(|l| l.as_ref().is_some_and(|l| l.auto_tick));
     let auto_maint = move || lab.with(|l| l.as_ref().is_some_and(|l| l.auto_maint));
@@ -118,14 +124,14 @@ pub fn PgqLab() -> impl IntoView {
                 }
                 watch=move || view! {
                     <LastActionSql entries=log busy=working/>
-                    <Consumers lab=lab snap=snap act=act disabled=disabled/>
+                    <Consumers w=w/>
                 }>
                 <div class="lab-grid">
-                    <Producers act=act disabled=disabled snap=snap/>
-                    <Ticker act=act disabled=disabled snap=snap/>
+                    <Producers w=w/>
+                    <Ticker w=w/>
                 </div>
-                <Rotation lab=lab snap=snap act=act disabled=disabled/>
-                <RetriesAndDead snap=snap act=act disabled=disabled/>
+                <Rotation w=w/>
+                <RetriesAndDead w=w/>
             </SplitColumns>
             <Compare disabled=disabled on_done=Callback::new(move |()| refresh())/>
         </LabFrame>
@@ -133,11 +139,8 @@ pub fn PgqLab() -> impl IntoView {
 }
 
 #[component]
-fn Producers(
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-    snap: RwSignal<Snapshot>,
-) -> impl IntoView {
+fn Producers(w: Wiring) -> impl IntoView {
+    let (snap, act, disabled) = (w.snap, w.act, w.disabled);
     let ctx = use_ctx();
     let burst = RwSignal::new("100".to_string());
     let problem = RwSignal::new(None::<Msg>);
@@ -189,11 +192,8 @@ fn Producers(
 }
 
 #[component]
-fn Ticker(
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-    snap: RwSignal<Snapshot>,
-) -> impl IntoView {
+fn Ticker(w: Wiring) -> impl IntoView {
+    let (snap, act, disabled) = (w.snap, w.act, w.disabled);
     let ctx = use_ctx();
     let q = move || snap.with(|s| s.queue.clone().unwrap_or_default());
     let last_tick = move || {
@@ -232,12 +232,8 @@ fn Ticker(
 }
 
 #[component]
-fn Rotation(
-    lab: LabSig,
-    snap: RwSignal<Snapshot>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
+fn Rotation(w: Wiring) -> impl IntoView {
+    let (lab, snap, act, disabled) = (w.lab, w.snap, w.act, w.disabled);
     let ctx = use_ctx();
     let q = move || snap.with(|s| s.queue.clone().unwrap_or_default());
     let maint_rows =
@@ -297,11 +293,8 @@ fn Rotation(
 }
 
 #[component]
-fn RetriesAndDead(
-    snap: RwSignal<Snapshot>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
+fn RetriesAndDead(w: Wiring) -> impl IntoView {
+    let (snap, act, disabled) = (w.snap, w.act, w.disabled);
     let ctx = use_ctx();
     let max_retries = move || snap.with(|s| s.queue.as_ref().map_or(0, |q| q.max_retries));
     view! {
