@@ -106,6 +106,19 @@ impl Outcome {
         }
     }
 
+    /// `then` (a message's key and the tone) when `cond` holds, else `otherwise`; the
+    /// message's arguments follow through [`Outcome::arg`].
+    pub fn either(cond: bool, then: (Key, Tone), otherwise: (Key, Tone)) -> Outcome {
+        let (key, tone) = if cond { then } else { otherwise };
+        Outcome::new(Msg::new(key), tone)
+    }
+
+    /// The same outcome, its message given argument `name`.
+    pub fn arg(mut self, name: &'static str, value: impl std::fmt::Display) -> Outcome {
+        self.msg = self.msg.arg(name, value);
+        self
+    }
+
     /// The same outcome, with row `id` among those it changed.
     pub fn touching(mut self, id: i64) -> Outcome {
         self.touched.push(id);

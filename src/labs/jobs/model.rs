@@ -603,15 +603,12 @@ impl Lab {
 
     async fn requeue(&mut self, db: &Db, id: i64) -> Result<Outcome, DbError> {
         let rows = sql::requeue(db, id).await?;
-        let key = if rows == 1 {
-            keys::JOBS_OUT_REQUEUED
-        } else {
-            keys::JOBS_OUT_REQUEUE_0
-        };
-        Ok(Outcome::new(
-            Msg::new(key).arg("job", id),
-            if rows == 1 { Tone::Good } else { Tone::Info },
+        Ok(Outcome::either(
+            rows == 1,
+            (keys::JOBS_OUT_REQUEUED, Tone::Good),
+            (keys::JOBS_OUT_REQUEUE_0, Tone::Info),
         )
+        .arg("job", id)
         .touching(id))
     }
 }
