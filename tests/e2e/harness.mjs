@@ -136,6 +136,15 @@ export async function enabled(page, selector, timeout = 120_000) {
 }
 
 
+/** Clicks each selector in turn, waiting after each until `idle(page)` finds the lab idle
+ *  again: a test's walk through a lab's buttons. */
+export async function clickEach(page, idle, ...selectors) {
+  for (const selector of selectors) {
+    await page.click(selector);
+    await idle(page);
+  }
+}
+
 /** Waits until L4 is idle again: Tick enabled and the lab's section not busy (every action
  *  disables the buttons while it runs). */
 export async function pgqIdle(page) {

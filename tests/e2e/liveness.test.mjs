@@ -4,7 +4,7 @@
 // page error (the harness fails every test that leaves one).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, shot, startPostgres, useSite } from './harness.mjs';
+import { newPage, shot, startPostgres, useSite, clickEach } from './harness.mjs';
 
 const site = useSite();
 
@@ -60,10 +60,7 @@ test('a worker that closes itself (no error event) is reported as stopped within
   await page.waitForFunction(() => /^\s*Running:/.test(document.querySelector('#pg-version')?.textContent ?? ''), null, { timeout: 120_000 });
   await jobsIdle(page);
   assert.equal(await page.locator('#jobs-table tbody tr').count(), 0, 'a fresh database');
-  await page.click('#enqueue');
-  await jobsIdle(page);
-  await page.click('#worker-A [data-act="claim"]');
-  await jobsIdle(page);
+  await clickEach(page, jobsIdle, '#enqueue', '#worker-A [data-act="claim"]');
   assert.equal(await page.locator('#jobs-table tr[data-status="running"]').count(), 1, 'the enqueued job was claimed');
   assert.equal(await page.locator('#worker-dead').count(), 0);
   await page.close();
