@@ -357,6 +357,18 @@ fn num(x: f64) -> String {
     queue_lab_core::format::number(x)
 }
 
+/// A row of dead tuples made per second (on average, or at the peak): no ceiling, no pass.
+fn made_row(lang: Lang, key: Key, id: &'static str, per_s: f64) -> impl IntoView {
+    view! {
+        <tr id=id>
+            <th scope="row" class="wrap">{tr(lang, key)}</th>
+            <td class:mono=true>{num(per_s)}</td>
+            <td>"–"</td>
+            <td>"–"</td>
+        </tr>
+    }
+}
+
 fn estimate_row(
     lang: Lang,
     key: Key,
@@ -467,18 +479,8 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
         })
         .collect_view();
     let dead_rows = view! {
-        <tr id="dead-made">
-            <th scope="row" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_ROW_MADE)}</th>
-            <td class:mono=true>{num(dead.per_s)}</td>
-            <td>"–"</td>
-            <td>"–"</td>
-        </tr>
-        <tr id="dead-made-peak">
-            <th scope="row" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_ROW_MADE_PEAK)}</th>
-            <td class:mono=true>{num(dead.per_s_at_peak)}</td>
-            <td>"–"</td>
-            <td>"–"</td>
-        </tr>
+        {made_row(lang, keys::LEAVE_UI_DEAD_ROW_MADE, "dead-made", dead.per_s)}
+        {made_row(lang, keys::LEAVE_UI_DEAD_ROW_MADE_PEAK, "dead-made-peak", dead.per_s_at_peak)}
         {estimate_row(lang, keys::LEAVE_UI_DEAD_ROW_DEFAULT, "dead-default", &dead.default, dead.horizon_pinned)}
         {estimate_row(lang, keys::LEAVE_UI_DEAD_ROW_TUNED, "dead-tuned", &dead.tuned, dead.horizon_pinned)}
     };
