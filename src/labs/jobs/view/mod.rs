@@ -19,7 +19,7 @@ use crate::ui::sql_log::LastActionSql;
 use crate::ui::table::ScrollTable;
 use leptos::prelude::*;
 use lessons::{DualWrite, Idempotency, NotifyQueue};
-use lifecycle::{CompleteMode, DeadAlerts, DeadCount};
+use lifecycle::{deliveries, CompleteMode, DeadAlerts, DeadCount};
 use queue_lab_core::i18n::{Key, Msg};
 use states::JobStates;
 
@@ -216,22 +216,10 @@ fn Notify(ui: Ui) -> impl IntoView {
             </div>
             <p class="muted">{ctx.t(keys::JOBS_NOTIFY_EXPLAIN)}</p>
             <h3>{ctx.t(keys::JOBS_DELIVERED)}</h3>
-            <ul class="deliveries" id="deliveries">
-                {move || {
-                    let d = delivered();
-                    if d.is_empty() {
-                        view! { <li class="muted">{ctx.t(keys::JOBS_NONE_YET)}</li> }.into_any()
-                    } else {
-                        d.into_iter()
-                            .map(|(at, payload)| {
-                                let short = if payload.len() > 24 { format!("{}… ({} B)", &payload[..12], payload.len()) } else { payload };
-                                view! { <li><code>{crate::clock::time_of_day(&at).to_owned()}</code> " NOTIFY jobs, '" {short} "'"</li> }
-                            })
-                            .collect_view()
-                            .into_any()
-                    }
-                }}
-            </ul>
+            {deliveries("deliveries", delivered, |(at, payload)| {
+                let short = if payload.len() > 24 { format!("{}… ({} B)", &payload[..12], payload.len()) } else { payload };
+                view! { <li><code>{crate::clock::time_of_day(&at).to_owned()}</code> " NOTIFY jobs, '" {short} "'"</li> }.into_any()
+            })}
             <Show when=move || { lost() > 0 }>
                 <p class="note bad" id="lost">{move || render(ctx.lang.get(), &Msg::new(keys::JOBS_LOST).arg("n", lost()))}</p>
             </Show>
