@@ -11,7 +11,7 @@ use crate::ctx::use_ctx;
 use crate::keys;
 use crate::labs::frame::{LabFrame, SplitColumns};
 use crate::labs::guide::Guide;
-use crate::labs::session::{LabSession, LastOutcome};
+use crate::labs::session::LastOutcome;
 use crate::ui::i18n::{render, tr};
 use crate::ui::panel::{Panel, SqlShown};
 use crate::ui::reveal::{head_height, reveal_within};
@@ -36,11 +36,7 @@ struct Ui {
 #[component]
 pub fn JobsLab() -> impl IntoView {
     let ctx = use_ctx();
-    let log = ctx.log;
-    let guide = Guide::<Lab>::new(&TOUR, crate::labs::jobs::share::decode);
-    // Set up on a fresh database; replay a shared state or open at a tour step if the
-    // address asks for one.
-    let session = LabSession::<Lab>::new(ctx, move |session| guide.open(session));
+    let (guide, session) = Guide::<Lab>::start(ctx, &TOUR, crate::labs::jobs::share::decode);
     let (lab, snap, last) = (session.lab, session.snap, session.last);
     // Memos: the jobs table's rows read these, and only rows whose answer changes redraw.
     let touched =
@@ -72,7 +68,7 @@ pub fn JobsLab() -> impl IntoView {
                 busy=Signal::derive(disabled)
                 status=move || view! { <LastOutcome last=last/> <DeadCount snap=snap/> }
                 watch=move || view! {
-                    <LastActionSql entries=log busy=working/>
+                    <LastActionSql entries=ctx.log busy=working/>
                     <JobsTable ui=ui touched=touched/>
                 }>
                 <div class="lab-grid">

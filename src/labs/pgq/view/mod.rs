@@ -13,7 +13,7 @@ use crate::ctx::use_ctx;
 use crate::keys;
 use crate::labs::frame::{LabFrame, SplitColumns};
 use crate::labs::guide::Guide;
-use crate::labs::session::{Explain, LabSession, LastOutcome};
+use crate::labs::session::{Explain, LastOutcome};
 use crate::ui::format::bytes;
 use crate::ui::i18n::{render, tr};
 use crate::ui::reveal::reveal_later;
@@ -42,9 +42,7 @@ pub const DIFFERENCES: [Key; 9] = [
 #[component]
 pub fn PgqLab() -> impl IntoView {
     let ctx = use_ctx();
-    let log = ctx.log;
-    let guide = Guide::<Lab>::new(&TOUR, crate::labs::pgq::share::decode);
-    let session = LabSession::<Lab>::new(ctx, move |session| guide.open(session));
+    let (guide, session) = Guide::<Lab>::start(ctx, &TOUR, crate::labs::pgq::share::decode);
     let (lab, snap, last) = (session.lab, session.snap, session.last);
     let run_actions = move |actions: Vec<Action>, reset: bool| session.run(actions, reset, None);
     let refresh = move || session.refresh();
@@ -123,7 +121,7 @@ pub fn PgqLab() -> impl IntoView {
                     }/>
                 }
                 watch=move || view! {
-                    <LastActionSql entries=log busy=working/>
+                    <LastActionSql entries=ctx.log busy=working/>
                     <Consumers w=w/>
                 }>
                 <div class="lab-grid">
