@@ -4,7 +4,7 @@
 // page error (the harness fails every test that leaves one).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, shot, startPostgres, useSite, clickEach } from './harness.mjs';
+import { newPage, shot, startPostgres, useSite, clickEach, blockedStart } from './harness.mjs';
 
 const site = useSite();
 
@@ -117,17 +117,13 @@ test('a console statement that ends lets the waiting action run, and the note go
 });
 
 test('a blocked pglite.wasm names the file, Retry starts PostgreSQL, and no page error or unhandled rejection is left', async () => {
-  const page = await newPage(site.browser);
-  let block = true;
-  await page.route('**/pglite.wasm', (route) => (block ? route.abort('failed') : route.continue()));
-  await page.goto(site.server.url + '?lang=en#/jobs');
-  await page.click('#start-postgres');
+  const { page, unblock } = await blockedStart(site);
   await page.waitForSelector('#start-error', { timeout: 60_000 });
   assert.match(await page.textContent('#start-error'), /pglite\.wasm/);
   // Whatever was still in flight has settled by now.
   await page.waitForTimeout(1_000);
   assert.deepEqual(page.errors, [], 'no page error after the failure');
-  block = false;
+  unblock();
   await page.click('#start-retry');
   await page.waitForSelector('#pg-version', { timeout: 120_000 });
   await jobsIdle(page);
