@@ -228,15 +228,8 @@ async fn partitions_detach_and_drop_the_rounds_partition_with_no_vacuum_and_the_
     model::reset(&db).await.unwrap();
 
     // Three rounds through the lab's run, beside rotation by TRUNCATE and keeping rows.
-    let records = run(
-        &db,
-        &cfg(
-            JOBS,
-            3,
-            &[Strategy::Keep, Strategy::Rotate, Strategy::Partition],
-        ),
-    )
-    .await;
+    let strategies = [Strategy::Keep, Strategy::Rotate, Strategy::Partition];
+    let records = run(&db, &cfg(JOBS, 3, &strategies)).await;
     let rounds = of(&records, Strategy::Partition, Step::AfterRound);
     let dropped = of(&records, Strategy::Partition, Step::AfterDrop);
     assert_eq!((rounds.len(), dropped.len()), (3, 3));
@@ -321,15 +314,8 @@ async fn vacuum_brings_dead_tuples_to_zero_delete_claim_reads_a_handful_keep_sti
 ) {
     let db = lab().await;
     let jobs = 2000;
-    let records = run(
-        &db,
-        &cfg(
-            jobs,
-            1,
-            &[Strategy::Keep, Strategy::Delete, Strategy::DeleteVacuum],
-        ),
-    )
-    .await;
+    let strategies = [Strategy::Keep, Strategy::Delete, Strategy::DeleteVacuum];
+    let records = run(&db, &cfg(jobs, 1, &strategies)).await;
 
     let delete_before = &of(&records, Strategy::Delete, Step::AfterRound)[0].measure;
     assert!(delete_before.claim.seq_scan);
