@@ -102,6 +102,36 @@ async function armRunDone(page) {
   });
 }
 
+/** L2's four strategies, in the order the benchmark runs them. */
+const L2_STRATEGIES = ['skip-locked-lease', 'skip-locked-tx', 'for-update', 'naive'];
+
+/** A page (from `open`) on L2, once it can run. */
+async function workersPage(browser, open = newPage) {
+  const page = await open(browser);
+  await page.goto(server.url + '?lang=en#/workers');
+  await page.waitForSelector('#w-results');
+  await page.waitForFunction(() => !document.querySelector('#w-run')?.disabled, null, { timeout: 120000 });
+  return page;
+}
+
+/** Sets L2's strategy, and its workers and jobs (as typed). */
+async function chooseRun(page, strategy, workers, jobs) {
+  await page.selectOption('#w-strategy', strategy);
+  await page.fill('#w-workers', workers);
+  await page.fill('#w-jobs', jobs);
+}
+
+/** Runs L2 and waits until the run went busy and back and the results are `strategy`'s. */
+async function runWorkers(page, strategy, timeout) {
+  await armRunDone(page);
+  await page.click('#w-run');
+  await page.waitForFunction(
+    (s) => window.__runDone && !document.querySelector('#w-run').disabled && document.querySelector(`#w-results td[data-strategy="${s}"]`),
+    strategy,
+    { timeout },
+  );
+}
+
 
 /** A page that keeps the app's wasm exports (Trunk hands them to TrunkApplicationStarted). */
 async function labPage(browser) {
@@ -491,31 +521,19 @@ try {
   // -------------------------------------------------------------------------------------
   if (want('l2')) {
     say(`L2: simulator, 16 workers × 100,000 jobs, ${RUNS} runs per strategy`);
-    const strategies = ['skip-locked-lease', 'skip-locked-tx', 'for-update', 'naive'];
+    const strategies = L2_STRATEGIES;
     const simBrowser = Object.fromEntries(strategies.map((s) => [s, []]));
     {
-      const page = await newPage(browser);
-      await page.goto(server.url + '?lang=en#/workers');
-      await page.waitForSelector('#w-results');
-      await page.waitForFunction(() => !document.querySelector('#w-run')?.disabled, null, { timeout: 120000 });
+      const page = await workersPage(browser);
       for (let r = 0; r < RUNS; r++) {
         for (const strategy of strategies) {
-          await page.selectOption('#w-strategy', strategy);
-          await page.fill('#w-workers', '16');
-          await page.fill('#w-jobs', '100000');
+          await chooseRun(page, strategy, '16', '100000');
           await page.selectOption('#w-shape', 'uniform');
           await page.fill('#w-dur-a', '5');
           await page.fill('#w-dur-b', '15');
           await page.fill('#w-latency', '1');
           await page.fill('#w-seed', '42');
-          await armRunDone(page);
-          await page.click('#w-run');
-          // The run went busy and back, and the results are this strategy's.
-          await page.waitForFunction(
-            (s) => window.__runDone && !document.querySelector('#w-run').disabled && document.querySelector(`#w-results td[data-strategy="${s}"]`),
-            strategy,
-            { timeout: 120000 },
-          );
+          await runWorkers(page, strategy, 120000);
           simBrowser[strategy].push(Number(await page.getAttribute('#w-took', 'data-ms')));
         }
       }
@@ -534,18 +552,13 @@ try {
   // per strategy; and the simulation's own time in the worker (#w-took).
   if (want('l2big')) {
     say(`L2: 64 workers × 200,000 jobs, the longest main-thread task, ${RUNS} runs per strategy`);
-    const strategies = ['skip-locked-lease', 'skip-locked-tx', 'for-update', 'naive'];
+    const strategies = L2_STRATEGIES;
     const longest = Object.fromEntries(strategies.map((s) => [s, []]));
     const took = Object.fromEntries(strategies.map((s) => [s, []]));
-    const page = await newPage(browser);
-    await page.goto(server.url + '?lang=en#/workers');
-    await page.waitForSelector('#w-results');
-    await page.waitForFunction(() => !document.querySelector('#w-run')?.disabled, null, { timeout: 120000 });
+    const page = await workersPage(browser);
     for (let r = 0; r < RUNS; r++) {
       for (const strategy of strategies) {
-        await page.selectOption('#w-strategy', strategy);
-        await page.fill('#w-workers', '64');
-        await page.fill('#w-jobs', '200000');
+        await chooseRun(page, strategy, '64', '200000');
         await page.evaluate(() => {
           window.__longTasks = [];
           window.__longObserver?.disconnect();
@@ -554,13 +567,7 @@ try {
           });
           window.__longObserver.observe({ type: 'longtask' });
         });
-        await armRunDone(page);
-        await page.click('#w-run');
-        await page.waitForFunction(
-          (s) => window.__runDone && !document.querySelector('#w-run').disabled && document.querySelector(`#w-results td[data-strategy="${s}"]`),
-          strategy,
-          { timeout: 600000 },
-        );
+        await runWorkers(page, strategy, 600000);
         // The observer reports a task a little after it ends.
         await page.waitForTimeout(300);
         longest[strategy].push(await page.evaluate(() => Math.max(0, ...window.__longTasks)));
@@ -781,15 +788,10 @@ try {
     // L2: 64 workers × 200,000 jobs, each strategy, in one page (the simulator runs in L2's
     // simulator worker; no PostgreSQL).
     if (labs.includes('L2')) {
-      const page = await labPage(browser);
-      await page.goto(server.url + '?lang=en#/workers');
-      await page.waitForSelector('#w-results');
-      await page.waitForFunction(() => !document.querySelector('#w-run')?.disabled, null, { timeout: 120000 });
+      const page = await workersPage(browser, labPage);
       const strategies = await page.$$eval('#w-strategy option', (os) => os.map((o) => o.value).filter((v) => v !== 'all'));
       for (const strategy of cases ? strategies : []) {
-        await page.selectOption('#w-strategy', strategy);
-        await page.fill('#w-workers', '64');
-        await page.fill('#w-jobs', '200000');
+        await chooseRun(page, strategy, '64', '200000');
         await armRunDone(page);
         const t0 = Date.now();
         await page.click('#w-run');

@@ -16,11 +16,16 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 const JOBS: LabId = queue_lab::labs::jobs::ID;
 
-async fn in_lab<T>(runner: &Runner, work: impl AsyncFnOnce(&Work) -> Result<T, DbError>) -> T {
+/// `work` run as lab `lab`'s, on `runner`; a failure fails the test.
+async fn run_as<T>(
+    runner: &Runner,
+    lab: LabId,
+    work: impl AsyncFnOnce(&Work) -> Result<T, DbError>,
+) -> T {
     runner
-        .run(Scope::Lab(JOBS), None, work)
+        .run(Scope::Lab(lab), None, work)
         .await
-        .unwrap_or_else(|e| panic!("L1's work failed: {e}"))
+        .unwrap_or_else(|e| panic!("{}'s work failed: {e}", lab.0.tag))
 }
 
 /// L1 on a fresh database: three jobs, A and B claim, time moves 45 s, C dies holding
@@ -28,7 +33,7 @@ async fn in_lab<T>(runner: &Runner, work: impl AsyncFnOnce(&Work) -> Result<T, D
 async fn worked_lab() -> Runner {
     let runner = Runner::new(queue_lab::testing::fresh_db().await.expect("PGlite opens"));
     let keeper = runner.clone();
-    in_lab(&runner, async move |w: &Work| {
+    run_as(&runner, JOBS, async move |w: &Work| {
         let db = w.db();
         let mut lab = Lab::setup(db).await?;
         for priority in [0, 5, 1] {
@@ -63,7 +68,7 @@ struct Seen {
 
 /// The jobs table (every column, in id order) and lab time, read in L1's scope.
 async fn seen(runner: &Runner) -> Seen {
-    in_lab(runner, async |w: &Work| {
+    run_as(runner, JOBS, async |w: &Work| {
         let rows = w
             .db()
             .query::<Seen>(
@@ -119,7 +124,7 @@ async fn a_saved_lab_opens_in_a_fresh_postgres_with_the_same_jobs_clock_and_work
     assert_eq!(reopened.kept::<Lab>(JOBS).unwrap().saved_state(), kept);
     // The reopened lab goes on: B completes the job it claimed before the save.
     let keeper = reopened.clone();
-    let done = in_lab(&reopened, async move |w: &Work| {
+    let done = run_as(&reopened, JOBS, async move |w: &Work| {
         let mut lab = keeper.kept::<Lab>(JOBS).unwrap();
         let out = lab.run(w.db(), Action::Complete(WorkerId::B)).await?;
         keeper.keep(JOBS, lab);
@@ -191,13 +196,6 @@ async fn save_is_refused_while_the_console_holds_a_transaction() {
 
 const PGQ: LabId = queue_lab::labs::pgq::ID;
 
-async fn run_pgq<T>(runner: &Runner, work: impl AsyncFnOnce(&Work) -> Result<T, DbError>) -> T {
-    runner
-        .run(Scope::Lab(PGQ), None, work)
-        .await
-        .unwrap_or_else(|e| panic!("L4's work failed: {e}"))
-}
-
 #[wasm_bindgen_test]
 async fn a_saved_l4_opens_with_its_held_batch_prepared_transaction_and_clock() {
     use queue_lab::labs::pgq::model::{self as pgq, Action as P};
@@ -206,7 +204,7 @@ async fn a_saved_l4_opens_with_its_held_batch_prepared_transaction_and_clock() {
     let consumer = pgq::CONSUMERS[0].to_owned();
     let keeper = runner.clone();
     let c = consumer.clone();
-    run_pgq(&runner, async move |w: &Work| {
+    run_as(&runner, PGQ, async move |w: &Work| {
         let db = w.db();
         let mut lab = pgq::Lab::setup(db).await?;
         for a in [
@@ -228,7 +226,7 @@ async fn a_saved_l4_opens_with_its_held_batch_prepared_transaction_and_clock() {
     .await;
     let snap = async |runner: &Runner| {
         let keeper = runner.clone();
-        run_pgq(runner, async move |w: &Work| {
+        run_as(runner, PGQ, async move |w: &Work| {
             let lab = keeper.kept::<pgq::Lab>(PGQ).expect("L4 is kept");
             let now = queue_lab::clock::now(w.db()).await?;
             Ok((lab.snapshot(w.db()).await?, now))
@@ -262,7 +260,7 @@ async fn a_saved_l4_opens_with_its_held_batch_prepared_transaction_and_clock() {
     assert_eq!(reopened.kept::<pgq::Lab>(PGQ).unwrap(), lab);
     // The reopened lab goes on: the held batch is acked, the prepared transaction commits.
     let keeper = reopened.clone();
-    run_pgq(&reopened, async move |w: &Work| {
+    run_as(&reopened, PGQ, async move |w: &Work| {
         let mut lab = keeper.kept::<pgq::Lab>(PGQ).unwrap();
         lab.run(w.db(), P::AckHeld(consumer)).await?;
         lab.run(w.db(), P::CommitPrepared).await?;

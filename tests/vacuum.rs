@@ -228,15 +228,8 @@ async fn partitions_detach_and_drop_the_rounds_partition_with_no_vacuum_and_the_
     model::reset(&db).await.unwrap();
 
     // Three rounds through the lab's run, beside rotation by TRUNCATE and keeping rows.
-    let records = run(
-        &db,
-        &cfg(
-            JOBS,
-            3,
-            &[Strategy::Keep, Strategy::Rotate, Strategy::Partition],
-        ),
-    )
-    .await;
+    let strategies = [Strategy::Keep, Strategy::Rotate, Strategy::Partition];
+    let records = run(&db, &cfg(JOBS, 3, &strategies)).await;
     let rounds = of(&records, Strategy::Partition, Step::AfterRound);
     let dropped = of(&records, Strategy::Partition, Step::AfterDrop);
     assert_eq!((rounds.len(), dropped.len()), (3, 3));
@@ -321,15 +314,8 @@ async fn vacuum_brings_dead_tuples_to_zero_delete_claim_reads_a_handful_keep_sti
 ) {
     let db = lab().await;
     let jobs = 2000;
-    let records = run(
-        &db,
-        &cfg(
-            jobs,
-            1,
-            &[Strategy::Keep, Strategy::Delete, Strategy::DeleteVacuum],
-        ),
-    )
-    .await;
+    let strategies = [Strategy::Keep, Strategy::Delete, Strategy::DeleteVacuum];
+    let records = run(&db, &cfg(jobs, 1, &strategies)).await;
 
     let delete_before = &of(&records, Strategy::Delete, Step::AfterRound)[0].measure;
     assert!(delete_before.claim.seq_scan);
@@ -662,7 +648,7 @@ use queue_lab::labs::vacuum::tour::TOUR;
 async fn apply(db: &Db, lab: &mut Lab, actions: Vec<Action>, shown: &RefCell<Snapshot>) {
     for a in actions {
         let what = format!("{a:?}");
-        lab.apply(db, a, &Cell::new(false), &|change| {
+        lab.act_live(db, a, &Cell::new(false), &|change| {
             change(&mut shown.borrow_mut())
         })
         .await
@@ -785,7 +771,7 @@ async fn during_a_run_the_lab_shows_the_selected_tables_page_map_while_the_round
         batch: model::BATCH_DEFAULT,
         strategies: vec![Strategy::Delete],
     });
-    lab.apply(&db, action, &Cell::new(false), &|change| {
+    lab.act_live(&db, action, &Cell::new(false), &|change| {
         let mut s = shown.borrow_mut();
         let before = s.pages.clone();
         change(&mut s);
@@ -982,7 +968,7 @@ async fn after_a_cancelled_run_the_next_run_starts_over_so_every_strategy_has_th
     // uneven, as when the learner leaves the lab during a run.
     let cancel = Cell::new(false);
     let out = lab
-        .apply(
+        .act_live(
             &db,
             Action::Run(cfg(1000, 2, &strategies)),
             &cancel,
@@ -1030,7 +1016,7 @@ async fn after_a_cancelled_run_the_next_run_starts_over_so_every_strategy_has_th
     );
     // The next run starts over: fresh tables, round 1 for both, and a history of this run only.
     let out = lab
-        .apply(
+        .act_live(
             &db,
             Action::Run(cfg(1000, 1, &strategies)),
             &Cell::new(false),

@@ -5,13 +5,11 @@
 #[path = "../../build/i18n_keys.rs"]
 #[allow(dead_code)] // some functions are for the app's build.rs and tests
 mod i18n_keys;
+#[path = "../keys_build.rs"]
+mod keys_build;
 
 fn main() {
-    let crate_dir =
-        std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
-    let root = crate_dir.join("../..");
-    println!("cargo:rerun-if-changed=../../build/i18n_keys.rs");
-    println!("cargo:rerun-if-changed=src");
+    let root = keys_build::root();
     println!("cargo:rerun-if-changed=../../{}", i18n_keys::CATALOG_DIR);
     // The app's catalogs, but a test-only lab's (first line `# test-only: <feature>`).
     let catalogs: Vec<String> = i18n_keys::catalogs(&root)
@@ -23,16 +21,11 @@ fn main() {
             !text.starts_with("# test-only:")
         })
         .collect();
-    let keys = i18n_keys::constants(&root, &catalogs, "queue_lab_core::i18n::Key", "")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
-    std::fs::write(out.join("keys.rs"), keys).expect("OUT_DIR is writable");
-    let written = i18n_keys::written_as_text(&root, &["crates/pgcheck/src"]);
-    if !written.is_empty() {
-        panic!(
-            "{} message key(s) written as text (name a key by its constant, keys::…):\n{}",
-            written.len(),
-            written.join("\n")
-        );
-    }
+    keys_build::write_keys(
+        &root,
+        &catalogs,
+        "queue_lab_core::i18n::Key",
+        "",
+        "crates/pgcheck/src",
+    );
 }

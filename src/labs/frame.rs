@@ -6,6 +6,7 @@
 use super::guide::{share_url, Guide, ReplayCut, ShareLink, Tour};
 use super::session::{LabModel, LabSession};
 use crate::ctx::use_ctx;
+use crate::ui::clock::ClockBar;
 use crate::ui::console::SqlConsole;
 use crate::ui::sql_log::SqlLog;
 use leptos::prelude::*;
@@ -70,5 +71,32 @@ pub fn LabFrame<M: LabModel>(
             <SqlLog entries=ctx.log/>
             <SqlConsole placeholder=console/>
         </section>
+    }
+}
+
+/// The two columns of a lab that keeps its effects in view (L1, L4; one column on a narrow
+/// screen): on the left a panel that stays at the top with the lab clock and `status` (the
+/// last outcome and what else the lab keeps in sight), then the controls (`children`); on
+/// the right `watch`, kept in view beside them.
+#[component]
+pub fn SplitColumns(
+    now: Signal<String>,
+    on_advance: Callback<i64>,
+    busy: Signal<bool>,
+    #[prop(into)] status: ViewFnOnce,
+    #[prop(into)] watch: ViewFnOnce,
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <div class="lab-split">
+            <div class="lab-controls">
+                <div class="panel sticky-clock">
+                    <ClockBar now=now on_advance=on_advance busy=busy/>
+                    {status.run()}
+                </div>
+                {children()}
+            </div>
+            <div class="lab-watch">{watch.run()}</div>
+        </div>
     }
 }

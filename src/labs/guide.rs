@@ -11,7 +11,7 @@
 //! full lab.
 
 use super::session::{LabModel, LabSession, Last};
-use crate::ctx::use_ctx;
+use crate::ctx::{use_ctx, Ctx};
 use crate::keys;
 use crate::ui::i18n::{render, rich};
 use leptos::prelude::*;
@@ -86,6 +86,18 @@ impl<M: LabModel> Guide<M> {
             step: RwSignal::new(None),
             cut: RwSignal::new(None),
         }
+    }
+
+    /// The lab's guide and its session: set up on a fresh database, then [`Guide::open`] (a
+    /// shared state replayed, or the tour opened at a step, if the address asks for one).
+    pub fn start(
+        ctx: Ctx,
+        tour: &'static [TourStep<M::Action>],
+        decode: fn(&str) -> Result<Vec<M::Action>, Msg>,
+    ) -> (Guide<M>, LabSession<M>) {
+        let guide = Guide::new(tour, decode);
+        let session = LabSession::new(ctx, move |session| guide.open(session));
+        (guide, session)
     }
 
     /// The lab's first run: replay a shared state, or open at a tour step, as the address

@@ -85,12 +85,8 @@ mod tests {
     /// languages (its descriptions drifted from the labs when they were written there).
     #[test]
     fn the_snippet_page_describes_each_lab_with_its_catalog_blurb() {
-        let root = env!("CARGO_MANIFEST_DIR");
-        let page = std::fs::read_to_string(format!("{root}/assets/embed/index.html")).unwrap();
-        let from = page
-            .find("var DESCRIPTIONS = {")
-            .expect("DESCRIPTIONS is there");
-        let block = &page[from..from + page[from..].find("};").expect("it ends")];
+        let page = from_marker("assets/embed/index.html", "var DESCRIPTIONS = {");
+        let block = &page[..page.find("};").expect("it ends")];
         for l in shipped() {
             let at = block
                 .find(&format!("\n      {}: [", l.slug))
@@ -113,12 +109,8 @@ mod tests {
     /// and accessibility scans without a word.
     #[test]
     fn the_e2e_page_list_names_every_lab() {
-        let root = env!("CARGO_MANIFEST_DIR");
-        let harness = std::fs::read_to_string(format!("{root}/tests/e2e/harness.mjs")).unwrap();
-        let from = harness
-            .find("const ALL_PAGES = [")
-            .expect("ALL_PAGES is there");
-        let names: Vec<&str> = harness[from..]
+        let harness = from_marker("tests/e2e/harness.mjs", "const ALL_PAGES = [");
+        let names: Vec<&str> = harness
             .lines()
             .take_while(|l| *l != "];")
             .filter_map(|l| {
@@ -135,6 +127,16 @@ mod tests {
         #[cfg(not(feature = "stub-lab"))]
         want.push("stub");
         assert_eq!(names, want, "harness.mjs ALL_PAGES");
+    }
+
+    /// The text of the repository's file `path` from the first `marker` on.
+    fn from_marker(path: &str, marker: &str) -> String {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
+        let from = text
+            .find(marker)
+            .unwrap_or_else(|| panic!("{path} has {marker}"));
+        text[from..].to_owned()
     }
 
     /// The first `n` JavaScript string literals (single- or double-quoted) in `text`.

@@ -53,6 +53,32 @@ pub trait LabModel: Clone + 'static {
     fn start_run(&mut self) {}
 }
 
+/// What every [`LabModel`] impl writes alike: the lab's own `Action` and `Snapshot` types, its
+/// id, `setup` forwarding to `Lab::setup`, and (given the method's name) `act` forwarding to
+/// the lab's inherent action method. Used inside `impl LabModel for Lab { … }`.
+macro_rules! lab_model_common {
+    (outcome: $outcome:ty $(, act: $act:ident)?) => {
+        type Action = Action;
+        type Outcome = $outcome;
+        type Snapshot = Snapshot;
+        const ID: $crate::labs::LabId = super::ID;
+
+        async fn setup(db: &$crate::db::Db) -> Result<Lab, $crate::db::DbError> {
+            Lab::setup(db).await
+        }
+        $(
+            async fn act(
+                &mut self,
+                db: &$crate::db::Db,
+                action: Action,
+            ) -> Result<$outcome, $crate::db::DbError> {
+                self.$act(db, action).await
+            }
+        )?
+    };
+}
+pub(crate) use lab_model_common;
+
 /// How an outcome reads: good news, a warning, or plain information.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tone {
@@ -78,6 +104,19 @@ impl Outcome {
             tone,
             touched: Vec::new(),
         }
+    }
+
+    /// `then` (a message's key and the tone) when `cond` holds, else `otherwise`; the
+    /// message's arguments follow through [`Outcome::arg`].
+    pub fn either(cond: bool, then: (Key, Tone), otherwise: (Key, Tone)) -> Outcome {
+        let (key, tone) = if cond { then } else { otherwise };
+        Outcome::new(Msg::new(key), tone)
+    }
+
+    /// The same outcome, its message given argument `name`.
+    pub fn arg(mut self, name: &'static str, value: impl std::fmt::Display) -> Outcome {
+        self.msg = self.msg.arg(name, value);
+        self
     }
 
     /// The same outcome, with row `id` among those it changed.

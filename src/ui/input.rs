@@ -34,19 +34,16 @@ mod tests {
             whole_or_refused(" 20,000 ", 1, 100_000, refused(), "n"),
             Ok(20_000)
         );
-        assert_eq!(
-            whole_or_refused(" 0 ", 1, 100_000, refused(), "n"),
-            Err(refused()
-                .arg("min", "1")
-                .arg("max", "100,000")
-                .arg("n", "0"))
-        );
-        assert_eq!(
-            whole_or_refused("ten", 1, 10, refused(), "text"),
-            Err(refused()
-                .arg("min", "1")
-                .arg("max", "10")
-                .arg("text", "ten"))
-        );
+        // (text, max, what the text is named) -> the refusal's bounds and text as shown.
+        for (text, max, named, max_shown, text_shown) in [
+            (" 0 ", 100_000, "n", "100,000", "0"),
+            ("ten", 10, "text", "10", "ten"),
+        ] {
+            let want = refused().arg("min", "1").arg("max", max_shown);
+            assert_eq!(
+                whole_or_refused(text, 1, max, refused(), named),
+                Err(want.arg(named, text_shown))
+            );
+        }
     }
 }

@@ -116,12 +116,18 @@ async function l1Idle(page) {
   await page.waitForFunction(() => !document.querySelector('#enqueue')?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 60_000 });
 }
 
-test('L1 downloaded as SQL loads on the server with the same rows', { skip }, async () => {
+/** L1 with PostgreSQL started and the lab idle. */
+async function openL1() {
   const page = await newPage(site.browser);
   await page.goto(`${site.server.url}?lang=en#/jobs`);
   await startPostgres(page);
   await page.waitForSelector('#jobs-table');
   await l1Idle(page);
+  return page;
+}
+
+test('L1 downloaded as SQL loads on the server with the same rows', { skip }, async () => {
+  const page = await openL1();
   for (const n of [0, 2, 3]) {
     await page.click(`button.tour-run[data-step="${n}"]`);
     await l1Idle(page);
@@ -131,11 +137,7 @@ test('L1 downloaded as SQL loads on the server with the same rows', { skip }, as
 });
 
 test('L1\'s tour, downloaded as a script, replays on an empty database to the same jobs table', { skip }, async () => {
-  const page = await newPage(site.browser);
-  await page.goto(`${site.server.url}?lang=en#/jobs`);
-  await startPostgres(page);
-  await page.waitForSelector('#jobs-table');
-  await l1Idle(page);
+  const page = await openL1();
   const all = await page.locator('button.tour-run').count();
   assert.ok(all >= 5, `the tour has its steps (${all})`);
   // The last step reads NOTIFY's queue size, max_notify_queue_pages, a setting PostgreSQL 17

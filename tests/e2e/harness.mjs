@@ -136,6 +136,26 @@ export async function enabled(page, selector, timeout = 120_000) {
 }
 
 
+/** L1 on `site` with its download of pglite.wasm failing, PostgreSQL asked to start;
+ *  `unblock()` lets the next download through. */
+export async function blockedStart(site) {
+  const page = await newPage(site.browser);
+  let block = true;
+  await page.route('**/pglite.wasm', (route) => (block ? route.abort('failed') : route.continue()));
+  await page.goto(site.server.url + '?lang=en#/jobs');
+  await page.click('#start-postgres');
+  return { page, unblock: () => { block = false; } };
+}
+
+/** Clicks each selector in turn, waiting after each until `idle(page)` finds the lab idle
+ *  again: a test's walk through a lab's buttons. */
+export async function clickEach(page, idle, ...selectors) {
+  for (const selector of selectors) {
+    await page.click(selector);
+    await idle(page);
+  }
+}
+
 /** Waits until L4 is idle again: Tick enabled and the lab's section not busy (every action
  *  disables the buttons while it runs). */
 export async function pgqIdle(page) {

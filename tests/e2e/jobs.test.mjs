@@ -2,7 +2,7 @@
 // a Postgres error shown with its message, the shared URL replaying, and screenshots.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ARTIFACTS, newPage, shot, startPostgres, useSite } from './harness.mjs';
+import { ARTIFACTS, newPage, shot, startPostgres, useSite, clickEach } from './harness.mjs';
 
 const site = useSite();
 
@@ -120,12 +120,7 @@ test('§2 DELETE-on-complete deletes the row and says so; §4 the dead count and
   await page.check('#delete-on-complete');
   await idle(page);
   assert.match(await page.textContent('#last-outcome'), /deletes the job's row/);
-  await page.click('#enqueue');
-  await idle(page);
-  await page.click('#worker-A [data-act="claim"]');
-  await idle(page);
-  await page.click('#worker-A [data-act="complete"]');
-  await idle(page);
+  await clickEach(page, idle, '#enqueue', '#worker-A [data-act="claim"]', '#worker-A [data-act="complete"]');
   assert.match(await page.textContent('#last-outcome'), /DELETE removed 1 row/);
   assert.match(await page.textContent('#last-sql'), /delete from jobs/);
   assert.equal(await page.locator('#jobs-table tbody tr').count(), 0);
@@ -268,10 +263,7 @@ test('the job-state picture counts each status from the table and marks the last
   await page.click('#enqueue');
   await idle(page);
   assert.deepEqual((await states(page)).on, ['enqueue']);
-  await page.click('#enqueue');
-  await idle(page);
-  await page.click('#worker-A [data-act="claim"]');
-  await idle(page);
+  await clickEach(page, idle, '#enqueue', '#worker-A [data-act="claim"]');
   const s = await states(page);
   assert.deepEqual(s.counts, { ready: 1, running: 1, done: 0, dead: 0 });
   assert.deepEqual(s.on, ['claim'], 'the claim\'s arrow, and only it');
@@ -282,15 +274,9 @@ test('the job-state picture counts each status from the table and marks the last
   await idle(page);
   assert.deepEqual(await states(page).then((x) => [x.counts, x.on]), [{ ready: 1, running: 0, done: 1, dead: 0 }, ['complete']]);
   // A lease that runs out: the row stays running, and the next claim takes it again.
-  await page.click('#worker-A [data-act="claim"]');
-  await idle(page);
-  await page.click('#worker-A [data-act="die"]');
-  await idle(page);
+  await clickEach(page, idle, '#worker-A [data-act="claim"]', '#worker-A [data-act="die"]');
   await page.fill('#clock-custom', '31');
-  await page.click('.custom-step button');
-  await idle(page);
-  await page.click('#worker-B [data-act="claim"]');
-  await idle(page);
+  await clickEach(page, idle, '.custom-step button', '#worker-B [data-act="claim"]');
   assert.match(await page.textContent('#last-outcome'), /lease ran out/);
   assert.deepEqual(await states(page).then((x) => [x.counts.running, x.on]), [1, ['lease']]);
   // Tour step 4: a retry, then the last attempt fails and the job is dead.
@@ -307,10 +293,7 @@ test('the job-state picture counts each status from the table and marks the last
 
 test('the job-state picture reads in Korean: its text alternative and labels from the catalog', async () => {
   const page = await openLab('ko');
-  await page.click('#enqueue');
-  await idle(page);
-  await page.click('#worker-A [data-act="claim"]');
-  await idle(page);
+  await clickEach(page, idle, '#enqueue', '#worker-A [data-act="claim"]');
   const s = await states(page);
   assert.equal(s.label, '작업 상태: ready 0, running 1, done 0, dead 0. 마지막 이동: 가져오기.');
   assert.equal(await page.textContent('#job-states [data-move="claim"] text'), '가져오기');

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ARTIFACTS, newPage, shot, startPostgres, useSite, violations } from './harness.mjs';
+import { ARTIFACTS, newPage, shot, startPostgres, useSite, violations, clickEach } from './harness.mjs';
 
 const site = useSite();
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'queue-lab-keep-'));
@@ -37,10 +37,7 @@ async function savedLab(lang) {
   await page.click('button.tour-run[data-step="4"]');
   await page.waitForSelector('.tour li.current .tour-body');
   await idle(page);
-  await page.click('#enqueue');
-  await idle(page);
-  await page.click('#worker-A [data-act="claim"]');
-  await idle(page);
+  await clickEach(page, idle, '#enqueue', '#worker-A [data-act="claim"]');
   const before = await shown(page);
   assert.ok(before.jobs.length >= 2, JSON.stringify(before));
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#keep-save')]);

@@ -4,7 +4,7 @@
 // page error (the harness fails every test that leaves one).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, shot, startPostgres, useSite } from './harness.mjs';
+import { newPage, shot, startPostgres, useSite, clickEach, blockedStart } from './harness.mjs';
 
 const site = useSite();
 
@@ -60,10 +60,7 @@ test('a worker that closes itself (no error event) is reported as stopped within
   await page.waitForFunction(() => /^\s*Running:/.test(document.querySelector('#pg-version')?.textContent ?? ''), null, { timeout: 120_000 });
   await jobsIdle(page);
   assert.equal(await page.locator('#jobs-table tbody tr').count(), 0, 'a fresh database');
-  await page.click('#enqueue');
-  await jobsIdle(page);
-  await page.click('#worker-A [data-act="claim"]');
-  await jobsIdle(page);
+  await clickEach(page, jobsIdle, '#enqueue', '#worker-A [data-act="claim"]');
   assert.equal(await page.locator('#jobs-table tr[data-status="running"]').count(), 1, 'the enqueued job was claimed');
   assert.equal(await page.locator('#worker-dead').count(), 0);
   await page.close();
@@ -120,17 +117,13 @@ test('a console statement that ends lets the waiting action run, and the note go
 });
 
 test('a blocked pglite.wasm names the file, Retry starts PostgreSQL, and no page error or unhandled rejection is left', async () => {
-  const page = await newPage(site.browser);
-  let block = true;
-  await page.route('**/pglite.wasm', (route) => (block ? route.abort('failed') : route.continue()));
-  await page.goto(site.server.url + '?lang=en#/jobs');
-  await page.click('#start-postgres');
+  const { page, unblock } = await blockedStart(site);
   await page.waitForSelector('#start-error', { timeout: 60_000 });
   assert.match(await page.textContent('#start-error'), /pglite\.wasm/);
   // Whatever was still in flight has settled by now.
   await page.waitForTimeout(1_000);
   assert.deepEqual(page.errors, [], 'no page error after the failure');
-  block = false;
+  unblock();
   await page.click('#start-retry');
   await page.waitForSelector('#pg-version', { timeout: 120_000 });
   await jobsIdle(page);

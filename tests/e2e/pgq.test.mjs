@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { newPage, shot, startPostgres, ARTIFACTS, useSite, pgqIdle as idle } from './harness.mjs';
+import { newPage, shot, startPostgres, ARTIFACTS, useSite, pgqIdle as idle, clickEach } from './harness.mjs';
 
 const site = useSite();
 
@@ -63,12 +63,7 @@ test('subscribe a consumer from the page, see it receive; make it a group of two
   await page.click('#subscribe-consumer');
   await idle(page);
   assert.match(await page.textContent('#last-outcome'), /audit subscribed/);
-  await page.click('#send-one');
-  await idle(page);
-  await page.click('#tick');
-  await idle(page);
-  await page.click('#consumer-audit [data-act="receive"]');
-  await idle(page);
+  await clickEach(page, idle, '#send-one', '#tick', '#consumer-audit [data-act="receive"]');
   assert.equal(await page.locator('#consumer-audit tr[data-msg="1"]').count(), 1, 'audit receives event 1');
   await page.click('#consumer-audit [data-act="ack"]');
   await idle(page);
@@ -81,10 +76,7 @@ test('subscribe a consumer from the page, see it receive; make it a group of two
   }
   await page.fill('#burst-n', '2');
   for (let i = 0; i < 2; i++) {
-    await page.click('#send-burst');
-    await idle(page);
-    await page.click('#tick');
-    await idle(page);
+    await clickEach(page, idle, '#send-burst', '#tick');
   }
   const held = [];
   const batches = [];
@@ -192,12 +184,7 @@ test('a tour step runs and says what to look at; its share link rebuilds the sam
 test('the lab reads in Korean', async () => {
   const page = await newPage(site.browser);
   await openLab(page, 'ko');
-  await page.click('#send-one');
-  await idle(page);
-  await page.click('#tick');
-  await idle(page);
-  await page.click('#consumer-email [data-act="receive"]');
-  await idle(page);
+  await clickEach(page, idle, '#send-one', '#tick', '#consumer-email [data-act="receive"]');
   assert.equal(await page.locator('#consumer-email tr[data-msg="1"]').count(), 1);
   assert.match(await page.textContent('#ticker-title'), /티커/);
   await shot(page, 'pgq-ko');
@@ -210,12 +197,7 @@ test('the lab fits 360 px, with the in-flight transaction open', async () => {
   await page.click('#prepare');
   await idle(page);
   await page.waitForSelector('#inflight-open');
-  await page.click('#tick');
-  await idle(page);
-  await page.click('#commit-prepared');
-  await idle(page);
-  await page.click('#tick');
-  await idle(page);
+  await clickEach(page, idle, '#tick', '#commit-prepared', '#tick');
   // The first tick interval held nothing committed: receive finishes that empty batch and
   // says another tick waits; the next receive gets the event.
   await page.click('#consumer-billing [data-act="receive"]');

@@ -3,7 +3,7 @@
 // transaction, a dropped clock, a statement that never ends, a worker that dies).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, shot, startPostgres, useSite } from './harness.mjs';
+import { newPage, shot, startPostgres, useSite, clickEach } from './harness.mjs';
 
 const site = useSite();
 
@@ -91,10 +91,7 @@ test('L1 → L3 → L4 → L1 in one tab: L3 measures its own tables, and L1 is 
     await page.click('#enqueue');
     await jobsIdle(page);
   }
-  await page.click('#worker-A [data-act="claim"]');
-  await jobsIdle(page);
-  await page.click('button:has-text("+10 s")');
-  await jobsIdle(page);
+  await clickEach(page, jobsIdle, '#worker-A [data-act="claim"]', 'button:has-text("+10 s")');
   const l1Before = await page.locator('#jobs-table tbody').textContent();
   const clockBefore = await page.textContent('#lab-clock');
   assert.equal(await jobRows(page), 3);

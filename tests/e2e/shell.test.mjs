@@ -1,7 +1,7 @@
 // The shell on the release build: start, failure and retry, language, embed mode, sub-path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, newPage, shot, startPostgres, useSite, PAGES } from './harness.mjs';
+import { serve, newPage, shot, startPostgres, useSite, blockedStart, PAGES } from './harness.mjs';
 
 const site = useSite();
 
@@ -41,16 +41,12 @@ test('Start Postgres downloads PGlite and shows the server version', async () =>
 });
 
 test('a blocked PGlite download names what failed, and Retry recovers', async () => {
-  const page = await newPage(site.browser);
-  let block = true;
-  await page.route('**/pglite.wasm', (route) => (block ? route.abort('failed') : route.continue()));
-  await page.goto(site.server.url + '?lang=en#/jobs');
-  await page.click('#start-postgres');
+  const { page, unblock } = await blockedStart(site);
   const error = await page.waitForSelector('#start-error', { timeout: 60_000 });
   const text = await error.textContent();
   assert.match(text, /pglite\.wasm/, 'the message names the file that failed');
   await shot(page, 'start-failed-en');
-  block = false;
+  unblock();
   await page.click('#start-retry');
   await page.waitForSelector('#pg-version', { timeout: 120_000 });
   assert.match(await page.textContent('#pg-version'), /PostgreSQL 18/);

@@ -32,6 +32,12 @@ async function runSmall(page, jobs, rounds) {
   await page.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])', { timeout: 60_000 });
 }
 
+/** Presses the long transaction's button and waits until it reads `on` (held or released). */
+async function longTx(page, on) {
+  await page.click('#vacuum-long-tx');
+  await page.waitForSelector(`#vacuum-long-tx[aria-pressed="${on}"]`);
+}
+
 test('a small run shows the numbers, and VACUUM drops the dead tuples (English)', async () => {
   const page = await newPage(site.browser);
   await openLab(page, 'en');
@@ -81,8 +87,7 @@ test('a small run shows the numbers, and VACUUM drops the dead tuples (English)'
 test('the long transaction keeps VACUUM from removing anything until it is released', async () => {
   const page = await newPage(site.browser);
   await openLab(page, 'en');
-  await page.click('#vacuum-long-tx');
-  await page.waitForSelector('#vacuum-long-tx[aria-pressed="true"]');
+  await longTx(page, true);
   await page.uncheck('#vacuum-include-dv');
   await runSmall(page, 1000, 1);
   await page.click('#vacuum-vacuum');
@@ -90,8 +95,7 @@ test('the long transaction keeps VACUUM from removing anything until it is relea
   assert.match(await page.textContent('#vacuum-removed'), /DELETE on completion: VACUUM removed 0 of 2,000/);
   await page.waitForSelector('#vacuum-page-map');
   await shot(page, 'vacuum-long-tx-en');
-  await page.click('#vacuum-long-tx');
-  await page.waitForSelector('#vacuum-long-tx[aria-pressed="false"]');
+  await longTx(page, false);
   await page.click('#vacuum-vacuum');
   await page.waitForFunction(() => /removed 2,000 of 2,000/.test(document.querySelector('#vacuum-removed')?.textContent || ''));
   assert.deepEqual(page.errors, []);
@@ -185,8 +189,7 @@ async function labState(page) {
 test('a share link reproduces the same state after reload', async () => {
   const page = await newPage(site.browser);
   await openLab(page, 'en');
-  await page.click('#vacuum-long-tx');
-  await page.waitForSelector('#vacuum-long-tx[aria-pressed="true"]');
+  await longTx(page, true);
   await page.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])');
   await page.uncheck('#vacuum-include-dv');
   await runSmall(page, 1500, 2);
@@ -278,8 +281,7 @@ test('with the long transaction on, the lessons say only what the results show',
   for (const lang of ['en', 'ko']) {
     const page = await newPage(site.browser);
     await openLab(page, lang);
-    await page.click('#vacuum-long-tx');
-    await page.waitForSelector('#vacuum-long-tx[aria-pressed="true"]');
+    await longTx(page, true);
     await page.uncheck('#vacuum-include-dv');
     await runSmall(page, 1000, 1);
     const lessons = () => page.$$eval('#vacuum-lessons li', (li) => li.map((l) => l.dataset.lesson));
@@ -297,8 +299,7 @@ test('with the long transaction on, the lessons say only what the results show',
     await shot(page, `vacuum-lessons-long-tx-${lang}`);
     await page.locator('#vacuum-lessons').screenshot({ path: new URL(`./artifacts/vacuum-lessons-only-long-tx-${lang}.png`, import.meta.url).pathname });
     // Released and VACUUM again: now DELETE's lesson, with its figures.
-    await page.click('#vacuum-long-tx');
-    await page.waitForSelector('#vacuum-long-tx[aria-pressed="false"]');
+    await longTx(page, false);
     await page.click('#vacuum-vacuum');
     await page.waitForFunction(() => document.querySelector('#vacuum-lessons li[data-lesson="vacuum.lesson.delete"]'));
     assert.ok(!(await lessons()).includes('vacuum.lesson.held'), 'the latest VACUUM removed them all');

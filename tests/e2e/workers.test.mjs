@@ -22,8 +22,27 @@ async function ordering(page) {
   );
 }
 
+/** A page on L2 in `lang` (from `newPage`'s `options`), once its first simulation is drawn. */
+async function openL2(lang = 'en', options) {
+  const page = await newPage(site.browser, options);
+  await page.goto(site.server.url + `?lang=${lang}#/workers`);
+  await simulated(page);
+  return page;
+}
+
 async function fill(page, id, value) {
   await page.fill(id, String(value));
+}
+
+/** Fills every input of a run: workers, jobs, the durations' shape and bounds, latency, seed. */
+async function setInputs(page, { workers, jobs, shape, durA, durB, latency, seed }) {
+  await fill(page, '#w-workers', workers);
+  await fill(page, '#w-jobs', jobs);
+  await page.selectOption('#w-shape', shape);
+  await fill(page, '#w-dur-a', durA);
+  await fill(page, '#w-dur-b', durB);
+  await fill(page, '#w-latency', latency);
+  await fill(page, '#w-seed', seed);
 }
 
 test('the lab says it is a simulator, runs on load, and naive duplicates while SKIP LOCKED does not', async () => {
@@ -64,9 +83,7 @@ test('the lab says it is a simulator, runs on load, and naive duplicates while S
 });
 
 test('the ordering section: SKIP LOCKED swaps jobs of one key, both remedies keep each key in order', async () => {
-  const page = await newPage(site.browser);
-  await page.goto(site.server.url + '?lang=en#/workers');
-  await simulated(page);
+  const page = await openL2();
   const int = (s) => Number(s.replace(/[^0-9]/g, ''));
   let o = await ordering(page);
   assert.deepEqual(
@@ -107,9 +124,7 @@ test('the ordering section: SKIP LOCKED swaps jobs of one key, both remedies kee
 });
 
 test('an out-of-range input shows a message next to it and nothing runs', async () => {
-  const page = await newPage(site.browser);
-  await page.goto(site.server.url + '?lang=en#/workers');
-  await simulated(page);
+  const page = await openL2();
   await fill(page, '#w-workers', 0);
   await page.click('#w-run');
   const msg = await page.waitForSelector('#w-workers-err');
@@ -122,16 +137,8 @@ test('an out-of-range input shows a message next to it and nothing runs', async 
 });
 
 test('a shared URL reproduces the same numbers', async () => {
-  const page = await newPage(site.browser);
-  await page.goto(site.server.url + '?lang=en#/workers');
-  await simulated(page);
-  await fill(page, '#w-workers', 7);
-  await fill(page, '#w-jobs', 900);
-  await page.selectOption('#w-shape', 'long-tail');
-  await fill(page, '#w-dur-a', 5);
-  await fill(page, '#w-dur-b', 400);
-  await fill(page, '#w-latency', 2.5);
-  await fill(page, '#w-seed', 1234);
+  const page = await openL2();
+  await setInputs(page, { workers: 7, jobs: 900, shape: 'long-tail', durA: 5, durB: 400, latency: 2.5, seed: 1234 });
   await page.click('#w-run');
   await simulated(page);
   const first = await numbers(page);
@@ -149,15 +156,11 @@ test('a shared URL reproduces the same numbers', async () => {
 });
 
 test('Korean, and 360 px wide', async () => {
-  const page = await newPage(site.browser);
-  await page.goto(site.server.url + '?lang=ko#/workers');
-  await simulated(page);
+  const page = await openL2('ko');
   assert.match(await page.textContent('#w-sim-notice'), /시뮬레이터/);
   await shot(page, 'workers-ko');
 
-  const narrow = await newPage(site.browser, { width: 360, height: 740, colorScheme: 'dark' });
-  await narrow.goto(site.server.url + '?lang=ko#/workers');
-  await simulated(narrow);
+  const narrow = await openL2('ko', { width: 360, height: 740, colorScheme: 'dark' });
   const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `page is ${overflow}px wider than a 360px screen`);
   await shot(narrow, 'workers-360-dark-ko');
@@ -165,19 +168,11 @@ test('Korean, and 360 px wide', async () => {
 });
 
 test('timing: one simulation of 16 workers × 100,000 jobs in the browser', async () => {
-  const page = await newPage(site.browser);
-  await page.goto(site.server.url + '?lang=en#/workers');
-  await simulated(page);
+  const page = await openL2();
   const times = {};
   for (const strategy of ['skip-locked-lease', 'skip-locked-tx', 'for-update', 'naive']) {
     await page.selectOption('#w-strategy', strategy);
-    await fill(page, '#w-workers', 16);
-    await fill(page, '#w-jobs', 100000);
-    await page.selectOption('#w-shape', 'uniform');
-    await fill(page, '#w-dur-a', 5);
-    await fill(page, '#w-dur-b', 15);
-    await fill(page, '#w-latency', 1);
-    await fill(page, '#w-seed', 42);
+    await setInputs(page, { workers: 16, jobs: 100000, shape: 'uniform', durA: 5, durB: 15, latency: 1, seed: 42 });
     // The run is over when the Run button, disabled while it runs, is enabled again (two
     // runs may well take the same tenth of a millisecond, so #w-took's figure cannot tell).
     await page.evaluate(() => {
@@ -210,9 +205,7 @@ test('timing: one simulation of 16 workers × 100,000 jobs in the browser', asyn
 
 test("(d)'s sentence follows the figures: with (c) and (d) more than 20 % apart it does not say they are the same", async () => {
   for (const lang of ['en', 'ko']) {
-    const page = await newPage(site.browser);
-    await page.goto(site.server.url + `?lang=${lang}#/workers`);
-    await simulated(page);
+    const page = await openL2(lang);
     await page.selectOption('#w-shape', 'fixed');
     await fill(page, '#w-dur-a', 1);
     await fill(page, '#w-latency', 20);

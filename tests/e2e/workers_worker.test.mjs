@@ -126,6 +126,14 @@ const BEFORE = {
   "bars": "282"
 };
 
+/** Watches long tasks, then runs 64 workers × 200,000 jobs of `strategy` until progress shows. */
+async function startBig(page, strategy) {
+  await watchLongTasks(page);
+  await fillBig(page, strategy);
+  await page.click('#w-run');
+  await page.waitForSelector('#w-progress', { timeout: 120_000 });
+}
+
 test('a fixed input gives the figures the page gave when it simulated on its own thread', async () => {
   const page = await newPage(site.browser);
   await page.goto(site.server.url + '?lang=en' + FIXED);
@@ -143,10 +151,7 @@ test('during 64 workers × 200,000 jobs the page stays responsive, shows progres
   page.on('worker', (w) => w.on('close', () => closed.push(w.url())));
   await page.goto(site.server.url + '?lang=en#/workers');
   await simulated(page);
-  await watchLongTasks(page);
-  await fillBig(page, 'all');
-  await page.click('#w-run');
-  await page.waitForSelector('#w-progress', { timeout: 120_000 });
+  await startBig(page, 'all');
   assert.match(await page.textContent('#w-progress-text'), /\d+ % done/);
   assert.equal(closed.length, 0, 'no worker closed before Cancel');
   await shot(page, 'workers-progress-en');
@@ -182,10 +187,7 @@ test('while the worker computes 64 workers × 200,000 jobs every main-thread tas
   const page = await newPage(site.browser);
   await page.goto(site.server.url + '?lang=en#/workers');
   await simulated(page);
-  await watchLongTasks(page);
-  await fillBig(page, 'skip-locked-lease');
-  await page.click('#w-run');
-  await page.waitForSelector('#w-progress', { timeout: 120_000 });
+  await startBig(page, 'skip-locked-lease');
   // Progress moves on while the run goes on.
   const first = Number(await page.getAttribute('#w-progress progress', 'value'));
   await page.waitForFunction(

@@ -8,6 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { CLOCK, advance } from './clock.mjs';
+import { rotatingQueue } from './pgque.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { PGlite } = await import(
@@ -317,10 +318,7 @@ test('dlq_replay sends a dead letter again as a new event to every consumer, and
 
 test('maint() truncates only a table every consumer has passed; a lagging consumer holds rotation back, and the reason names it', async (t) => {
   const db = await boot(t);
-  await db.query(`select pgque.create_queue('q', 3)`);
-  await db.query(`select pgque.set_queue_config('q', 'rotation_period', '1 second')`);
-  await db.query(`select pgque.subscribe('q', 'fast')`);
-  await db.query(`select pgque.subscribe('q', 'slow')`);
+  await rotatingQueue(db, 3, '1 second', ['fast', 'slow']);
   const maint = async () => { await advance(db, 1); return rows(db, `select action, detail, reason, args from pgque.maint('q')`); };
   const actions = async () => (await maint()).map((r) => r.action);
   const tables = async () => Object.fromEntries(
@@ -374,9 +372,7 @@ test('maint() truncates only a table every consumer has passed; a lagging consum
 
 test('maint() never truncates a table an open prepared transaction wrote to; the wait says a long transaction holds it, and its event survives', async (t) => {
   const db = await boot(t);
-  await db.query(`select pgque.create_queue('q', 2)`);
-  await db.query(`select pgque.set_queue_config('q', 'rotation_period', '1 second')`);
-  await db.query(`select pgque.subscribe('q', 'a')`);
+  await rotatingQueue(db, 2, '1 second', ['a']);
   await db.exec(`begin; select pgque.send('q', 'test', 'pinned'); prepare transaction 'p1';`);
   const reasons = new Set();
   for (let i = 0; i < 6; i++) {
@@ -499,15 +495,19 @@ test('a dead member\'s batch is taken over only after the dead interval, under a
 
 test('get_cursor_info puts each consumer on the oldest table holding an event it has not read: before and after receive + ack, and after a rotation', async (t) => {
   const db = await boot(t);
-  await db.query(`select pgque.create_queue('q', 3)`);
-  await db.query(`select pgque.set_queue_config('q', 'rotation_period', '1 second')`);
-  await db.query(`select pgque.subscribe('q', 'fast')`);
-  await db.query(`select pgque.subscribe('q', 'slow')`);
+  await rotatingQueue(db, 3, '1 second', ['fast', 'slow']);
   const cursors = async () => Object.fromEntries(
     (await rows(db, `select * from pgque.get_cursor_info('q')`)).map((r) => [r.consumer_name,
       [r.table_no, r.table_name, Number(r.unread), r.next_msg_id === null ? null : Number(r.next_msg_id), r.tables]]));
   const lag = async (c) => Number(await val(db, `select lag_events from pgque.get_consumer_info('q', $1)`, [c]));
   const cur = async () => (await one(db, `select queue_cur_table from pgque.get_queue_info('q')`)).queue_cur_table;
+  // The period passes and maint() runs: it rotates, and the current table is then `table`.
+  const rotatesTo = async (table) => {
+    await advance(db, 2);
+    const acts = (await rows(db, `select action, detail from pgque.maint('q')`)).map((r) => `${r.action}: ${r.detail}`);
+    assert.ok(acts.some((a) => a.startsWith('rotate')), `maint rotated: ${acts}`);
+    assert.equal(await cur(), table);
+  };
 
   assert.deepEqual(await cursors(), { fast: [null, null, 0, null, []], slow: [null, null, 0, null, []] }, 'nothing sent: both caught up');
   for (let i = 1; i <= 3; i++) await send(db, 'q', `e${i}`);
@@ -527,10 +527,7 @@ test('get_cursor_info puts each consumer on the oldest table holding an event it
   // Rotation: once slow has read them too, both cursors are past table 0 and the period has
   // passed, so maint switches to table 1 (truncating it: it is empty).
   await drain(db, 'q', 'slow');
-  await advance(db, 2);
-  const acts = (await rows(db, `select action, detail from pgque.maint('q')`)).map((r) => `${r.action}: ${r.detail}`);
-  assert.ok(acts.some((a) => a.startsWith('rotate')), `maint rotated: ${acts}`);
-  assert.equal(await cur(), 1);
+  await rotatesTo(1);
   await send(db, 'q', 'e4');
   assert.deepEqual((await cursors()).slow, [1, 'pgque.event_1_1', 1, 4, [1]], 'after the rotation the next event is in the new current table');
   // Both read e4 (the ticks record step 2 and pass it); e5 goes into table 1 unread by
@@ -543,10 +540,7 @@ test('get_cursor_info puts each consumer on the oldest table holding an event it
   await send(db, 'q', 'e5');
   await tick(db);
   await drain(db, 'q', 'fast');
-  await advance(db, 2);
-  const again = (await rows(db, `select action, detail from pgque.maint('q')`)).map((r) => `${r.action}: ${r.detail}`);
-  assert.ok(again.some((a) => a.startsWith('rotate')), `maint rotated: ${again}`);
-  assert.equal(await cur(), 2);
+  await rotatesTo(2);
   await send(db, 'q', 'e6');
   const c = await cursors();
   assert.deepEqual(c.fast, [2, 'pgque.event_1_2', 1, 6, [2]], 'fast: only e6, in the current table');

@@ -10,6 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { CLOCK, advance } from './clock.mjs';
+import { rotatingQueue } from './pgque.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { PGlite } = await import(
@@ -50,9 +51,7 @@ const curTable = (db) => val(db, `select queue_cur_table from pgque.get_queue_in
 
 test('maint() waits out the rotation period, saying until when, and switches once it has passed', async (t) => {
   const db = await boot(t);
-  await db.query(`select pgque.create_queue('q', 3)`);
-  await db.query(`select pgque.set_queue_config('q', 'rotation_period', '60 seconds')`);
-  await db.query(`select pgque.subscribe('q', 'a')`);
+  await rotatingQueue(db, 3, '60 seconds', ['a']);
   const switched = await val(db, `select queue_switch_time::text from pgque.queue where queue_name = 'q'`);
   const until = await val(db, `select ($1::timestamptz + interval '60 seconds')::text`, [switched]);
   await send(db, 'e1');
@@ -75,10 +74,7 @@ test('maint() waits out the rotation period, saying until when, and switches onc
 
 test('a lagging consumer holds rotation back and the wait names it and its cursor tick; once it acks, maint() switches', async (t) => {
   const db = await boot(t);
-  await db.query(`select pgque.create_queue('q', 3)`);
-  await db.query(`select pgque.set_queue_config('q', 'rotation_period', '1 second')`);
-  await db.query(`select pgque.subscribe('q', 'fast')`);
-  await db.query(`select pgque.subscribe('q', 'slow')`);
+  await rotatingQueue(db, 3, '1 second', ['fast', 'slow']);
   const slowTick = await val(db, `select last_tick from pgque.get_consumer_info('q', 'slow')`);
   await send(db, 'e1');
   await tick(db);
@@ -96,9 +92,7 @@ test('a lagging consumer holds rotation back and the wait names it and its curso
 
 test('a prepared transaction open since before step 2 holds rotation back with the reason long_tx and its txid, whatever the consumers acked', async (t) => {
   const db = await boot(t);
-  await db.query(`select pgque.create_queue('q', 2)`);
-  await db.query(`select pgque.set_queue_config('q', 'rotation_period', '1 second')`);
-  await db.query(`select pgque.subscribe('q', 'a')`);
+  await rotatingQueue(db, 2, '1 second', ['a']);
   await db.exec(`begin; select pgque.send('q', 'test', 'pinned'); prepare transaction 'p1';`);
   const txid = await val(db, `select transaction::text from pg_prepared_xacts where gid = 'p1'`);
   // The switch from table 0 (where the prepared transaction wrote) to table 1 may happen: it

@@ -581,16 +581,10 @@ fn jobs_round(c: &mut Client, s: Settings, r: &mut Round) -> Result<(), CheckErr
     )?;
     let delete = context(c.prepare(COMPLETE_DELETE), "complete_delete.sql")?;
     let started = Instant::now();
-    loop {
-        let rows = context(c.query(&claim, &[&i64::from(s.page)]), "claim_batch.sql")?;
-        r.claims += 1;
-        if rows.is_empty() {
-            break;
-        }
-        let ids: Vec<i64> = rows.iter().map(|x| x.get("id")).collect();
-        context(c.execute(&delete, &[&ids]), "complete_delete.sql")?;
-        r.done += ids.len() as u64;
-    }
+    let (claims, done) =
+        crate::vacuum::claim_all(c, &claim, &delete, "complete_delete.sql", s.page)?;
+    r.claims += claims;
+    r.done += done;
     r.claim_ms = started.elapsed().as_secs_f64() * 1000.0;
     r.dead_before_vacuum = jobs_stats(c)?.0;
     context(c.batch_execute(VACUUM), "vacuum.sql")?;

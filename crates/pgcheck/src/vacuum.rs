@@ -380,14 +380,7 @@ fn rounds(c: &mut Client, s: Settings, pinned: bool) -> Result<Run, CheckError> 
                     let enqueue = context(c.prepare_typed(ENQUEUE, &[Type::INT4]), "enqueue.sql")?;
                     context(c.execute(&enqueue, &[&(s.jobs as i32)]), "enqueue.sql")?;
                 }
-                loop {
-                    let rows = context(c.query(&claim, &[&i64::from(s.batch)]), "claim_batch.sql")?;
-                    if rows.is_empty() {
-                        break;
-                    }
-                    let ids: Vec<i64> = rows.iter().map(|r| r.get("id")).collect();
-                    context(c.execute(&complete, &[&ids]), "complete")?;
-                }
+                claim_all(c, &claim, &complete, "complete", s.batch)?;
                 Ok(())
             })?;
             let ms = t.elapsed().as_secs_f64() * 1000.0;
@@ -457,6 +450,29 @@ fn partition_open(c: &mut Client, round: u32) -> Result<(), CheckError> {
 /// The article's one-job claim run under EXPLAIN (ANALYZE, BUFFERS) in a transaction that is
 /// rolled back, read by `plan_summary.sql`: the row's `pages` and `execution_ms`. L3 and L4
 /// measure their tables the same way.
+/// Claims batches of `batch` jobs (`claim`, claim_batch.sql) and completes each batch's ids
+/// with `complete` (its file `complete_file`) until a claim finds none. Returns the claims
+/// made, the last (empty) one included, and the jobs completed.
+pub(crate) fn claim_all(
+    c: &mut Client,
+    claim: &postgres::Statement,
+    complete: &postgres::Statement,
+    complete_file: &str,
+    batch: u32,
+) -> Result<(u32, u64), CheckError> {
+    let (mut claims, mut done) = (0, 0);
+    loop {
+        let rows = context(c.query(claim, &[&i64::from(batch)]), "claim_batch.sql")?;
+        claims += 1;
+        if rows.is_empty() {
+            return Ok((claims, done));
+        }
+        let ids: Vec<i64> = rows.iter().map(|r| r.get("id")).collect();
+        context(c.execute(complete, &[&ids]), complete_file)?;
+        done += ids.len() as u64;
+    }
+}
+
 pub(crate) fn article_claim_summary(c: &mut Client) -> Result<postgres::Row, CheckError> {
     let mut tx = context(c.transaction(), "BEGIN")?;
     let mut plan = String::new();

@@ -1,4 +1,5 @@
-//! Little-endian bytes for the codec: a writer, and a reader that says what ran short.
+//! Little-endian bytes for the codec: a writer, a reader that says what ran short, and
+//! [`Wire`], a value's way across in both directions.
 
 #[derive(Default)]
 pub(crate) struct Writer(Vec<u8>);
@@ -111,5 +112,74 @@ impl<'a> Reader<'a> {
         } else {
             Err(format!("{} bytes left over", self.bytes.len() - self.at))
         }
+    }
+}
+
+/// A value that crosses as bytes: `put` writes it, `get` reads back what `put` wrote.
+pub(crate) trait Wire: Sized {
+    fn put(&self, w: &mut Writer);
+    fn get(r: &mut Reader) -> Result<Self, String>;
+}
+
+/// The value's bytes.
+pub(crate) fn to_bytes(v: &impl Wire) -> Vec<u8> {
+    let mut w = Writer::default();
+    v.put(&mut w);
+    w.into_bytes()
+}
+
+/// The value `bytes` hold, refused when they run short or past it.
+pub(crate) fn from_bytes<T: Wire>(bytes: &[u8]) -> Result<T, String> {
+    let mut r = Reader::new(bytes);
+    let v = T::get(&mut r)?;
+    r.end()?;
+    Ok(v)
+}
+
+/// The numbers, each as the writer and reader write and read it.
+macro_rules! wire_number {
+    ($($ty:ident)*) => {$(
+        impl Wire for $ty {
+            fn put(&self, w: &mut Writer) {
+                w.$ty(*self);
+            }
+            fn get(r: &mut Reader) -> Result<Self, String> {
+                r.$ty()
+            }
+        }
+    )*};
+}
+wire_number!(u8 u16 u32 u64 f64);
+
+/// `1` for true, `0` for false (any other byte reads as true).
+impl Wire for bool {
+    fn put(&self, w: &mut Writer) {
+        w.u8(u8::from(*self));
+    }
+    fn get(r: &mut Reader) -> Result<Self, String> {
+        Ok(r.u8()? != 0)
+    }
+}
+
+/// `0`, or `1` then the value.
+impl Wire for Option<u32> {
+    fn put(&self, w: &mut Writer) {
+        w.opt_u32(*self);
+    }
+    fn get(r: &mut Reader) -> Result<Self, String> {
+        r.opt_u32()
+    }
+}
+
+/// A count, then the items.
+impl<T: Wire> Wire for Vec<T> {
+    fn put(&self, w: &mut Writer) {
+        w.count(self.len());
+        for item in self {
+            item.put(w);
+        }
+    }
+    fn get(r: &mut Reader) -> Result<Self, String> {
+        r.list(T::get)
     }
 }

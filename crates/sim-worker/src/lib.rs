@@ -17,7 +17,7 @@ use queue_sim::{
 };
 
 mod bytes;
-use bytes::{Reader, Writer};
+use bytes::{from_bytes, to_bytes, Reader, Wire, Writer};
 
 /// The page posts progress no more often than this, in ms of wall time (and never for a run
 /// that ends sooner).
@@ -85,112 +85,97 @@ pub fn run_job(
     Ok(Done { groups })
 }
 
-impl Job {
-    pub fn encode(&self) -> Vec<u8> {
-        let mut w = Writer::default();
-        w.count(self.groups.len());
-        for g in &self.groups {
-            w.count(g.len());
-            for p in g {
-                params(&mut w, p);
+/// The order in which a type's parts cross the wire, written once for both directions:
+/// `wire!(Type { field, … })` writes the fields in the order named and reads them back in
+/// the same order (a struct literal evaluates its fields as written).
+macro_rules! wire {
+    ($($ty:ident { $($field:ident),* $(,)? })*) => {$(
+        impl Wire for $ty {
+            fn put(&self, w: &mut Writer) {
+                $(self.$field.put(w);)*
+            }
+            fn get(r: &mut Reader) -> Result<Self, String> {
+                Ok($ty { $($field: Wire::get(r)?),* })
             }
         }
-        w.into_bytes()
-    }
+    )*};
+}
 
+wire! {
+    Job { groups }
+    Done { groups }
+    GroupDone { took_ms, outcomes }
+    Params {
+        strategy, workers, jobs, durations, latency_us, gap_us, max_executions, seed, keys,
+        timeline_limit,
+    }
+    Outcome {
+        params, executions, distinct_jobs, jobs_run_more_than_once, jobs_done, lock_wait_us,
+        lock_waits, elapsed_us, jobs_per_s, executions_per_s, tx, inversions, key_inversions,
+        completions, timeline, transactions, timeline_truncated,
+    }
+    TxStats { max_in_tx, mean_in_tx, longest_tx_us, series }
+    TxBucket { start_us, end_us, max_in_tx, mean_in_tx }
+    Segment { worker, kind, start_us, end_us, job }
+    TxSpan { worker, start_us, end_us }
+}
+
+impl Job {
+    pub fn encode(&self) -> Vec<u8> {
+        to_bytes(self)
+    }
     pub fn decode(bytes: &[u8]) -> Result<Job, String> {
-        let mut r = Reader::new(bytes);
-        let groups = r.list(|r| r.list(read_params))?;
-        r.end()?;
-        Ok(Job { groups })
+        from_bytes(bytes)
     }
 }
 
 impl Done {
     pub fn encode(&self) -> Vec<u8> {
-        let mut w = Writer::default();
-        w.count(self.groups.len());
-        for g in &self.groups {
-            w.f64(g.took_ms);
-            w.count(g.outcomes.len());
-            for o in &g.outcomes {
-                outcome(&mut w, o);
-            }
-        }
-        w.into_bytes()
+        to_bytes(self)
     }
-
     pub fn decode(bytes: &[u8]) -> Result<Done, String> {
-        let mut r = Reader::new(bytes);
-        let groups = r.list(|r| {
-            let took_ms = r.f64()?;
-            let outcomes = r.list(read_outcome)?;
-            Ok(GroupDone { outcomes, took_ms })
-        })?;
-        r.end()?;
-        Ok(Done { groups })
+        from_bytes(bytes)
     }
 }
 
-fn params(w: &mut Writer, p: &Params) {
-    w.str(p.strategy.as_str());
-    w.u32(p.workers);
-    w.u32(p.jobs);
-    match p.durations {
-        Durations::Fixed { us } => {
-            w.u8(0);
-            w.u64(us);
-            w.u64(us);
-        }
-        Durations::Uniform { min_us, max_us } => {
-            w.u8(1);
-            w.u64(min_us);
-            w.u64(max_us);
-        }
-        Durations::LongTail { min_us, max_us } => {
-            w.u8(2);
-            w.u64(min_us);
-            w.u64(max_us);
-        }
+/// A strategy travels as its id.
+impl Wire for Strategy {
+    fn put(&self, w: &mut Writer) {
+        w.str(self.as_str());
     }
-    w.u64(p.latency_us);
-    w.u64(p.gap_us);
-    w.opt_u32(p.max_executions);
-    w.u64(p.seed);
-    w.u32(p.keys);
-    w.u32(p.timeline_limit);
+    fn get(r: &mut Reader) -> Result<Self, String> {
+        let id = r.str()?;
+        Strategy::parse(&id).ok_or_else(|| format!("no strategy {id:?}"))
+    }
 }
 
-fn read_params(r: &mut Reader) -> Result<Params, String> {
-    let id = r.str()?;
-    let strategy = Strategy::parse(&id).ok_or_else(|| format!("no strategy {id:?}"))?;
-    let workers = r.u32()?;
-    let jobs = r.u32()?;
-    let (kind, a, b) = (r.u8()?, r.u64()?, r.u64()?);
-    let durations = match kind {
-        0 => Durations::Fixed { us: a },
-        1 => Durations::Uniform {
-            min_us: a,
-            max_us: b,
-        },
-        2 => Durations::LongTail {
-            min_us: a,
-            max_us: b,
-        },
-        k => return Err(format!("no duration shape {k}")),
-    };
-    Ok(Params {
-        strategy,
-        workers,
-        jobs,
-        durations,
-        latency_us: r.u64()?,
-        gap_us: r.u64()?,
-        max_executions: r.opt_u32()?,
-        seed: r.u64()?,
-        keys: r.u32()?,
-        timeline_limit: r.u32()?,
-    })
+/// A shape's code, then two bounds (a fixed duration twice).
+impl Wire for Durations {
+    fn put(&self, w: &mut Writer) {
+        let (kind, a, b) = match *self {
+            Durations::Fixed { us } => (0, us, us),
+            Durations::Uniform { min_us, max_us } => (1, min_us, max_us),
+            Durations::LongTail { min_us, max_us } => (2, min_us, max_us),
+        };
+        w.u8(kind);
+        w.u64(a);
+        w.u64(b);
+    }
+    fn get(r: &mut Reader) -> Result<Self, String> {
+        let (kind, a, b) = (r.u8()?, r.u64()?, r.u64()?);
+        match kind {
+            0 => Ok(Durations::Fixed { us: a }),
+            1 => Ok(Durations::Uniform {
+                min_us: a,
+                max_us: b,
+            }),
+            2 => Ok(Durations::LongTail {
+                min_us: a,
+                max_us: b,
+            }),
+            k => Err(format!("no duration shape {k}")),
+        }
+    }
 }
 
 const KINDS: [SegmentKind; 5] = [
@@ -201,114 +186,17 @@ const KINDS: [SegmentKind; 5] = [
     SegmentKind::Idle,
 ];
 
-fn outcome(w: &mut Writer, o: &Outcome) {
-    params(w, &o.params);
-    w.u64(o.executions);
-    w.u32(o.distinct_jobs);
-    w.u32(o.jobs_run_more_than_once);
-    w.u32(o.jobs_done);
-    w.u64(o.lock_wait_us);
-    w.u64(o.lock_waits);
-    w.u64(o.elapsed_us);
-    w.f64(o.jobs_per_s);
-    w.f64(o.executions_per_s);
-    w.u32(o.tx.max_in_tx);
-    w.f64(o.tx.mean_in_tx);
-    w.u64(o.tx.longest_tx_us);
-    w.count(o.tx.series.len());
-    for b in &o.tx.series {
-        w.u64(b.start_us);
-        w.u64(b.end_us);
-        w.u32(b.max_in_tx);
-        w.f64(b.mean_in_tx);
+/// A segment's kind travels as its place in [`KINDS`].
+impl Wire for SegmentKind {
+    fn put(&self, w: &mut Writer) {
+        w.u8(KINDS.iter().position(|k| k == self).unwrap_or(0) as u8);
     }
-    w.u64(o.inversions);
-    w.u64(o.key_inversions);
-    w.u64(o.completions);
-    w.count(o.timeline.len());
-    for s in &o.timeline {
-        w.u16(s.worker);
-        w.u8(KINDS.iter().position(|k| *k == s.kind).unwrap_or(0) as u8);
-        w.u64(s.start_us);
-        w.u64(s.end_us);
-        w.opt_u32(s.job);
-    }
-    w.count(o.transactions.len());
-    for t in &o.transactions {
-        w.u16(t.worker);
-        w.u64(t.start_us);
-        w.u64(t.end_us);
-    }
-    w.u8(u8::from(o.timeline_truncated));
-}
-
-fn read_outcome(r: &mut Reader) -> Result<Outcome, String> {
-    let params = read_params(r)?;
-    let executions = r.u64()?;
-    let distinct_jobs = r.u32()?;
-    let jobs_run_more_than_once = r.u32()?;
-    let jobs_done = r.u32()?;
-    let lock_wait_us = r.u64()?;
-    let lock_waits = r.u64()?;
-    let elapsed_us = r.u64()?;
-    let jobs_per_s = r.f64()?;
-    let executions_per_s = r.f64()?;
-    let tx = TxStats {
-        max_in_tx: r.u32()?,
-        mean_in_tx: r.f64()?,
-        longest_tx_us: r.u64()?,
-        series: r.list(|r| {
-            Ok(TxBucket {
-                start_us: r.u64()?,
-                end_us: r.u64()?,
-                max_in_tx: r.u32()?,
-                mean_in_tx: r.f64()?,
-            })
-        })?,
-    };
-    let inversions = r.u64()?;
-    let key_inversions = r.u64()?;
-    let completions = r.u64()?;
-    let timeline = r.list(|r| {
-        let worker = r.u16()?;
-        let kind = *KINDS
+    fn get(r: &mut Reader) -> Result<Self, String> {
+        KINDS
             .get(usize::from(r.u8()?))
-            .ok_or("no segment kind with that code")?;
-        Ok(Segment {
-            worker,
-            kind,
-            start_us: r.u64()?,
-            end_us: r.u64()?,
-            job: r.opt_u32()?,
-        })
-    })?;
-    let transactions = r.list(|r| {
-        Ok(TxSpan {
-            worker: r.u16()?,
-            start_us: r.u64()?,
-            end_us: r.u64()?,
-        })
-    })?;
-    let timeline_truncated = r.u8()? != 0;
-    Ok(Outcome {
-        params,
-        executions,
-        distinct_jobs,
-        jobs_run_more_than_once,
-        jobs_done,
-        lock_wait_us,
-        lock_waits,
-        elapsed_us,
-        jobs_per_s,
-        executions_per_s,
-        tx,
-        inversions,
-        key_inversions,
-        completions,
-        timeline,
-        transactions,
-        timeline_truncated,
-    })
+            .copied()
+            .ok_or_else(|| "no segment kind with that code".to_owned())
+    }
 }
 
 #[cfg(test)]

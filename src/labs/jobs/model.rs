@@ -603,31 +603,19 @@ impl Lab {
 
     async fn requeue(&mut self, db: &Db, id: i64) -> Result<Outcome, DbError> {
         let rows = sql::requeue(db, id).await?;
-        let key = if rows == 1 {
-            keys::JOBS_OUT_REQUEUED
-        } else {
-            keys::JOBS_OUT_REQUEUE_0
-        };
-        Ok(Outcome::new(
-            Msg::new(key).arg("job", id),
-            if rows == 1 { Tone::Good } else { Tone::Info },
+        Ok(Outcome::either(
+            rows == 1,
+            (keys::JOBS_OUT_REQUEUED, Tone::Good),
+            (keys::JOBS_OUT_REQUEUE_0, Tone::Info),
         )
+        .arg("job", id)
         .touching(id))
     }
 }
 
 impl crate::labs::session::LabModel for Lab {
-    type Action = Action;
-    type Outcome = Outcome;
-    type Snapshot = Snapshot;
-    const ID: crate::labs::LabId = super::ID;
+    crate::labs::session::lab_model_common!(outcome: Outcome, act: run);
 
-    async fn setup(db: &Db) -> Result<Lab, DbError> {
-        Lab::setup(db).await
-    }
-    async fn act(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
-        self.run(db, action).await
-    }
     async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
         let mut snap = snapshot(db, &self.highlighted()).await?;
         // What deleting leaves behind, read only while the lab deletes (two more statements).

@@ -9,7 +9,7 @@
 use crate::clock;
 use crate::db::{Db, DbError};
 use crate::keys;
-use queue_lab_core::i18n::Msg;
+use queue_lab_core::i18n::{Key, Msg};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub mod compare;
@@ -183,24 +183,16 @@ impl Lab {
             Action::Advance(s) => self.advance(db, s).await,
             Action::SetAutoTick(on) => {
                 self.auto_tick = on;
-                Ok(Outcome::new(
-                    Msg::new(if on {
-                        keys::PGQ_OUT_AUTO_TICK_ON
-                    } else {
-                        keys::PGQ_OUT_AUTO_TICK_OFF
-                    }),
-                    Tone::Info,
+                Ok(switched(
+                    on,
+                    [keys::PGQ_OUT_AUTO_TICK_OFF, keys::PGQ_OUT_AUTO_TICK_ON],
                 ))
             }
             Action::SetAutoMaint(on) => {
                 self.auto_maint = on;
-                Ok(Outcome::new(
-                    Msg::new(if on {
-                        keys::PGQ_OUT_AUTO_MAINT_ON
-                    } else {
-                        keys::PGQ_OUT_AUTO_MAINT_OFF
-                    }),
-                    Tone::Info,
+                Ok(switched(
+                    on,
+                    [keys::PGQ_OUT_AUTO_MAINT_OFF, keys::PGQ_OUT_AUTO_MAINT_ON],
                 ))
             }
             Action::Subscribe(c) => self.subscribe(db, &c).await,
@@ -307,17 +299,12 @@ impl Lab {
         }
         sql::finish_prepared(db, commit).await?;
         let id = self.inflight.take().unwrap_or(0);
-        Ok(if commit {
-            Outcome::new(
-                Msg::new(keys::PGQ_OUT_COMMITTED_PREPARED).arg("id", id),
-                Tone::Good,
-            )
-        } else {
-            Outcome::new(
-                Msg::new(keys::PGQ_OUT_ROLLED_BACK_PREPARED).arg("id", id),
-                Tone::Warn,
-            )
-        })
+        Ok(Outcome::either(
+            commit,
+            (keys::PGQ_OUT_COMMITTED_PREPARED, Tone::Good),
+            (keys::PGQ_OUT_ROLLED_BACK_PREPARED, Tone::Warn),
+        )
+        .arg("id", id))
     }
 
     /// PgQue's demo idiom: force_next_tick, then ticker: a tick now, whatever the thresholds.
@@ -598,18 +585,14 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
     })
 }
 
-impl crate::labs::session::LabModel for Lab {
-    type Action = Action;
-    type Outcome = Outcome;
-    type Snapshot = Snapshot;
-    const ID: crate::labs::LabId = super::ID;
+/// What switching one of the lab's loops (ticks, housekeeping) off or on says: `says[on]`.
+fn switched(on: bool, says: [Key; 2]) -> Outcome {
+    Outcome::new(Msg::new(says[usize::from(on)]), Tone::Info)
+}
 
-    async fn setup(db: &Db) -> Result<Lab, DbError> {
-        Lab::setup(db).await
-    }
-    async fn act(&mut self, db: &Db, action: Action) -> Result<Outcome, DbError> {
-        self.run(db, action).await
-    }
+impl crate::labs::session::LabModel for Lab {
+    crate::labs::session::lab_model_common!(outcome: Outcome, act: run);
+
     async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
         snapshot(db).await
     }

@@ -56,6 +56,10 @@ fn step(s: &share::Step) -> Option<Action> {
     let int = |p: &str, lo: i64, hi: i64| p.parse::<i64>().ok().filter(|v| (lo..=hi).contains(v));
     let sub = |p: &str| SUBS.iter().find(|c| **c == p).map(|c| (*c).to_owned());
     let consumer = |p: &str| NAMES.iter().find(|c| **c == p).map(|c| (*c).to_owned());
+    // An action on one member of a cooperative consumer: the consumer's and the member's names.
+    let member = |c: &str, s: &str, action: fn(String, String) -> Action| {
+        Some(action(consumer(c)?, sub(s)?))
+    };
     Some(match (s.kind, s.parts.as_slice()) {
         ('s', _) => s.bare().map(|()| Action::SendOne)?,
         ('r', _) => s.bare().map(|()| Action::SendRollback)?,
@@ -87,27 +91,15 @@ fn step(s: &share::Step) -> Option<Action> {
         ('M', [f]) => Action::SetAutoMaint(share::read_flag(f)?),
         ('u', [c]) => Action::Subscribe(consumer(c)?),
         ('U', [c]) => Action::Unsubscribe(consumer(c)?),
-        ('g', [c, s]) => Action::AddSub {
-            consumer: consumer(c)?,
-            sub: sub(s)?,
-        },
-        ('G', [c, s]) => Action::RemoveSub {
-            consumer: consumer(c)?,
-            sub: sub(s)?,
-        },
+        ('g', [c, s]) => member(c, s, |consumer, sub| Action::AddSub { consumer, sub })?,
+        ('G', [c, s]) => member(c, s, |consumer, sub| Action::RemoveSub { consumer, sub })?,
         ('w', [c, s, max]) => Action::ReceiveCoop {
             consumer: consumer(c)?,
             sub: sub(s)?,
             max: int(max, 1, MAX_RECEIVE)?,
         },
-        ('x', [c, s]) => Action::AckCoop {
-            consumer: consumer(c)?,
-            sub: sub(s)?,
-        },
-        ('K', [c, s]) => Action::Kill {
-            consumer: consumer(c)?,
-            sub: sub(s)?,
-        },
+        ('x', [c, s]) => member(c, s, |consumer, sub| Action::AckCoop { consumer, sub })?,
+        ('K', [c, s]) => member(c, s, |consumer, sub| Action::Kill { consumer, sub })?,
         _ => return None,
     })
 }

@@ -16,6 +16,17 @@ fn ack(consumer: &str) -> Action {
     Action::AckHeld(consumer.into())
 }
 
+/// Four events in two tick intervals; each of `consumers` receives and acks both batches;
+/// then the rotation period passes and maintenance runs.
+fn both_batches_then_rotate(consumers: &[&str]) -> Vec<Action> {
+    let mut actions = vec![Action::Burst(4), Action::Tick, Action::Tick];
+    for c in consumers {
+        actions.extend([receive(c), ack(c), receive(c), ack(c)]);
+    }
+    actions.extend([Action::Advance(model::ROTATION_SECONDS + 1), Action::Maint]);
+    actions
+}
+
 /// The guided tour: each step from a fresh queue, in the order the ideas build on each other.
 pub const TOUR: [TourStep<Action>; 8] = [
     TourStep {
@@ -50,41 +61,13 @@ pub const TOUR: [TourStep<Action>; 8] = [
         title: keys::PGQ_TOUR_3_TITLE,
         body: keys::PGQ_TOUR_3_BODY,
         look: &[],
-        actions: || {
-            vec![
-                Action::Burst(4),
-                Action::Tick,
-                Action::Tick,
-                receive("billing"),
-                ack("billing"),
-                receive("billing"),
-                ack("billing"),
-                Action::Advance(model::ROTATION_SECONDS + 1),
-                Action::Maint,
-            ]
-        },
+        actions: || both_batches_then_rotate(&["billing"]),
     },
     TourStep {
         title: keys::PGQ_TOUR_4_TITLE,
         body: keys::PGQ_TOUR_4_BODY,
         look: &[],
-        actions: || {
-            vec![
-                Action::Burst(4),
-                Action::Tick,
-                Action::Tick,
-                receive("billing"),
-                ack("billing"),
-                receive("billing"),
-                ack("billing"),
-                receive("email"),
-                ack("email"),
-                receive("email"),
-                ack("email"),
-                Action::Advance(model::ROTATION_SECONDS + 1),
-                Action::Maint,
-            ]
-        },
+        actions: || both_batches_then_rotate(&["billing", "email"]),
     },
     TourStep {
         title: keys::PGQ_TOUR_5_TITLE,

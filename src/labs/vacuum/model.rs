@@ -243,88 +243,6 @@ impl Lab {
             + 1
     }
 
-    /// Runs `action`; `cancel` stops a run between two batches, `live` shows its progress,
-    /// its records as they are measured and the selected table's page map during its rounds.
-    pub async fn apply(
-        &mut self,
-        db: &Db,
-        action: Action,
-        cancel: &Cell<bool>,
-        live: Live<'_, Snapshot>,
-    ) -> Result<Said, DbError> {
-        let outcome = match &action {
-            Action::Run(cfg) => {
-                let out = self.run(db, cfg, cancel, live).await?;
-                if out.as_ref().is_some_and(|o| o.tone == Tone::Warn) {
-                    // Cancelled: a link could not replay the part that ran.
-                    return Ok(out);
-                }
-                out
-            }
-            Action::Vacuum => {
-                self.state.removed.clear();
-                for s in Strategy::ALL {
-                    let v = vacuum_and_measure(db, s).await?;
-                    let round = self
-                        .state
-                        .records
-                        .iter()
-                        .filter(|r| r.strategy == s)
-                        .map(|r| r.round)
-                        .max();
-                    if let Some(round) = round {
-                        self.state.records.push(Record {
-                            strategy: s,
-                            round,
-                            step: Step::AfterVacuum,
-                            measure: v.after.clone(),
-                            jobs: 0,
-                            round_ms: None,
-                            auto: false,
-                        });
-                    }
-                    self.state.removed.push(Removed {
-                        strategy: s,
-                        removed: v.removed(),
-                        dead_before: v.dead_before,
-                    });
-                }
-                None
-            }
-            Action::LongTx(on) => {
-                if *on {
-                    long_tx_begin(db).await?;
-                } else {
-                    long_tx_release(db).await?;
-                }
-                None
-            }
-            Action::Select(s) => {
-                self.state.selected = *s;
-                None
-            }
-            Action::Autovacuum(s, input) => {
-                self.state.autovacuum_ran = Some(set_autovacuum(db, *s, *input).await?);
-                None
-            }
-            Action::Plans(jobs) => {
-                self.state.plans = Some(compare_plans(db, *jobs).await?);
-                None
-            }
-            Action::FullLock => {
-                self.state.rewrite = None;
-                self.state.locks = Some(vacuum_full_lock(db).await?);
-                None
-            }
-            Action::FullRun => {
-                self.state.rewrite = Some(vacuum_full(db).await?);
-                None
-            }
-        };
-        self.history.push(action);
-        Ok(outcome)
-    }
-
     /// The workload. A cancelled run keeps the records measured so far and says so (with
     /// a warning tone); it is not added to the history.
     async fn run(
@@ -405,17 +323,13 @@ impl Lab {
 }
 
 impl LabModel for Lab {
-    type Action = Action;
-    type Outcome = Said;
-    type Snapshot = Snapshot;
-    const ID: crate::labs::LabId = super::ID;
+    crate::labs::session::lab_model_common!(outcome: Said);
 
-    async fn setup(db: &Db) -> Result<Lab, DbError> {
-        Lab::setup(db).await
-    }
     async fn act(&mut self, db: &Db, action: Action) -> Result<Said, DbError> {
-        self.apply(db, action, &Cell::new(false), &|_| {}).await
+        self.act_live(db, action, &Cell::new(false), &|_| {}).await
     }
+    /// Runs `action`; `cancel` stops a run between two batches, `live` shows its progress,
+    /// its records as they are measured and the selected table's page map during its rounds.
     async fn act_live(
         &mut self,
         db: &Db,
@@ -423,7 +337,77 @@ impl LabModel for Lab {
         cancel: &Cell<bool>,
         live: Live<'_, Snapshot>,
     ) -> Result<Said, DbError> {
-        self.apply(db, action, cancel, live).await
+        let outcome = match &action {
+            Action::Run(cfg) => {
+                let out = self.run(db, cfg, cancel, live).await?;
+                if out.as_ref().is_some_and(|o| o.tone == Tone::Warn) {
+                    // Cancelled: a link could not replay the part that ran.
+                    return Ok(out);
+                }
+                out
+            }
+            Action::Vacuum => {
+                self.state.removed.clear();
+                for s in Strategy::ALL {
+                    let v = vacuum_and_measure(db, s).await?;
+                    let round = self
+                        .state
+                        .records
+                        .iter()
+                        .filter(|r| r.strategy == s)
+                        .map(|r| r.round)
+                        .max();
+                    if let Some(round) = round {
+                        self.state.records.push(Record {
+                            strategy: s,
+                            round,
+                            step: Step::AfterVacuum,
+                            measure: v.after.clone(),
+                            jobs: 0,
+                            round_ms: None,
+                            auto: false,
+                        });
+                    }
+                    self.state.removed.push(Removed {
+                        strategy: s,
+                        removed: v.removed(),
+                        dead_before: v.dead_before,
+                    });
+                }
+                None
+            }
+            Action::LongTx(on) => {
+                if *on {
+                    long_tx_begin(db).await?;
+                } else {
+                    long_tx_release(db).await?;
+                }
+                None
+            }
+            Action::Select(s) => {
+                self.state.selected = *s;
+                None
+            }
+            Action::Autovacuum(s, input) => {
+                self.state.autovacuum_ran = Some(set_autovacuum(db, *s, *input).await?);
+                None
+            }
+            Action::Plans(jobs) => {
+                self.state.plans = Some(compare_plans(db, *jobs).await?);
+                None
+            }
+            Action::FullLock => {
+                self.state.rewrite = None;
+                self.state.locks = Some(vacuum_full_lock(db).await?);
+                None
+            }
+            Action::FullRun => {
+                self.state.rewrite = Some(vacuum_full(db).await?);
+                None
+            }
+        };
+        self.history.push(action);
+        Ok(outcome)
     }
     /// The long transaction, the selected table's autovacuum figures and page map.
     async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {

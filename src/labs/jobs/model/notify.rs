@@ -80,16 +80,11 @@ impl Lab {
             .await?;
         let listening = self.connected;
         self.after_commit(db, &payload).await?;
-        Ok(if listening {
-            Outcome::new(
-                Msg::new(keys::JOBS_OUT_NOTIFY_OK).arg("n", bytes),
-                Tone::Good,
-            )
-        } else {
-            Outcome::new(
-                Msg::new(keys::JOBS_OUT_NOTIFY_LOST).arg("n", bytes),
-                Tone::Warn,
-            )
-        })
+        Ok(Outcome::either(
+            listening,
+            (keys::JOBS_OUT_NOTIFY_OK, Tone::Good),
+            (keys::JOBS_OUT_NOTIFY_LOST, Tone::Warn),
+        )
+        .arg("n", bytes))
     }
 }

@@ -8,6 +8,7 @@ use crate::labs::jobs::model::{self, Action, Verdict, WorkerId};
 use crate::ui::format::{group, ms};
 use crate::ui::i18n::render;
 use crate::ui::panel::{Panel, SqlShown};
+use crate::ui::table::ScrollTable;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 
@@ -50,36 +51,29 @@ pub fn DualWrite(ui: Ui) -> impl IntoView {
             </ul>
             <Show when=used fallback=move || view! { <p class="muted">{ctx.t(keys::JOBS_DUAL_NONE)}</p> }>
                 <h3>{ctx.t(keys::JOBS_DUAL_CHECK)}</h3>
-                <div class="table-wrap" tabindex="0">
-                    <table id="dual-check">
-                        <thead>
-                            <tr>
-                                <th scope="col" translate="no">"order_id"</th>
-                                <th scope="col" translate="no">"order_exists"</th>
-                                <th scope="col" translate="no">"in_broker"</th>
-                                <th scope="col" translate="no">"in_jobs"</th>
-                                <th scope="col">{ctx.t(keys::JOBS_DUAL_VERDICT)}</th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            <For each=move || ui.snap.with(|s| s.reconciled.clone()) key=|r| (r.order_id, r.order_exists, r.in_broker, r.in_jobs) let:r>
-                                {
-                                    let v = r.verdict();
-                                    let bad = matches!(v, Verdict::Lost | Verdict::Ghost | Verdict::Duplicate);
-                                    view! {
-                                        <tr data-order=r.order_id.to_string() data-verdict=format!("{v:?}").to_lowercase() class:bad=bad>
-                                            <td class="mono">{r.order_id}</td>
-                                            <td class="mono">{r.order_exists.to_string()}</td>
-                                            <td class="mono">{r.in_broker}</td>
-                                            <td class="mono">{r.in_jobs}</td>
-                                            <td>{ctx.t(verdict_key(v))}</td>
-                                        </tr>
-                                    }
-                                }
-                            </For>
-                        </tbody>
-                    </table>
-                </div>
+                <ScrollTable id="dual-check" head=move || view! {
+                    <th scope="col" translate="no">"order_id"</th>
+                    <th scope="col" translate="no">"order_exists"</th>
+                    <th scope="col" translate="no">"in_broker"</th>
+                    <th scope="col" translate="no">"in_jobs"</th>
+                    <th scope="col">{ctx.t(keys::JOBS_DUAL_VERDICT)}</th>
+                }>
+                    <For each=move || ui.snap.with(|s| s.reconciled.clone()) key=|r| (r.order_id, r.order_exists, r.in_broker, r.in_jobs) let:r>
+                        {
+                            let v = r.verdict();
+                            let bad = matches!(v, Verdict::Lost | Verdict::Ghost | Verdict::Duplicate);
+                            view! {
+                                <tr data-order=r.order_id.to_string() data-verdict=format!("{v:?}").to_lowercase() class:bad=bad>
+                                    <td class="mono">{r.order_id}</td>
+                                    <td class="mono">{r.order_exists.to_string()}</td>
+                                    <td class="mono">{r.in_broker}</td>
+                                    <td class="mono">{r.in_jobs}</td>
+                                    <td>{ctx.t(verdict_key(v))}</td>
+                                </tr>
+                            }
+                        }
+                    </For>
+                </ScrollTable>
             </Show>
             <SqlShown summary=keys::JOBS_DUAL_SQL statements=&[model::BROKER_CHECK_SQL]/>
         </Panel>
@@ -112,30 +106,23 @@ pub fn Idempotency(ui: Ui) -> impl IntoView {
             <div class="row">{WorkerId::ALL.into_iter().map(button).collect_view()}</div>
             <h3>{ctx.t(keys::JOBS_IDEM_TABLE)}</h3>
             <Show when=move || ui.snap.with(|s| !s.effects.is_empty()) fallback=move || view! { <p class="muted">{ctx.t(keys::JOBS_IDEM_NONE)}</p> }>
-                <div class="table-wrap" tabindex="0">
-                    <table id="effects-table">
-                        <thead>
-                            <tr>
-                                <th scope="col" translate="no">"idempotency_key"</th>
-                                <th scope="col" translate="no">"job_id"</th>
-                                <th scope="col" translate="no">"worker"</th>
-                                <th scope="col" translate="no">"attempt"</th>
-                                <th scope="col" translate="no">"applied_at"</th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            <For each=move || ui.snap.with(|s| s.effects.clone()) key=|e| format!("{e:?}") let:e>
-                                <tr data-key=e.idempotency_key.clone()>
-                                    <td class="mono" translate="no">{e.idempotency_key.clone()}</td>
-                                    <td class="mono">{e.job_id}</td>
-                                    <td class="mono">{e.worker.clone()}</td>
-                                    <td class="mono">{e.attempt}</td>
-                                    <td class="mono">{crate::clock::time_of_day(&e.applied_at).to_owned()}</td>
-                                </tr>
-                            </For>
-                        </tbody>
-                    </table>
-                </div>
+                <ScrollTable id="effects-table" head=move || view! {
+                    <th scope="col" translate="no">"idempotency_key"</th>
+                    <th scope="col" translate="no">"job_id"</th>
+                    <th scope="col" translate="no">"worker"</th>
+                    <th scope="col" translate="no">"attempt"</th>
+                    <th scope="col" translate="no">"applied_at"</th>
+                }>
+                    <For each=move || ui.snap.with(|s| s.effects.clone()) key=|e| format!("{e:?}") let:e>
+                        <tr data-key=e.idempotency_key.clone()>
+                            <td class="mono" translate="no">{e.idempotency_key.clone()}</td>
+                            <td class="mono">{e.job_id}</td>
+                            <td class="mono">{e.worker.clone()}</td>
+                            <td class="mono">{e.attempt}</td>
+                            <td class="mono">{crate::clock::time_of_day(&e.applied_at).to_owned()}</td>
+                        </tr>
+                    </For>
+                </ScrollTable>
             </Show>
             <SqlShown summary=keys::JOBS_IDEM_SQL statements=&[model::EFFECT_APPLY_SQL]/>
         </Panel>

@@ -77,26 +77,35 @@ pub fn DeadAlerts(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
         <Panel heading_id="dead-alerts-title" heading=keys::JOBS_DEAD_TITLE id="dead-jobs">
             <p class="muted">{ctx.rich(keys::JOBS_DEAD_EXPLAIN)}</p>
             <h3>{move || render(ctx.lang.get(), &Msg::new(keys::JOBS_DEAD_RECEIVED).arg("n", received()))}</h3>
-            <ul class="deliveries" id="dead-alerts">
-                {move || {
-                    let a = alerts();
-                    if a.is_empty() {
-                        view! { <li class="muted">{ctx.t(keys::JOBS_NONE_YET)}</li> }.into_any()
-                    } else {
-                        a.into_iter()
-                            .map(|alert| view! {
-                                <li data-job=alert.job.map(|j| j.to_string())>
-                                    <code>{crate::clock::time_of_day(&alert.at).to_owned()}</code>
-                                    " " <code translate="no">{format!("NOTIFY {}, '{}'", model::ALERT_CHANNEL, alert.payload)}</code>
-                                </li>
-                            })
-                            .collect_view()
-                            .into_any()
-                    }
-                }}
-            </ul>
+            {deliveries("dead-alerts", alerts, |alert| view! {
+                <li data-job=alert.job.map(|j| j.to_string())>
+                    <code>{crate::clock::time_of_day(&alert.at).to_owned()}</code>
+                    " " <code translate="no">{format!("NOTIFY {}, '{}'", model::ALERT_CHANNEL, alert.payload)}</code>
+                </li>
+            }.into_any())}
             <p class="note">{ctx.t(keys::JOBS_DEAD_HOOK)}</p>
             <SqlShown summary=keys::JOBS_DEAD_SQL statements=&[model::DEAD_ALERT_SQL]/>
         </Panel>
+    }
+}
+
+/// A list of the NOTIFYs a listener received (`items`, each drawn by `item`), or "none yet".
+pub fn deliveries<T: 'static>(
+    id: &'static str,
+    items: impl Fn() -> Vec<T> + Send + Sync + 'static,
+    item: fn(T) -> AnyView,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    view! {
+        <ul class="deliveries" id=id>
+            {move || {
+                let got = items();
+                if got.is_empty() {
+                    view! { <li class="muted">{ctx.t(keys::JOBS_NONE_YET)}</li> }.into_any()
+                } else {
+                    got.into_iter().map(item).collect_view().into_any()
+                }
+            }}
+        </ul>
     }
 }

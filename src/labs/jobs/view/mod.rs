@@ -9,17 +9,17 @@ use super::model::{self, Action, EnqueueInput, Lab, Snapshot, WorkerId};
 use super::tour::TOUR;
 use crate::ctx::use_ctx;
 use crate::keys;
-use crate::labs::frame::LabFrame;
+use crate::labs::frame::{LabFrame, SplitColumns};
 use crate::labs::guide::Guide;
-use crate::labs::session::{LabSession, LastOutcome};
-use crate::ui::clock::ClockBar;
+use crate::labs::session::LastOutcome;
 use crate::ui::i18n::{render, tr};
 use crate::ui::panel::{Panel, SqlShown};
 use crate::ui::reveal::{head_height, reveal_within};
 use crate::ui::sql_log::LastActionSql;
+use crate::ui::table::ScrollTable;
 use leptos::prelude::*;
 use lessons::{DualWrite, Idempotency, NotifyQueue};
-use lifecycle::{CompleteMode, DeadAlerts, DeadCount};
+use lifecycle::{deliveries, CompleteMode, DeadAlerts, DeadCount};
 use queue_lab_core::i18n::{Key, Msg};
 use states::JobStates;
 
@@ -36,11 +36,7 @@ struct Ui {
 #[component]
 pub fn JobsLab() -> impl IntoView {
     let ctx = use_ctx();
-    let log = ctx.log;
-    let guide = Guide::<Lab>::new(&TOUR, crate::labs::jobs::share::decode);
-    // Set up on a fresh database; replay a shared state or open at a tour step if the
-    // address asks for one.
-    let session = LabSession::<Lab>::new(ctx, move |session| guide.open(session));
+    let (guide, session) = Guide::<Lab>::start(ctx, &TOUR, crate::labs::jobs::share::decode);
     let (lab, snap, last) = (session.lab, session.snap, session.last);
     // Memos: the jobs table's rows read these, and only rows whose answer changes redraw.
     let touched =
@@ -66,34 +62,27 @@ pub fn JobsLab() -> impl IntoView {
             console="select id, status, attempts, run_at, locked_until from jobs;">
             // On a wide screen two columns: what you press on the left, and, kept in
             // view beside it, the table the action changed and the SQL it ran.
-            <div class="lab-split">
-                <div class="lab-controls">
-                    <div class="panel sticky-clock">
-                        <ClockBar
-                            now=Signal::derive(move || snap.with(|s| s.now.clone()))
-                            on_advance=Callback::new(move |s| act(Action::Advance(s)))
-                            busy=Signal::derive(disabled)
-                        />
-                        <LastOutcome last=last/>
-                        <DeadCount snap=snap/>
-                    </div>
-                    <div class="lab-grid">
-                        <Producers act=Callback::new(act) disabled=Signal::derive(disabled)/>
-                        <Notify ui=ui/>
-                    </div>
-                    <DualWrite ui=ui/>
-                    <NotifyQueue ui=ui/>
-                    <Workers ui=ui/>
-                    <Idempotency ui=ui/>
-                    <CompleteMode ui=ui/>
-                    <DeadAlerts lab=lab/>
-                    <PerKey ui=ui/>
-                </div>
-                <div class="lab-watch">
-                    <LastActionSql entries=log busy=working/>
+            <SplitColumns
+                now=Signal::derive(move || snap.with(|s| s.now.clone()))
+                on_advance=Callback::new(move |s| act(Action::Advance(s)))
+                busy=Signal::derive(disabled)
+                status=move || view! { <LastOutcome last=last/> <DeadCount snap=snap/> }
+                watch=move || view! {
+                    <LastActionSql entries=ctx.log busy=working/>
                     <JobsTable ui=ui touched=touched/>
+                }>
+                <div class="lab-grid">
+                    <Producers act=Callback::new(act) disabled=Signal::derive(disabled)/>
+                    <Notify ui=ui/>
                 </div>
-            </div>
+                <DualWrite ui=ui/>
+                <NotifyQueue ui=ui/>
+                <Workers ui=ui/>
+                <Idempotency ui=ui/>
+                <CompleteMode ui=ui/>
+                <DeadAlerts lab=lab/>
+                <PerKey ui=ui/>
+            </SplitColumns>
             // Below the two columns: beside them it pushed the changed row and the
             // statement out of the watched column at 1280 × 800.
             <JobStates lab=lab snap=snap last=last/>
@@ -223,22 +212,10 @@ fn Notify(ui: Ui) -> impl IntoView {
             </div>
             <p class="muted">{ctx.t(keys::JOBS_NOTIFY_EXPLAIN)}</p>
             <h3>{ctx.t(keys::JOBS_DELIVERED)}</h3>
-            <ul class="deliveries" id="deliveries">
-                {move || {
-                    let d = delivered();
-                    if d.is_empty() {
-                        view! { <li class="muted">{ctx.t(keys::JOBS_NONE_YET)}</li> }.into_any()
-                    } else {
-                        d.into_iter()
-                            .map(|(at, payload)| {
-                                let short = if payload.len() > 24 { format!("{}… ({} B)", &payload[..12], payload.len()) } else { payload };
-                                view! { <li><code>{crate::clock::time_of_day(&at).to_owned()}</code> " NOTIFY jobs, '" {short} "'"</li> }
-                            })
-                            .collect_view()
-                            .into_any()
-                    }
-                }}
-            </ul>
+            {deliveries("deliveries", delivered, |(at, payload)| {
+                let short = if payload.len() > 24 { format!("{}… ({} B)", &payload[..12], payload.len()) } else { payload };
+                view! { <li><code>{crate::clock::time_of_day(&at).to_owned()}</code> " NOTIFY jobs, '" {short} "'"</li> }.into_any()
+            })}
             <Show when=move || { lost() > 0 }>
                 <p class="note bad" id="lost">{move || render(ctx.lang.get(), &Msg::new(keys::JOBS_LOST).arg("n", lost()))}</p>
             </Show>
@@ -477,21 +454,21 @@ fn OrdersTable(snap: RwSignal<Snapshot>) -> impl IntoView {
     let ctx = use_ctx();
     view! {
         <Panel heading_id="orders-title" heading=keys::JOBS_ORDERS>
-            <div class="table-wrap" tabindex="0">
-                <table id="orders-table">
-                    <thead><tr><th scope="col" translate="no">"id"</th><th scope="col" translate="no">"customer"</th><th scope="col" translate="no">"total"</th><th scope="col" translate="no">"created"</th></tr></thead>
-                    <tbody>
-                        <For each=move || snap.with(|s| s.orders.clone()) key=|o| (o.id, o.customer.clone(), o.total.clone(), o.created.clone()) let:o>
-                            <tr data-order=o.id.to_string()>
-                                <td class="mono">{o.id}</td>
-                                <td translate="no">{o.customer.clone()}</td>
-                                <td class="mono">{o.total.clone()}</td>
-                                <td class="mono">{crate::clock::time_of_day(&o.created).to_owned()}</td>
-                            </tr>
-                        </For>
-                    </tbody>
-                </table>
-            </div>
+            <ScrollTable id="orders-table" head=|| view! {
+                <th scope="col" translate="no">"id"</th>
+                <th scope="col" translate="no">"customer"</th>
+                <th scope="col" translate="no">"total"</th>
+                <th scope="col" translate="no">"created"</th>
+            }>
+                <For each=move || snap.with(|s| s.orders.clone()) key=|o| (o.id, o.customer.clone(), o.total.clone(), o.created.clone()) let:o>
+                    <tr data-order=o.id.to_string()>
+                        <td class="mono">{o.id}</td>
+                        <td translate="no">{o.customer.clone()}</td>
+                        <td class="mono">{o.total.clone()}</td>
+                        <td class="mono">{crate::clock::time_of_day(&o.created).to_owned()}</td>
+                    </tr>
+                </For>
+            </ScrollTable>
             <Show when=move || snap.with(|s| s.orders.is_empty())>
                 <p class="muted">{ctx.t(keys::JOBS_NO_ORDERS)}</p>
             </Show>

@@ -6,6 +6,7 @@
 use crate::ctx::use_ctx;
 use crate::keys;
 use crate::ui::i18n::tr;
+use crate::ui::table::ScrollTable;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Key;
 
@@ -47,18 +48,13 @@ pub fn Libraries() -> impl IntoView {
         <section class="panel" aria-labelledby="leave-libs-title">
             <h2 id="leave-libs-title">{move || tr(lang.get(), keys::LEAVE_UI_LIBS)}</h2>
             <p>{move || tr(lang.get(), keys::LEAVE_UI_LIBS_LEAD)}</p>
-            <div class="table-wrap" tabindex="0">
-                <table id="leave-libs">
-                    <thead>
-                        <tr>
-                            <th scope="col">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_COL_NAME)}</th>
-                            <th scope="col">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_COL_FOR)}</th>
-                            <th scope="col">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_COL_DOES)}</th>
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
+            <ScrollTable id="leave-libs" head=move || view! {
+                <th scope="col">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_COL_NAME)}</th>
+                <th scope="col">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_COL_FOR)}</th>
+                <th scope="col">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_COL_DOES)}</th>
+            }>
+                {rows}
+            </ScrollTable>
             <p class="muted">{move || tr(lang.get(), keys::LEAVE_UI_LIBS_NOTE)}</p>
         </section>
     }

@@ -8,6 +8,7 @@ use crate::ctx::{use_ctx, Ctx};
 use crate::keys;
 use crate::ui::i18n::rich;
 use crate::ui::i18n::{render, tr};
+use crate::ui::table::ScrollTable;
 use leptos::prelude::*;
 use queue_lab_core::advisor::{
     self, advise, Field, FieldError, LoadBand, Recommendation, VacuumEstimate, Verdict, Workload,
@@ -356,6 +357,18 @@ fn num(x: f64) -> String {
     queue_lab_core::format::number(x)
 }
 
+/// A row of dead tuples made per second (on average, or at the peak): no ceiling, no pass.
+fn made_row(lang: Lang, key: Key, id: &'static str, per_s: f64) -> impl IntoView {
+    view! {
+        <tr id=id>
+            <th scope="row" class="wrap">{tr(lang, key)}</th>
+            <td class:mono=true>{num(per_s)}</td>
+            <td>"–"</td>
+            <td>"–"</td>
+        </tr>
+    }
+}
+
 fn estimate_row(
     lang: Lang,
     key: Key,
@@ -465,37 +478,23 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
             }
         })
         .collect_view();
+    let dead_rows = view! {
+        {made_row(lang, keys::LEAVE_UI_DEAD_ROW_MADE, "dead-made", dead.per_s)}
+        {made_row(lang, keys::LEAVE_UI_DEAD_ROW_MADE_PEAK, "dead-made-peak", dead.per_s_at_peak)}
+        {estimate_row(lang, keys::LEAVE_UI_DEAD_ROW_DEFAULT, "dead-default", &dead.default, dead.horizon_pinned)}
+        {estimate_row(lang, keys::LEAVE_UI_DEAD_ROW_TUNED, "dead-tuned", &dead.tuned, dead.horizon_pinned)}
+    };
     view! {
         <section class="panel" aria-labelledby="leave-dead-title">
             <h2 id="leave-dead-title">{tr(lang, keys::LEAVE_UI_DEAD)}</h2>
-            <div class="table-wrap" tabindex="0">
-                <table id="leave-dead-table">
-                    <thead>
-                        <tr>
-                            <th scope="col" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_COL_WHAT)}</th>
-                            <th scope="col">{tr(lang, keys::LEAVE_UI_DEAD_COL_PER_S)}</th>
-                            <th scope="col" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_COL_CEILING)}</th>
-                            <th scope="col" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_COL_BEFORE_PASS)}</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        <tr id="dead-made">
-                            <th scope="row" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_ROW_MADE)}</th>
-                            <td class:mono=true>{num(dead.per_s)}</td>
-                            <td>"–"</td>
-                            <td>"–"</td>
-                        </tr>
-                        <tr id="dead-made-peak">
-                            <th scope="row" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_ROW_MADE_PEAK)}</th>
-                            <td class:mono=true>{num(dead.per_s_at_peak)}</td>
-                            <td>"–"</td>
-                            <td>"–"</td>
-                        </tr>
-                        {estimate_row(lang, keys::LEAVE_UI_DEAD_ROW_DEFAULT, "dead-default", &dead.default, dead.horizon_pinned)}
-                        {estimate_row(lang, keys::LEAVE_UI_DEAD_ROW_TUNED, "dead-tuned", &dead.tuned, dead.horizon_pinned)}
-                    </tbody>
-                </table>
-            </div>
+            <ScrollTable id="leave-dead-table" head=move || view! {
+                <th scope="col" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_COL_WHAT)}</th>
+                <th scope="col">{tr(lang, keys::LEAVE_UI_DEAD_COL_PER_S)}</th>
+                <th scope="col" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_COL_CEILING)}</th>
+                <th scope="col" class="wrap">{tr(lang, keys::LEAVE_UI_DEAD_COL_BEFORE_PASS)}</th>
+            }>
+                {dead_rows}
+            </ScrollTable>
             <ul id="leave-dead-summary">{summary}</ul>
         </section>
         <div class="lab-grid">
@@ -523,17 +522,12 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
         </div>
         <section class="panel" aria-labelledby="leave-refs-title">
             <h2 id="leave-refs-title">{tr(lang, keys::LEAVE_UI_REFS)}</h2>
-            <div class="table-wrap" tabindex="0">
-                <table id="leave-refs">
-                    <thead>
-                        <tr>
-                            <th scope="col">{tr(lang, keys::LEAVE_UI_REFS_COL_PER_S)}</th>
-                            <th scope="col">{tr(lang, keys::LEAVE_UI_REFS_COL_SOURCE)}</th>
-                        </tr>
-                    </thead>
-                    <tbody>{refs}</tbody>
-                </table>
-            </div>
+            <ScrollTable id="leave-refs" head=move || view! {
+                <th scope="col">{tr(lang, keys::LEAVE_UI_REFS_COL_PER_S)}</th>
+                <th scope="col">{tr(lang, keys::LEAVE_UI_REFS_COL_SOURCE)}</th>
+            }>
+                {refs}
+            </ScrollTable>
         </section>
     }
 }

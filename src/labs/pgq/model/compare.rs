@@ -275,6 +275,15 @@ async fn housekeeping(db: &Db, page: u32) -> Result<(Option<i64>, Option<Msg>), 
     Ok((truncated, waiting))
 }
 
+/// `work`'s result and the time it took, in ms.
+async fn timed<T>(
+    work: impl std::future::Future<Output = Result<T, DbError>>,
+) -> Result<(T, f64), DbError> {
+    let t = now_ms();
+    let out = work.await?;
+    Ok((out, now_ms() - t))
+}
+
 /// One round: the N events go in as transactions of `page` events, each followed by a tick,
 /// so no batch holds more than `page`; each consumer receives every batch whole (a limit of
 /// `page`, at least the batch size: PgQue's batch-ownership rule) and acks it.
@@ -394,9 +403,8 @@ async fn run_inner(
         db.exec(PIN_SQL).await?;
     }
     for round in 1..=s.rounds {
-        let t = now_ms();
-        let pgq = pgq_round(db, s, cancel).await?;
-        report.pgq_ms += now_ms() - t;
+        let (pgq, ms) = timed(pgq_round(db, s, cancel)).await?;
+        report.pgq_ms += ms;
         if cancel.get() {
             report.cancelled = true;
             return Ok(());
@@ -407,9 +415,8 @@ async fn run_inner(
             jobs: JobsRound::default(),
         });
         progress(report);
-        let t = now_ms();
-        let jobs = jobs_round(db, s, cancel).await?;
-        report.jobs_ms += now_ms() - t;
+        let (jobs, ms) = timed(jobs_round(db, s, cancel)).await?;
+        report.jobs_ms += ms;
         if cancel.get() {
             report.cancelled = true;
             return Ok(());

@@ -43,15 +43,12 @@ impl Lab {
 
     pub(super) async fn subscribe(&mut self, db: &Db, consumer: &str) -> Result<Outcome, DbError> {
         let n = sql::subscribe(db, QUEUE, consumer).await?;
-        let key = if n == 1 {
-            keys::PGQ_OUT_SUBSCRIBED
-        } else {
-            keys::PGQ_OUT_ALREADY_SUBSCRIBED
-        };
-        Ok(Outcome::new(
-            Msg::new(key).arg("consumer", consumer),
-            if n == 1 { Tone::Good } else { Tone::Info },
-        ))
+        Ok(Outcome::either(
+            n == 1,
+            (keys::PGQ_OUT_SUBSCRIBED, Tone::Good),
+            (keys::PGQ_OUT_ALREADY_SUBSCRIBED, Tone::Info),
+        )
+        .arg("consumer", consumer))
     }
 
     pub(super) async fn unsubscribe(
@@ -78,16 +75,13 @@ impl Lab {
     ) -> Result<Outcome, DbError> {
         let n = sql::sub_add(db, member(consumer, sub)).await?;
         self.killed.remove(&key(consumer, sub));
-        Ok(Outcome::new(
-            Msg::new(if n == 1 {
-                keys::PGQ_OUT_SUB_ADDED
-            } else {
-                keys::PGQ_OUT_SUB_ALREADY
-            })
-            .arg("consumer", consumer)
-            .arg("sub", sub),
-            Tone::Good,
-        ))
+        Ok(Outcome::either(
+            n == 1,
+            (keys::PGQ_OUT_SUB_ADDED, Tone::Good),
+            (keys::PGQ_OUT_SUB_ALREADY, Tone::Good),
+        )
+        .arg("consumer", consumer)
+        .arg("sub", sub))
     }
 
     pub(super) async fn remove_sub(
@@ -191,21 +185,14 @@ impl Lab {
         };
         let finished = sql::ack(db, first.batch_id).await?;
         self.parts.remove(&key(consumer, sub));
-        Ok(Outcome::new(
-            Msg::new(if finished == 1 {
-                keys::PGQ_OUT_PART_ACKED
-            } else {
-                keys::PGQ_RESULT_ACK_NOT_OPEN
-            })
-            .arg("sub", sub)
-            .arg("id", first.batch_id)
-            .arg("consumer", consumer),
-            if finished == 1 {
-                Tone::Good
-            } else {
-                Tone::Warn
-            },
-        ))
+        Ok(Outcome::either(
+            finished == 1,
+            (keys::PGQ_OUT_PART_ACKED, Tone::Good),
+            (keys::PGQ_RESULT_ACK_NOT_OPEN, Tone::Warn),
+        )
+        .arg("sub", sub)
+        .arg("id", first.batch_id)
+        .arg("consumer", consumer))
     }
 
     /// The learner's "kill": the process stops; no statement runs.

@@ -9,7 +9,7 @@ use crate::runner::{Scope, Work};
 use crate::ui::console::ErrorBox;
 use crate::ui::format::{bytes, group};
 use crate::ui::i18n::{render, tr};
-use crate::ui::table::col_heads;
+use crate::ui::table::{col_heads, ScrollTable};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
@@ -173,20 +173,13 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
                 }}
             </div>
             <h3>{ctx.t(keys::PGQ_CMP_REFERENCE_TITLE)}</h3>
-            <div class="table-wrap" tabindex="0">
-                <table id="pgq-compare-reference">
-                    <thead>
-                        <tr>
-                            <th scope="col"></th>
-                            {col_heads(ctx, &[keys::PGQ_CMP_DEAD_TUPLES, keys::PGQ_CMP_DEQUEUE_RATE])}
-                        </tr>
-                    </thead>
-                    <tbody>
-                        <tr><th scope="row">"SKIP LOCKED"</th><td class="mono">{ctx.t(keys::PGQ_CMP_REF_SKIP_DEAD)}</td><td class="mono">{ctx.t(keys::PGQ_CMP_REF_SKIP_RATE)}</td></tr>
-                        <tr><th scope="row">"PgQue"</th><td class="mono">"0"</td><td class="mono">{ctx.t(keys::PGQ_CMP_REF_PGQUE_RATE)}</td></tr>
-                    </tbody>
-                </table>
-            </div>
+            <ScrollTable id="pgq-compare-reference" head=move || view! {
+                <th scope="col"></th>
+                {col_heads(ctx, &[keys::PGQ_CMP_DEAD_TUPLES, keys::PGQ_CMP_DEQUEUE_RATE])}
+            }>
+                <tr><th scope="row">"SKIP LOCKED"</th><td class="mono">{ctx.t(keys::PGQ_CMP_REF_SKIP_DEAD)}</td><td class="mono">{ctx.t(keys::PGQ_CMP_REF_SKIP_RATE)}</td></tr>
+                <tr><th scope="row">"PgQue"</th><td class="mono">"0"</td><td class="mono">{ctx.t(keys::PGQ_CMP_REF_PGQUE_RATE)}</td></tr>
+            </ScrollTable>
             <p class="muted">{ctx.t(keys::PGQ_CMP_REFERENCE_NOTE)}</p>
         </section>
     }

@@ -1,16 +1,15 @@
 //! L4's consumers: subscribe and unsubscribe, one card per subscribed consumer (cursor,
 //! lag, batch with ack / nack), and a cooperative group's subconsumers with their parts.
 
+use super::wiring::{LabSig, Wiring};
 use crate::ctx::use_ctx;
 use crate::keys;
 use crate::labs::pgq::model::parse_in;
-use crate::labs::pgq::model::{self, Action, Event, Lab, Snapshot, SubInfo};
+use crate::labs::pgq::model::{self, Action, Event, Snapshot, SubInfo};
 use crate::ui::i18n::{render, tr};
-use crate::ui::table::col_heads;
+use crate::ui::table::{col_heads, ScrollTable};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
-
-type LabSig = RwSignal<Option<Lab>, LocalStorage>;
 
 /// A name from one of the lab's fixed lists, as the `'static` str components capture.
 fn known(list: &'static [&'static str], name: &str) -> Option<&'static str> {
@@ -51,12 +50,8 @@ struct Ui {
 }
 
 #[component]
-pub fn Consumers(
-    lab: LabSig,
-    snap: RwSignal<Snapshot>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
+pub fn Consumers(w: Wiring) -> impl IntoView {
+    let (lab, snap, act, disabled) = (w.lab, w.snap, w.act, w.disabled);
     let ctx = use_ctx();
     let f = Fields {
         limit: RwSignal::new("100".to_string()),
@@ -262,41 +257,34 @@ fn PlainBatch(
             }}
         </p>
         <Show when=move || events.with(|e| !e.is_empty())>
-            <div class="table-wrap" tabindex="0">
-                <table class="batch">
-                    <thead>
-                        <tr>
-                            {col_heads(ctx, &[keys::PGQ_LABEL_MSG_ID, keys::PGQ_FIELD_PAYLOAD, keys::PGQ_LABEL_RETRY_COUNT, keys::PGQ_LABEL_CREATED_AT])}
-                            <th scope="col"><span class="visually-hidden">{ctx.t(keys::PGQ_ACTION_NACK)}</span></th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        <For each=move || events.get() key=|e| (e.batch_id, e.msg_id, e.payload.clone(), e.retry_count, e.created_at.clone()) let:e>
-                            {
-                                let (batch, msg) = (e.batch_id, e.msg_id);
-                                view! {
-                                    <tr data-msg=msg.to_string()>
-                                        <td class="mono">{msg}</td>
-                                        <td class="payload">{e.payload.clone().unwrap_or_default()}</td>
-                                        <td class="mono">{e.retry_count.map_or_else(|| "null".to_owned(), |n| n.to_string())}</td>
-                                        <td class="mono">{crate::clock::time_of_day(&e.created_at).to_owned()}</td>
-                                        <td>
-                                            {move || match nacked(msg) {
-                                                Some(o) => view! { <span class="status">{o}</span> }.into_any(),
-                                                None => view! {
-                                                    <button type="button" class="small" data-act="nack" disabled=disabled
-                                                        aria-label=move || format!("{} {msg}", tr(ctx.lang.get(), keys::PGQ_ACTION_NACK))
-                                                        on:click=move |_| nack(batch, msg)>{ctx.t(keys::PGQ_ACTION_NACK)}</button>
-                                                }.into_any(),
-                                            }}
-                                        </td>
-                                    </tr>
-                                }
-                            }
-                        </For>
-                    </tbody>
-                </table>
-            </div>
+            <ScrollTable class="batch" head=move || view! {
+                {col_heads(ctx, &[keys::PGQ_LABEL_MSG_ID, keys::PGQ_FIELD_PAYLOAD, keys::PGQ_LABEL_RETRY_COUNT, keys::PGQ_LABEL_CREATED_AT])}
+                <th scope="col"><span class="visually-hidden">{ctx.t(keys::PGQ_ACTION_NACK)}</span></th>
+            }>
+                <For each=move || events.get() key=|e| (e.batch_id, e.msg_id, e.payload.clone(), e.retry_count, e.created_at.clone()) let:e>
+                    {
+                        let (batch, msg) = (e.batch_id, e.msg_id);
+                        view! {
+                            <tr data-msg=msg.to_string()>
+                                <td class="mono">{msg}</td>
+                                <td class="payload">{e.payload.clone().unwrap_or_default()}</td>
+                                <td class="mono">{e.retry_count.map_or_else(|| "null".to_owned(), |n| n.to_string())}</td>
+                                <td class="mono">{crate::clock::time_of_day(&e.created_at).to_owned()}</td>
+                                <td>
+                                    {move || match nacked(msg) {
+                                        Some(o) => view! { <span class="status">{o}</span> }.into_any(),
+                                        None => view! {
+                                            <button type="button" class="small" data-act="nack" disabled=disabled
+                                                aria-label=move || format!("{} {msg}", tr(ctx.lang.get(), keys::PGQ_ACTION_NACK))
+                                                on:click=move |_| nack(batch, msg)>{ctx.t(keys::PGQ_ACTION_NACK)}</button>
+                                        }.into_any(),
+                                    }}
+                                </td>
+                            </tr>
+                        }
+                    }
+                </For>
+            </ScrollTable>
         </Show>
     }
 }

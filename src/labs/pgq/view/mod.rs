@@ -5,27 +5,26 @@
 mod compare;
 mod consumers;
 mod ring;
+mod wiring;
 
-use super::model::{self, Action, Lab, Snapshot};
+use super::model::{self, Action, Lab};
 use super::tour::TOUR;
 use crate::ctx::use_ctx;
 use crate::keys;
-use crate::labs::frame::LabFrame;
+use crate::labs::frame::{LabFrame, SplitColumns};
 use crate::labs::guide::Guide;
-use crate::labs::session::{Explain, LabSession, LastOutcome};
-use crate::ui::clock::ClockBar;
+use crate::labs::session::{Explain, LastOutcome};
 use crate::ui::format::bytes;
 use crate::ui::i18n::{render, tr};
 use crate::ui::reveal::reveal_later;
 use crate::ui::sql_log::LastActionSql;
-use crate::ui::table::col_heads;
+use crate::ui::table::{col_heads, ScrollTable};
 use compare::Compare;
 use consumers::Consumers;
 use leptos::prelude::*;
 use queue_lab_core::i18n::{Key, Msg};
 use ring::TableRing;
-
-type LabSig = RwSignal<Option<Lab>, LocalStorage>;
+use wiring::Wiring;
 
 /// Every way the lab's engine differs from PgQue, each with its reason (shown on the page).
 pub const DIFFERENCES: [Key; 9] = [
@@ -43,9 +42,7 @@ pub const DIFFERENCES: [Key; 9] = [
 #[component]
 pub fn PgqLab() -> impl IntoView {
     let ctx = use_ctx();
-    let log = ctx.log;
-    let guide = Guide::<Lab>::new(&TOUR, crate::labs::pgq::share::decode);
-    let session = LabSession::<Lab>::new(ctx, move |session| guide.open(session));
+    let (guide, session) = Guide::<Lab>::start(ctx, &TOUR, crate::labs::pgq::share::decode);
     let (lab, snap, last) = (session.lab, session.snap, session.last);
     let run_actions = move |actions: Vec<Action>, reset: bool| session.run(actions, reset, None);
     let refresh = move || session.refresh();
@@ -68,6 +65,12 @@ pub fn PgqLab() -> impl IntoView {
     });
 
     let disabled = Signal::derive(move || session.busy());
+    let w = Wiring {
+        lab,
+        snap,
+        act,
+        disabled,
+    };
     let working = Signal::derive(move || session.working());
     let auto_tick = move || lab.with(|l| l.as_ref().is_some_and(|l| l.auto_tick));
     let auto_maint = move || lab.with(|l| l.as_ref().is_some_and(|l| l.auto_maint));
@@ -94,55 +97,48 @@ pub fn PgqLab() -> impl IntoView {
             // On a wide screen two columns: the producer, ticker and housekeeping on the
             // left; the consumers, where a receive shows its events, beside the SQL that
             // the last action ran, kept in view on the right.
-            <div class="lab-split">
-                <div class="lab-controls">
-                    <div class="panel sticky-clock">
-                        <ClockBar
-                            now=Signal::derive(move || snap.with(|s| s.now.clone()))
-                            on_advance=Callback::new(move |s| act.run(Action::Advance(s)))
-                            busy=disabled
-                        />
-                        <div class="row">
-                            <label>
-                                <input type="checkbox" id="auto-tick" prop:checked=auto_tick disabled=disabled
-                                    on:change=move |ev| act.run(Action::SetAutoTick(event_target_checked(&ev)))/>
-                                " " {ctx.t(keys::PGQ_AUTO_TICK)}
-                            </label>
-                            <label>
-                                <input type="checkbox" id="auto-maint" prop:checked=auto_maint disabled=disabled
-                                    on:change=move |ev| act.run(Action::SetAutoMaint(event_target_checked(&ev)))/>
-                                " " {ctx.t(keys::PGQ_AUTO_MAINT)}
-                            </label>
-                        </div>
-                        <LastOutcome last=last explain=Explain {
-                            sentence: model::error_key,
-                            then: keys::PGQ_ERROR_UNCHANGED,
-                            id: "pgq-error-explained",
-                        }/>
+            <SplitColumns
+                now=Signal::derive(move || snap.with(|s| s.now.clone()))
+                on_advance=Callback::new(move |s| act.run(Action::Advance(s)))
+                busy=disabled
+                status=move || view! {
+                    <div class="row">
+                        <label>
+                            <input type="checkbox" id="auto-tick" prop:checked=auto_tick disabled=disabled
+                                on:change=move |ev| act.run(Action::SetAutoTick(event_target_checked(&ev)))/>
+                            " " {ctx.t(keys::PGQ_AUTO_TICK)}
+                        </label>
+                        <label>
+                            <input type="checkbox" id="auto-maint" prop:checked=auto_maint disabled=disabled
+                                on:change=move |ev| act.run(Action::SetAutoMaint(event_target_checked(&ev)))/>
+                            " " {ctx.t(keys::PGQ_AUTO_MAINT)}
+                        </label>
                     </div>
-                    <div class="lab-grid">
-                        <Producers act=act disabled=disabled snap=snap/>
-                        <Ticker act=act disabled=disabled snap=snap/>
-                    </div>
-                    <Rotation lab=lab snap=snap act=act disabled=disabled/>
-                    <RetriesAndDead snap=snap act=act disabled=disabled/>
+                    <LastOutcome last=last explain=Explain {
+                        sentence: model::error_key,
+                        then: keys::PGQ_ERROR_UNCHANGED,
+                        id: "pgq-error-explained",
+                    }/>
+                }
+                watch=move || view! {
+                    <LastActionSql entries=ctx.log busy=working/>
+                    <Consumers w=w/>
+                }>
+                <div class="lab-grid">
+                    <Producers w=w/>
+                    <Ticker w=w/>
                 </div>
-                <div class="lab-watch">
-                    <LastActionSql entries=log busy=working/>
-                    <Consumers lab=lab snap=snap act=act disabled=disabled/>
-                </div>
-            </div>
+                <Rotation w=w/>
+                <RetriesAndDead w=w/>
+            </SplitColumns>
             <Compare disabled=disabled on_done=Callback::new(move |()| refresh())/>
         </LabFrame>
     }
 }
 
 #[component]
-fn Producers(
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-    snap: RwSignal<Snapshot>,
-) -> impl IntoView {
+fn Producers(w: Wiring) -> impl IntoView {
+    let (snap, act, disabled) = (w.snap, w.act, w.disabled);
     let ctx = use_ctx();
     let burst = RwSignal::new("100".to_string());
     let problem = RwSignal::new(None::<Msg>);
@@ -194,11 +190,8 @@ fn Producers(
 }
 
 #[component]
-fn Ticker(
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-    snap: RwSignal<Snapshot>,
-) -> impl IntoView {
+fn Ticker(w: Wiring) -> impl IntoView {
+    let (snap, act, disabled) = (w.snap, w.act, w.disabled);
     let ctx = use_ctx();
     let q = move || snap.with(|s| s.queue.clone().unwrap_or_default());
     let last_tick = move || {
@@ -237,12 +230,8 @@ fn Ticker(
 }
 
 #[component]
-fn Rotation(
-    lab: LabSig,
-    snap: RwSignal<Snapshot>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
+fn Rotation(w: Wiring) -> impl IntoView {
+    let (lab, snap, act, disabled) = (w.lab, w.snap, w.act, w.disabled);
     let ctx = use_ctx();
     let q = move || snap.with(|s| s.queue.clone().unwrap_or_default());
     let maint_rows =
@@ -261,32 +250,25 @@ fn Rotation(
                     render(ctx.lang.get(), &Msg::new(key).arg_msg("note", q.rotation_msg()))
                 }}
             </p>
-            <div class="table-wrap" tabindex="0">
-                <table id="event-tables">
-                    <thead>
-                        <tr>
-                            {col_heads(ctx, &[keys::PGQ_LABEL_TABLE, keys::PGQ_LABEL_EVENTS, keys::PGQ_LABEL_DEAD_TUPLES, keys::PGQ_LABEL_UPDATES_DELETES, keys::PGQ_LABEL_SIZE])}
-                            <th scope="col">"ev_id"</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        <For each=move || snap.get().tables key=|t| format!("{t:?}") let:t>
-                            <tr data-table=t.table_no.to_string() class:changed=t.is_current>
-                                <td class="mono">
-                                    {t.table_name.clone()}
-                                    {t.is_current.then(|| view! { " " <span class="status">{ctx.t(keys::PGQ_LABEL_CURRENT)}</span> })}
-                                    {t.is_next.then(|| view! { " " <span class="status">{ctx.t(keys::PGQ_LABEL_NEXT)}</span> })}
-                                </td>
-                                <td class="mono" data-field="events">{t.events}</td>
-                                <td class="mono" data-field="dead">{t.dead_tuples}</td>
-                                <td class="mono">{format!("{} / {}", t.tup_upd, t.tup_del)}</td>
-                                <td class="mono">{bytes(t.size_bytes)}</td>
-                                <td class="mono">{match (t.min_msg_id, t.max_msg_id) { (Some(a), Some(b)) => format!("{a}–{b}"), _ => "–".into() }}</td>
-                            </tr>
-                        </For>
-                    </tbody>
-                </table>
-            </div>
+            <ScrollTable id="event-tables" head=move || view! {
+                {col_heads(ctx, &[keys::PGQ_LABEL_TABLE, keys::PGQ_LABEL_EVENTS, keys::PGQ_LABEL_DEAD_TUPLES, keys::PGQ_LABEL_UPDATES_DELETES, keys::PGQ_LABEL_SIZE])}
+                <th scope="col">"ev_id"</th>
+            }>
+                <For each=move || snap.get().tables key=|t| format!("{t:?}") let:t>
+                    <tr data-table=t.table_no.to_string() class:changed=t.is_current>
+                        <td class="mono">
+                            {t.table_name.clone()}
+                            {t.is_current.then(|| view! { " " <span class="status">{ctx.t(keys::PGQ_LABEL_CURRENT)}</span> })}
+                            {t.is_next.then(|| view! { " " <span class="status">{ctx.t(keys::PGQ_LABEL_NEXT)}</span> })}
+                        </td>
+                        <td class="mono" data-field="events">{t.events}</td>
+                        <td class="mono" data-field="dead">{t.dead_tuples}</td>
+                        <td class="mono">{format!("{} / {}", t.tup_upd, t.tup_del)}</td>
+                        <td class="mono">{bytes(t.size_bytes)}</td>
+                        <td class="mono">{match (t.min_msg_id, t.max_msg_id) { (Some(a), Some(b)) => format!("{a}–{b}"), _ => "–".into() }}</td>
+                    </tr>
+                </For>
+            </ScrollTable>
             <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_STATS_FLUSH)}</p>
             <TableRing snap=snap/>
             <div class="row">
@@ -309,11 +291,8 @@ fn Rotation(
 }
 
 #[component]
-fn RetriesAndDead(
-    snap: RwSignal<Snapshot>,
-    act: Callback<Action>,
-    disabled: Signal<bool>,
-) -> impl IntoView {
+fn RetriesAndDead(w: Wiring) -> impl IntoView {
+    let (snap, act, disabled) = (w.snap, w.act, w.disabled);
     let ctx = use_ctx();
     let max_retries = move || snap.with(|s| s.queue.as_ref().map_or(0, |q| q.max_retries));
     view! {
@@ -321,63 +300,49 @@ fn RetriesAndDead(
             <section class="panel" aria-labelledby="retry-title">
                 <h2 id="retry-title">{ctx.t(keys::PGQ_SECTION_RETRY)}</h2>
                 <p class="muted">{move || render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_MAX_RETRIES).arg("count", max_retries()))}</p>
-                <div class="table-wrap" tabindex="0">
-                    <table id="retry-table">
-                        <thead>
-                            <tr>
-                                {col_heads(ctx, &[keys::PGQ_LABEL_CONSUMER, keys::PGQ_LABEL_MSG_ID, keys::PGQ_LABEL_RETRY_COUNT, keys::PGQ_LABEL_RETRY_AFTER])}
-                            </tr>
-                        </thead>
-                        <tbody>
-                            <For each=move || snap.get().retries key=|r| format!("{r:?}") let:r>
-                                <tr class:claimable=r.due>
-                                    <td>{r.consumer.clone()}</td>
-                                    <td class="mono">{r.msg_id}</td>
-                                    <td class="mono">{r.retry_count}</td>
-                                    <td class="mono">{crate::clock::time_of_day(&r.retry_after).to_owned()}</td>
-                                </tr>
-                            </For>
-                        </tbody>
-                    </table>
-                </div>
+                <ScrollTable id="retry-table" head=move || view! {
+                    {col_heads(ctx, &[keys::PGQ_LABEL_CONSUMER, keys::PGQ_LABEL_MSG_ID, keys::PGQ_LABEL_RETRY_COUNT, keys::PGQ_LABEL_RETRY_AFTER])}
+                }>
+                    <For each=move || snap.get().retries key=|r| format!("{r:?}") let:r>
+                        <tr class:claimable=r.due>
+                            <td>{r.consumer.clone()}</td>
+                            <td class="mono">{r.msg_id}</td>
+                            <td class="mono">{r.retry_count}</td>
+                            <td class="mono">{crate::clock::time_of_day(&r.retry_after).to_owned()}</td>
+                        </tr>
+                    </For>
+                </ScrollTable>
                 <div class="row">
                     <button type="button" id="retry-events" disabled=disabled on:click=move |_| act.run(Action::RetryEvents)>{ctx.t(keys::PGQ_ACTION_RETRY_EVENTS)}</button>
                 </div>
             </section>
             <section class="panel" aria-labelledby="dead-title">
                 <h2 id="dead-title">{ctx.t(keys::PGQ_SECTION_DEAD)}</h2>
-                <div class="table-wrap" tabindex="0">
-                    <table id="dead-table">
-                        <thead>
-                            <tr>
-                                <th scope="col">"dl_id"</th>
-                                {col_heads(ctx, &[keys::PGQ_LABEL_CONSUMER, keys::PGQ_FIELD_PAYLOAD, keys::PGQ_FIELD_REASON, keys::PGQ_LABEL_DIED_AT])}
-                                <th scope="col"><span class="visually-hidden">{ctx.t(keys::PGQ_ACTION_REPLAY)}</span></th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            <For each=move || snap.get().dead key=|d| format!("{d:?}") let:d>
-                                {
-                                    let id = d.dl_id;
-                                    view! {
-                                        <tr data-dl=id.to_string()>
-                                            <td class="mono">{id}</td>
-                                            <td>{d.consumer.clone()}</td>
-                                            <td class="payload">{d.payload.clone().unwrap_or_default()}</td>
-                                            <td>{d.reason.clone().unwrap_or_default()}</td>
-                                            <td class="mono">{crate::clock::time_of_day(&d.died_at).to_owned()}</td>
-                                            <td>
-                                                <button type="button" class="small" data-act="replay" disabled=disabled
-                                                    aria-label=move || format!("{} {id}", tr(ctx.lang.get(), keys::PGQ_ACTION_REPLAY))
-                                                    on:click=move |_| act.run(Action::Replay(id))>{ctx.t(keys::PGQ_ACTION_REPLAY)}</button>
-                                            </td>
-                                        </tr>
-                                    }
-                                }
-                            </For>
-                        </tbody>
-                    </table>
-                </div>
+                <ScrollTable id="dead-table" head=move || view! {
+                    <th scope="col">"dl_id"</th>
+                    {col_heads(ctx, &[keys::PGQ_LABEL_CONSUMER, keys::PGQ_FIELD_PAYLOAD, keys::PGQ_FIELD_REASON, keys::PGQ_LABEL_DIED_AT])}
+                    <th scope="col"><span class="visually-hidden">{ctx.t(keys::PGQ_ACTION_REPLAY)}</span></th>
+                }>
+                    <For each=move || snap.get().dead key=|d| format!("{d:?}") let:d>
+                        {
+                            let id = d.dl_id;
+                            view! {
+                                <tr data-dl=id.to_string()>
+                                    <td class="mono">{id}</td>
+                                    <td>{d.consumer.clone()}</td>
+                                    <td class="payload">{d.payload.clone().unwrap_or_default()}</td>
+                                    <td>{d.reason.clone().unwrap_or_default()}</td>
+                                    <td class="mono">{crate::clock::time_of_day(&d.died_at).to_owned()}</td>
+                                    <td>
+                                        <button type="button" class="small" data-act="replay" disabled=disabled
+                                            aria-label=move || format!("{} {id}", tr(ctx.lang.get(), keys::PGQ_ACTION_REPLAY))
+                                            on:click=move |_| act.run(Action::Replay(id))>{ctx.t(keys::PGQ_ACTION_REPLAY)}</button>
+                                    </td>
+                                </tr>
+                            }
+                        }
+                    </For>
+                </ScrollTable>
                 <Show when=move || snap.with(|s| s.dead.is_empty())>
                     <p class="muted">{ctx.t(keys::PGQ_NO_DEAD)}</p>
                 </Show>

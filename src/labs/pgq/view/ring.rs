@@ -156,43 +156,22 @@ fn table_view(snap: &Snapshot, t: &TableInfo, lang: Lang) -> impl IntoView {
     let mid = (a0 + a1) / 2.0;
     let (nx, ny) = point((R_IN + R_OUT) / 2.0, mid);
     let mut lines: Vec<(String, &'static str, String, bool)> = Vec::new();
+    // A line of the label that names no consumer: its text and class.
+    let mut say = |msg: &Msg, class: &'static str| {
+        lines.push((render(lang, msg), class, String::new(), false));
+    };
     if t.is_current {
-        lines.push((
-            render(lang, &Msg::new(keys::PGQ_LABEL_CURRENT)),
-            "role-current",
-            String::new(),
-            false,
-        ));
-        lines.push((
-            render(lang, &Msg::new(keys::PGQ_RING_SEND_HERE)),
-            "send-here",
-            String::new(),
-            false,
-        ));
+        say(&Msg::new(keys::PGQ_LABEL_CURRENT), "role-current");
+        say(&Msg::new(keys::PGQ_RING_SEND_HERE), "send-here");
     }
     if t.is_next {
-        lines.push((
-            render(lang, &Msg::new(keys::PGQ_LABEL_NEXT)),
-            "role-next",
-            String::new(),
-            false,
-        ));
-        lines.push((
-            render(lang, &next_state(&q)),
-            "next-state",
-            String::new(),
-            false,
-        ));
+        say(&Msg::new(keys::PGQ_LABEL_NEXT), "role-next");
+        say(&next_state(&q), "next-state");
     }
-    lines.push((
-        render(
-            lang,
-            &Msg::new(keys::PGQ_RING_EVENTS).arg("count", t.events),
-        ),
+    say(
+        &Msg::new(keys::PGQ_RING_EVENTS).arg("count", t.events),
         "events",
-        String::new(),
-        false,
-    ));
+    );
     for c in cursors_on(&snap.cursors, t.table_no) {
         let holding = holds(snap, &c.consumer_name);
         let text = format!("◆ {}", holder(lang, &c.consumer_name, holding));

@@ -2,12 +2,13 @@
 //! of the selected table (read during its rounds too) and its autovacuum figures.
 
 use super::{strategy_name, Ui};
+use crate::ctx::Ctx;
 use crate::keys;
 use crate::labs::vacuum::model::{self, Action, AutovacuumSettings, PageCell, Strategy};
 use crate::ui::format::group;
 use crate::ui::i18n::{render, tr};
 use leptos::prelude::*;
-use queue_lab_core::i18n::Msg;
+use queue_lab_core::i18n::{Key, Msg};
 
 #[component]
 pub(super) fn LongTxPanel(ui: Ui) -> impl IntoView {
@@ -217,27 +218,9 @@ pub(super) fn AutovacuumPanel(ui: Ui) -> impl IntoView {
             <h3>{ctx.t(keys::VACUUM_AUTOVACUUM_TABLE_SETTING)}</h3>
             <p class="muted">{ctx.rich(keys::VACUUM_AUTOVACUUM_TABLE_SETTING_HELP)}</p>
             <form on:submit=move |ev| { ev.prevent_default(); apply(); }>
-                <div class="row">
-                    <label>
-                        {ctx.t(keys::VACUUM_AUTOVACUUM_THRESHOLD)}
-                        <input id="vacuum-av-threshold" type="text" inputmode="numeric" size="8" placeholder="50"
-                            prop:value=threshold on:input=move |ev| threshold.set(event_target_value(&ev))/>
-                    </label>
-                </div>
-                <div class="row">
-                    <label>
-                        {ctx.t(keys::VACUUM_AUTOVACUUM_SCALE_FACTOR)}
-                        <input id="vacuum-av-scale" type="text" inputmode="decimal" size="6" placeholder="0.2"
-                            prop:value=scale on:input=move |ev| scale.set(event_target_value(&ev))/>
-                    </label>
-                </div>
-                <div class="row">
-                    <label>
-                        {ctx.t(keys::VACUUM_AUTOVACUUM_MAX_THRESHOLD)}
-                        <input id="vacuum-av-max" type="text" inputmode="numeric" size="10" placeholder="100000000"
-                            prop:value=max on:input=move |ev| max.set(event_target_value(&ev))/>
-                    </label>
-                </div>
+                {setting_field(ctx, keys::VACUUM_AUTOVACUUM_THRESHOLD, "vacuum-av-threshold", "numeric", 8, "50", threshold)}
+                {setting_field(ctx, keys::VACUUM_AUTOVACUUM_SCALE_FACTOR, "vacuum-av-scale", "decimal", 6, "0.2", scale)}
+                {setting_field(ctx, keys::VACUUM_AUTOVACUUM_MAX_THRESHOLD, "vacuum-av-max", "numeric", 10, "100000000", max)}
                 <button type="submit" id="vacuum-av-apply" disabled=move || ui.busy.get() || partitioned.get()>{ctx.t(keys::VACUUM_AUTOVACUUM_APPLY)}</button>
             </form>
             <Show when=move || problem.with(Option::is_some)>
@@ -331,6 +314,28 @@ fn page_map(lang: queue_lab_core::i18n::Lang, s: Strategy, pages: Vec<PageCell>)
         </svg>
     }
     .into_any()
+}
+
+/// One field of the table's autovacuum settings: its label, and a text input (`id`) that
+/// writes `value`.
+fn setting_field(
+    ctx: Ctx,
+    label: Key,
+    id: &'static str,
+    inputmode: &'static str,
+    size: u32,
+    placeholder: &'static str,
+    value: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <div class="row">
+            <label>
+                {ctx.t(label)}
+                <input id=id type="text" inputmode=inputmode size=size placeholder=placeholder
+                    prop:value=value on:input=move |ev| value.set(event_target_value(&ev))/>
+            </label>
+        </div>
+    }
 }
 
 /// The table's autovacuum threshold and where each setting comes from; when a server's

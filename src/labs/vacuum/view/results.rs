@@ -7,7 +7,7 @@ use crate::labs::vacuum::model::{self, Metric, Record, Strategy};
 use crate::labs::vacuum::rows::Named;
 use crate::ui::format::{bytes, group, ms};
 use crate::ui::i18n::tr;
-use crate::ui::table::col_heads;
+use crate::ui::table::{col_heads, ScrollTable};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
@@ -81,16 +81,11 @@ pub(super) fn Results(ui: Ui) -> impl IntoView {
                 <h2 id="vacuum-results-title">{ctx.t(keys::VACUUM_RESULTS)}</h2>
                 {article}
                 <p class="muted">{ctx.t(keys::VACUUM_ARTICLE_NOTE)}</p>
-                <div class="table-wrap" tabindex="0">
-                    <table id="vacuum-table">
-                        <thead>
-                            <tr>
-                                {col_heads(ctx, &[keys::VACUUM_COL_STRATEGY, keys::VACUUM_COL_ROUND, keys::VACUUM_COL_STEP, keys::VACUUM_COL_HEAP, keys::VACUUM_COL_HEAP_PAGES, keys::VACUUM_COL_INDEXES, keys::VACUUM_COL_LIVE, keys::VACUUM_COL_DEAD, keys::VACUUM_COL_CLAIM_PAGES, keys::VACUUM_COL_CLAIM_MS, keys::VACUUM_COL_TIME])}
-                            </tr>
-                        </thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
+                <ScrollTable id="vacuum-table" head=move || view! {
+                    {col_heads(ctx, &[keys::VACUUM_COL_STRATEGY, keys::VACUUM_COL_ROUND, keys::VACUUM_COL_STEP, keys::VACUUM_COL_HEAP, keys::VACUUM_COL_HEAP_PAGES, keys::VACUUM_COL_INDEXES, keys::VACUUM_COL_LIVE, keys::VACUUM_COL_DEAD, keys::VACUUM_COL_CLAIM_PAGES, keys::VACUUM_COL_CLAIM_MS, keys::VACUUM_COL_TIME])}
+                }>
+                    {rows}
+                </ScrollTable>
                 <p class="muted">{ctx.rich(keys::VACUUM_PAGES_HOW)}</p>
                 <h3>{ctx.t(keys::VACUUM_CHARTS)}</h3>
                 <p class="muted">{ctx.t(keys::VACUUM_CHART_NOTE)}</p>

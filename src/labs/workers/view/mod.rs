@@ -10,7 +10,7 @@ use super::tour::{Look, Table, TOUR};
 use crate::ctx::{use_ctx, Ctx};
 use crate::keys;
 use crate::ui::i18n::{render, tr};
-use crate::ui::table::col_heads;
+use crate::ui::table::{col_heads, ScrollTable};
 use leptos::prelude::*;
 use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
@@ -497,17 +497,12 @@ fn Results(
         <div class="panel" id="w-results-panel">
             <h2>{ctx.t(keys::WORKERS_RESULTS)}</h2>
             <p class="muted" id="w-took" data-ms=format!("{took_ms:.1}")>{move || render(ctx.lang.get(), &took)}</p>
-            <div class="table-wrap" tabindex="0">
-                <table id="w-results">
-                    <thead>
-                        <tr>
-                            <th scope="col">{ctx.t(keys::WORKERS_M_METRIC)}</th>
-                            {heads}
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
+            <ScrollTable id="w-results" head=move || view! {
+                <th scope="col">{ctx.t(keys::WORKERS_M_METRIC)}</th>
+                {heads}
+            }>
+                {rows}
+            </ScrollTable>
             <p class="muted small">{ctx.t(keys::WORKERS_RESULTS_NOTE)}</p>
             <p class="muted small" id="w-inv-note">
                 {move || render(ctx.lang.get(), &Msg::new(keys::WORKERS_INV_NOTE).arg("article", model::ARTICLE_INVERSIONS).arg("ours", crate::ui::format::group(ours_at_defaults)))}
