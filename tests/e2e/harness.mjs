@@ -94,6 +94,13 @@ export async function shot(page, name) {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
+/** Clicks the header's button for `lang` and waits until the page has switched: a switch to
+ *  Korean waits for the Korean texts to arrive (src/ui/lang.rs), so it is not immediate. */
+export async function switchLanguage(page, lang) {
+  await page.click(`button.lang[lang="${lang}"]`);
+  await page.waitForFunction((l) => document.documentElement.lang === l, lang, { timeout: 30_000 });
+}
+
 /** Clicks Start Postgres and waits until the server version is on screen. */
 export async function startPostgres(page) {
   await page.click('#start-postgres');

@@ -4,7 +4,7 @@
 // page error (the harness fails every test that leaves one).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, shot, startPostgres, useSite, clickEach, blockedStart } from './harness.mjs';
+import { newPage, shot, startPostgres, useSite, clickEach, blockedStart, switchLanguage } from './harness.mjs';
 
 const site = useSite();
 
@@ -20,10 +20,6 @@ async function jobsIdle(page) {
   await page.waitForFunction(() => !document.querySelector('#enqueue')?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 120_000 });
 }
 
-async function language(page, lang) {
-  await page.click(`button.lang[lang="${lang}"]`);
-  await page.waitForFunction((l) => document.documentElement.lang === l, lang);
-}
 
 test('a worker that closes itself (no error event) is reported as stopped within 10 s of the next action, and after Restart L1 enqueues and claims', async () => {
   const page = await open('jobs');
@@ -49,11 +45,11 @@ test('a worker that closes itself (no error event) is reported as stopped within
   assert.match(await page.textContent('#pg-version'), /^\s*Stopped:/, 'the status line no longer says Running');
   assert.ok(fromClick < 10_000);
   await shot(page, 'liveness-worker-closed-en');
-  await language(page, 'ko');
+  await switchLanguage(page, 'ko');
   assert.match(await page.textContent('#worker-dead'), /PostgreSQL이 멈췄습니다/);
   assert.match(await page.textContent('#worker-dead-lost'), /L1 작업 큐/);
   await shot(page, 'liveness-worker-closed-ko');
-  await language(page, 'en');
+  await switchLanguage(page, 'en');
 
   await page.click('#restart-postgres');
   await page.waitForSelector('#pg-version', { timeout: 120_000 });
@@ -86,10 +82,10 @@ test("an L1 action waiting behind the console's pg_sleep names the console's sta
   assert.ok(seconds(later) >= seconds(first) + 2, `the seconds tick: ${seconds(first)} → ${seconds(later)}`);
   assert.equal(await page.locator('#lab-waiting #waiting-cancel').count(), 1, 'Cancel is offered');
   await shot(page, 'liveness-waiting-console-en');
-  await language(page, 'ko');
+  await switchLanguage(page, 'ko');
   assert.match(await page.textContent('#lab-waiting'), /SQL 콘솔의 문장이 끝나기를 기다리고/);
   await shot(page, 'liveness-waiting-console-ko');
-  await language(page, 'en');
+  await switchLanguage(page, 'en');
   // Cancel restarts PostgreSQL (a running statement cannot be interrupted), and L1 works.
   await page.click('#waiting-cancel');
   await page.waitForSelector('#pg-version', { timeout: 120_000 });

@@ -1,7 +1,7 @@
 // The shell on the release build: start, failure and retry, language, embed mode, sub-path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, newPage, shot, startPostgres, useSite, blockedStart, PAGES } from './harness.mjs';
+import { serve, newPage, shot, startPostgres, useSite, blockedStart, PAGES, switchLanguage } from './harness.mjs';
 
 const site = useSite();
 
@@ -22,7 +22,7 @@ test('an address with lang= follows the language switch, so a reload keeps the l
   const page = await newPage(site.browser);
   await page.goto(site.server.url + '?lang=en#/jobs');
   await page.waitForSelector('main#main');
-  await page.click('button.lang[lang="ko"]');
+  await switchLanguage(page, 'ko');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('lang') === 'ko');
   assert.match(page.url(), /#\/jobs$/, 'the route stays');
   await page.reload();
@@ -56,13 +56,13 @@ test('the language switch changes the labels', async () => {
   const page = await newPage(site.browser);
   await page.goto(site.server.url + '?lang=en#/');
   const en = await page.textContent('.home h1');
-  await page.click('button.lang[lang="ko"]');
+  await switchLanguage(page, 'ko');
   const ko = await page.textContent('.home h1');
   assert.notEqual(en, ko);
   assert.equal(ko, '큐 실험실');
   assert.equal(await page.getAttribute('html', 'lang'), 'ko');
   await shot(page, 'home-ko');
-  await page.click('button.lang[lang="en"]');
+  await switchLanguage(page, 'en');
   assert.equal(await page.textContent('.home h1'), en);
 });
 

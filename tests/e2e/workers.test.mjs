@@ -4,7 +4,7 @@
 // workers × 100,000 jobs (printed, not asserted).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, shot, useSite, simulated } from './harness.mjs';
+import { newPage, shot, useSite, simulated, switchLanguage } from './harness.mjs';
 
 const site = useSite();
 
@@ -117,7 +117,7 @@ test('the ordering section: SKIP LOCKED swaps jobs of one key, both remedies kee
   assert.equal(await other.inputValue('#w-keys'), '1');
   assert.deepEqual(await ordering(other), o);
 
-  await page.click('button.lang[lang="ko"]');
+  await switchLanguage(page, 'ko');
   assert.match(await page.textContent('#w-ordering-panel h2'), /키별 순서/);
   assert.deepEqual(page.errors, []);
   assert.deepEqual(other.errors, []);
@@ -131,7 +131,7 @@ test('an out-of-range input shows a message next to it and nothing runs', async 
   assert.match(await msg.textContent(), /1 to 64/);
   assert.equal(await page.getAttribute('#w-workers', 'aria-invalid'), 'true');
   assert.equal(await page.locator('#w-results').count(), 0, 'no results after a refused run');
-  await page.click('button.lang[lang="ko"]');
+  await switchLanguage(page, 'ko');
   assert.match(await page.textContent('#w-workers-err'), /정수/);
   assert.deepEqual(page.errors, []);
 });

@@ -4,7 +4,7 @@
 // very figures the page gave when the simulator ran on the page's own thread.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, shot, useSite, simulated } from './harness.mjs';
+import { newPage, shot, useSite, simulated, switchLanguage } from './harness.mjs';
 
 const site = useSite();
 
@@ -165,9 +165,9 @@ test('during 64 workers × 200,000 jobs the page stays responsive, shows progres
   assert.equal(await page.inputValue('#w-workers'), '64');
   assert.equal(await page.inputValue('#w-jobs'), '200000');
   assert.match(page.url(), /w=64&j=200000/);
-  await page.click('button.lang[lang="ko"]');
+  await switchLanguage(page, 'ko');
   assert.match(await page.textContent('#w-cancelled'), /취소/);
-  await page.click('button.lang[lang="en"]');
+  await switchLanguage(page, 'en');
   // The browser reports a terminated worker's end a little later (later still on a loaded machine).
   for (let k = 0; k < 50 && closed.length === 0; k++) await page.waitForTimeout(100);
   assert.equal(closed.length, 1, `Cancel terminated the worker (closed: ${closed.join(', ')})`);
@@ -218,7 +218,7 @@ test('a simulator worker that cannot load says so and offers Retry, which runs o
   assert.match(await err.textContent(), /could not start in this tab/);
   assert.equal(await page.locator('#w-results').count(), 0);
   await page.waitForFunction(() => !document.querySelector('#w-run').disabled);
-  await page.click('button.lang[lang="ko"]');
+  await switchLanguage(page, 'ko');
   assert.match(await page.textContent('#w-worker-error'), /시작하지 못했습니다/);
   block = false;
   await page.click('#w-retry');

@@ -14,7 +14,7 @@
 //     acked) against `pgque.get_consumer_info('orders')`.
 // The screen is read before the console's query: the query makes the lab read its tables
 // again, which would hide a table that an action left stale.
-import { startPostgres } from '../harness.mjs';
+import { startPostgres, switchLanguage } from '../harness.mjs';
 
 export const BUSY_BOUND_MS = 30_000;
 const LABS = ['jobs', 'workers', 'vacuum', 'pgq', 'leave'];
@@ -387,7 +387,7 @@ export async function walk({ page, url, seed, steps, log = () => {} }) {
       }]],
       [4, ['language', async () => {
         model.lang = model.lang === 'en' ? 'ko' : 'en';
-        await page.click(`button.lang[lang="${model.lang}"]`);
+        await switchLanguage(page, model.lang);
         return `language ${model.lang}`;
       }]],
     ];
