@@ -65,8 +65,9 @@ test('a page opened in Korean asks for the Korean file once, while the .wasm dow
   assert.deepEqual(none, [], 'an English page does not fetch the Korean texts');
 });
 
-test('a switch to Korean waits, busy, for the Korean file and then shows Korean, with no English or key in between', async () => {
-  const page = await newPage(site.browser);
+test('a switch to Korean waits, busy, for the Korean file and then shows Korean, with no English or key in between, and the header keeps its size', async () => {
+  // A phone's width, where the header is tightest.
+  const page = await newPage(site.browser, { width: 390, height: 800 });
   let release;
   const held = new Promise((resolve) => { release = resolve; });
   await page.route(KOREAN_FILE, async (route) => { await held; await route.continue(); });
@@ -83,9 +84,13 @@ test('a switch to Korean waits, busy, for the Korean file and then shows Korean,
     note();
     new MutationObserver(note).observe(document.documentElement, { subtree: true, childList: true, characterData: true, attributes: true });
   });
+  const header = async () => (await page.locator('.site-header').boundingBox()).height;
+  const before = await header();
   await page.click('button.lang[lang="ko"]');
   await page.waitForSelector('.lang-switch[aria-busy="true"]');
   assert.equal(await page.textContent('#lang-loading'), TEXT['shell.lang_loading'].en, 'the switch says it is fetching');
+  assert.ok(await page.isVisible('#lang-loading'));
+  assert.equal(await header(), before, 'the busy line does not move the page');
   assert.equal(await page.getAttribute('button.lang[lang="ko"]', 'aria-pressed'), 'false', 'not switched before the texts are there');
   assert.equal((await shown(page)).lang, 'en');
   await shot(page, 'lang-switch-busy');
