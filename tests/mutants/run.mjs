@@ -110,6 +110,7 @@ function suiteCommand(s) {
   const cargo = (...a) => ['cargo', ['test', '--no-fail-fast', ...a], {}];
   if (s === 'native') return cargo('-p', 'queue-lab', '-p', 'queue-lab-core', '-p', 'queue-sim');
   if (s === 'native:sim') return cargo('-p', 'queue-sim');
+  if (s === 'native:sim-worker') return cargo('-p', 'queue-sim-worker');
   if (s === 'native:core') return cargo('-p', 'queue-lab-core');
   if (s === 'native:app') return cargo('-p', 'queue-lab', '--lib');
   // Suites whose failure to compile or to lint is the catch (a misspelt or unused message

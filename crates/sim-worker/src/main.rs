@@ -17,7 +17,9 @@
 #[cfg(target_arch = "wasm32")]
 mod web {
     use js_sys::{Object, Reflect, Uint8Array};
-    use queue_sim_worker::{run_job, Job};
+    use std::cell::Cell;
+
+    use queue_sim_worker::{run_job, warm_up, Job};
     use wasm_bindgen::prelude::*;
 
     #[wasm_bindgen]
@@ -38,6 +40,11 @@ mod web {
 
     fn field(data: &JsValue, key: &str) -> JsValue {
         Reflect::get(data, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    }
+
+    thread_local! {
+        /// Whether this worker has run [`warm_up`].
+        static WARM: Cell<bool> = const { Cell::new(false) };
     }
 
     fn on_message(event: JsValue) {
@@ -75,6 +82,26 @@ mod web {
                 ("id", id),
                 ("message", e.into()),
             ])),
+        }
+        // Once, after the first answer is posted (the page's opening run waits for nothing):
+        // run every strategy small, so the browser optimizes the simulator before the
+        // learner's next run. What it ran and its time are left on the worker's global,
+        // `simWarmUp` (`{ms, strategies}`), for the tests and the bench.
+        if !WARM.with(|w| w.replace(true)) {
+            let t0 = performance_now();
+            let ran = warm_up();
+            let strategies = js_sys::Array::new();
+            for s in ran {
+                strategies.push(&JsValue::from_str(s.as_str()));
+            }
+            let _ = Reflect::set(
+                &js_sys::global(),
+                &JsValue::from_str("simWarmUp"),
+                &message(&[
+                    ("ms", (performance_now() - t0).into()),
+                    ("strategies", strategies.into()),
+                ]),
+            );
         }
     }
 

@@ -119,3 +119,20 @@ fn a_cut_or_padded_message_is_refused_with_a_reason() {
     assert!(Done::decode(&longer).unwrap_err().contains("left over"));
     assert!(Job::decode(&[9, 9, 9, 9]).is_err());
 }
+
+#[test]
+fn the_warm_up_runs_every_strategy_the_page_can_run_once() {
+    let mut ran: Vec<&str> = warm_up().into_iter().map(Strategy::as_str).collect();
+    ran.sort_unstable();
+    assert_eq!(
+        ran,
+        [
+            "for-update",
+            "naive",
+            "per-key",
+            "skip-locked-lease",
+            "skip-locked-tx",
+            "split-queues"
+        ]
+    );
+}

@@ -257,59 +257,6 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn run(&mut self, hook: &mut dyn FnMut(Progress)) {
-        // Workers come up within one round trip of each other, not in lockstep.
-        for w in 0..self.workers.len() {
-            let t = self.start_draws.range_inclusive(0, self.p.latency_us);
-            self.schedule(w, t, Next::Start);
-        }
-        let mut countdown = PROGRESS_EVERY;
-        while let Some((t, w)) = self.events.peek() {
-            self.now = t;
-            countdown -= 1;
-            if countdown == 0 {
-                countdown = PROGRESS_EVERY;
-                hook(Progress {
-                    now_us: t,
-                    completions: self.completions,
-                    jobs: self.p.jobs,
-                });
-            }
-            match self.events.take(w) {
-                START => self.start(w),
-                GRANTED => self.granted(w),
-                GAP_END => self.issue(w, Stmt::MarkRunning),
-                WORK_END => {
-                    let job = self.workers[w].job;
-                    self.segment(w, SegmentKind::Complete, job);
-                    self.issue(w, Stmt::MarkDone);
-                }
-                EXEC_BEGIN => self.exec(w, Stmt::Begin),
-                EXEC_NAIVE_SELECT => self.exec(w, Stmt::NaiveSelect),
-                EXEC_MARK_RUNNING => self.exec(w, Stmt::MarkRunning),
-                EXEC_SELECT_FOR_UPDATE => self.exec(w, Stmt::SelectForUpdate),
-                EXEC_SELECT_SKIP_LOCKED => self.exec(w, Stmt::SelectSkipLocked),
-                EXEC_LEASE_CLAIM => self.exec(w, Stmt::LeaseClaim),
-                EXEC_MARK_DONE => self.exec(w, Stmt::MarkDone),
-                EXEC_COMMIT => self.exec(w, Stmt::Commit),
-                REPLY_BEGIN => self.reply(w, Stmt::Begin, t),
-                REPLY_NAIVE_SELECT => self.reply(w, Stmt::NaiveSelect, t),
-                REPLY_MARK_RUNNING => self.reply(w, Stmt::MarkRunning, t),
-                REPLY_SELECT_FOR_UPDATE => self.reply(w, Stmt::SelectForUpdate, t),
-                REPLY_SELECT_SKIP_LOCKED => self.reply(w, Stmt::SelectSkipLocked, t),
-                REPLY_LEASE_CLAIM => self.reply(w, Stmt::LeaseClaim, t),
-                REPLY_MARK_DONE => self.reply(w, Stmt::MarkDone, t),
-                REPLY_COMMIT => self.reply(w, Stmt::Commit, t),
-                other => unreachable!("no event has code {other}"),
-            }
-            // Most events schedule their worker's next one, which replaces this one in the
-            // agenda; a stopped or blocked worker's event is removed here.
-            if self.events.taken(w) {
-                self.events.clear(w);
-            }
-        }
-    }
-
     /// Worker `w`'s next event is `next` at `t`, replacing its pending one.
     #[inline(always)]
     fn schedule(&mut self, w: usize, t: u64, next: Next) {
@@ -780,6 +727,7 @@ impl<'a> Sim<'a> {
 
 mod agenda;
 mod draws;
+mod event_loop;
 mod locks;
 mod round_trips;
 mod tx_clock;
