@@ -516,10 +516,8 @@ impl Lab {
     }
 
     async fn replay(&mut self, db: &Db, dl_id: i64) -> Result<Outcome, DbError> {
-        let consumer = sql::dlq_inspect(db, QUEUE, 10_000)
+        let consumer = sql::dead_letter(db, dl_id)
             .await?
-            .into_iter()
-            .find(|d| d.dl_id == dl_id)
             .map(|d| d.consumer)
             .unwrap_or_default();
         let id = sql::dlq_replay(db, dl_id).await?;

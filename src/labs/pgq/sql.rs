@@ -62,6 +62,7 @@ lab_sql!(MAINT_SQL, "maint.sql");
 lab_sql!(RETRY_EVENTS_SQL, "retry_events.sql");
 lab_sql!(DLQ_INSPECT_SQL, "dlq_inspect.sql");
 lab_sql!(DLQ_REPLAY_SQL, "dlq_replay.sql");
+lab_sql!(DEAD_LETTER_SQL, "dead_letter.sql");
 lab_sql!(FLUSH_STATS_SQL, "flush_stats.sql");
 lab_sql!(QUEUE_INFO_SQL, "queue_info.sql");
 lab_sql!(CONSUMER_INFO_SQL, "consumer_info.sql");
@@ -361,6 +362,13 @@ pub async fn dlq_inspect(
             .await?
             .rows,
     )
+}
+
+/// Dead letter `dl_id`, if it is there (dead_letter.sql).
+pub async fn dead_letter(c: &impl Conn, dl_id: i64) -> Result<Option<DeadLetter>, DbError> {
+    Ok(c.query::<DeadLetter>(DEAD_LETTER_SQL, &[dl_id.into()])
+        .await?
+        .first())
 }
 
 /// `pgque.dlq_replay`: dead letter `dl_id` sent again; returns the new event's id
