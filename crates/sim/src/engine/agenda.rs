@@ -42,7 +42,8 @@ impl Agenda {
 
     /// Not inlined: the event loop calls it from many places, and inlined there its six
     /// unrolled walks made the loop one 249 KB WebAssembly function that V8 took 287 ms to
-    /// optimize (104 KB and 85 ms as it is; Node 20). Natively the call costs 0–5 %.
+    /// optimize (104 KB and 85 ms as it is; Node 20). Natively, with the
+    /// chunked loop, 2–7 % slower (lease and tx, farm-bench).
     #[inline(never)]
     pub(super) fn update(&mut self, w: usize, key: u64) {
         // One fully unrolled walk per tree height (the height is fixed for a run, so the
