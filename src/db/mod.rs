@@ -345,12 +345,7 @@ impl Db {
         at: &Location,
         on_progress: impl Fn(Progress) + 'static,
     ) -> Result<Db, DbError> {
-        let handle = bridge::open(at, on_progress).await?;
-        Ok(Db {
-            handle: Rc::new(handle),
-            log: SqlLog::default(),
-            in_flight: InFlight::default(),
-        })
+        Db::start(at, on_progress, None).await
     }
 
     /// Starts PGlite booted from `dump`, a data directory [`Db::data_dir`] gave (a saved lab): a
@@ -360,7 +355,15 @@ impl Db {
         on_progress: impl Fn(Progress) + 'static,
         dump: &[u8],
     ) -> Result<Db, DbError> {
-        let handle = bridge::open_dump(at, on_progress, dump).await?;
+        Db::start(at, on_progress, Some(dump)).await
+    }
+
+    async fn start(
+        at: &Location,
+        on_progress: impl Fn(Progress) + 'static,
+        dump: Option<&[u8]>,
+    ) -> Result<Db, DbError> {
+        let handle = bridge::open(at, on_progress, dump).await?;
         Ok(Db {
             handle: Rc::new(handle),
             log: SqlLog::default(),
