@@ -29,138 +29,102 @@ fn both_batches_then_rotate(consumers: &[&str]) -> Vec<Action> {
 
 /// The guided tour: each step from a fresh queue, in the order the ideas build on each other.
 pub const TOUR: [TourStep<Action>; 8] = [
-    TourStep {
-        title: keys::PGQ_TOUR_1_TITLE,
-        body: keys::PGQ_TOUR_1_BODY,
-        look: &[],
-        actions: || {
-            vec![
-                Action::SendOne,
-                Action::SendOne,
-                receive("billing"),
-                Action::Tick,
-                receive("billing"),
-            ]
-        },
-    },
-    TourStep {
-        title: keys::PGQ_TOUR_2_TITLE,
-        body: keys::PGQ_TOUR_2_BODY,
-        look: &[],
-        actions: || {
-            vec![
-                Action::Burst(5),
-                Action::Tick,
-                receive("billing"),
-                ack("billing"),
-                receive("email"),
-            ]
-        },
-    },
-    TourStep {
-        title: keys::PGQ_TOUR_3_TITLE,
-        body: keys::PGQ_TOUR_3_BODY,
-        look: &[],
-        actions: || both_batches_then_rotate(&["billing"]),
-    },
-    TourStep {
-        title: keys::PGQ_TOUR_4_TITLE,
-        body: keys::PGQ_TOUR_4_BODY,
-        look: &[],
-        actions: || both_batches_then_rotate(&["billing", "email"]),
-    },
-    TourStep {
-        title: keys::PGQ_TOUR_5_TITLE,
-        body: keys::PGQ_TOUR_5_BODY,
-        look: &[],
-        actions: || {
-            vec![
-                Action::Prepare,
-                Action::SendOne,
-                Action::Tick,
-                receive("billing"),
-                ack("billing"),
-                Action::CommitPrepared,
-                Action::Tick,
-                receive("billing"),
-            ]
-        },
-    },
-    TourStep {
-        title: keys::PGQ_TOUR_6_TITLE,
-        body: keys::PGQ_TOUR_6_BODY,
-        look: &[],
-        actions: || {
-            let sub = |s: &str| ("audit".to_string(), s.to_string());
-            let part = |s: &str| {
-                let (consumer, sub) = sub(s);
-                Action::ReceiveCoop {
-                    consumer,
-                    sub,
-                    max: 100,
-                }
-            };
-            let (c1, w1) = sub("w1");
-            let (c2, w2) = sub("w2");
-            vec![
-                Action::Subscribe("audit".into()),
-                Action::AddSub {
-                    consumer: c1.clone(),
-                    sub: w1.clone(),
-                },
-                Action::AddSub {
-                    consumer: c2.clone(),
-                    sub: w2.clone(),
-                },
-                Action::Burst(3),
-                Action::Tick,
-                Action::Burst(3),
-                Action::Tick,
-                part("w1"),
-                part("w2"),
-                Action::Kill {
-                    consumer: c1,
-                    sub: w1,
-                },
-                Action::AckCoop {
-                    consumer: c2,
-                    sub: w2,
-                },
-                Action::Advance(model::DEAD_SECONDS + 1),
-                part("w2"),
-            ]
-        },
-    },
-    TourStep {
-        title: keys::PGQ_TOUR_7_TITLE,
-        body: keys::PGQ_TOUR_7_BODY,
-        look: &[],
-        actions: || {
-            vec![
-                Action::Burst(5),
-                Action::Tick,
-                Action::Receive {
-                    consumer: "billing".into(),
-                    max: 2,
-                },
-                receive("email"),
-                // last, so the outcome the page shows is the ack naming what it skipped
-                ack("billing"),
-            ]
-        },
-    },
-    TourStep {
-        title: keys::PGQ_TOUR_8_TITLE,
-        body: keys::PGQ_TOUR_8_BODY,
-        look: &[],
-        actions: || {
-            vec![
-                Action::Burst(3),
-                Action::Tick,
-                receive("billing"),
-                receive("billing"),
-                ack("billing"),
-            ]
-        },
-    },
+    TourStep::new(keys::PGQ_TOUR_1_TITLE, keys::PGQ_TOUR_1_BODY, || {
+        vec![
+            Action::SendOne,
+            Action::SendOne,
+            receive("billing"),
+            Action::Tick,
+            receive("billing"),
+        ]
+    }),
+    TourStep::new(keys::PGQ_TOUR_2_TITLE, keys::PGQ_TOUR_2_BODY, || {
+        vec![
+            Action::Burst(5),
+            Action::Tick,
+            receive("billing"),
+            ack("billing"),
+            receive("email"),
+        ]
+    }),
+    TourStep::new(keys::PGQ_TOUR_3_TITLE, keys::PGQ_TOUR_3_BODY, || {
+        both_batches_then_rotate(&["billing"])
+    }),
+    TourStep::new(keys::PGQ_TOUR_4_TITLE, keys::PGQ_TOUR_4_BODY, || {
+        both_batches_then_rotate(&["billing", "email"])
+    }),
+    TourStep::new(keys::PGQ_TOUR_5_TITLE, keys::PGQ_TOUR_5_BODY, || {
+        vec![
+            Action::Prepare,
+            Action::SendOne,
+            Action::Tick,
+            receive("billing"),
+            ack("billing"),
+            Action::CommitPrepared,
+            Action::Tick,
+            receive("billing"),
+        ]
+    }),
+    TourStep::new(keys::PGQ_TOUR_6_TITLE, keys::PGQ_TOUR_6_BODY, || {
+        let sub = |s: &str| ("audit".to_string(), s.to_string());
+        let part = |s: &str| {
+            let (consumer, sub) = sub(s);
+            Action::ReceiveCoop {
+                consumer,
+                sub,
+                max: 100,
+            }
+        };
+        let (c1, w1) = sub("w1");
+        let (c2, w2) = sub("w2");
+        vec![
+            Action::Subscribe("audit".into()),
+            Action::AddSub {
+                consumer: c1.clone(),
+                sub: w1.clone(),
+            },
+            Action::AddSub {
+                consumer: c2.clone(),
+                sub: w2.clone(),
+            },
+            Action::Burst(3),
+            Action::Tick,
+            Action::Burst(3),
+            Action::Tick,
+            part("w1"),
+            part("w2"),
+            Action::Kill {
+                consumer: c1,
+                sub: w1,
+            },
+            Action::AckCoop {
+                consumer: c2,
+                sub: w2,
+            },
+            Action::Advance(model::DEAD_SECONDS + 1),
+            part("w2"),
+        ]
+    }),
+    TourStep::new(keys::PGQ_TOUR_7_TITLE, keys::PGQ_TOUR_7_BODY, || {
+        vec![
+            Action::Burst(5),
+            Action::Tick,
+            Action::Receive {
+                consumer: "billing".into(),
+                max: 2,
+            },
+            receive("email"),
+            // last, so the outcome the page shows is the ack naming what it skipped
+            ack("billing"),
+        ]
+    }),
+    TourStep::new(keys::PGQ_TOUR_8_TITLE, keys::PGQ_TOUR_8_BODY, || {
+        vec![
+            Action::Burst(3),
+            Action::Tick,
+            receive("billing"),
+            receive("billing"),
+            ack("billing"),
+        ]
+    }),
 ];
