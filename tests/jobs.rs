@@ -26,6 +26,14 @@ async fn count(db: &Db, sql: &str) -> i64 {
     db.query::<N>(sql, &[]).await.unwrap().first().unwrap().n
 }
 
+/// How many orders and how many jobs there are.
+async fn orders_and_jobs(db: &Db) -> (i64, i64) {
+    (
+        count(db, "select count(*) as n from orders").await,
+        count(db, "select count(*) as n from jobs").await,
+    )
+}
+
 /// How many jobs have `status`.
 async fn jobs_in(db: &Db, status: &str) -> i64 {
     count(
@@ -64,6 +72,17 @@ async fn claimed_by_a(enqueue: Action) -> (Db, Lab, i64) {
     (db, lab, id)
 }
 
+/// B's claim finds nothing `secs` seconds on (still within `within`), and the job 2 s later:
+/// what B then holds.
+async fn claims_only_after(lab: &mut Lab, db: &Db, secs: i64, within: &str) -> model::Claim {
+    run_all(lab, db, [Advance(secs), Claim(B)]).await;
+    assert_eq!(lab.worker(B).holding, None, "B claimed within {within}");
+    run_all(lab, db, [Advance(2), Claim(B)]).await;
+    lab.worker(B)
+        .holding
+        .unwrap_or_else(|| panic!("B claimed nothing at +{} s", secs + 2))
+}
+
 /// `run`, and the outcome's message is `key`.
 async fn run_says(lab: &mut Lab, db: &Db, a: Action, key: &str) -> model::Outcome {
     let out = run(lab, db, a).await;
@@ -91,8 +110,7 @@ async fn replay(db: &Db, text: &str) -> Lab {
 async fn rolled_back_order_leaves_no_order_no_job_and_no_notification() {
     let (db, mut lab) = lab().await;
     run(&mut lab, &db, OrderWithJobFails).await;
-    assert_eq!(count(&db, "select count(*) as n from orders").await, 0);
-    assert_eq!(count(&db, "select count(*) as n from jobs").await, 0);
+    assert_eq!(orders_and_jobs(&db).await, (0, 0));
     assert!(
         lab.delivered.is_empty(),
         "a rolled-back NOTIFY arrived: {:?}",
@@ -106,8 +124,7 @@ async fn rolled_back_order_leaves_no_order_no_job_and_no_notification() {
 async fn committed_order_and_job_both_exist_and_wake_the_listening_worker() {
     let (db, mut lab) = lab().await;
     run(&mut lab, &db, OrderWithJob).await;
-    assert_eq!(count(&db, "select count(*) as n from orders").await, 1);
-    assert_eq!(count(&db, "select count(*) as n from jobs").await, 1);
+    assert_eq!(orders_and_jobs(&db).await, (1, 1));
     let job_id = count(&db, "select id as n from jobs").await;
     assert_eq!(lab.delivered.len(), 1);
     assert_eq!(lab.delivered[0].1, job_id.to_string());
@@ -141,14 +158,7 @@ async fn a_failed_job_waits_out_its_backoff_then_goes_dead_after_max_attempts_an
     let (db, mut lab) = lab().await;
     run_all(&mut lab, &db, [job_with_attempts(2), Claim(A)]).await;
     run(&mut lab, &db, Fail(A)).await; // attempt 1 failed: run_at = now + 10 s × 2^1
-    run_all(&mut lab, &db, [Advance(19), Claim(B)]).await;
-    assert_eq!(
-        lab.worker(B).holding,
-        None,
-        "claimable before its backoff (+19 s of 20 s)"
-    );
-    run_all(&mut lab, &db, [Advance(2), Claim(B)]).await;
-    let held = lab.worker(B).holding.expect("claimable at +21 s");
+    let held = claims_only_after(&mut lab, &db, 19, "its backoff (+19 s of 20 s)").await;
     assert_eq!(held.attempt, 2);
     run(&mut lab, &db, Fail(B)).await; // attempt 2 of 2: dead
     assert_eq!(jobs_in(&db, "dead").await, 1);
@@ -168,14 +178,8 @@ async fn a_dead_workers_job_returns_after_the_lease_and_its_late_completion_upda
     let (db, mut lab) = lab().await;
     run_all(&mut lab, &db, [job(0), Claim(A)]).await;
     let a = lab.worker(A).holding.expect("A claimed");
-    run_all(&mut lab, &db, [Die(A), Advance(29), Claim(B)]).await;
-    assert_eq!(
-        lab.worker(B).holding,
-        None,
-        "the lease still holds at +29 s"
-    );
-    run_all(&mut lab, &db, [Advance(2), Claim(B)]).await;
-    let b = lab.worker(B).holding.expect("B takes it over at +31 s");
+    run(&mut lab, &db, Die(A)).await;
+    let b = claims_only_after(&mut lab, &db, 29, "the lease (+29 s of 30 s)").await;
     assert_eq!((b.job, b.attempt), (a.job, 2));
     run_says(&mut lab, &db, Complete(A), "jobs.out.late_complete_0").await;
     assert_eq!(jobs_in(&db, "done").await, 0);
@@ -328,14 +332,8 @@ async fn the_per_key_claim_holds_a_keys_second_job_until_its_first_completes_and
         Some(2),
         "the plain claim runs two jobs of one key side by side"
     );
-    assert_eq!(
-        count(
-            &db,
-            "select count(*) as n from jobs where key = 'customer-42' and status = 'running'"
-        )
-        .await,
-        2
-    );
+    let running = "select count(*) as n from jobs where key = 'customer-42' and status = 'running'";
+    assert_eq!(count(&db, running).await, 2);
     db.close().await;
 }
 
