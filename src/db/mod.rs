@@ -21,6 +21,16 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
+/// `pub const NAME: &str`: the text of `src/sql/<path>`, exactly as the lab runs it and its
+/// SQL log shows it.
+macro_rules! sql_file {
+    ($name:ident, $path:literal) => {
+        pub const $name: &str =
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/sql/", $path));
+    };
+}
+pub(crate) use sql_file;
+
 /// A value bound to `$n` in a statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Param {
