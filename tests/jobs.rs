@@ -3,6 +3,7 @@
 
 use queue_lab::db::Db;
 use queue_lab::labs::jobs::model::{self, Action, EnqueueInput, Lab, Verdict, WorkerId};
+use queue_lab::testing::{run, run_all, run_says};
 use serde::Deserialize;
 use wasm_bindgen_test::*;
 
@@ -58,12 +59,6 @@ fn job_with_attempts(max_attempts: i32) -> Action {
     })
 }
 
-async fn run(lab: &mut Lab, db: &Db, a: Action) -> model::Outcome {
-    lab.run(db, a.clone())
-        .await
-        .unwrap_or_else(|e| panic!("{a:?} failed: {e}"))
-}
-
 /// A fresh lab in which worker A has claimed the one job `enqueue` made, and that job's id.
 async fn claimed_by_a(enqueue: Action) -> (Db, Lab, i64) {
     let (db, mut lab) = lab().await;
@@ -81,20 +76,6 @@ async fn claims_only_after(lab: &mut Lab, db: &Db, secs: i64, within: &str) -> m
     lab.worker(B)
         .holding
         .unwrap_or_else(|| panic!("B claimed nothing at +{} s", secs + 2))
-}
-
-/// `run`, and the outcome's message is `key`.
-async fn run_says(lab: &mut Lab, db: &Db, a: Action, key: &str) -> model::Outcome {
-    let out = run(lab, db, a).await;
-    assert_eq!(out.msg.key, key, "{:?}", out.msg);
-    out
-}
-
-/// `run` for each of `actions`, in order.
-async fn run_all(lab: &mut Lab, db: &Db, actions: impl IntoIterator<Item = Action>) {
-    for a in actions {
-        run(lab, db, a).await;
-    }
 }
 
 /// A fresh lab on `db` that has run every step of the share text `text`.

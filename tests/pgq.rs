@@ -5,6 +5,7 @@
 use queue_lab::db::{Db, DbError};
 use queue_lab::labs::pgq::model::{self, Action, Event, Lab, Outcome};
 use queue_lab::labs::pgq::rows::MaintRow;
+use queue_lab::testing::{run, run_all, run_says};
 use serde::Deserialize;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -21,26 +22,6 @@ async fn lab() -> (Db, Lab) {
     let db = queue_lab::testing::fresh_db().await.expect("PGlite opens");
     let lab = Lab::setup(&db).await.expect("pgq lab sets up");
     (db, lab)
-}
-
-async fn run(lab: &mut Lab, db: &Db, a: Action) -> Outcome {
-    lab.run(db, a.clone())
-        .await
-        .unwrap_or_else(|e| panic!("{a:?} failed: {e}"))
-}
-
-/// `run`, and the outcome's message is `key`.
-async fn run_says(lab: &mut Lab, db: &Db, a: Action, key: &str) -> Outcome {
-    let out = run(lab, db, a).await;
-    assert_eq!(out.msg.key, key, "{:?}", out.msg);
-    out
-}
-
-/// `run` for each of `actions`, in order.
-async fn run_all(lab: &mut Lab, db: &Db, actions: impl IntoIterator<Item = Action>) {
-    for a in actions {
-        run(lab, db, a).await;
-    }
 }
 
 fn receive(c: &str, max: i64) -> Action {
