@@ -1,29 +1,29 @@
 //! L4's guided tour: each step from a fresh queue, in the order the ideas build on each
 //! other (`pgq.tour.N.*` in `assets/i18n/pgq.tsv`).
 
-use super::model::{self, Action};
+use super::model::{self, Action, Action::*};
 use crate::keys;
 use crate::labs::guide::TourStep;
 
 fn receive(consumer: &str) -> Action {
-    Action::Receive {
+    Receive {
         consumer: consumer.into(),
         max: 100,
     }
 }
 
 fn ack(consumer: &str) -> Action {
-    Action::AckHeld(consumer.into())
+    AckHeld(consumer.into())
 }
 
 /// Four events in two tick intervals; each of `consumers` receives and acks both batches;
 /// then the rotation period passes and maintenance runs.
 fn both_batches_then_rotate(consumers: &[&str]) -> Vec<Action> {
-    let mut actions = vec![Action::Burst(4), Action::Tick, Action::Tick];
+    let mut actions = vec![Burst(4), Tick, Tick];
     for c in consumers {
         actions.extend([receive(c), ack(c), receive(c), ack(c)]);
     }
-    actions.extend([Action::Advance(model::ROTATION_SECONDS + 1), Action::Maint]);
+    actions.extend([Advance(model::ROTATION_SECONDS + 1), Maint]);
     actions
 }
 
@@ -31,17 +31,17 @@ fn both_batches_then_rotate(consumers: &[&str]) -> Vec<Action> {
 pub const TOUR: [TourStep<Action>; 8] = [
     TourStep::new(keys::PGQ_TOUR_1_TITLE, keys::PGQ_TOUR_1_BODY, || {
         vec![
-            Action::SendOne,
-            Action::SendOne,
+            SendOne,
+            SendOne,
             receive("billing"),
-            Action::Tick,
+            Tick,
             receive("billing"),
         ]
     }),
     TourStep::new(keys::PGQ_TOUR_2_TITLE, keys::PGQ_TOUR_2_BODY, || {
         vec![
-            Action::Burst(5),
-            Action::Tick,
+            Burst(5),
+            Tick,
             receive("billing"),
             ack("billing"),
             receive("email"),
@@ -55,13 +55,13 @@ pub const TOUR: [TourStep<Action>; 8] = [
     }),
     TourStep::new(keys::PGQ_TOUR_5_TITLE, keys::PGQ_TOUR_5_BODY, || {
         vec![
-            Action::Prepare,
-            Action::SendOne,
-            Action::Tick,
+            Prepare,
+            SendOne,
+            Tick,
             receive("billing"),
             ack("billing"),
-            Action::CommitPrepared,
-            Action::Tick,
+            CommitPrepared,
+            Tick,
             receive("billing"),
         ]
     }),
@@ -69,7 +69,7 @@ pub const TOUR: [TourStep<Action>; 8] = [
         let sub = |s: &str| ("audit".to_string(), s.to_string());
         let part = |s: &str| {
             let (consumer, sub) = sub(s);
-            Action::ReceiveCoop {
+            ReceiveCoop {
                 consumer,
                 sub,
                 max: 100,
@@ -78,38 +78,38 @@ pub const TOUR: [TourStep<Action>; 8] = [
         let (c1, w1) = sub("w1");
         let (c2, w2) = sub("w2");
         vec![
-            Action::Subscribe("audit".into()),
-            Action::AddSub {
+            Subscribe("audit".into()),
+            AddSub {
                 consumer: c1.clone(),
                 sub: w1.clone(),
             },
-            Action::AddSub {
+            AddSub {
                 consumer: c2.clone(),
                 sub: w2.clone(),
             },
-            Action::Burst(3),
-            Action::Tick,
-            Action::Burst(3),
-            Action::Tick,
+            Burst(3),
+            Tick,
+            Burst(3),
+            Tick,
             part("w1"),
             part("w2"),
-            Action::Kill {
+            Kill {
                 consumer: c1,
                 sub: w1,
             },
-            Action::AckCoop {
+            AckCoop {
                 consumer: c2,
                 sub: w2,
             },
-            Action::Advance(model::DEAD_SECONDS + 1),
+            Advance(model::DEAD_SECONDS + 1),
             part("w2"),
         ]
     }),
     TourStep::new(keys::PGQ_TOUR_7_TITLE, keys::PGQ_TOUR_7_BODY, || {
         vec![
-            Action::Burst(5),
-            Action::Tick,
-            Action::Receive {
+            Burst(5),
+            Tick,
+            Receive {
                 consumer: "billing".into(),
                 max: 2,
             },
@@ -120,8 +120,8 @@ pub const TOUR: [TourStep<Action>; 8] = [
     }),
     TourStep::new(keys::PGQ_TOUR_8_TITLE, keys::PGQ_TOUR_8_BODY, || {
         vec![
-            Action::Burst(3),
-            Action::Tick,
+            Burst(3),
+            Tick,
             receive("billing"),
             receive("billing"),
             ack("billing"),
