@@ -172,6 +172,13 @@ export async function pgqIdle(page) {
   }, null, { timeout: 60_000 });
 }
 
+/** Starts PostgreSQL unless this tab has it running already, then waits until `button` is
+ *  enabled. */
+async function startedThen(page, button) {
+  if (await page.locator('#start-postgres').count()) await startPostgres(page);
+  await enabled(page, button);
+}
+
 /**
  * Every page of the site, in the order a learner meets them, with what it shows before and
  * after its default actions: `open` brings the page up (starting Postgres the first time a
@@ -209,10 +216,7 @@ const ALL_PAGES = [
   {
     name: 'vacuum',
     route: '#/vacuum',
-    open: async (page) => {
-      if (await page.locator('#start-postgres').count()) await startPostgres(page);
-      await enabled(page, '#vacuum-run');
-    },
+    open: async (page) => startedThen(page, '#vacuum-run'),
     act: async (page) => {
       await page.fill('#vacuum-jobs', '2,000');
       await page.fill('#vacuum-rounds', '2');
@@ -227,17 +231,11 @@ const ALL_PAGES = [
   {
     name: 'pgq',
     route: '#/pgq',
-    open: async (page) => {
-      if (await page.locator('#start-postgres').count()) await startPostgres(page);
-      await enabled(page, '#tick');
-    },
+    open: async (page) => startedThen(page, '#tick'),
     act: async (page) => {
       const steps = ['#send-one', '#tick', '#consumer-billing [data-act="receive"]',
         '#consumer-billing [data-act="ack"]', '#maint'];
-      for (const sel of steps) {
-        await page.click(sel);
-        await enabled(page, '#tick');
-      }
+      await clickEach(page, (p) => enabled(p, '#tick'), ...steps);
     },
   },
   {
