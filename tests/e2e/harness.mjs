@@ -163,6 +163,12 @@ export async function clickEach(page, idle, ...selectors) {
   }
 }
 
+/** Fills each of `fields` (selector: text), in order, then clicks `button`. */
+export async function fillAndClick(page, fields, button) {
+  for (const [selector, text] of Object.entries(fields)) await page.fill(selector, text);
+  await page.click(button);
+}
+
 /** Waits until L4 is idle again: Tick enabled and the lab's section not busy (every action
  *  disables the buttons while it runs). */
 export async function pgqIdle(page) {
