@@ -33,6 +33,13 @@ struct Ui {
     disabled: Signal<bool>,
 }
 
+impl Ui {
+    /// `read` of the lab's state, tracked; the default before the lab is set up.
+    fn read<T: Default>(self, read: impl FnOnce(&Lab) -> T) -> T {
+        self.lab.with(|l| l.as_ref().map(read).unwrap_or_default())
+    }
+}
+
 #[component]
 pub fn JobsLab() -> impl IntoView {
     let ctx = use_ctx();
@@ -166,22 +173,18 @@ fn Notify(ui: Ui) -> impl IntoView {
     let ctx = use_ctx();
     let bytes = RwSignal::new("8000".to_string());
     let problem = RwSignal::new(None::<Msg>);
-    let connected = move || ui.lab.with(|l| l.as_ref().is_some_and(|l| l.connected));
+    let connected = move || ui.read(|l| l.connected);
     let delivered = move || {
-        ui.lab.with(|l| {
-            l.as_ref()
-                .map(|l| {
-                    l.delivered
-                        .iter()
-                        .rev()
-                        .take(6)
-                        .cloned()
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
+        ui.read(|l| {
+            l.delivered
+                .iter()
+                .rev()
+                .take(6)
+                .cloned()
+                .collect::<Vec<_>>()
         })
     };
-    let lost = move || ui.lab.with(|l| l.as_ref().map_or(0, |l| l.lost.len()));
+    let lost = move || ui.read(|l| l.lost.len());
     let send = move || match bytes.get_untracked().trim().parse::<usize>() {
         Ok(n) if n <= 100_000 => {
             problem.set(None);
@@ -234,10 +237,7 @@ fn Workers(ui: Ui) -> impl IntoView {
     let disabled = ui.disabled;
     let ctx = use_ctx();
     let card = move |w: WorkerId| {
-        let worker = move || {
-            ui.lab
-                .with(|l| l.as_ref().map(|l| l.worker(w).clone()).unwrap_or_default())
-        };
+        let worker = move || ui.read(|l| l.worker(w).clone());
         let alive = move || worker().alive;
         let state = move || {
             let wk = worker();
@@ -483,7 +483,7 @@ fn PerKey(ui: Ui) -> impl IntoView {
     let ctx = use_ctx();
     let key = RwSignal::new("customer-42".to_string());
     let problem = RwSignal::new(None::<Msg>);
-    let on = move || ui.lab.with(|l| l.as_ref().is_some_and(|l| l.per_key));
+    let on = move || ui.read(|l| l.per_key);
     let submit = move || match model::parse_key(&key.get_untracked()) {
         Ok(k) => {
             problem.set(None);
