@@ -13,7 +13,7 @@ use crate::labs::frame::{LabFrame, SplitColumns};
 use crate::labs::guide::Guide;
 use crate::labs::session::LastOutcome;
 use crate::ui::i18n::{render, tr};
-use crate::ui::panel::{Panel, SqlShown};
+use crate::ui::panel::{act_button, Panel, SqlShown};
 use crate::ui::reveal::{head_height, reveal_within};
 use crate::ui::sql_log::LastActionSql;
 use crate::ui::table::ScrollTable;
@@ -142,12 +142,8 @@ fn Producers(act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
     view! {
         <Panel heading_id="producers-title" heading=keys::JOBS_PRODUCERS>
             <div class="row">
-                <button type="button" id="order-commit" class="primary" disabled=disabled on:click=move |_| act.run(Action::OrderWithJob)>
-                    {ctx.t(keys::JOBS_ORDER_COMMIT)}
-                </button>
-                <button type="button" id="order-rollback" disabled=disabled on:click=move |_| act.run(Action::OrderWithJobFails)>
-                    {ctx.t(keys::JOBS_ORDER_ROLLBACK)}
-                </button>
+                {act_button("order-commit", keys::JOBS_ORDER_COMMIT, true, disabled, move || act.run(Action::OrderWithJob))}
+                {act_button("order-rollback", keys::JOBS_ORDER_ROLLBACK, false, disabled, move || act.run(Action::OrderWithJobFails))}
             </div>
             <form class="enqueue-form" on:submit=move |ev| { ev.prevent_default(); submit(); }>
                 <div class="field wide">

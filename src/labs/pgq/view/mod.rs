@@ -16,7 +16,7 @@ use crate::labs::guide::Guide;
 use crate::labs::session::{Explain, LastOutcome};
 use crate::ui::format::bytes;
 use crate::ui::i18n::{render, tr};
-use crate::ui::panel::Panel;
+use crate::ui::panel::{act_button, Panel};
 use crate::ui::reveal::reveal_later;
 use crate::ui::sql_log::LastActionSql;
 use crate::ui::table::{col_heads, ScrollTable};
@@ -154,12 +154,8 @@ fn Producers(w: Wiring) -> impl IntoView {
     view! {
         <Panel heading_id="producers-title" heading=keys::PGQ_SECTION_PRODUCERS>
             <div class="row">
-                <button type="button" id="send-one" class="primary" disabled=disabled on:click=move |_| act.run(Action::SendOne)>
-                    {ctx.t(keys::PGQ_ACTION_SEND_ONE)}
-                </button>
-                <button type="button" id="send-rollback" disabled=disabled on:click=move |_| act.run(Action::SendRollback)>
-                    {ctx.t(keys::PGQ_ACTION_SEND_ROLLBACK)}
-                </button>
+                {act_button("send-one", keys::PGQ_ACTION_SEND_ONE, true, disabled, move || act.run(Action::SendOne))}
+                {act_button("send-rollback", keys::PGQ_ACTION_SEND_ROLLBACK, false, disabled, move || act.run(Action::SendRollback))}
             </div>
             <form class="row" on:submit=move |ev| { ev.prevent_default(); send_burst(); }>
                 <label for="burst-n">{ctx.t(keys::PGQ_BURST_SIZE)}</label>
