@@ -75,7 +75,7 @@ export function labs() {
       title: field('title'),
       short: field('short'),
       summary: field('summary'),
-      needsPostgres: /\bneeds_postgres: true\b/.test(src),
+      needsPostgres: /\bschema: Some\(/.test(src),
       ...PAGES[slug],
     };
   });

@@ -92,7 +92,7 @@ pub fn App() -> impl IntoView {
     });
     let prefetched = std::cell::Cell::new(false);
     Effect::new(move |_| {
-        let on_lab = matches!(ctx.route.get(), Route::Lab(id) if id.needs_postgres);
+        let on_lab = matches!(ctx.route.get(), Route::Lab(id) if id.needs_postgres());
         let idle = matches!(ctx.db.get(), DbState::Idle);
         if let Some(m) = ctx.pglite.get() {
             if !embed && on_lab && idle && !prefetched.get() {

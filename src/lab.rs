@@ -22,9 +22,7 @@ pub struct Lab {
     /// Catalog key of its one-line description on the embedding kit's snippet page
     /// (`assets/embed/index.html`, checked against the catalog by a test in `labs`).
     pub blurb: Key,
-    /// Whether it runs SQL (a lab page that does starts PostgreSQL's download when idle).
-    pub needs_postgres: bool,
-    /// Its own schema, if it runs SQL: the runner creates it before the lab's first piece of
+    /// Its own schema if it runs SQL (see [`Lab::needs_postgres`]): the runner creates it before the lab's first piece of
     /// work and puts it first on the lab's search path (so an unqualified `create table`
     /// lands there), then `lab` for the virtual clock (`lab.now()` ahead of
     /// `pg_catalog.now()`). See [`Lab::search_path`].
@@ -37,6 +35,12 @@ pub struct Lab {
 }
 
 impl Lab {
+    /// Whether it runs SQL, that is has a schema (a lab page that does starts PostgreSQL's
+    /// download when idle).
+    pub const fn needs_postgres(&self) -> bool {
+        self.schema.is_some()
+    }
+
     /// The search path its statements run with: its schema, then [`NO_LAB_SEARCH_PATH`].
     pub fn search_path(&self) -> String {
         match self.schema {
@@ -45,6 +49,35 @@ impl Lab {
         }
     }
 }
+
+/// A lab's `mod.rs` declares its descriptor with this: `pub const LAB` ([`Lab`], its page the
+/// component `view` names in the lab's `view` module) and `pub const ID`. The fields keep their
+/// `name: value` form: scripts/first-screen.mjs and pgcheck read them from the source.
+macro_rules! descriptor {
+    (
+        slug: $slug:literal, tag: $tag:literal, schema: $schema:expr, keeps_path: $keeps:literal,
+        view: $view:ident,
+        title: $title:expr, short: $short:expr,
+        summary: $summary:expr, blurb: $blurb:expr $(,)?
+    ) => {
+        pub const LAB: $crate::lab::Lab = $crate::lab::Lab {
+            slug: $slug,
+            tag: $tag,
+            title: $title,
+            short: $short,
+            summary: $summary,
+            blurb: $blurb,
+            schema: $schema,
+            keeps_path: $keeps,
+            view: || {
+                use leptos::prelude::*;
+                view! { <view::$view/> }.into_any()
+            },
+        };
+        pub const ID: $crate::lab::LabId = $crate::lab::LabId(&LAB);
+    };
+}
+pub(crate) use descriptor;
 
 /// A lab, by its descriptor: equal, hashed and printed by its slug.
 #[derive(Clone, Copy)]

@@ -1,7 +1,7 @@
 //! The database layer against real PGlite in headless Chromium.
 
 use queue_lab::clock;
-use queue_lab::db::{Db, Param};
+use queue_lab::db::{Db, Listener, Param};
 use serde::Deserialize;
 use serde_json::json;
 use std::cell::RefCell;
@@ -12,6 +12,40 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 async fn db() -> Db {
     queue_lab::testing::fresh_db().await.expect("PGlite opens")
+}
+
+#[derive(Deserialize)]
+struct N {
+    n: i64,
+}
+
+/// The `n` of the first row `sql` returns.
+async fn number(db: &Db, sql: &str) -> i64 {
+    db.query::<N>(sql, &[]).await.unwrap().first().unwrap().n
+}
+
+/// A listener on `channel`, and the payloads it has received so far.
+async fn listening(db: &Db, channel: &str) -> (Rc<RefCell<Vec<String>>>, Listener) {
+    let got = Rc::new(RefCell::new(Vec::new()));
+    let sink = got.clone();
+    let listener = db
+        .listen(channel, move |p| sink.borrow_mut().push(p))
+        .await
+        .unwrap();
+    (got, listener)
+}
+
+/// `pg_notify('jobs', payload)` in a transaction that then commits, or rolls back.
+async fn notify_in_tx(db: &Db, payload: &str, commit: bool) {
+    let tx = db.begin().await.unwrap();
+    tx.query::<serde_json::Value>("select pg_notify('jobs', $1)", &[payload.into()])
+        .await
+        .unwrap();
+    if commit {
+        tx.commit().await.unwrap();
+    } else {
+        tx.rollback().await.unwrap();
+    }
 }
 
 /// Lets queued worker messages (notifications) arrive.
@@ -28,18 +62,9 @@ async fn settle(db: &Db) {
 #[wasm_bindgen_test]
 async fn a_committed_notify_reaches_the_listener_before_commit_returns() {
     let db = db().await;
-    let got = Rc::new(RefCell::new(Vec::<String>::new()));
-    let sink = got.clone();
-    let _listener = db
-        .listen("jobs", move |p| sink.borrow_mut().push(p))
-        .await
-        .unwrap();
+    let (got, _listener) = listening(&db, "jobs").await;
     for n in 0..5 {
-        let tx = db.begin().await.unwrap();
-        tx.query::<serde_json::Value>("select pg_notify('jobs', $1)", &[n.to_string().into()])
-            .await
-            .unwrap();
-        tx.commit().await.unwrap();
+        notify_in_tx(&db, &n.to_string(), true).await;
         assert_eq!(
             got.borrow().len(),
             n + 1,
@@ -146,10 +171,6 @@ async fn bad_sql_gives_sqlstate_and_position_and_the_next_query_works() {
 
 #[wasm_bindgen_test]
 async fn rollback_discards_and_commit_keeps() {
-    #[derive(Deserialize)]
-    struct N {
-        n: i64,
-    }
     let db = db().await;
     db.exec("create table t (x int)").await.unwrap();
     let tx = db.begin().await.unwrap();
@@ -164,16 +185,8 @@ async fn rollback_discards_and_commit_keeps() {
         .await
         .unwrap();
     tx.commit().await.unwrap();
-    let n = db
-        .query::<N>("select count(*) as n from t", &[])
-        .await
-        .unwrap();
-    assert_eq!(n.first().unwrap().n, 1);
-    let x = db
-        .query::<N>("select x::bigint as n from t", &[])
-        .await
-        .unwrap();
-    assert_eq!(x.first().unwrap().n, 2);
+    assert_eq!(number(&db, "select count(*) as n from t").await, 1);
+    assert_eq!(number(&db, "select x::bigint as n from t").await, 2);
     db.close().await;
 }
 
@@ -182,10 +195,6 @@ async fn rollback_discards_and_commit_keeps() {
 /// then ROLLBACK or COMMIT around the work, as when they are written by hand.
 #[wasm_bindgen_test]
 async fn a_transaction_rolls_back_when_its_work_fails_and_commits_when_it_succeeds() {
-    #[derive(Deserialize)]
-    struct N {
-        n: i64,
-    }
     let db = db().await;
     db.exec("create table t (x int)").await.unwrap();
     let seen = Rc::new(RefCell::new(Vec::<String>::new()));
@@ -245,10 +254,6 @@ async fn a_transaction_rolls_back_when_its_work_fails_and_commits_when_it_succee
 /// returned comes back.
 #[wasm_bindgen_test]
 async fn rolled_back_work_leaves_nothing_behind_and_returns_its_value() {
-    #[derive(Deserialize)]
-    struct N {
-        n: i64,
-    }
     let db = db().await;
     db.exec("create table t (x int)").await.unwrap();
     let inserted = db
@@ -277,28 +282,15 @@ async fn rolled_back_work_leaves_nothing_behind_and_returns_its_value() {
 #[wasm_bindgen_test]
 async fn committed_notify_reaches_a_listener_and_a_rolled_back_one_does_not() {
     let db = db().await;
-    let got = Rc::new(RefCell::new(Vec::<String>::new()));
-    let sink = got.clone();
-    let listener = db
-        .listen("jobs", move |p| sink.borrow_mut().push(p))
-        .await
-        .unwrap();
-    let tx = db.begin().await.unwrap();
-    tx.query::<serde_json::Value>("select pg_notify('jobs', $1)", &["rolled back".into()])
-        .await
-        .unwrap();
-    tx.rollback().await.unwrap();
+    let (got, listener) = listening(&db, "jobs").await;
+    notify_in_tx(&db, "rolled back", false).await;
     settle(&db).await;
     assert!(
         got.borrow().is_empty(),
         "a rolled-back NOTIFY was delivered: {:?}",
         got.borrow()
     );
-    let tx = db.begin().await.unwrap();
-    tx.query::<serde_json::Value>("select pg_notify('jobs', $1)", &["committed".into()])
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
+    notify_in_tx(&db, "committed", true).await;
     settle(&db).await;
     assert_eq!(*got.borrow(), vec!["committed".to_string()]);
     listener.unlisten().await.unwrap();
@@ -343,10 +335,6 @@ async fn default_now_reads_the_lab_clock_and_moves_only_when_advanced() {
 
 #[wasm_bindgen_test]
 async fn prepare_transaction_works_and_can_be_rolled_back() {
-    #[derive(Deserialize)]
-    struct N {
-        n: i64,
-    }
     let db = db().await;
     db.exec("create table p (x int)").await.unwrap();
     db.exec("begin; insert into p values (1); prepare transaction 'lab_test'")
@@ -361,16 +349,11 @@ async fn prepare_transaction_works_and_can_be_rolled_back() {
         .unwrap();
     assert_eq!(prepared.first().unwrap().n, 1);
     db.exec("rollback prepared 'lab_test'").await.unwrap();
-    let rows = db
-        .query::<N>("select count(*) as n from p", &[])
-        .await
-        .unwrap();
-    assert_eq!(rows.first().unwrap().n, 0);
-    let left = db
-        .query::<N>("select count(*) as n from pg_prepared_xacts", &[])
-        .await
-        .unwrap();
-    assert_eq!(left.first().unwrap().n, 0);
+    assert_eq!(number(&db, "select count(*) as n from p").await, 0);
+    assert_eq!(
+        number(&db, "select count(*) as n from pg_prepared_xacts").await,
+        0
+    );
     db.close().await;
 }
 
@@ -431,10 +414,6 @@ async fn every_statement_is_recorded_in_the_sql_log() {
 async fn pipelined_statements_are_sent_together_and_run_in_order() {
     let db = db().await;
     db.exec("create table pipe (n int)").await.expect("create");
-    #[derive(Deserialize)]
-    struct N {
-        n: i64,
-    }
     let seen = Rc::new(RefCell::new(Vec::new()));
     let watcher = {
         let (db, seen) = (db.clone(), seen.clone());

@@ -3,11 +3,13 @@
 
 use queue_lab::db::Db;
 use queue_lab::labs::jobs::model::{self, Action, EnqueueInput, Lab, Verdict, WorkerId};
+use queue_lab::testing::{run, run_all, run_says};
 use serde::Deserialize;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+use Action::*;
 use WorkerId::{A, B, C};
 
 async fn lab() -> (Db, Lab) {
@@ -25,8 +27,25 @@ async fn count(db: &Db, sql: &str) -> i64 {
     db.query::<N>(sql, &[]).await.unwrap().first().unwrap().n
 }
 
+/// How many orders and how many jobs there are.
+async fn orders_and_jobs(db: &Db) -> (i64, i64) {
+    (
+        count(db, "select count(*) as n from orders").await,
+        count(db, "select count(*) as n from jobs").await,
+    )
+}
+
+/// How many jobs have `status`.
+async fn jobs_in(db: &Db, status: &str) -> i64 {
+    count(
+        db,
+        &format!("select count(*) as n from jobs where status = '{status}'"),
+    )
+    .await
+}
+
 fn job(priority: i32) -> Action {
-    Action::Enqueue(EnqueueInput {
+    Enqueue(EnqueueInput {
         priority,
         ..EnqueueInput::default()
     })
@@ -34,16 +53,29 @@ fn job(priority: i32) -> Action {
 
 /// Enqueues a job that may be attempted `max_attempts` times.
 fn job_with_attempts(max_attempts: i32) -> Action {
-    Action::Enqueue(EnqueueInput {
+    Enqueue(EnqueueInput {
         max_attempts,
         ..EnqueueInput::default()
     })
 }
 
-async fn run(lab: &mut Lab, db: &Db, a: Action) -> model::Outcome {
-    lab.run(db, a.clone())
-        .await
-        .unwrap_or_else(|e| panic!("{a:?} failed: {e}"))
+/// A fresh lab in which worker A has claimed the one job `enqueue` made, and that job's id.
+async fn claimed_by_a(enqueue: Action) -> (Db, Lab, i64) {
+    let (db, mut lab) = lab().await;
+    run_all(&mut lab, &db, [enqueue, Claim(A)]).await;
+    let id = lab.worker(A).holding.expect("A claimed").job;
+    (db, lab, id)
+}
+
+/// B's claim finds nothing `secs` seconds on (still within `within`), and the job 2 s later:
+/// what B then holds.
+async fn claims_only_after(lab: &mut Lab, db: &Db, secs: i64, within: &str) -> model::Claim {
+    run_all(lab, db, [Advance(secs), Claim(B)]).await;
+    assert_eq!(lab.worker(B).holding, None, "B claimed within {within}");
+    run_all(lab, db, [Advance(2), Claim(B)]).await;
+    lab.worker(B)
+        .holding
+        .unwrap_or_else(|| panic!("B claimed nothing at +{} s", secs + 2))
 }
 
 /// A fresh lab on `db` that has run every step of the share text `text`.
@@ -58,9 +90,8 @@ async fn replay(db: &Db, text: &str) -> Lab {
 #[wasm_bindgen_test]
 async fn rolled_back_order_leaves_no_order_no_job_and_no_notification() {
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, Action::OrderWithJobFails).await;
-    assert_eq!(count(&db, "select count(*) as n from orders").await, 0);
-    assert_eq!(count(&db, "select count(*) as n from jobs").await, 0);
+    run(&mut lab, &db, OrderWithJobFails).await;
+    assert_eq!(orders_and_jobs(&db).await, (0, 0));
     assert!(
         lab.delivered.is_empty(),
         "a rolled-back NOTIFY arrived: {:?}",
@@ -73,9 +104,8 @@ async fn rolled_back_order_leaves_no_order_no_job_and_no_notification() {
 #[wasm_bindgen_test]
 async fn committed_order_and_job_both_exist_and_wake_the_listening_worker() {
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, Action::OrderWithJob).await;
-    assert_eq!(count(&db, "select count(*) as n from orders").await, 1);
-    assert_eq!(count(&db, "select count(*) as n from jobs").await, 1);
+    run(&mut lab, &db, OrderWithJob).await;
+    assert_eq!(orders_and_jobs(&db).await, (1, 1));
     let job_id = count(&db, "select id as n from jobs").await;
     assert_eq!(lab.delivered.len(), 1);
     assert_eq!(lab.delivered[0].1, job_id.to_string());
@@ -89,9 +119,7 @@ async fn committed_order_and_job_both_exist_and_wake_the_listening_worker() {
 #[wasm_bindgen_test]
 async fn higher_priority_is_claimed_first() {
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, job(0)).await;
-    run(&mut lab, &db, job(10)).await;
-    run(&mut lab, &db, Action::Claim(A)).await;
+    run_all(&mut lab, &db, [job(0), job(10), Claim(A)]).await;
     let held = lab.worker(A).holding.expect("A holds a job");
     let priority = count(
         &db,
@@ -109,30 +137,15 @@ async fn higher_priority_is_claimed_first() {
 async fn a_failed_job_waits_out_its_backoff_then_goes_dead_after_max_attempts_and_requeue_revives_it(
 ) {
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, job_with_attempts(2)).await;
-    run(&mut lab, &db, Action::Claim(A)).await;
-    run(&mut lab, &db, Action::Fail(A)).await; // attempt 1 failed: run_at = now + 10 s × 2^1
-    run(&mut lab, &db, Action::Advance(19)).await;
-    run(&mut lab, &db, Action::Claim(B)).await;
-    assert_eq!(
-        lab.worker(B).holding,
-        None,
-        "claimable before its backoff (+19 s of 20 s)"
-    );
-    run(&mut lab, &db, Action::Advance(2)).await;
-    run(&mut lab, &db, Action::Claim(B)).await;
-    let held = lab.worker(B).holding.expect("claimable at +21 s");
+    run_all(&mut lab, &db, [job_with_attempts(2), Claim(A)]).await;
+    run(&mut lab, &db, Fail(A)).await; // attempt 1 failed: run_at = now + 10 s × 2^1
+    let held = claims_only_after(&mut lab, &db, 19, "its backoff (+19 s of 20 s)").await;
     assert_eq!(held.attempt, 2);
-    run(&mut lab, &db, Action::Fail(B)).await; // attempt 2 of 2: dead
-    assert_eq!(
-        count(&db, "select count(*) as n from jobs where status = 'dead'").await,
-        1
-    );
-    run(&mut lab, &db, Action::Advance(3600)).await;
-    run(&mut lab, &db, Action::Claim(C)).await;
+    run(&mut lab, &db, Fail(B)).await; // attempt 2 of 2: dead
+    assert_eq!(jobs_in(&db, "dead").await, 1);
+    run_all(&mut lab, &db, [Advance(3600), Claim(C)]).await;
     assert_eq!(lab.worker(C).holding, None, "a dead job is never claimed");
-    run(&mut lab, &db, Action::Requeue(held.job)).await;
-    run(&mut lab, &db, Action::Claim(C)).await;
+    run_all(&mut lab, &db, [Requeue(held.job), Claim(C)]).await;
     assert_eq!(
         lab.worker(C).holding.map(|c| c.job),
         Some(held.job),
@@ -144,33 +157,15 @@ async fn a_failed_job_waits_out_its_backoff_then_goes_dead_after_max_attempts_an
 #[wasm_bindgen_test]
 async fn a_dead_workers_job_returns_after_the_lease_and_its_late_completion_updates_0_rows() {
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, job(0)).await;
-    run(&mut lab, &db, Action::Claim(A)).await;
+    run_all(&mut lab, &db, [job(0), Claim(A)]).await;
     let a = lab.worker(A).holding.expect("A claimed");
-    run(&mut lab, &db, Action::Die(A)).await;
-    run(&mut lab, &db, Action::Advance(29)).await;
-    run(&mut lab, &db, Action::Claim(B)).await;
-    assert_eq!(
-        lab.worker(B).holding,
-        None,
-        "the lease still holds at +29 s"
-    );
-    run(&mut lab, &db, Action::Advance(2)).await;
-    run(&mut lab, &db, Action::Claim(B)).await;
-    let b = lab.worker(B).holding.expect("B takes it over at +31 s");
+    run(&mut lab, &db, Die(A)).await;
+    let b = claims_only_after(&mut lab, &db, 29, "the lease (+29 s of 30 s)").await;
     assert_eq!((b.job, b.attempt), (a.job, 2));
-    let late = run(&mut lab, &db, Action::Complete(A)).await;
-    assert_eq!(late.msg.key, "jobs.out.late_complete_0");
-    assert_eq!(
-        count(&db, "select count(*) as n from jobs where status = 'done'").await,
-        0
-    );
-    let done = run(&mut lab, &db, Action::Complete(B)).await;
-    assert_eq!(done.msg.key, "jobs.out.completed");
-    assert_eq!(
-        count(&db, "select count(*) as n from jobs where status = 'done'").await,
-        1
-    );
+    run_says(&mut lab, &db, Complete(A), "jobs.out.late_complete_0").await;
+    assert_eq!(jobs_in(&db, "done").await, 0);
+    run_says(&mut lab, &db, Complete(B), "jobs.out.completed").await;
+    assert_eq!(jobs_in(&db, "done").await, 1);
     // At-least-once: the lab points at the job that ran twice.
     assert_eq!(
         lab.ran_more_than_once(),
@@ -182,31 +177,27 @@ async fn a_dead_workers_job_returns_after_the_lease_and_its_late_completion_upda
 #[wasm_bindgen_test]
 async fn a_notify_payload_of_8000_bytes_is_refused_with_postgres_error_and_7999_goes_through() {
     let (db, mut lab) = lab().await;
-    let err = lab.run(&db, Action::NotifyBytes(8000)).await.unwrap_err();
+    let err = lab.run(&db, NotifyBytes(8000)).await.unwrap_err();
     assert_eq!(err.code.as_deref(), Some("22023"), "{err}");
     assert!(err.message.contains("too long"), "{}", err.message);
-    run(&mut lab, &db, Action::NotifyBytes(7999)).await;
+    run(&mut lab, &db, NotifyBytes(7999)).await;
     assert_eq!(lab.delivered.len(), 1);
     // The failed action is not in the history: replaying the URL must not fail.
-    assert_eq!(lab.history, vec![Action::NotifyBytes(7999)]);
+    assert_eq!(lab.history, vec![NotifyBytes(7999)]);
     db.close().await;
 }
 
 #[wasm_bindgen_test]
 async fn notifications_sent_while_disconnected_are_lost_and_reconnect_rescans() {
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, Action::Disconnect).await;
-    run(&mut lab, &db, job(0)).await;
-    run(&mut lab, &db, Action::OrderWithJob).await;
+    run_all(&mut lab, &db, [Disconnect, job(0), OrderWithJob]).await;
     assert!(lab.delivered.is_empty());
     assert_eq!(lab.lost.len(), 2);
     // A committed NOTIFY no one listens to is not called delivered.
-    let unheard = run(&mut lab, &db, Action::NotifyBytes(10)).await;
-    assert_eq!(unheard.msg.key, "jobs.out.notify_lost");
+    run_says(&mut lab, &db, NotifyBytes(10), "jobs.out.notify_lost").await;
     assert!(lab.delivered.is_empty());
     assert_eq!(lab.lost.len(), 3);
-    let back = run(&mut lab, &db, Action::Reconnect).await;
-    assert_eq!(back.msg.key, "jobs.out.reconnected");
+    let back = run_says(&mut lab, &db, Reconnect, "jobs.out.reconnected").await;
     assert!(
         back.msg.args.contains(&("n", "2".to_string())),
         "rescan finds both jobs: {:?}",
@@ -223,13 +214,13 @@ async fn a_shared_url_replays_to_the_same_state() {
     let steps = vec![
         job(3),
         job(7),
-        Action::OrderWithJob,
-        Action::Claim(A),
-        Action::Die(A),
-        Action::Advance(31),
-        Action::Claim(B),
-        Action::Complete(A),
-        Action::Fail(B),
+        OrderWithJob,
+        Claim(A),
+        Die(A),
+        Advance(31),
+        Claim(B),
+        Complete(A),
+        Fail(B),
     ];
     for s in steps {
         run(&mut lab, &db, s).await;
@@ -251,7 +242,7 @@ async fn the_table_shows_the_newest_jobs_and_the_held_one_however_old() {
     db.exec("insert into jobs (payload) select jsonb_build_object('n', g) from generate_series(1, 80) g")
         .await
         .unwrap();
-    run(&mut lab, &db, Action::Claim(A)).await;
+    run(&mut lab, &db, Claim(A)).await;
     let held = lab.held();
     assert_eq!(held, vec![1], "the oldest job is claimed first");
     let plain = model::snapshot(&db, &[]).await.unwrap();
@@ -272,10 +263,10 @@ async fn the_table_shows_the_newest_jobs_and_the_held_one_however_old() {
 #[wasm_bindgen_test]
 async fn the_per_key_claim_holds_a_keys_second_job_until_its_first_completes_and_the_plain_claim_does_not(
 ) {
-    let keyed = |k: &str| Action::EnqueueKeyed(k.to_string());
+    let keyed = |k: &str| EnqueueKeyed(k.to_string());
     // Per key: jobs 1 and 2 of customer-42, then job 3 of customer-7.
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, Action::PerKeyClaim(true)).await;
+    run(&mut lab, &db, PerKeyClaim(true)).await;
     for k in ["customer-42", "customer-42", "customer-7"] {
         run(&mut lab, &db, keyed(k)).await;
     }
@@ -287,14 +278,13 @@ async fn the_per_key_claim_holds_a_keys_second_job_until_its_first_completes_and
         .await,
         2
     );
-    run(&mut lab, &db, Action::Claim(A)).await;
+    run(&mut lab, &db, Claim(A)).await;
     assert_eq!(lab.worker(A).holding.map(|c| c.job), Some(1));
     // B skips job 2 (behind job 1, running) and takes customer-7's job 3.
-    let b = run(&mut lab, &db, Action::Claim(B)).await;
-    assert_eq!(b.msg.key, "jobs.out.claimed_key");
+    run_says(&mut lab, &db, Claim(B), "jobs.out.claimed_key").await;
     assert_eq!(lab.worker(B).holding.map(|c| c.job), Some(3));
     // C finds job 2 held back, with the count of held-back jobs.
-    let c = run(&mut lab, &db, Action::Claim(C)).await;
+    let c = run(&mut lab, &db, Claim(C)).await;
     assert_eq!(lab.worker(C).holding, None);
     assert_eq!(c.msg.key, "jobs.out.held_back");
     assert!(c.msg.args.contains(&("n", "1".to_string())), "{:?}", c.msg);
@@ -307,8 +297,7 @@ async fn the_per_key_claim_holds_a_keys_second_job_until_its_first_completes_and
         1
     );
     // Once job 1 is done, job 2 is C's.
-    run(&mut lab, &db, Action::Complete(A)).await;
-    run(&mut lab, &db, Action::Claim(C)).await;
+    run_all(&mut lab, &db, [Complete(A), Claim(C)]).await;
     assert_eq!(lab.worker(C).holding.map(|c| c.job), Some(2));
     db.close().await;
 
@@ -317,22 +306,15 @@ async fn the_per_key_claim_holds_a_keys_second_job_until_its_first_completes_and
     for k in ["customer-42", "customer-42", "customer-7"] {
         run(&mut plain, &db, keyed(k)).await;
     }
-    run(&mut plain, &db, Action::Claim(A)).await;
-    run(&mut plain, &db, Action::Claim(B)).await;
+    run_all(&mut plain, &db, [Claim(A), Claim(B)]).await;
     assert_eq!(plain.worker(A).holding.map(|c| c.job), Some(1));
     assert_eq!(
         plain.worker(B).holding.map(|c| c.job),
         Some(2),
         "the plain claim runs two jobs of one key side by side"
     );
-    assert_eq!(
-        count(
-            &db,
-            "select count(*) as n from jobs where key = 'customer-42' and status = 'running'"
-        )
-        .await,
-        2
-    );
+    let running = "select count(*) as n from jobs where key = 'customer-42' and status = 'running'";
+    assert_eq!(count(&db, running).await, 2);
     db.close().await;
 }
 
@@ -341,11 +323,11 @@ async fn the_per_key_claim_holds_a_keys_second_job_until_its_first_completes_and
 async fn per_key_actions_replay_from_the_share_text_and_a_bad_key_is_refused() {
     let (db, mut lab) = lab().await;
     let steps = vec![
-        Action::EnqueueKeyed("k-1".into()),
-        Action::EnqueueKeyed("k-1".into()),
-        Action::PerKeyClaim(true),
-        Action::Claim(A),
-        Action::Claim(B),
+        EnqueueKeyed("k-1".into()),
+        EnqueueKeyed("k-1".into()),
+        PerKeyClaim(true),
+        Claim(A),
+        Claim(B),
     ];
     for s in steps {
         run(&mut lab, &db, s).await;
@@ -358,8 +340,13 @@ async fn per_key_actions_replay_from_the_share_text_and_a_bad_key_is_refused() {
     assert_eq!(replayed.worker(A).holding.map(|c| c.job), Some(1));
     assert_eq!(replayed.worker(B).holding, None);
     assert!(queue_lab::labs::jobs::share::decode("kbad~20key").is_err());
-    let refused = run(&mut lab, &db, Action::EnqueueKeyed("no spaces".into())).await;
-    assert_eq!(refused.msg.key, "jobs.err.key");
+    run_says(
+        &mut lab,
+        &db,
+        EnqueueKeyed("no spaces".into()),
+        "jobs.err.key",
+    )
+    .await;
     db.close().await;
 }
 
@@ -370,20 +357,16 @@ async fn per_key_actions_replay_from_the_share_text_and_a_bad_key_is_refused() {
 async fn with_delete_on_complete_a_completed_jobs_row_is_gone_and_a_failed_one_is_not() {
     use queue_lab::labs::session::LabModel;
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, Action::DeleteOnComplete(true)).await;
+    run(&mut lab, &db, DeleteOnComplete(true)).await;
     assert!(lab.delete_on_complete);
-    run(&mut lab, &db, job(10)).await;
-    run(&mut lab, &db, job(0)).await;
-    run(&mut lab, &db, Action::Claim(A)).await;
-    run(&mut lab, &db, Action::Claim(B)).await;
+    run_all(&mut lab, &db, [job(10), job(0), Claim(A), Claim(B)]).await;
     let a = lab.worker(A).holding.expect("A claimed").job;
     let b = lab.worker(B).holding.expect("B claimed").job;
     let logged = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
     let sink = logged.clone();
     db.log()
         .subscribe(move |e| sink.borrow_mut().push(e.sql.clone()));
-    let done = run(&mut lab, &db, Action::Complete(A)).await;
-    assert_eq!(done.msg.key, "jobs.out.deleted", "{:?}", done.msg);
+    let done = run_says(&mut lab, &db, Complete(A), "jobs.out.deleted").await;
     assert!(done.msg.args.contains(&("rows", "1".to_string())));
     assert_eq!(
         count(
@@ -402,7 +385,7 @@ async fn with_delete_on_complete_a_completed_jobs_row_is_gone_and_a_failed_one_i
         "the SQL log shows the DELETE: {:?}",
         logged.borrow()
     );
-    run(&mut lab, &db, Action::Fail(B)).await;
+    run(&mut lab, &db, Fail(B)).await;
     assert_eq!(
         count(
             &db,
@@ -427,12 +410,14 @@ async fn with_delete_on_complete_a_completed_jobs_row_is_gone_and_a_failed_one_i
     assert!(replayed.delete_on_complete);
     assert_eq!(count(&db, "select count(*) as n from jobs").await, 1);
     // Switched off, completing sets status = 'done' again and the row stays.
-    run(&mut replayed, &db, Action::DeleteOnComplete(false)).await;
-    run(&mut replayed, &db, Action::Advance(21)).await;
-    run(&mut replayed, &db, Action::Claim(C)).await;
+    run_all(
+        &mut replayed,
+        &db,
+        [DeleteOnComplete(false), Advance(21), Claim(C)],
+    )
+    .await;
     let c = replayed.worker(C).holding.expect("C claims the retry").job;
-    let plain = run(&mut replayed, &db, Action::Complete(C)).await;
-    assert_eq!(plain.msg.key, "jobs.out.completed");
+    run_says(&mut replayed, &db, Complete(C), "jobs.out.completed").await;
     assert_eq!(
         count(
             &db,
@@ -453,18 +438,11 @@ async fn with_delete_on_complete_a_completed_jobs_row_is_gone_and_a_failed_one_i
 /// the workers' LISTEN connection is down.
 #[wasm_bindgen_test]
 async fn the_dead_alert_fires_once_when_a_job_goes_dead_and_not_on_a_retry() {
-    let (db, mut lab) = lab().await;
-    run(&mut lab, &db, job_with_attempts(2)).await;
-    run(&mut lab, &db, Action::Claim(A)).await;
-    let id = lab.worker(A).holding.expect("A claimed").job;
-    let retry = run(&mut lab, &db, Action::Fail(A)).await;
-    assert_eq!(retry.msg.key, "jobs.out.retry");
+    let (db, mut lab, id) = claimed_by_a(job_with_attempts(2)).await;
+    run_says(&mut lab, &db, Fail(A), "jobs.out.retry").await;
     assert!(lab.alerts.is_empty(), "a retry alerted: {:?}", lab.alerts);
-    run(&mut lab, &db, Action::Disconnect).await;
-    run(&mut lab, &db, Action::Advance(21)).await;
-    run(&mut lab, &db, Action::Claim(B)).await;
-    let dead = run(&mut lab, &db, Action::Fail(B)).await;
-    assert_eq!(dead.msg.key, "jobs.out.dead");
+    run_all(&mut lab, &db, [Disconnect, Advance(21), Claim(B)]).await;
+    run_says(&mut lab, &db, Fail(B), "jobs.out.dead").await;
     assert_eq!(lab.alerts.len(), 1, "{:?}", lab.alerts);
     assert_eq!(lab.alerts[0].job, Some(id));
     assert!(
@@ -473,20 +451,13 @@ async fn the_dead_alert_fires_once_when_a_job_goes_dead_and_not_on_a_retry() {
         lab.alerts[0]
     );
     // Nothing more while it stays dead.
-    run(&mut lab, &db, Action::Advance(3600)).await;
-    run(&mut lab, &db, Action::Claim(C)).await;
+    run_all(&mut lab, &db, [Advance(3600), Claim(C)]).await;
     assert_eq!(lab.alerts.len(), 1, "{:?}", lab.alerts);
-    assert_eq!(
-        count(&db, "select count(*) as n from jobs where status = 'dead'").await,
-        1
-    );
+    assert_eq!(jobs_in(&db, "dead").await, 1);
     // The other way to dead: the last lease runs out and reap.sql makes it dead.
-    run(&mut lab, &db, job_with_attempts(1)).await;
-    run(&mut lab, &db, Action::Claim(A)).await;
+    run_all(&mut lab, &db, [job_with_attempts(1), Claim(A)]).await;
     let second = lab.worker(A).holding.expect("A claimed the second job").job;
-    run(&mut lab, &db, Action::Die(A)).await;
-    run(&mut lab, &db, Action::Advance(31)).await;
-    run(&mut lab, &db, Action::Claim(B)).await;
+    run_all(&mut lab, &db, [Die(A), Advance(31), Claim(B)]).await;
     assert_eq!(lab.alerts.len(), 2, "{:?}", lab.alerts);
     assert_eq!(lab.alerts[1].job, Some(second));
     db.close().await;
@@ -537,7 +508,7 @@ async fn each_tour_step_runs_and_shows_what_it_says() {
                 assert_eq!(priority, 10);
             }
             3 => {
-                let dead = count(&db, "select count(*) as n from jobs where status = 'dead'").await;
+                let dead = jobs_in(&db, "dead").await;
                 assert_eq!(dead, 1);
                 assert_eq!(lab.alerts.len(), 1, "the job_dead alert fired once");
             }
@@ -620,24 +591,21 @@ async fn each_tour_step_runs_and_shows_what_it_says() {
 async fn a_dual_write_loses_a_job_or_leaves_a_ghost_and_the_transactional_enqueue_does_neither() {
     use queue_lab::labs::session::LabModel;
     let (db, mut lab) = lab().await;
-    let lost = run(&mut lab, &db, Action::DualWriteLost).await;
-    assert_eq!(lost.msg.key, "jobs.out.dual_lost", "{:?}", lost.msg);
+    run_says(&mut lab, &db, DualWriteLost, "jobs.out.dual_lost").await;
     assert_eq!(count(&db, "select count(*) as n from orders").await, 1);
     assert_eq!(count(&db, "select count(*) as n from jobs").await, 0);
     assert!(
         lab.broker.is_empty(),
         "the failed publish reached the broker"
     );
-    let ghost = run(&mut lab, &db, Action::DualWriteGhost).await;
-    assert_eq!(ghost.msg.key, "jobs.out.dual_ghost", "{:?}", ghost.msg);
+    run_says(&mut lab, &db, DualWriteGhost, "jobs.out.dual_ghost").await;
     assert_eq!(lab.broker, vec![2], "the publish outlives the rollback");
     assert_eq!(
         count(&db, "select count(*) as n from orders where id = 2").await,
         0,
         "the rolled-back order is gone"
     );
-    run(&mut lab, &db, Action::OrderWithJob).await;
-    run(&mut lab, &db, Action::OrderWithJobFails).await;
+    run_all(&mut lab, &db, [OrderWithJob, OrderWithJobFails]).await;
     let snap = LabModel::snapshot(&lab, &db).await.unwrap();
     let rows: Vec<(i64, bool, i64, i64)> = snap
         .reconciled
@@ -667,20 +635,14 @@ async fn a_dual_write_loses_a_job_or_leaves_a_ghost_and_the_transactional_enqueu
 #[wasm_bindgen_test]
 async fn a_job_that_runs_twice_applies_its_effect_once_under_its_idempotency_key() {
     use queue_lab::labs::session::LabModel;
-    let (db, mut lab) = lab().await;
-    run(&mut lab, &db, job(0)).await;
-    run(&mut lab, &db, Action::Claim(A)).await;
-    let id = lab.worker(A).holding.expect("A claimed").job;
-    let first = run(&mut lab, &db, Action::Effect(A)).await;
-    assert_eq!(first.msg.key, "jobs.out.effect_applied", "{:?}", first.msg);
-    run(&mut lab, &db, Action::Die(A)).await;
-    run(&mut lab, &db, Action::Advance(31)).await;
-    run(&mut lab, &db, Action::Claim(B)).await;
+    let (db, mut lab, id) = claimed_by_a(job(0)).await;
+    run_says(&mut lab, &db, Effect(A), "jobs.out.effect_applied").await;
+    run_all(&mut lab, &db, [Die(A), Advance(31), Claim(B)]).await;
     assert_eq!(
         lab.worker(B).holding.map(|c| (c.job, c.attempt)),
         Some((id, 2))
     );
-    let second = run(&mut lab, &db, Action::Effect(B)).await;
+    let second = run(&mut lab, &db, Effect(B)).await;
     assert_eq!(
         second.msg.key, "jobs.out.effect_skipped",
         "{:?}",
@@ -701,14 +663,13 @@ async fn a_job_that_runs_twice_applies_its_effect_once_under_its_idempotency_key
         1,
         "the effect is applied once"
     );
-    run(&mut lab, &db, Action::Complete(B)).await;
+    run(&mut lab, &db, Complete(B)).await;
     assert_eq!(lab.ran_more_than_once().len(), 1, "the job did run twice");
     let snap = LabModel::snapshot(&lab, &db).await.unwrap();
     assert_eq!(snap.effects.len(), 1);
     assert_eq!(snap.effects[0].idempotency_key, format!("job-{id}"));
     // A worker holding nothing applies nothing.
-    let none = run(&mut lab, &db, Action::Effect(C)).await;
-    assert_eq!(none.msg.key, "jobs.out.holds_nothing");
+    run_says(&mut lab, &db, Effect(C), "jobs.out.holds_nothing").await;
     db.close().await;
 }
 
@@ -719,7 +680,7 @@ async fn a_job_that_runs_twice_applies_its_effect_once_under_its_idempotency_key
 async fn a_burst_of_notifies_fills_the_queue_while_the_listening_session_is_busy_and_empties_once_idle(
 ) {
     let (db, mut lab) = lab().await;
-    let out = run(&mut lab, &db, Action::NotifyBurst(500)).await;
+    let out = run(&mut lab, &db, NotifyBurst(500)).await;
     assert_eq!(
         out.msg.key, "jobs.out.burst_held_then_read",
         "{:?}",

@@ -5,12 +5,15 @@
 use queue_lab::db::{Db, DbError};
 use queue_lab::labs::pgq::model::{self, Action, Event, Lab, Outcome};
 use queue_lab::labs::pgq::rows::MaintRow;
+use queue_lab::testing::{run, run_all, run_says};
 use serde::Deserialize;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+use Action::*;
 
 const BILLING: &str = "billing";
 const EMAIL: &str = "email";
@@ -21,28 +24,22 @@ async fn lab() -> (Db, Lab) {
     (db, lab)
 }
 
-async fn run(lab: &mut Lab, db: &Db, a: Action) -> Outcome {
-    lab.run(db, a.clone())
-        .await
-        .unwrap_or_else(|e| panic!("{a:?} failed: {e}"))
-}
-
 fn receive(c: &str, max: i64) -> Action {
-    Action::Receive {
+    Receive {
         consumer: c.into(),
         max,
     }
 }
 
 fn ack(c: &str, batch: i64) -> Action {
-    Action::Ack {
+    Ack {
         consumer: c.into(),
         batch,
     }
 }
 
 fn nack(c: &str, e: &Event, delay: i64) -> Action {
-    Action::Nack {
+    Nack {
         consumer: c.into(),
         batch: e.batch_id,
         msg: e.msg_id,
@@ -163,10 +160,9 @@ async fn fan_out_every_consumer_receives_every_committed_event_exactly_once_one_
     let mut email = Vec::new();
     for round in 0..3 {
         for _ in 0..3 {
-            run(&mut lab, &db, Action::SendOne).await;
+            run(&mut lab, &db, SendOne).await;
         }
-        run(&mut lab, &db, Action::Burst(4)).await;
-        run(&mut lab, &db, Action::Tick).await;
+        run_all(&mut lab, &db, [Burst(4), Tick]).await;
         // billing keeps up; email reads every other round, two ticks behind
         billing.extend(drain(&mut lab, &db, BILLING).await);
         if round % 2 == 1 {
@@ -199,12 +195,9 @@ async fn fan_out_every_consumer_receives_every_committed_event_exactly_once_one_
 #[wasm_bindgen_test]
 async fn a_rolled_back_send_is_never_delivered() {
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, Action::SendOne).await;
-    let rolled = run(&mut lab, &db, Action::SendRollback).await;
-    assert_eq!(rolled.msg.key, "pgq.out.rolled_back");
-    run(&mut lab, &db, Action::SendOne).await;
-    run(&mut lab, &db, Action::Tick).await;
-    run(&mut lab, &db, Action::Tick).await;
+    run(&mut lab, &db, SendOne).await;
+    run_says(&mut lab, &db, SendRollback, "pgq.out.rolled_back").await;
+    run_all(&mut lab, &db, [SendOne, Tick, Tick]).await;
     for c in [BILLING, EMAIL] {
         let got = payloads(&drain(&mut lab, &db, c).await);
         assert_eq!(got, [r#"{"order":1}"#, r#"{"order":2}"#], "{c}");
@@ -215,35 +208,35 @@ async fn a_rolled_back_send_is_never_delivered() {
 #[wasm_bindgen_test]
 async fn an_in_flight_prepared_transactions_event_arrives_once_in_a_later_batch_after_commit() {
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, Action::SendOne).await;
-    let prepared = run(&mut lab, &db, Action::Prepare).await;
-    assert_eq!(prepared.msg.key, "pgq.out.prepared");
+    run(&mut lab, &db, SendOne).await;
+    run_says(&mut lab, &db, Prepare, "pgq.out.prepared").await;
     assert!(
         model::snapshot(&db).await.expect("snapshot").inflight_open,
         "the transaction is prepared, not committed"
     );
-    run(&mut lab, &db, Action::SendOne).await;
-    run(&mut lab, &db, Action::Tick).await;
+    run_all(&mut lab, &db, [SendOne, Tick]).await;
     let (_, first) = next_batch(&mut lab, &db, BILLING, 100).await;
     assert_eq!(payloads(&first), [r#"{"order":1}"#, r#"{"order":2}"#]);
-    run(&mut lab, &db, ack(BILLING, first[0].batch_id)).await;
-    run(&mut lab, &db, Action::Tick).await;
-    run(&mut lab, &db, receive(BILLING, 100)).await;
+    run_all(
+        &mut lab,
+        &db,
+        [ack(BILLING, first[0].batch_id), Tick, receive(BILLING, 100)],
+    )
+    .await;
     assert!(
         lab.batch(BILLING).is_empty(),
         "still open at this tick: not delivered"
     );
-    let committed = run(&mut lab, &db, Action::CommitPrepared).await;
-    assert_eq!(committed.msg.key, "pgq.out.committed_prepared");
+    run_says(&mut lab, &db, CommitPrepared, "pgq.out.committed_prepared").await;
     run(&mut lab, &db, receive(BILLING, 100)).await;
     assert!(
         lab.batch(BILLING).is_empty(),
         "committed after the newest tick: waits for the next"
     );
-    run(&mut lab, &db, Action::Tick).await;
+    run(&mut lab, &db, Tick).await;
     let later = drain(&mut lab, &db, BILLING).await;
     assert_eq!(payloads(&later), [r#"{"order":"in flight"}"#]);
-    run(&mut lab, &db, Action::Tick).await;
+    run(&mut lab, &db, Tick).await;
     assert!(
         drain(&mut lab, &db, BILLING).await.is_empty(),
         "not delivered twice"
@@ -301,7 +294,7 @@ async fn prepare_beside_inserts(
     started.set(false);
     let done = Cell::new(false);
     let prepare = async {
-        let out = run(lab, db, Action::Prepare).await;
+        let out = run(lab, db, Prepare).await;
         done.set(true);
         out
     };
@@ -341,8 +334,13 @@ async fn a_statement_sent_while_the_producer_prepares_is_not_part_of_the_prepare
         [1, 2, 3, 4],
         "every insert committed on its own, none is held in the prepared transaction"
     );
-    let rolled = run(&mut lab, &db, Action::RollbackPrepared).await;
-    assert_eq!(rolled.msg.key, "pgq.out.rolled_back_prepared");
+    run_says(
+        &mut lab,
+        &db,
+        RollbackPrepared,
+        "pgq.out.rolled_back_prepared",
+    )
+    .await;
     assert_eq!(
         scratch_rows(&db).await,
         [1, 2, 3, 4],
@@ -353,16 +351,14 @@ async fn a_statement_sent_while_the_producer_prepares_is_not_part_of_the_prepare
     let (prepared, during) = prepare_beside_inserts(&mut lab, &db, &started, [5, 6, 7, 8]).await;
     assert_eq!(prepared.msg.key, "pgq.out.prepared");
     assert!(during > 0, "no insert was sent while Prepare was under way");
-    run(&mut lab, &db, Action::Tick).await;
-    run(&mut lab, &db, receive(BILLING, 100)).await;
+    run_all(&mut lab, &db, [Tick, receive(BILLING, 100)]).await;
     assert!(
         lab.batch(BILLING).is_empty(),
         "the send is not visible before COMMIT PREPARED"
     );
-    let committed = run(&mut lab, &db, Action::CommitPrepared).await;
-    assert_eq!(committed.msg.key, "pgq.out.committed_prepared");
+    let committed = run_says(&mut lab, &db, CommitPrepared, "pgq.out.committed_prepared").await;
     assert_eq!(arg(&committed, "id"), arg(&prepared, "id"));
-    run(&mut lab, &db, Action::Tick).await;
+    run(&mut lab, &db, Tick).await;
     let (_, got) = next_batch(&mut lab, &db, BILLING, 100).await;
     // The event's transaction, as the batch has it (PgQ's get_batch_events).
     let mut sent_by = Vec::new();
@@ -407,11 +403,10 @@ async fn receive_with_a_limit_at_least_the_batch_size_returns_the_whole_batch_an
 {
     let (db, mut lab) = lab().await;
     for _ in 0..3 {
-        run(&mut lab, &db, Action::SendOne).await;
+        run(&mut lab, &db, SendOne).await;
     }
-    run(&mut lab, &db, Action::Tick).await;
-    let got = run(&mut lab, &db, receive(BILLING, 3)).await;
-    assert_eq!(got.msg.key, "pgq.out.received", "{got:?}");
+    run(&mut lab, &db, Tick).await;
+    let got = run_says(&mut lab, &db, receive(BILLING, 3), "pgq.out.received").await;
     assert_eq!(arg(&got, "count"), "3");
     let batch = lab.batch(BILLING).to_vec();
     assert_eq!(
@@ -428,8 +423,13 @@ async fn receive_with_a_limit_at_least_the_batch_size_returns_the_whole_batch_an
         Some(batch[0].batch_id),
         "the batch is open"
     );
-    let acked = run(&mut lab, &db, ack(BILLING, batch[0].batch_id)).await;
-    assert_eq!(acked.msg.key, "pgq.result.acked", "{acked:?}");
+    let acked = run_says(
+        &mut lab,
+        &db,
+        ack(BILLING, batch[0].batch_id),
+        "pgq.result.acked",
+    )
+    .await;
     let newest = queue_info(&db).await.last_tick;
     assert_eq!(arg(&acked, "tick"), newest.to_string());
     let info = consumer_info(&db, BILLING).await;
@@ -438,8 +438,7 @@ async fn receive_with_a_limit_at_least_the_batch_size_returns_the_whole_batch_an
         (None, newest, 0),
         "finished: the cursor is at the batch's end tick"
     );
-    let after = run(&mut lab, &db, receive(BILLING, 3)).await;
-    assert_eq!(after.msg.key, "pgq.result.nothing", "{after:?}");
+    run_says(&mut lab, &db, receive(BILLING, 3), "pgq.result.nothing").await;
     assert!(lab.batch(BILLING).is_empty());
     db.close().await;
 }
@@ -447,10 +446,8 @@ async fn receive_with_a_limit_at_least_the_batch_size_returns_the_whole_batch_an
 #[wasm_bindgen_test]
 async fn a_receive_limit_below_the_batch_size_makes_ack_skip_the_rest_for_that_consumer_for_good() {
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, Action::Burst(5)).await;
-    run(&mut lab, &db, Action::Tick).await;
-    let part = run(&mut lab, &db, receive(BILLING, 2)).await;
-    assert_eq!(part.msg.key, "pgq.out.received_part", "{part:?}");
+    run_all(&mut lab, &db, [Burst(5), Tick]).await;
+    let part = run_says(&mut lab, &db, receive(BILLING, 2), "pgq.out.received_part").await;
     assert_eq!(
         (
             arg(&part, "count"),
@@ -462,8 +459,13 @@ async fn a_receive_limit_below_the_batch_size_makes_ack_skip_the_rest_for_that_c
     let held = ids(lab.batch(BILLING));
     assert_eq!(held.len(), 2);
     let batch = lab.batch(BILLING)[0].batch_id;
-    let acked = run(&mut lab, &db, ack(BILLING, batch)).await;
-    assert_eq!(acked.msg.key, "pgq.result.acked_skipped", "{acked:?}");
+    let acked = run_says(
+        &mut lab,
+        &db,
+        ack(BILLING, batch),
+        "pgq.result.acked_skipped",
+    )
+    .await;
     // email reads the same batch whole: the three billing never received.
     let whole = ids(&drain(&mut lab, &db, EMAIL).await);
     assert_eq!(whole.len(), 5);
@@ -481,9 +483,7 @@ async fn a_receive_limit_below_the_batch_size_makes_ack_skip_the_rest_for_that_c
         "the whole batch is finished for billing"
     );
     // Later batches never bring them to billing.
-    run(&mut lab, &db, Action::SendOne).await;
-    run(&mut lab, &db, Action::Tick).await;
-    run(&mut lab, &db, Action::Tick).await;
+    run_all(&mut lab, &db, [SendOne, Tick, Tick]).await;
     let later = drain(&mut lab, &db, BILLING).await;
     assert_eq!(payloads(&later), [r#"{"order":1}"#]);
     assert!(
@@ -497,15 +497,19 @@ async fn a_receive_limit_below_the_batch_size_makes_ack_skip_the_rest_for_that_c
 async fn an_unacked_batch_comes_back_after_a_restart_with_the_same_id_and_events() {
     let (db, mut lab) = lab().await;
     for _ in 0..3 {
-        run(&mut lab, &db, Action::SendOne).await;
+        run(&mut lab, &db, SendOne).await;
     }
-    run(&mut lab, &db, Action::Tick).await;
-    run(&mut lab, &db, receive(BILLING, 100)).await;
+    run_all(&mut lab, &db, [Tick, receive(BILLING, 100)]).await;
     let first = lab.batch(BILLING).to_vec();
     assert_eq!(first.len(), 3);
     // billing crashed before its ack: it starts again and receives.
-    let again = run(&mut lab, &db, receive(BILLING, 100)).await;
-    assert_eq!(again.msg.key, "pgq.result.received_again", "{again:?}");
+    let again = run_says(
+        &mut lab,
+        &db,
+        receive(BILLING, 100),
+        "pgq.result.received_again",
+    )
+    .await;
     assert_eq!(arg(&again, "id"), first[0].batch_id.to_string());
     assert_eq!(
         lab.batch(BILLING),
@@ -517,10 +521,14 @@ async fn an_unacked_batch_comes_back_after_a_restart_with_the_same_id_and_events
     let mut forgot = Lab::default();
     run(&mut forgot, &db, receive(BILLING, 100)).await;
     assert_eq!(forgot.batch(BILLING), first.as_slice());
-    let acked = run(&mut lab, &db, ack(BILLING, first[0].batch_id)).await;
-    assert_eq!(acked.msg.key, "pgq.result.acked");
-    run(&mut lab, &db, Action::SendOne).await;
-    run(&mut lab, &db, Action::Tick).await;
+    run_says(
+        &mut lab,
+        &db,
+        ack(BILLING, first[0].batch_id),
+        "pgq.result.acked",
+    )
+    .await;
+    run_all(&mut lab, &db, [SendOne, Tick]).await;
     let (_, next) = next_batch(&mut lab, &db, BILLING, 100).await;
     assert_eq!(
         payloads(&next),
@@ -534,25 +542,21 @@ async fn an_unacked_batch_comes_back_after_a_restart_with_the_same_id_and_events
 #[wasm_bindgen_test]
 async fn auto_tick_ticks_only_when_the_tickers_thresholds_say_a_tick_is_due() {
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, Action::SetAutoTick(true)).await;
+    run(&mut lab, &db, SetAutoTick(true)).await;
     let start = queue_info(&db).await.last_tick;
-    run(&mut lab, &db, Action::SendOne).await;
-    let early = run(&mut lab, &db, Action::Advance(1)).await;
-    assert_eq!(early.msg.key, "pgq.out.advanced_no_tick", "{early:?}");
+    run(&mut lab, &db, SendOne).await;
+    run_says(&mut lab, &db, Advance(1), "pgq.out.advanced_no_tick").await;
     assert_eq!(queue_info(&db).await.last_tick, start);
-    let due = run(&mut lab, &db, Action::Advance(2)).await;
-    assert_eq!(due.msg.key, "pgq.out.advanced_ticked", "{due:?}");
+    let due = run_says(&mut lab, &db, Advance(2), "pgq.out.advanced_ticked").await;
     assert_eq!(arg(&due, "tick"), (start + 1).to_string());
     assert_eq!(
         payloads(&drain(&mut lab, &db, BILLING).await),
         [r#"{"order":1}"#]
     );
     // Idle: no new events, a tick only once the lag passes half of ticker_max_lag.
-    let idle = run(&mut lab, &db, Action::Advance(1)).await;
-    assert_eq!(idle.msg.key, "pgq.out.advanced_no_tick", "{idle:?}");
+    run_says(&mut lab, &db, Advance(1), "pgq.out.advanced_no_tick").await;
     // The Tick button always ticks (force_next_tick, then ticker).
-    let forced = run(&mut lab, &db, Action::Tick).await;
-    assert_eq!(forced.msg.key, "pgq.result.ticked");
+    let forced = run_says(&mut lab, &db, Tick, "pgq.result.ticked").await;
     assert_eq!(arg(&forced, "tick"), (start + 2).to_string());
     db.close().await;
 }
@@ -561,27 +565,27 @@ async fn auto_tick_ticks_only_when_the_tickers_thresholds_say_a_tick_is_due() {
 async fn nack_until_dead(lab: &mut Lab, db: &Db) -> i64 {
     let max = queue_info(db).await.max_retries;
     assert_eq!(max, 5, "PgQue's default max_retries");
-    run(lab, db, Action::SendOne).await;
-    run(lab, db, Action::SendOne).await;
-    run(lab, db, Action::Tick).await;
+    run(lab, db, SendOne).await;
+    run(lab, db, SendOne).await;
+    run(lab, db, Tick).await;
     let (_, batch) = next_batch(lab, db, BILLING, 100).await;
     let original = batch[0].clone();
     assert_eq!(original.retry_count, None, "first delivery");
     let out = run(lab, db, nack(BILLING, &original, 30)).await;
     assert_eq!(out.msg.key, "pgq.result.nack_retry");
     run(lab, db, ack(BILLING, original.batch_id)).await;
-    run(lab, db, Action::Advance(29)).await;
-    let early = run(lab, db, Action::RetryEvents).await;
+    run(lab, db, Advance(29)).await;
+    let early = run(lab, db, RetryEvents).await;
     assert_eq!(arg(&early, "count"), "0", "not due before its delay");
-    run(lab, db, Action::Tick).await;
+    run(lab, db, Tick).await;
     let (_, none) = next_batch(lab, db, BILLING, 100).await;
     assert!(none.is_empty(), "no retry at +29 s of 30 s");
-    run(lab, db, Action::Advance(1)).await;
-    let due = run(lab, db, Action::RetryEvents).await;
+    run(lab, db, Advance(1)).await;
+    let due = run(lab, db, RetryEvents).await;
     assert_eq!(arg(&due, "count"), "1", "due at +30 s");
     let mut retries = 1;
     loop {
-        run(lab, db, Action::Tick).await;
+        run(lab, db, Tick).await;
         let (_, page) = next_batch(lab, db, BILLING, 100).await;
         assert_eq!(page.len(), 1, "the retry comes back alone: {page:?}");
         assert_eq!(
@@ -603,11 +607,11 @@ async fn nack_until_dead(lab: &mut Lab, db: &Db) -> i64 {
             break;
         }
         assert_eq!(out.msg.key, "pgq.result.nack_retry");
-        run(lab, db, Action::RetryEvents).await;
+        run(lab, db, RetryEvents).await;
         retries += 1;
     }
-    run(lab, db, Action::RetryEvents).await;
-    run(lab, db, Action::Tick).await;
+    run(lab, db, RetryEvents).await;
+    run(lab, db, Tick).await;
     assert!(
         drain(lab, db, BILLING).await.is_empty(),
         "a dead event is not retried"
@@ -642,15 +646,14 @@ async fn dlq_replay_sends_the_dead_letter_again_as_a_new_event_to_every_consumer
     let (db, mut lab) = lab().await;
     let dl = nack_until_dead(&mut lab, &db).await;
     drain(&mut lab, &db, EMAIL).await;
-    let out = run(&mut lab, &db, Action::Replay(dl)).await;
-    assert_eq!(out.msg.key, "pgq.result.replayed");
+    let out = run_says(&mut lab, &db, Replay(dl), "pgq.result.replayed").await;
     assert_eq!(arg(&out, "consumer"), BILLING);
     assert!(model::snapshot(&db)
         .await
         .expect("snapshot")
         .dead
         .is_empty());
-    run(&mut lab, &db, Action::Tick).await;
+    run(&mut lab, &db, Tick).await;
     for c in [BILLING, EMAIL] {
         let again = drain(&mut lab, &db, c).await;
         assert_eq!(
@@ -667,10 +670,10 @@ async fn dlq_replay_sends_the_dead_letter_again_as_a_new_event_to_every_consumer
 
 async fn round(lab: &mut Lab, db: &Db) {
     for _ in 0..4 {
-        run(lab, db, Action::SendOne).await;
+        run(lab, db, SendOne).await;
     }
-    run(lab, db, Action::Tick).await;
-    run(lab, db, Action::Tick).await;
+    run(lab, db, Tick).await;
+    run(lab, db, Tick).await;
 }
 
 async fn events_per_table(db: &Db) -> Vec<i64> {
@@ -704,8 +707,8 @@ fn first_arg(row: &MaintRow) -> Option<&str> {
 async fn maint_with_email_lagging(lab: &mut Lab, db: &Db) {
     round(lab, db).await;
     drain(lab, db, BILLING).await;
-    run(lab, db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
-    run(lab, db, Action::Maint).await;
+    run(lab, db, Advance(model::ROTATION_SECONDS + 1)).await;
+    run(lab, db, Maint).await;
 }
 #[wasm_bindgen_test]
 async fn maint_truncates_only_a_table_every_consumer_passed_and_a_lagging_consumer_holds_rotation()
@@ -746,28 +749,27 @@ async fn maint_truncates_only_a_table_every_consumer_passed_and_a_lagging_consum
     assert_eq!(queue.rotation_msg().key, "pgq.reason.consumer");
 
     drain(&mut lab, &db, EMAIL).await;
-    run(&mut lab, &db, Action::Maint).await;
+    run(&mut lab, &db, Maint).await;
     assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
     assert_eq!(cur_table(&db).await, 1);
 
     round(&mut lab, &db).await; // 5-8 into table 1
     drain(&mut lab, &db, BILLING).await;
     drain(&mut lab, &db, EMAIL).await;
-    run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
-    run(&mut lab, &db, Action::Maint).await;
+    run_all(&mut lab, &db, [Advance(model::ROTATION_SECONDS + 1), Maint]).await;
     assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
     assert_eq!(events_per_table(&db).await, [4, 4, 0]);
 
     round(&mut lab, &db).await; // 9-12 into table 2; email stops reading
     drain(&mut lab, &db, BILLING).await;
-    run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
+    run(&mut lab, &db, Advance(model::ROTATION_SECONDS + 1)).await;
     for _ in 0..3 {
-        run(&mut lab, &db, Action::Maint).await;
+        run(&mut lab, &db, Maint).await;
         assert!(
             !maint_did(&lab, "rotate"),
             "email lags: table 0 must not be truncated"
         );
-        run(&mut lab, &db, Action::Tick).await;
+        run(&mut lab, &db, Tick).await;
     }
     assert_eq!(
         events_per_table(&db).await,
@@ -776,7 +778,7 @@ async fn maint_truncates_only_a_table_every_consumer_passed_and_a_lagging_consum
     );
 
     drain(&mut lab, &db, EMAIL).await;
-    run(&mut lab, &db, Action::Maint).await;
+    run(&mut lab, &db, Maint).await;
     assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
     assert_eq!(
         events_per_table(&db).await,
@@ -791,18 +793,23 @@ async fn event_tables_hold_zero_dead_tuples_after_sends_receives_nacks_acks_and_
     let (db, mut lab) = lab().await;
     let mut rotations = 0;
     for _ in 0..5 {
-        run(&mut lab, &db, Action::Burst(50)).await;
-        run(&mut lab, &db, Action::Tick).await;
-        run(&mut lab, &db, Action::Tick).await;
+        run_all(&mut lab, &db, [Burst(50), Tick, Tick]).await;
         for c in [BILLING, EMAIL] {
             let (_, page) = next_batch(&mut lab, &db, c, 1000).await;
             assert!(page.len() >= 50, "{c} got {} events", page.len());
-            run(&mut lab, &db, nack(c, &page[0], 0)).await;
-            run(&mut lab, &db, ack(c, page[0].batch_id)).await;
+            run_all(
+                &mut lab,
+                &db,
+                [nack(c, &page[0], 0), ack(c, page[0].batch_id)],
+            )
+            .await;
         }
-        run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
-        run(&mut lab, &db, Action::RetryEvents).await;
-        run(&mut lab, &db, Action::Maint).await;
+        run_all(
+            &mut lab,
+            &db,
+            [Advance(model::ROTATION_SECONDS + 1), RetryEvents, Maint],
+        )
+        .await;
         rotations += usize::from(maint_did(&lab, "rotate"));
     }
     let tables = model::snapshot(&db).await.expect("snapshot").tables; // flushes statistics first
@@ -822,10 +829,7 @@ async fn event_tables_hold_zero_dead_tuples_after_sends_receives_nacks_acks_and_
 #[wasm_bindgen_test]
 async fn bad_calls_raise_pq_errors_with_translations_and_change_nothing() {
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, Action::SendOne).await;
-    run(&mut lab, &db, Action::SendOne).await;
-    run(&mut lab, &db, Action::Tick).await;
-    run(&mut lab, &db, receive(BILLING, 1)).await;
+    run_all(&mut lab, &db, [SendOne, SendOne, Tick, receive(BILLING, 1)]).await;
     let first = lab.batch(BILLING)[0].clone();
     let before = engine_state(&db).await;
     let lab_before = lab.clone();
@@ -855,10 +859,10 @@ async fn bad_calls_raise_pq_errors_with_translations_and_change_nothing() {
         (receive("ghost", 10), "PQ002"),
         (nack(BILLING, &not_open, 5), "PQ003"),
         (nack(BILLING, &not_in_batch, 5), "PQ007"),
-        (Action::Replay(12345), "PQ008"),
+        (Replay(12345), "PQ008"),
         // a plain consumer is not made a group by a receive_coop
         (
-            Action::ReceiveCoop {
+            ReceiveCoop {
                 consumer: BILLING.into(),
                 sub: "w1".into(),
                 max: 10,
@@ -866,7 +870,7 @@ async fn bad_calls_raise_pq_errors_with_translations_and_change_nothing() {
             "PQ009",
         ),
         (
-            Action::RemoveSub {
+            RemoveSub {
                 consumer: BILLING.into(),
                 sub: "w9".into(),
             },
@@ -890,19 +894,28 @@ async fn bad_calls_raise_pq_errors_with_translations_and_change_nothing() {
     }
 
     // ack of a batch that is not open returns 0: said so, nothing changed.
-    let unknown = run(&mut lab, &db, ack(BILLING, 999)).await;
-    assert_eq!(unknown.msg.key, "pgq.result.ack_not_open", "{unknown:?}");
+    run_says(&mut lab, &db, ack(BILLING, 999), "pgq.result.ack_not_open").await;
     assert_eq!(engine_state(&db).await, before);
     let mut unchanged = lab.clone();
     unchanged.history.pop();
     assert_eq!(unchanged, lab_before, "the lab still holds billing's batch");
 
     // finish the batch, then ack it again
-    let done = run(&mut lab, &db, ack(BILLING, first.batch_id)).await;
-    assert_eq!(done.msg.key, "pgq.result.acked_skipped");
+    run_says(
+        &mut lab,
+        &db,
+        ack(BILLING, first.batch_id),
+        "pgq.result.acked_skipped",
+    )
+    .await;
     let finished = engine_state(&db).await;
-    let again = run(&mut lab, &db, ack(BILLING, first.batch_id)).await;
-    assert_eq!(again.msg.key, "pgq.result.ack_not_open", "{again:?}");
+    run_says(
+        &mut lab,
+        &db,
+        ack(BILLING, first.batch_id),
+        "pgq.result.ack_not_open",
+    )
+    .await;
     assert_eq!(
         engine_state(&db).await,
         finished,
@@ -997,7 +1010,7 @@ async fn each_tour_step_runs_and_shows_what_it_says() {
                 assert_eq!(arg(&last, "consumer"), BILLING);
                 assert_eq!(arg(&last, "ids"), joined(&skipped));
                 // skipped for billing for good
-                run(&mut lab, &db, Action::Tick).await;
+                run(&mut lab, &db, Tick).await;
                 assert!(drain(&mut lab, &db, BILLING).await.is_empty());
             }
             // No ack: the same batch again, same id, same events; then the ack finishes it.
@@ -1022,11 +1035,11 @@ fn sub(a: fn(String, String) -> Action, s: &str) -> Action {
     a(GROUP.into(), s.into())
 }
 fn add(s: &str) -> Action {
-    sub(|consumer, sub| Action::AddSub { consumer, sub }, s)
+    sub(|consumer, sub| AddSub { consumer, sub }, s)
 }
 fn take(s: &str) -> Action {
     sub(
-        |consumer, sub| Action::ReceiveCoop {
+        |consumer, sub| ReceiveCoop {
             consumer,
             sub,
             max: 100,
@@ -1035,7 +1048,7 @@ fn take(s: &str) -> Action {
     )
 }
 fn ack_coop(s: &str) -> Action {
-    sub(|consumer, sub| Action::AckCoop { consumer, sub }, s)
+    sub(|consumer, sub| AckCoop { consumer, sub }, s)
 }
 fn ids_of(lab: &Lab, s: &str) -> Vec<i64> {
     ids(lab.part(GROUP, s))
@@ -1053,12 +1066,12 @@ async fn group_cursor(db: &Db) -> i64 {
 /// A group `audit` with subconsumers w1 and w2, and two ticked batches of three events each;
 /// returns the events as billing (a plain consumer over the same ticks) received them.
 async fn group_with_two_batches(lab: &mut Lab, db: &Db) -> Vec<i64> {
-    run(lab, db, Action::Subscribe(GROUP.into())).await;
+    run(lab, db, Subscribe(GROUP.into())).await;
     run(lab, db, add("w1")).await;
     run(lab, db, add("w2")).await;
     for _ in 0..2 {
-        run(lab, db, Action::Burst(3)).await;
-        run(lab, db, Action::Tick).await;
+        run(lab, db, Burst(3)).await;
+        run(lab, db, Tick).await;
     }
     let all = ids(&drain(lab, db, BILLING).await);
     assert_eq!(all.len(), 6, "{all:?}");
@@ -1071,8 +1084,7 @@ async fn receive_coop_gives_two_members_two_different_batches_and_the_group_curs
     let (db, mut lab) = lab().await;
     let all = group_with_two_batches(&mut lab, &db).await;
     let start = group_cursor(&db).await;
-    let o = run(&mut lab, &db, take("w1")).await;
-    assert_eq!(o.msg.key, "pgq.out.part_received", "{o:?}");
+    run_says(&mut lab, &db, take("w1"), "pgq.out.part_received").await;
     assert_eq!(
         group_cursor(&db).await,
         start + 1,
@@ -1103,16 +1115,14 @@ async fn receive_coop_gives_two_members_two_different_batches_and_the_group_curs
         ]
     );
     for s in ["w1", "w2"] {
-        let o = run(&mut lab, &db, ack_coop(s)).await;
-        assert_eq!(o.msg.key, "pgq.out.part_acked", "{o:?}");
+        run_says(&mut lab, &db, ack_coop(s), "pgq.out.part_acked").await;
     }
     let snap = model::snapshot(&db).await.expect("snapshot");
     assert_eq!(
         held(&snap),
         [("w1".to_string(), None, 0), ("w2".to_string(), None, 0)]
     );
-    let o = run(&mut lab, &db, take("w1")).await;
-    assert_eq!(o.msg.key, "pgq.out.part_nothing", "{o:?}");
+    run_says(&mut lab, &db, take("w1"), "pgq.out.part_nothing").await;
     // A plain receive on the group is refused: its subconsumers consume for it.
     let e = lab
         .run(&db, receive(GROUP, 100))
@@ -1126,13 +1136,12 @@ async fn receive_coop_gives_two_members_two_different_batches_and_the_group_curs
 async fn a_killed_members_batch_is_taken_over_after_the_dead_interval_under_a_new_batch_id() {
     let (db, mut lab) = lab().await;
     group_with_two_batches(&mut lab, &db).await;
-    run(&mut lab, &db, take("w1")).await;
-    run(&mut lab, &db, take("w2")).await;
+    run_all(&mut lab, &db, [take("w1"), take("w2")]).await;
     let (dead_ids, dead_batch) = (ids_of(&lab, "w1"), batch_of(&lab, "w1"));
     let killed = run(
         &mut lab,
         &db,
-        sub(|consumer, sub| Action::Kill { consumer, sub }, "w1"),
+        sub(|consumer, sub| Kill { consumer, sub }, "w1"),
     )
     .await;
     assert_eq!(killed.msg.key, "pgq.out.killed");
@@ -1143,12 +1152,10 @@ async fn a_killed_members_batch_is_taken_over_after_the_dead_interval_under_a_ne
     );
     run(&mut lab, &db, ack_coop("w2")).await;
     // Not silent long enough yet: w2 gets nothing (no tick is left for the group).
-    run(&mut lab, &db, Action::Advance(model::DEAD_SECONDS - 1)).await;
-    let o = run(&mut lab, &db, take("w2")).await;
-    assert_eq!(o.msg.key, "pgq.out.part_nothing", "{o:?}");
-    run(&mut lab, &db, Action::Advance(2)).await;
-    let o = run(&mut lab, &db, take("w2")).await;
-    assert_eq!(o.msg.key, "pgq.out.part_taken_over", "{o:?}");
+    run(&mut lab, &db, Advance(model::DEAD_SECONDS - 1)).await;
+    run_says(&mut lab, &db, take("w2"), "pgq.out.part_nothing").await;
+    run(&mut lab, &db, Advance(2)).await;
+    let o = run_says(&mut lab, &db, take("w2"), "pgq.out.part_taken_over").await;
     assert_eq!(arg(&o, "dead"), "w1");
     assert_eq!(ids_of(&lab, "w2"), dead_ids, "the same events again");
     let new_batch = batch_of(&lab, "w2");
@@ -1166,8 +1173,7 @@ async fn a_killed_members_batch_is_taken_over_after_the_dead_interval_under_a_ne
         .first()
         .map(|f| f.finished);
     assert_eq!(late, Some(0));
-    let o = run(&mut lab, &db, ack_coop("w2")).await;
-    assert_eq!(o.msg.key, "pgq.out.part_acked", "{o:?}");
+    run_says(&mut lab, &db, ack_coop("w2"), "pgq.out.part_acked").await;
     let subs = model::snapshot(&db).await.expect("snapshot").subs;
     assert!(subs.iter().all(|s| s.batch_id.is_none()), "{subs:?}");
     db.close().await;
@@ -1177,13 +1183,15 @@ async fn a_killed_members_batch_is_taken_over_after_the_dead_interval_under_a_ne
 async fn a_member_only_silent_past_the_dead_interval_loses_its_batch_too_and_the_page_says_so() {
     let (db, mut lab) = lab().await;
     group_with_two_batches(&mut lab, &db).await;
-    run(&mut lab, &db, take("w1")).await;
-    run(&mut lab, &db, take("w2")).await;
+    run_all(&mut lab, &db, [take("w1"), take("w2")]).await;
     let slow = ids_of(&lab, "w1");
-    run(&mut lab, &db, ack_coop("w2")).await;
-    run(&mut lab, &db, Action::Advance(model::DEAD_SECONDS + 1)).await;
-    let o = run(&mut lab, &db, take("w2")).await;
-    assert_eq!(o.msg.key, "pgq.out.part_taken_over", "{o:?}");
+    run_all(
+        &mut lab,
+        &db,
+        [ack_coop("w2"), Advance(model::DEAD_SECONDS + 1)],
+    )
+    .await;
+    let o = run_says(&mut lab, &db, take("w2"), "pgq.out.part_taken_over").await;
     assert_eq!(arg(&o, "dead"), "w1");
     assert_eq!(ids_of(&lab, "w2"), slow);
     // w1 no longer holds it, in the database and on the page.
@@ -1191,8 +1199,7 @@ async fn a_member_only_silent_past_the_dead_interval_loses_its_batch_too_and_the
     let w1 = subs.iter().find(|s| s.subconsumer_name == "w1");
     assert_eq!(w1.map(|s| s.batch_id), Some(None), "{subs:?}");
     assert!(lab.part(GROUP, "w1").is_empty());
-    let late = run(&mut lab, &db, ack_coop("w1")).await;
-    assert_eq!(late.msg.key, "pgq.out.nothing_held", "{late:?}");
+    run_says(&mut lab, &db, ack_coop("w1"), "pgq.out.nothing_held").await;
     db.close().await;
 }
 
@@ -1202,7 +1209,7 @@ async fn a_member_holding_a_batch_is_not_removed_and_without_members_the_group_i
     let (db, mut lab) = lab().await;
     let all = group_with_two_batches(&mut lab, &db).await;
     run(&mut lab, &db, take("w1")).await;
-    let remove = |s: &str| sub(|consumer, sub| Action::RemoveSub { consumer, sub }, s);
+    let remove = |s: &str| sub(|consumer, sub| RemoveSub { consumer, sub }, s);
     let before = lab.clone();
     let e = lab
         .run(&db, remove("w1"))
@@ -1212,8 +1219,7 @@ async fn a_member_holding_a_batch_is_not_removed_and_without_members_the_group_i
     assert_eq!(lab, before, "refused: nothing changed");
     run(&mut lab, &db, ack_coop("w1")).await;
     for s in ["w1", "w2"] {
-        let o = run(&mut lab, &db, remove(s)).await;
-        assert_eq!(o.msg.key, "pgq.out.sub_removed", "{o:?}");
+        run_says(&mut lab, &db, remove(s), "pgq.out.sub_removed").await;
     }
     assert_eq!(consumer_info(&db, GROUP).await.subconsumers, 0);
     // A plain consumer again, with the group's cursor: the batch w1 did not take.
@@ -1242,7 +1248,7 @@ async fn an_unsubscribed_consumer_stops_lagging_the_queue_and_maint_rotates_past
             .map(String::as_str),
         Some(EMAIL)
     );
-    run(&mut lab, &db, Action::Unsubscribe(EMAIL.into())).await;
+    run(&mut lab, &db, Unsubscribe(EMAIL.into())).await;
     let names: Vec<String> = model::snapshot(&db)
         .await
         .expect("snapshot")
@@ -1251,11 +1257,11 @@ async fn an_unsubscribed_consumer_stops_lagging_the_queue_and_maint_rotates_past
         .map(|c| c.consumer_name)
         .collect();
     assert_eq!(names, [BILLING]);
-    run(&mut lab, &db, Action::Maint).await;
+    run(&mut lab, &db, Maint).await;
     assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
     assert_eq!(cur_table(&db).await, 1);
     // Subscribing again starts from the newest tick: nothing old is delivered.
-    run(&mut lab, &db, Action::Subscribe(EMAIL.into())).await;
+    run(&mut lab, &db, Subscribe(EMAIL.into())).await;
     assert!(drain(&mut lab, &db, EMAIL).await.is_empty());
     db.close().await;
 }
@@ -1283,18 +1289,17 @@ async fn the_cursor_query_puts_a_consumer_on_the_table_of_its_oldest_unacked_eve
         "nothing sent"
     );
     for _ in 0..3 {
-        run(&mut lab, &db, Action::SendOne).await;
+        run(&mut lab, &db, SendOne).await;
     }
     // Committed, not ticked yet: unread all the same, in the current table.
     assert_eq!(cursor(&db, BILLING).await, (Some(0), 3, vec![0]));
-    run(&mut lab, &db, Action::Tick).await;
-    run(&mut lab, &db, receive(BILLING, model::MAX_RECEIVE)).await;
+    run_all(&mut lab, &db, [Tick, receive(BILLING, model::MAX_RECEIVE)]).await;
     assert_eq!(
         cursor(&db, BILLING).await,
         (Some(0), 3, vec![0]),
         "received, not acked: the cursor has not moved"
     );
-    run(&mut lab, &db, Action::AckHeld(BILLING.into())).await;
+    run(&mut lab, &db, AckHeld(BILLING.into())).await;
     assert_eq!(cursor(&db, BILLING).await, (None, 0, vec![]), "acked");
     assert_eq!(cursor(&db, EMAIL).await, (Some(0), 3, vec![0]));
     assert_eq!(
@@ -1305,27 +1310,23 @@ async fn the_cursor_query_puts_a_consumer_on_the_table_of_its_oldest_unacked_eve
 
     // email reads them too; the period passes; maint switches to table 1.
     drain(&mut lab, &db, EMAIL).await;
-    run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
-    run(&mut lab, &db, Action::Maint).await;
+    run_all(&mut lab, &db, [Advance(model::ROTATION_SECONDS + 1), Maint]).await;
     assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
     assert_eq!(cur_table(&db).await, 1);
-    run(&mut lab, &db, Action::SendOne).await; // event 4, into table 1
+    run(&mut lab, &db, SendOne).await; // event 4, into table 1
     assert_eq!(cursor(&db, EMAIL).await, (Some(1), 1, vec![1]));
 
     // Both read event 4 past step 2; event 5 (table 1) only billing acks; the next rotation
     // leaves email's cursor on table 1, behind the new current table 2.
-    run(&mut lab, &db, Action::Tick).await;
-    run(&mut lab, &db, Action::Tick).await;
+    run_all(&mut lab, &db, [Tick, Tick]).await;
     drain(&mut lab, &db, BILLING).await;
     drain(&mut lab, &db, EMAIL).await;
-    run(&mut lab, &db, Action::SendOne).await;
-    run(&mut lab, &db, Action::Tick).await;
+    run_all(&mut lab, &db, [SendOne, Tick]).await;
     drain(&mut lab, &db, BILLING).await;
-    run(&mut lab, &db, Action::Advance(model::ROTATION_SECONDS + 1)).await;
-    run(&mut lab, &db, Action::Maint).await;
+    run_all(&mut lab, &db, [Advance(model::ROTATION_SECONDS + 1), Maint]).await;
     assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
     assert_eq!(cur_table(&db).await, 2);
-    run(&mut lab, &db, Action::SendOne).await; // event 6, into table 2
+    run(&mut lab, &db, SendOne).await; // event 6, into table 2
     assert_eq!(cursor(&db, BILLING).await, (Some(2), 1, vec![2]));
     assert_eq!(
         cursor(&db, EMAIL).await,

@@ -134,52 +134,25 @@ pub struct Handle {
     _progress: Closure<dyn Fn(String, f64, f64)>,
 }
 
-/// The JS callback that reports a start's download progress to `on_progress`.
-fn progress_closure(on_progress: impl Fn(Progress) + 'static) -> Closure<dyn Fn(String, f64, f64)> {
-    Closure::new(move |file, loaded, total| {
+/// Opens a fresh PGlite in a worker and returns once it answers: booted from `dump` (a data
+/// directory as [`Handle::data_dir`] gave it) when there is one, else as `at` says.
+pub async fn open(
+    at: &Location,
+    on_progress: impl Fn(Progress) + 'static,
+    dump: Option<&[u8]>,
+) -> Result<Handle, DbError> {
+    let progress: Closure<dyn Fn(String, f64, f64)> = Closure::new(move |file, loaded, total| {
         on_progress(Progress {
             file,
             loaded,
             total,
         })
-    })
-}
-
-pub async fn open(
-    at: &Location,
-    on_progress: impl Fn(Progress) + 'static,
-) -> Result<Handle, DbError> {
-    let progress = progress_closure(on_progress);
-    let js = js_open(
-        &at.pglite_base,
-        &at.worker_url,
-        &progress,
-        at.start_timeout_ms,
-        at.datadir.clone(),
-    )
-    .await
-    .map_err(DbError::from_js)?;
-    Ok(Handle {
-        js: js.unchecked_into(),
-        _progress: progress,
-    })
-}
-
-/// Opens a fresh PGlite booted from a data directory `dump` (see [`Handle::data_dir`]).
-pub async fn open_dump(
-    at: &Location,
-    on_progress: impl Fn(Progress) + 'static,
-    dump: &[u8],
-) -> Result<Handle, DbError> {
-    let progress = progress_closure(on_progress);
-    let js = js_open_dump(
-        &at.pglite_base,
-        &at.worker_url,
-        &progress,
-        at.start_timeout_ms,
-        dump,
-    )
-    .await
+    });
+    let (base, worker, timeout) = (&at.pglite_base, &at.worker_url, at.start_timeout_ms);
+    let js = match dump {
+        None => js_open(base, worker, &progress, timeout, at.datadir.clone()).await,
+        Some(bytes) => js_open_dump(base, worker, &progress, timeout, bytes).await,
+    }
     .map_err(DbError::from_js)?;
     Ok(Handle {
         js: js.unchecked_into(),

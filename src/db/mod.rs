@@ -21,6 +21,16 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
+/// `pub const NAME: &str`: the text of `src/sql/<path>`, exactly as the lab runs it and its
+/// SQL log shows it.
+macro_rules! sql_file {
+    ($name:ident, $path:literal) => {
+        pub const $name: &str =
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/sql/", $path));
+    };
+}
+pub(crate) use sql_file;
+
 /// A value bound to `$n` in a statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Param {
@@ -345,12 +355,7 @@ impl Db {
         at: &Location,
         on_progress: impl Fn(Progress) + 'static,
     ) -> Result<Db, DbError> {
-        let handle = bridge::open(at, on_progress).await?;
-        Ok(Db {
-            handle: Rc::new(handle),
-            log: SqlLog::default(),
-            in_flight: InFlight::default(),
-        })
+        Db::start(at, on_progress, None).await
     }
 
     /// Starts PGlite booted from `dump`, a data directory [`Db::data_dir`] gave (a saved lab): a
@@ -360,7 +365,15 @@ impl Db {
         on_progress: impl Fn(Progress) + 'static,
         dump: &[u8],
     ) -> Result<Db, DbError> {
-        let handle = bridge::open_dump(at, on_progress, dump).await?;
+        Db::start(at, on_progress, Some(dump)).await
+    }
+
+    async fn start(
+        at: &Location,
+        on_progress: impl Fn(Progress) + 'static,
+        dump: Option<&[u8]>,
+    ) -> Result<Db, DbError> {
+        let handle = bridge::open(at, on_progress, dump).await?;
         Ok(Db {
             handle: Rc::new(handle),
             log: SqlLog::default(),

@@ -75,7 +75,10 @@ fn every_lab_folder_has_the_one_skeleton_and_nothing_else() {
     let labs = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/labs");
     let mut problems = Vec::new();
     for lab in crate::labs::ALL {
-        problems.extend(skeleton_problems(&labs.join(lab.slug), lab.needs_postgres));
+        problems.extend(skeleton_problems(
+            &labs.join(lab.slug),
+            lab.needs_postgres(),
+        ));
     }
     for entry in std::fs::read_dir(&labs).expect("src/labs readable") {
         let path = entry.expect("dir entry").path();

@@ -27,6 +27,18 @@ pub struct TourStep<A, L: 'static = ()> {
     pub look: &'static [L],
 }
 
+impl<A> TourStep<A> {
+    /// A step that marks no figure on the page (every lab's but L2's).
+    pub const fn new(title: Key, body: Key, actions: fn() -> Vec<A>) -> TourStep<A> {
+        TourStep {
+            title,
+            body,
+            actions,
+            look: &[],
+        }
+    }
+}
+
 /// A share link replays at most this many steps; the rest are dropped, and the lab says so.
 pub const REPLAY_LIMIT: usize = 500;
 

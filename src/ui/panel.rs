@@ -33,3 +33,20 @@ pub fn SqlShown(summary: Key, statements: &'static [&'static str]) -> impl IntoV
         </details>
     }
 }
+
+/// A button that runs `on_click`, disabled while the lab works (`disabled`); `label` is its
+/// catalog key, and `primary` marks the panel's main action.
+pub fn act_button(
+    id: &'static str,
+    label: Key,
+    primary: bool,
+    disabled: Signal<bool>,
+    on_click: impl Fn() + 'static,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    view! {
+        <button type="button" id=id class=primary.then_some("primary") disabled=disabled on:click=move |_| on_click()>
+            {ctx.t(label)}
+        </button>
+    }
+}

@@ -204,7 +204,7 @@ fn SessionNotes(runner: Runner) -> impl IntoView {
 pub fn StartPanel() -> impl IntoView {
     let ctx = use_ctx();
     // The panel appears on the pages of labs that run SQL.
-    let on_lab = move || matches!(ctx.route.get(), Route::Lab(id) if id.needs_postgres);
+    let on_lab = move || matches!(ctx.route.get(), Route::Lab(id) if id.needs_postgres());
     // In an embed: stopped because another embed on the page started (src/ui/embed.rs).
     let peer = use_context::<crate::ui::embed::StoppedForPeer>();
     let stopped_for_peer = move || peer.is_some_and(|p| p.0.get());

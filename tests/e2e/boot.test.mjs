@@ -14,6 +14,18 @@ after(async () => {
   await browser?.close();
 });
 
+/** `body(page, server)` on a new page of a site served with `options`; both closed after. */
+async function onServer(options, body) {
+  const server = await serve('/', options);
+  const context = await browser.newContext();
+  try {
+    await body(await context.newPage(), server);
+  } finally {
+    await context.close();
+    server.close();
+  }
+}
+
 /** Requests for PGlite's big files, in order, with the time they were made. */
 function watchDownloads(page) {
   const seen = [];
@@ -24,16 +36,13 @@ function watchDownloads(page) {
   return seen;
 }
 
-for (const encoding of ['gzip', 'br']) test(`behind a ${encoding} host the progress bar climbs from 0 to 100 % and never goes back`, async () => {
+for (const encoding of ['gzip', 'br']) test(`behind a ${encoding} host the progress bar climbs from 0 to 100 % and never goes back`, () =>
   // Compressed with content-length (the compressed size, as some hosts send it), slowed
   // down so the bar is seen moving: 8 MB/s of compressed bytes.
-  const server = await serve('/', { compress: true, brotli: encoding === 'br', cache: false, bytesPerSecond: 8 << 20, contentLength: true });
-  const encodings = new Set();
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  try {
+  onServer({ compress: true, brotli: encoding === 'br', cache: false, bytesPerSecond: 8 << 20, contentLength: true }, async (page, server) => {
+    const encodings = new Set();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
     const downloads = watchDownloads(page);
     page.on('response', (r) => {
       if (/pglite\.(wasm|data)$/.test(r.url())) encodings.add(r.headers()['content-encoding']);
@@ -69,17 +78,10 @@ for (const encoding of ['gzip', 'br']) test(`behind a ${encoding} host the progr
     assert.equal(await page.locator('#boot-fallback').count(), 0, 'no fallback note');
     assert.deepEqual([...encodings], [encoding], 'served compressed as asked');
     assert.deepEqual(errors, []);
-  } finally {
-    await context.close();
-    server.close();
-  }
-});
+  }));
 
-test('a lab page starts downloading PGlite once idle, before the click', async () => {
-  const server = await serve('/', { compress: true, cache: true });
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  try {
+test('a lab page starts downloading PGlite once idle, before the click', () =>
+  onServer({ compress: true, cache: true }, async (page, server) => {
     const downloads = watchDownloads(page);
     await page.goto(server.url + '?lang=en#/jobs');
     await page.waitForSelector('#start-postgres');
@@ -89,17 +91,10 @@ test('a lab page starts downloading PGlite once idle, before the click', async (
     await page.click('#start-postgres');
     await page.waitForSelector('#pg-version', { timeout: 120_000 });
     assert.equal(downloads.length, 3, `the click reuses the prefetch: ${downloads}`);
-  } finally {
-    await context.close();
-    server.close();
-  }
-});
+  }));
 
-test('a data directory that is missing falls back to initdb with a note, and the labs work', async () => {
-  const server = await serve('/', { compress: true, cache: false });
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  try {
+test('a data directory that is missing falls back to initdb with a note, and the labs work', () =>
+  onServer({ compress: true, cache: false }, async (page, server) => {
     await page.route('**/pgdata-*.tar.gz', (route) => route.fulfill({ status: 404, body: 'gone' }));
     await page.goto(server.url + '?lang=ko#/jobs');
     await page.click('#start-postgres');
@@ -109,8 +104,4 @@ test('a data directory that is missing falls back to initdb with a note, and the
     assert.match(note, /404/);
     // The lab sets itself up on the clock the app installed.
     await page.waitForSelector('[aria-busy="false"] #enqueue:not([disabled])', { timeout: 60_000 });
-  } finally {
-    await context.close();
-    server.close();
-  }
-});
+  }));

@@ -41,6 +41,18 @@ async function labFrame(page, id) {
   return frame;
 }
 
+/** The kit's example page with its body replaced by `html`, and the frames of its
+ * <queue-lab> elements `ids`, each once its lab's heading shows. */
+async function embedsOf(page, html, ...ids) {
+  await page.goto(site.server.url + 'embed/example.html');
+  await page.evaluate((body) => {
+    document.body.innerHTML = body;
+  }, html);
+  const frames = [];
+  for (const id of ids) frames.push(await labFrame(page, id));
+  return frames;
+}
+
 test('theme=dark shows the dark palette on a light system, theme=light the light one on a dark system', async () => {
   const light = await newPage(site.browser, { colorScheme: 'light' });
   await light.goto(`${site.server.url}?lab=jobs&lang=en&embed=1`);
@@ -60,11 +72,7 @@ test('theme=dark shows the dark palette on a light system, theme=light the light
   assert.equal(await background(dark), DARK_BG, 'auto follows the dark system');
 
   // The kit's attribute: <queue-lab theme="dark"> on a light page.
-  await light.goto(site.server.url + 'embed/example.html');
-  await light.evaluate(() => {
-    document.body.innerHTML = '<queue-lab id="themed" lab="jobs" lang="en" theme="dark"></queue-lab>';
-  });
-  const frame = await labFrame(light, 'themed');
+  const [frame] = await embedsOf(light, '<queue-lab id="themed" lab="jobs" lang="en" theme="dark"></queue-lab>', 'themed');
   assert.equal(new URL(frame.url()).searchParams.get('theme'), 'dark');
   assert.equal(await background(frame), DARK_BG);
 
@@ -108,14 +116,10 @@ test('Open the full lab opens a new tab on the same lab in the same state', asyn
 
 test('three embeds started in turn leave one PostgreSQL running; the others say stopped and start again', async () => {
   const page = await newPage(site.browser, { width: 1000, height: 4000 });
-  await page.goto(site.server.url + 'embed/example.html');
   const labs = ['jobs', 'vacuum', 'pgq'];
-  await page.evaluate((labs) => {
-    document.body.innerHTML = '<main>' + labs.map((lab) =>
-      `<h2>${lab}</h2><queue-lab id="e-${lab}" lab="${lab}" lang="en" height="500"></queue-lab>`).join('') + '</main>';
-  }, labs);
-  const frames = [];
-  for (const lab of labs) frames.push(await labFrame(page, `e-${lab}`));
+  const frames = await embedsOf(page, '<main>' + labs.map((lab) =>
+    `<h2>${lab}</h2><queue-lab id="e-${lab}" lab="${lab}" lang="en" height="500"></queue-lab>`).join('') + '</main>',
+  ...labs.map((lab) => `e-${lab}`));
 
   // Every PGlite worker of this browser: close what earlier tests left open (a test that
   // failed before closing its pages), so that only this page's workers count.
@@ -166,13 +170,8 @@ test('the kit relays the stop to frames that share no BroadcastChannel (as frame
   await page.addInitScript(() => {
     if (window !== window.top) window.BroadcastChannel = undefined;
   });
-  await page.goto(site.server.url + 'embed/example.html');
-  await page.evaluate(() => {
-    document.body.innerHTML = '<main><queue-lab id="r1" lab="jobs" lang="en"></queue-lab>' +
-      '<queue-lab id="r2" lab="pgq" lang="en"></queue-lab></main>';
-  });
-  const first = await labFrame(page, 'r1');
-  const second = await labFrame(page, 'r2');
+  const [first, second] = await embedsOf(page, '<main><queue-lab id="r1" lab="jobs" lang="en"></queue-lab>' +
+    '<queue-lab id="r2" lab="pgq" lang="en"></queue-lab></main>', 'r1', 'r2');
   assert.equal(await first.evaluate(() => typeof BroadcastChannel), 'undefined');
   await start(first);
   await start(second);
@@ -183,13 +182,8 @@ test('the kit relays the stop to frames that share no BroadcastChannel (as frame
 
 test('an embed with its new controls (the full-lab link, the stopped note) has no axe violations', async () => {
   const page = await newPage(site.browser, { width: 1000, height: 2400 });
-  await page.goto(site.server.url + 'embed/example.html');
-  await page.evaluate(() => {
-    document.body.innerHTML = '<main><h1>Two labs</h1><queue-lab id="a" lab="jobs" lang="ko" theme="dark"></queue-lab>' +
-      '<queue-lab id="b" lab="leave" lang="en" theme="light"></queue-lab></main>';
-  });
-  const a = await labFrame(page, 'a');
-  const b = await labFrame(page, 'b');
+  const [a, b] = await embedsOf(page, '<main><h1>Two labs</h1><queue-lab id="a" lab="jobs" lang="ko" theme="dark"></queue-lab>' +
+    '<queue-lab id="b" lab="leave" lang="en" theme="light"></queue-lab></main>', 'a', 'b');
   await a.waitForSelector('#open-full-lab');
   await b.waitForSelector('#open-full-lab');
   // The stopped note, as a peer's start leaves it.

@@ -163,6 +163,12 @@ export async function clickEach(page, idle, ...selectors) {
   }
 }
 
+/** Fills each of `fields` (selector: text), in order, then clicks `button`. */
+export async function fillAndClick(page, fields, button) {
+  for (const [selector, text] of Object.entries(fields)) await page.fill(selector, text);
+  await page.click(button);
+}
+
 /** Waits until L4 is idle again: Tick enabled and the lab's section not busy (every action
  *  disables the buttons while it runs). */
 export async function pgqIdle(page) {
@@ -170,6 +176,13 @@ export async function pgqIdle(page) {
     const b = document.querySelector('#tick');
     return b && !b.disabled && document.querySelector('.pgq-lab')?.getAttribute('aria-busy') === 'false';
   }, null, { timeout: 60_000 });
+}
+
+/** Starts PostgreSQL unless this tab has it running already, then waits until `button` is
+ *  enabled. */
+async function startedThen(page, button) {
+  if (await page.locator('#start-postgres').count()) await startPostgres(page);
+  await enabled(page, button);
 }
 
 /**
@@ -209,10 +222,7 @@ const ALL_PAGES = [
   {
     name: 'vacuum',
     route: '#/vacuum',
-    open: async (page) => {
-      if (await page.locator('#start-postgres').count()) await startPostgres(page);
-      await enabled(page, '#vacuum-run');
-    },
+    open: async (page) => startedThen(page, '#vacuum-run'),
     act: async (page) => {
       await page.fill('#vacuum-jobs', '2,000');
       await page.fill('#vacuum-rounds', '2');
@@ -227,17 +237,11 @@ const ALL_PAGES = [
   {
     name: 'pgq',
     route: '#/pgq',
-    open: async (page) => {
-      if (await page.locator('#start-postgres').count()) await startPostgres(page);
-      await enabled(page, '#tick');
-    },
+    open: async (page) => startedThen(page, '#tick'),
     act: async (page) => {
       const steps = ['#send-one', '#tick', '#consumer-billing [data-act="receive"]',
         '#consumer-billing [data-act="ack"]', '#maint'];
-      for (const sel of steps) {
-        await page.click(sel);
-        await enabled(page, '#tick');
-      }
+      await clickEach(page, (p) => enabled(p, '#tick'), ...steps);
     },
   },
   {

@@ -227,10 +227,7 @@ const sorted = (text) => { const o = JSON.parse(text); return JSON.stringify(o, 
 test("a tour step that rebuilds the lab shows its own jobs' priorities and payloads, not those of the earlier jobs with the same ids", async () => {
   const page = await openLab('en');
   await idle(page);
-  for (let i = 0; i < 3; i++) {
-    await page.click('#enqueue');
-    await idle(page);
-  }
+  await clickEach(page, idle, ...Array(3).fill('#enqueue'));
   // Tour step 3 makes jobs 1 and 2 again, with priorities and payloads of its own.
   await tourStep(page, 2);
   const shown = await page.locator('#jobs-table tbody tr').evaluateAll((trs) => trs.map((tr) => {

@@ -47,6 +47,26 @@ async function idle(page, button) {
   }, button, { timeout: 60_000 });
 }
 
+/** Once the last outcome matches `said` and the lab is idle again (`button` enabled), and the
+ * layout has settled. */
+async function settled(page, said, button) {
+  await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('#last-outcome')?.textContent ?? ''), said.source);
+  await idle(page, button);
+  await page.waitForTimeout(300);
+}
+
+/** What is not in view of: the last outcome; the first `sqlPx` pixels of the last action's
+ * statement that holds `text` (called `name`); and each of `others`, `[locator, name]`. */
+async function notInView(page, [text, name, sqlPx], others) {
+  const statement = page.locator('#last-sql .log-entry', { hasText: text }).first();
+  const problems = [
+    ...(await hidden(page.locator('#last-outcome'), 'outcome')),
+    ...(await hidden(statement.locator('.sql'), name, sqlPx)),
+  ];
+  for (const [locator, what] of others) problems.push(...(await hidden(locator, what)));
+  return problems;
+}
+
 test('L1 at 1280 × 800: after a Claim, the outcome, the claimed row and the claim statement are in view', async () => {
   const page = await newPage(site.browser, VIEW);
   await page.goto(`${site.server.url}?lang=en#/jobs`);
@@ -59,16 +79,11 @@ test('L1 at 1280 × 800: after a Claim, the outcome, the claimed row and the cla
   }
   await idle(page, '#enqueue');
   await page.click('#worker-B button[data-act="claim"]');
-  await page.waitForFunction(() => /claimed/.test(document.querySelector('#last-outcome')?.textContent ?? ''));
-  await idle(page, '#enqueue');
-  await page.waitForTimeout(300);
-  const claimSql = page.locator('#last-sql .log-entry', { hasText: 'skip locked' }).first();
-  const problems = [
-    ...(await hidden(page.locator('#last-outcome'), 'outcome')),
-    ...(await hidden(page.locator('#jobs-table tr.changed td').first(), 'claimed row')),
-    ...(await hidden(claimSql.locator('.sql'), 'claim statement', 80)),
-    ...(await hidden(page.locator('#worker-B button[data-act="claim"]'), 'Claim button')),
-  ];
+  await settled(page, /claimed/, '#enqueue');
+  const problems = await notInView(page, ['skip locked', 'claim statement', 80], [
+    [page.locator('#jobs-table tr.changed td').first(), 'claimed row'],
+    [page.locator('#worker-B button[data-act="claim"]'), 'Claim button'],
+  ]);
   await page.screenshot({ path: 'tests/e2e/artifacts/layout-jobs-1280.png' });
   assert.deepEqual(problems, []);
   assert.match(await page.locator('#jobs-table tr.changed').first().textContent(), /running/);
@@ -102,16 +117,11 @@ test('L4 at 1280 × 800: after a receive, the outcome, the received events and t
   await idle(page, '#send-one');
   const receive = page.locator('#consumer-billing [data-act="receive"]');
   await receive.click();
-  await page.waitForFunction(() => /received batch/.test(document.querySelector('#last-outcome')?.textContent ?? ''));
-  await idle(page, '#send-one');
-  await page.waitForTimeout(300);
-  const statement = page.locator('#last-sql .log-entry', { hasText: 'pgque.receive(' }).first();
-  const problems = [
-    ...(await hidden(page.locator('#last-outcome'), 'outcome')),
-    ...(await hidden(page.locator('#consumer-billing tr[data-msg] td').first(), 'received event')),
-    ...(await hidden(statement.locator('.sql'), 'receive statement', 40)),
-    ...(await hidden(receive, 'Receive button')),
-  ];
+  await settled(page, /received batch/, '#send-one');
+  const problems = await notInView(page, ['pgque.receive(', 'receive statement', 40], [
+    [page.locator('#consumer-billing tr[data-msg] td').first(), 'received event'],
+    [receive, 'Receive button'],
+  ]);
   await page.screenshot({ path: 'tests/e2e/artifacts/layout-pgq-1280.png' });
   assert.deepEqual(problems, []);
   assert.deepEqual(page.errors, []);

@@ -62,14 +62,21 @@ test('a worker that closes itself (no error event) is reported as stopped within
   await page.close();
 });
 
-test("an L1 action waiting behind the console's pg_sleep names the console's statement within 2 s, ticking, with Cancel", async () => {
-  const page = await open('jobs');
+/** On an idle L1 the SQL console runs `select pg_sleep(seconds);`, and 300 ms later Enqueue
+ * is clicked (it waits behind the console); returns the time of that click. */
+async function enqueueBehindConsoleSleep(page, seconds) {
   await jobsIdle(page);
-  await page.fill('#console-input', 'select pg_sleep(20);');
+  await page.fill('#console-input', `select pg_sleep(${seconds});`);
   await page.click('#console-run');
   await page.waitForTimeout(300);
   const clickedAt = Date.now();
   await page.click('#enqueue');
+  return clickedAt;
+}
+
+test("an L1 action waiting behind the console's pg_sleep names the console's statement within 2 s, ticking, with Cancel", async () => {
+  const page = await open('jobs');
+  const clickedAt = await enqueueBehindConsoleSleep(page, 20);
   await page.waitForSelector('#lab-waiting', { timeout: 2_000 });
   const shownAfter = Date.now() - clickedAt;
   console.log(`# the waiting note appeared ${shownAfter} ms after the click`);
@@ -99,11 +106,7 @@ test("an L1 action waiting behind the console's pg_sleep names the console's sta
 
 test('a console statement that ends lets the waiting action run, and the note goes', async () => {
   const page = await open('jobs');
-  await jobsIdle(page);
-  await page.fill('#console-input', 'select pg_sleep(3);');
-  await page.click('#console-run');
-  await page.waitForTimeout(300);
-  await page.click('#enqueue');
+  await enqueueBehindConsoleSleep(page, 3);
   await page.waitForSelector('#lab-waiting', { timeout: 2_000 });
   await page.waitForSelector('#lab-waiting', { state: 'detached', timeout: 10_000 });
   await jobsIdle(page);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { newPage, shot, startPostgres, ARTIFACTS, useSite, pgqIdle as idle, clickEach } from './harness.mjs';
+import { newPage, shot, startPostgres, ARTIFACTS, useSite, pgqIdle as idle, clickEach, fillAndClick } from './harness.mjs';
 
 const site = useSite();
 
@@ -219,10 +219,11 @@ test('a side by side with more pages than the tab can take is refused up front w
   const page = await newPage(site.browser);
   await openLab(page, 'en');
   // 20,000 events × 5 rounds at page 10: measured unfinished after 7 minutes.
-  await page.fill('[data-testid=pgq-compare-n]', '20000');
-  await page.fill('[data-testid=pgq-compare-rounds]', '5');
-  await page.fill('[data-testid=pgq-compare-page]', '10');
-  await page.click('[data-testid=pgq-compare-run]');
+  await fillAndClick(page, {
+    '[data-testid=pgq-compare-n]': '20000',
+    '[data-testid=pgq-compare-rounds]': '5',
+    '[data-testid=pgq-compare-page]': '10',
+  }, '[data-testid=pgq-compare-run]');
   await page.waitForFunction(
     () => /10,000 pages a side[^]*at least 500/.test(document.querySelector('#pgq-compare-panel .field-error')?.textContent || ''),
     null,

@@ -34,6 +34,14 @@ async function console_(page, sql) {
   await page.waitForFunction(() => !document.querySelector('#console-run')?.disabled, null, { timeout: 60_000 });
 }
 
+/** L1 on a new page, idle, after the SQL console has run `sql`. */
+async function jobsAfterConsole(sql) {
+  const page = await open('jobs');
+  await jobsIdle(page);
+  await console_(page, sql);
+  return page;
+}
+
 async function vacuumIdle(page) {
   await page.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])', { timeout: 120_000 });
 }
@@ -87,10 +95,7 @@ async function noPanic(page) {
 test('L1 → L3 → L4 → L1 in one tab: L3 measures its own tables, and L1 is as it was left', async () => {
   const page = await open('jobs');
   await jobsIdle(page);
-  for (let i = 0; i < 3; i++) {
-    await page.click('#enqueue');
-    await jobsIdle(page);
-  }
+  await clickEach(page, jobsIdle, ...Array(3).fill('#enqueue'));
   await clickEach(page, jobsIdle, '#worker-A [data-act="claim"]', 'button:has-text("+10 s")');
   const l1Before = await page.locator('#jobs-table tbody').textContent();
   const clockBefore = await page.textContent('#lab-clock');
@@ -203,9 +208,7 @@ test('leaving a lab mid-run cancels it: the next lab works, and coming back says
 });
 
 test('an open console transaction holds the labs back until ROLLBACK, and nothing a lab did is undone', async () => {
-  const page = await open('jobs');
-  await jobsIdle(page);
-  await console_(page, 'begin;');
+  const page = await jobsAfterConsole('begin;');
   await page.waitForSelector('#console-tx');
   assert.match(await page.textContent('#console-tx'), /transaction is open/);
   assert.match(await page.textContent('#console-tx-here'), /transaction is open/, 'also said under the console');
@@ -231,9 +234,7 @@ test('an open console transaction holds the labs back until ROLLBACK, and nothin
 });
 
 test('Reset database brings every lab back after the console dropped the clock and the search path', async () => {
-  const page = await open('jobs');
-  await jobsIdle(page);
-  await console_(page, 'drop schema lab cascade; set search_path = public;');
+  const page = await jobsAfterConsole('drop schema lab cascade; set search_path = public;');
   await page.waitForSelector('#clock-missing');
   await page.click('#reset-database');
   await page.waitForSelector('#clock-missing', { state: 'detached' });
@@ -275,10 +276,7 @@ test('a statement that never ends is offered Cancel, and the labs work again aft
 test('Reset database, and Restart after the worker died, give a fresh lab after a share link, and take it out of the address', async () => {
   const page = await open('jobs');
   await jobsIdle(page);
-  for (let i = 0; i < 2; i++) {
-    await page.click('#enqueue');
-    await jobsIdle(page);
-  }
+  await clickEach(page, jobsIdle, ...Array(2).fill('#enqueue'));
   const link = new URL(await page.inputValue('#share-url'), page.url()).toString();
   const openLink = async () => {
     await page.goto('about:blank');

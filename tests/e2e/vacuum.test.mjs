@@ -5,16 +5,19 @@
 // with the longest main-thread stall during it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, shot, startPostgres, watchFrames, longestGap, useSite } from './harness.mjs';
+import { newPage, shot, startPostgres, watchFrames, longestGap, useSite, fillAndClick } from './harness.mjs';
 
 const site = useSite();
 
 const num = (s) => Number(String(s).replace(/[^0-9-]/g, ''));
 
-async function openLab(page, lang) {
+/** L3 in `lang` on a new page (`size` as newPage takes it), PostgreSQL started, the lab idle. */
+async function openLab(lang, size) {
+  const page = await newPage(site.browser, size);
   await page.goto(site.server.url + `?lang=${lang}#/vacuum`);
   await startPostgres(page);
   await page.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])', { timeout: 60_000 });
+  return page;
 }
 
 /** The numbers of one column for one strategy's rows, in table order. */
@@ -39,8 +42,7 @@ async function longTx(page, on) {
 }
 
 test('a small run shows the numbers, and VACUUM drops the dead tuples (English)', async () => {
-  const page = await newPage(site.browser);
-  await openLab(page, 'en');
+  const page = await openLab('en');
 
   // Out of range is refused, with the bounds.
   await page.fill('#vacuum-jobs', '99');
@@ -85,8 +87,7 @@ test('a small run shows the numbers, and VACUUM drops the dead tuples (English)'
 });
 
 test('the long transaction keeps VACUUM from removing anything until it is released', async () => {
-  const page = await newPage(site.browser);
-  await openLab(page, 'en');
+  const page = await openLab('en');
   await longTx(page, true);
   await page.uncheck('#vacuum-include-dv');
   await runSmall(page, 1000, 1);
@@ -102,30 +103,22 @@ test('the long transaction keeps VACUUM from removing anything until it is relea
 });
 
 test('a run bigger than the tab can take is refused up front with the reason; nothing starts', async () => {
-  const page = await newPage(site.browser);
-  await openLab(page, 'en');
+  const page = await openLab('en');
   const refused = (re) =>
     page.waitForFunction((src) => new RegExp(src).test(document.querySelector('#vacuum-input-error')?.textContent || ''), re.source, { timeout: 10_000 });
   // 50,000 × 5 rounds: measured at minutes and over a gigabyte of the tab's memory.
-  await page.fill('#vacuum-jobs', '50000');
-  await page.fill('#vacuum-rounds', '5');
-  await page.click('#vacuum-run');
+  await fillAndClick(page, { '#vacuum-jobs': '50000', '#vacuum-rounds': '5' }, '#vacuum-run');
   await refused(/250,000 jobs a table[^]*at most 100,000/);
   // Batches of 1: 50,000 claims, each reading the whole table.
-  await page.fill('#vacuum-rounds', '1');
-  await page.fill('#vacuum-batch', '1');
-  await page.click('#vacuum-run');
+  await fillAndClick(page, { '#vacuum-rounds': '1', '#vacuum-batch': '1' }, '#vacuum-run');
   await refused(/50,000 claims a table[^]*at least 500/);
   assert.equal(await page.locator('#vacuum-progress-bar').count(), 0, 'no run started');
   assert.deepEqual(page.errors, []);
 });
 
 test('Cancel stops a long run between batches and the lab stays usable; plans side by side', async () => {
-  const page = await newPage(site.browser);
-  await openLab(page, 'en');
-  await page.fill('#vacuum-jobs', '50000');
-  await page.fill('#vacuum-rounds', '2');
-  await page.click('#vacuum-run');
+  const page = await openLab('en');
+  await fillAndClick(page, { '#vacuum-jobs': '50000', '#vacuum-rounds': '2' }, '#vacuum-run');
   await page.waitForSelector('#vacuum-cancel');
   await page.waitForFunction(() => Number(document.querySelector('#vacuum-progress-bar')?.value || 0) >= 1000);
   await page.click('#vacuum-cancel');
@@ -143,8 +136,7 @@ test('Cancel stops a long run between batches and the lab stays usable; plans si
 });
 
 test('Korean at 360 px: readable, nothing wider than the screen', async () => {
-  const page = await newPage(site.browser, { width: 360, height: 740 });
-  await openLab(page, 'ko');
+  const page = await openLab('ko', { width: 360, height: 740 });
   await runSmall(page, 1000, 2);
   await page.click('#vacuum-vacuum');
   await page.waitForSelector('#vacuum-removed');
@@ -156,8 +148,7 @@ test('Korean at 360 px: readable, nothing wider than the screen', async () => {
 });
 
 test('the full default run: 3 rounds × 20,000 jobs, five tables, timed, page never frozen', async () => {
-  const page = await newPage(site.browser);
-  await openLab(page, 'en');
+  const page = await openLab('en');
   // Longest gap between animation frames while the run goes on: the main-thread stall.
   await watchFrames(page);
   const started = Date.now();
@@ -187,8 +178,7 @@ async function labState(page) {
 }
 
 test('a share link reproduces the same state after reload', async () => {
-  const page = await newPage(site.browser);
-  await openLab(page, 'en');
+  const page = await openLab('en');
   await longTx(page, true);
   await page.waitForSelector('[aria-busy="false"] #vacuum-run:not([disabled])');
   await page.uncheck('#vacuum-include-dv');
@@ -235,8 +225,7 @@ test('?step=3 opens the tour at the pinned horizon, and VACUUM removes nothing',
  * summary, and whether the run was still going on then.
  */
 async function mapDuringRun(onScreen) {
-  const page = await newPage(site.browser);
-  await openLab(page, 'en');
+  const page = await openLab('en');
   await page.evaluate(() => {
     window.mapChanges = [];
     let last = null;
@@ -279,8 +268,7 @@ test('the page map off screen is not read during a round, and is current after i
 
 test('with the long transaction on, the lessons say only what the results show', async () => {
   for (const lang of ['en', 'ko']) {
-    const page = await newPage(site.browser);
-    await openLab(page, lang);
+    const page = await openLab(lang);
     await longTx(page, true);
     await page.uncheck('#vacuum-include-dv');
     await runSmall(page, 1000, 1);

@@ -6,6 +6,13 @@ mod common;
 
 use common::*;
 use queue_lab_core::advisor::*;
+use queue_lab_core::keys;
+use SignalKind::*;
+
+/// `kind`'s reason for `w` is the catalog's `key`.
+fn assert_reason(w: &Workload, kind: SignalKind, key: queue_lab_core::i18n::Key) {
+    assert_eq!(reason_key(w, kind), key, "{kind:?}");
+}
 
 // --- the three worked cases of §8 ------------------------------------------------
 
@@ -28,22 +35,16 @@ fn side_project_at_5_jobs_per_s_meets_no_signal_and_stays_on_one_postgres() {
 fn planetscale_case_800_jobs_per_s_beside_analytics_with_long_transaction_moves_queue_to_own_postgres(
 ) {
     let v = ok(&Workload::planetscale_case());
-    let autovacuum = v.signal(SignalKind::AutovacuumBehind);
+    let autovacuum = v.signal(AutovacuumBehind);
     assert!(autovacuum.met);
-    assert_eq!(
-        autovacuum.reason.key,
-        queue_lab_core::keys::LEAVE_AUTOVACUUM_MET_LONG_TX
-    );
+    assert_eq!(autovacuum.reason.key, keys::LEAVE_AUTOVACUUM_MET_LONG_TX);
     assert_eq!(autovacuum.reason.number("dead_per_s"), Some(1_600.0));
-    assert!(v.is_met(SignalKind::QueueEatsMainDb));
-    assert!(!v.is_met(SignalKind::FanOut));
-    assert!(!v.is_met(SignalKind::Replay));
-    assert!(!v.is_met(SignalKind::SustainedThousands));
+    assert!(v.is_met(QueueEatsMainDb));
+    assert!(!v.is_met(FanOut));
+    assert!(!v.is_met(Replay));
+    assert!(!v.is_met(SustainedThousands));
     assert_eq!(v.recommendation, Recommendation::QueueOnOwnPostgres);
-    assert_eq!(
-        v.driven_by,
-        vec![SignalKind::AutovacuumBehind, SignalKind::QueueEatsMainDb]
-    );
+    assert_eq!(v.driven_by, vec![AutovacuumBehind, QueueEatsMainDb]);
     assert_eq!(v.fixes.first(), Some(&Fix::EndLongTransactions));
     assert!(v.fixes.contains(&Fix::TuneAutovacuum));
     assert!(v.dead_tuples.horizon_pinned);
@@ -54,13 +55,10 @@ fn planetscale_case_800_jobs_per_s_beside_analytics_with_long_transaction_moves_
 #[test]
 fn five_teams_consuming_the_same_events_is_fan_out_and_recommends_a_log() {
     let v = ok(&Workload::five_teams_case());
-    assert!(v.is_met(SignalKind::FanOut));
-    assert_eq!(
-        v.signal(SignalKind::FanOut).reason.number("consumers"),
-        Some(5.0)
-    );
+    assert!(v.is_met(FanOut));
+    assert_eq!(v.signal(FanOut).reason.number("consumers"), Some(5.0));
     assert_eq!(v.recommendation, Recommendation::Log);
-    assert_eq!(v.driven_by, vec![SignalKind::FanOut]);
+    assert_eq!(v.driven_by, vec![FanOut]);
     assert!(v.fixes.contains(&Fix::PublishThroughOutbox));
     assert!(v
         .lab_links
@@ -73,10 +71,10 @@ fn five_teams_consuming_the_same_events_is_fan_out_and_recommends_a_log() {
 #[test]
 fn autovacuum_signal_is_met_when_a_long_transaction_pins_the_horizon() {
     let mut w = at_rate(0.1);
-    assert!(!ok(&w).is_met(SignalKind::AutovacuumBehind));
+    assert!(!ok(&w).is_met(AutovacuumBehind));
     w.long_transactions = true;
     let v = ok(&w);
-    assert!(v.is_met(SignalKind::AutovacuumBehind));
+    assert!(v.is_met(AutovacuumBehind));
     assert_eq!(v.dead_tuples.default.clears_per_s, 0.0);
     assert!(!v.dead_tuples.tuned.keeps_up);
 }
@@ -88,7 +86,7 @@ fn long_transaction_with_no_jobs_leaves_nothing_to_clear_so_autovacuum_signal_is
         ..at_rate(0.0)
     };
     let v = ok(&w);
-    assert!(!v.is_met(SignalKind::AutovacuumBehind));
+    assert!(!v.is_met(AutovacuumBehind));
     assert!(!v.dead_tuples.horizon_pinned);
 }
 
@@ -96,35 +94,37 @@ fn long_transaction_with_no_jobs_leaves_nothing_to_clear_so_autovacuum_signal_is
 fn autovacuum_signal_is_met_just_above_the_tuned_ceiling_not_at_or_below_it() {
     let boundary = VacuumSettings::TUNED.clear_ceiling_per_s() / DEAD_VERSIONS_PER_JOB;
     assert!(boundary < 1_000_000.0, "the boundary must be a valid input");
-    let below = reason_key(&at_rate(just_below(boundary)), SignalKind::AutovacuumBehind);
+    let below = reason_key(&at_rate(just_below(boundary)), AutovacuumBehind);
     let at = ok(&at_rate(boundary));
     let above = ok(&at_rate(just_above(boundary)));
-    assert_eq!(below, queue_lab_core::keys::LEAVE_AUTOVACUUM_NOT_MET_TUNE);
-    assert!(!at.is_met(SignalKind::AutovacuumBehind));
+    assert_eq!(below, keys::LEAVE_AUTOVACUUM_NOT_MET_TUNE);
+    assert!(!at.is_met(AutovacuumBehind));
     assert!(at.dead_tuples.tuned.keeps_up);
-    assert!(above.is_met(SignalKind::AutovacuumBehind));
+    assert!(above.is_met(AutovacuumBehind));
     assert_eq!(
-        above.signal(SignalKind::AutovacuumBehind).reason.key,
-        queue_lab_core::keys::LEAVE_AUTOVACUUM_MET_RATE
+        above.signal(AutovacuumBehind).reason.key,
+        keys::LEAVE_AUTOVACUUM_MET_RATE
     );
 }
 
 #[test]
 fn above_the_default_ceiling_autovacuum_advice_is_to_tune_not_to_leave() {
     let boundary = VacuumSettings::DEFAULT.clear_ceiling_per_s() / DEAD_VERSIONS_PER_JOB;
-    assert_eq!(
-        reason_key(&at_rate(just_below(boundary)), SignalKind::AutovacuumBehind),
-        queue_lab_core::keys::LEAVE_AUTOVACUUM_NOT_MET
+    assert_reason(
+        &at_rate(just_below(boundary)),
+        AutovacuumBehind,
+        keys::LEAVE_AUTOVACUUM_NOT_MET,
     );
-    assert_eq!(
-        reason_key(&at_rate(boundary), SignalKind::AutovacuumBehind),
-        queue_lab_core::keys::LEAVE_AUTOVACUUM_NOT_MET
+    assert_reason(
+        &at_rate(boundary),
+        AutovacuumBehind,
+        keys::LEAVE_AUTOVACUUM_NOT_MET,
     );
     let above = ok(&at_rate(just_above(boundary)));
-    assert!(!above.is_met(SignalKind::AutovacuumBehind));
+    assert!(!above.is_met(AutovacuumBehind));
     assert_eq!(
-        above.signal(SignalKind::AutovacuumBehind).reason.key,
-        queue_lab_core::keys::LEAVE_AUTOVACUUM_NOT_MET_TUNE
+        above.signal(AutovacuumBehind).reason.key,
+        keys::LEAVE_AUTOVACUUM_NOT_MET_TUNE
     );
     assert!(above.fixes.contains(&Fix::TuneAutovacuum));
 }
@@ -189,54 +189,48 @@ fn tune_autovacuum_fix_appears_once_default_settings_carry_more_than_20000_dead_
 
 #[test]
 fn main_db_signal_is_met_from_70_percent_load_not_just_below() {
-    assert!(!ok(&loaded(69.99, 800.0)).is_met(SignalKind::QueueEatsMainDb));
-    assert_eq!(
-        reason_key(&loaded(69.99, 800.0), SignalKind::QueueEatsMainDb),
-        queue_lab_core::keys::LEAVE_MAIN_DB_NOT_MET_LIGHT_LOAD
+    assert!(!ok(&loaded(69.99, 800.0)).is_met(QueueEatsMainDb));
+    assert_reason(
+        &loaded(69.99, 800.0),
+        QueueEatsMainDb,
+        keys::LEAVE_MAIN_DB_NOT_MET_LIGHT_LOAD,
     );
-    assert!(ok(&loaded(70.0, 800.0)).is_met(SignalKind::QueueEatsMainDb));
-    assert!(ok(&loaded(70.01, 800.0)).is_met(SignalKind::QueueEatsMainDb));
+    assert!(ok(&loaded(70.0, 800.0)).is_met(QueueEatsMainDb));
+    assert!(ok(&loaded(70.01, 800.0)).is_met(QueueEatsMainDb));
 }
 
 #[test]
 fn main_db_signal_needs_at_least_100_jobs_per_s_on_a_loaded_database() {
-    assert_eq!(
-        reason_key(&loaded(85.0, 99.99), SignalKind::QueueEatsMainDb),
-        queue_lab_core::keys::LEAVE_MAIN_DB_NOT_MET_SMALL_QUEUE
+    assert_reason(
+        &loaded(85.0, 99.99),
+        QueueEatsMainDb,
+        keys::LEAVE_MAIN_DB_NOT_MET_SMALL_QUEUE,
     );
     let at = ok(&loaded(85.0, 100.0));
-    assert!(at.is_met(SignalKind::QueueEatsMainDb));
+    assert!(at.is_met(QueueEatsMainDb));
     assert_eq!(
-        at.signal(SignalKind::QueueEatsMainDb)
-            .reason
-            .number("writes_per_s"),
+        at.signal(QueueEatsMainDb).reason.number("writes_per_s"),
         Some(300.0)
     );
-    assert!(ok(&loaded(85.0, 100.01)).is_met(SignalKind::QueueEatsMainDb));
+    assert!(ok(&loaded(85.0, 100.01)).is_met(QueueEatsMainDb));
 }
 
 #[test]
 fn main_db_signal_alone_recommends_the_queue_own_postgres_instance() {
     let v = ok(&loaded(90.0, 300.0));
     assert_eq!(v.recommendation, Recommendation::QueueOnOwnPostgres);
-    assert_eq!(v.driven_by, vec![SignalKind::QueueEatsMainDb]);
+    assert_eq!(v.driven_by, vec![QueueEatsMainDb]);
 }
 
 // --- fan-out --------------------------------------------------------------------------
 
 #[test]
 fn fan_out_is_met_from_three_consumers_not_at_two() {
-    assert_eq!(
-        reason_key(&consumers(1.0), SignalKind::FanOut),
-        queue_lab_core::keys::LEAVE_FAN_OUT_NOT_MET_SINGLE
-    );
-    assert_eq!(
-        reason_key(&consumers(2.0), SignalKind::FanOut),
-        queue_lab_core::keys::LEAVE_FAN_OUT_NOT_MET_TWO
-    );
-    assert!(!ok(&consumers(2.0)).is_met(SignalKind::FanOut));
-    assert!(ok(&consumers(3.0)).is_met(SignalKind::FanOut));
-    assert!(ok(&consumers(4.0)).is_met(SignalKind::FanOut));
+    assert_reason(&consumers(1.0), FanOut, keys::LEAVE_FAN_OUT_NOT_MET_SINGLE);
+    assert_reason(&consumers(2.0), FanOut, keys::LEAVE_FAN_OUT_NOT_MET_TWO);
+    assert!(!ok(&consumers(2.0)).is_met(FanOut));
+    assert!(ok(&consumers(3.0)).is_met(FanOut));
+    assert!(ok(&consumers(4.0)).is_met(FanOut));
     assert_eq!(
         ok(&consumers(2.0)).recommendation,
         Recommendation::StayOnOnePostgres
@@ -248,31 +242,29 @@ fn fan_out_is_met_from_three_consumers_not_at_two() {
 
 #[test]
 fn replay_need_is_met_only_when_asked_and_recommends_a_log() {
-    assert!(!ok(&Workload::default()).is_met(SignalKind::Replay));
+    assert!(!ok(&Workload::default()).is_met(Replay));
     let w = Workload {
         replay_needed: true,
         ..Workload::default()
     };
     let v = ok(&w);
-    assert!(v.is_met(SignalKind::Replay));
+    assert!(v.is_met(Replay));
     assert_eq!(v.recommendation, Recommendation::Log);
-    assert_eq!(v.driven_by, vec![SignalKind::Replay]);
+    assert_eq!(v.driven_by, vec![Replay]);
 }
 
 // --- sustained thousands per second ----------------------------------------------------
 
 #[test]
 fn thousands_signal_is_met_from_1000_sustained_jobs_per_s_not_just_below() {
-    assert!(!ok(&at_rate(999.99)).is_met(SignalKind::SustainedThousands));
+    assert!(!ok(&at_rate(999.99)).is_met(SustainedThousands));
     let at = ok(&at_rate(1_000.0));
-    assert!(at.is_met(SignalKind::SustainedThousands));
+    assert!(at.is_met(SustainedThousands));
     assert_eq!(
-        at.signal(SignalKind::SustainedThousands)
-            .reason
-            .number("jobs_per_day"),
+        at.signal(SustainedThousands).reason.number("jobs_per_day"),
         Some(86_400_000.0)
     );
-    assert!(ok(&at_rate(1_000.01)).is_met(SignalKind::SustainedThousands));
+    assert!(ok(&at_rate(1_000.01)).is_met(SustainedThousands));
     assert_eq!(at.recommendation, Recommendation::ManagedQueue);
 }
 
@@ -282,15 +274,17 @@ fn peaks_of_thousands_alone_do_not_meet_the_sustained_signal() {
         peak_jobs_per_s: p,
         ..at_rate(500.0)
     };
-    assert_eq!(
-        reason_key(&peak(999.99), SignalKind::SustainedThousands),
-        queue_lab_core::keys::LEAVE_THOUSANDS_NOT_MET
+    assert_reason(
+        &peak(999.99),
+        SustainedThousands,
+        keys::LEAVE_THOUSANDS_NOT_MET,
     );
-    assert_eq!(
-        reason_key(&peak(1_000.0), SignalKind::SustainedThousands),
-        queue_lab_core::keys::LEAVE_THOUSANDS_NOT_MET_PEAK_ONLY
+    assert_reason(
+        &peak(1_000.0),
+        SustainedThousands,
+        keys::LEAVE_THOUSANDS_NOT_MET_PEAK_ONLY,
     );
-    assert!(!ok(&peak(5_000.0)).is_met(SignalKind::SustainedThousands));
+    assert!(!ok(&peak(5_000.0)).is_met(SustainedThousands));
 }
 
 #[test]
@@ -301,7 +295,7 @@ fn fan_out_outranks_thousands_because_a_log_also_carries_the_rate() {
     };
     let v = ok(&w);
     assert_eq!(v.recommendation, Recommendation::Log);
-    assert!(v.is_met(SignalKind::SustainedThousands));
+    assert!(v.is_met(SustainedThousands));
 }
 
 // --- notes ------------------------------------------------------------------------------
@@ -316,18 +310,9 @@ fn latency_below_one_second_asks_for_listen_notify_from_one_second_polling_does(
         latency_target_ms: ms,
         ..Workload::default()
     };
-    assert!(has_note(
-        &latency(999.99),
-        queue_lab_core::keys::LEAVE_NOTE_LATENCY_NOTIFY
-    ));
-    assert!(has_note(
-        &latency(1_000.0),
-        queue_lab_core::keys::LEAVE_NOTE_LATENCY_POLL
-    ));
-    assert!(has_note(
-        &latency(1_000.01),
-        queue_lab_core::keys::LEAVE_NOTE_LATENCY_POLL
-    ));
+    assert!(has_note(&latency(999.99), keys::LEAVE_NOTE_LATENCY_NOTIFY));
+    assert!(has_note(&latency(1_000.0), keys::LEAVE_NOTE_LATENCY_POLL));
+    assert!(has_note(&latency(1_000.01), keys::LEAVE_NOTE_LATENCY_POLL));
 }
 
 #[test]
@@ -338,16 +323,10 @@ fn jobs_of_30_seconds_or_more_get_the_heartbeat_note() {
     };
     assert!(!has_note(
         &duration(29.99),
-        queue_lab_core::keys::LEAVE_NOTE_LEASE_HEARTBEAT
+        keys::LEAVE_NOTE_LEASE_HEARTBEAT
     ));
-    assert!(has_note(
-        &duration(30.0),
-        queue_lab_core::keys::LEAVE_NOTE_LEASE_HEARTBEAT
-    ));
-    assert!(has_note(
-        &duration(30.01),
-        queue_lab_core::keys::LEAVE_NOTE_LEASE_HEARTBEAT
-    ));
+    assert!(has_note(&duration(30.0), keys::LEAVE_NOTE_LEASE_HEARTBEAT));
+    assert!(has_note(&duration(30.01), keys::LEAVE_NOTE_LEASE_HEARTBEAT));
 }
 
 #[test]
@@ -360,12 +339,12 @@ fn strict_ordering_is_a_note_not_a_leave_signal() {
     assert!(v
         .notes
         .iter()
-        .any(|n| n.key == queue_lab_core::keys::LEAVE_NOTE_ORDERING_STRICT));
+        .any(|n| n.key == keys::LEAVE_NOTE_ORDERING_STRICT));
     assert!(v.signals.iter().all(|s| !s.met));
     assert_eq!(v.recommendation, Recommendation::StayOnOnePostgres);
     assert!(!has_note(
         &Workload::default(),
-        queue_lab_core::keys::LEAVE_NOTE_ORDERING_STRICT
+        keys::LEAVE_NOTE_ORDERING_STRICT
     ));
 }
 
@@ -379,7 +358,7 @@ fn jobs_in_flight_follow_littles_law() {
     let note = ok(&w)
         .notes
         .into_iter()
-        .find(|n| n.key == queue_lab_core::keys::LEAVE_NOTE_IN_FLIGHT);
+        .find(|n| n.key == keys::LEAVE_NOTE_IN_FLIGHT);
     let note = note.expect("in-flight note");
     assert_eq!(note.number("in_flight"), Some(200.0));
     assert_eq!(note.number("in_flight_peak"), Some(600.0));

@@ -345,6 +345,12 @@ impl<'e> Script<'e> {
         Ok(())
     }
 
+    /// Billing, then email, each receives its batch and acks it.
+    fn both_receive_ack(&mut self) -> Result<(), CheckError> {
+        self.receive_ack(BILLING)?;
+        self.receive_ack(EMAIL)
+    }
+
     /// The whole script.
     pub fn run(&mut self) -> Result<(), CheckError> {
         self.e.setup()?;
@@ -360,8 +366,7 @@ impl<'e> Script<'e> {
         self.row("B: begin; send b1 (left open)", "sent", format!("id #{id}"));
         self.send(&["o2", "o3"])?;
         self.ticker(false)?;
-        self.receive_ack(BILLING)?;
-        self.receive_ack(EMAIL)?;
+        self.both_receive_ack()?;
         let id = self.e.send_open("b2")?;
         self.e.commit_open()?;
         self.row("B: send b2; commit", "committed", format!("id #{id}"));
@@ -373,23 +378,18 @@ impl<'e> Script<'e> {
         self.ack(BILLING)?;
         self.cursors()?;
         self.receive_ack(EMAIL)?;
-        self.wait(WAIT_SECONDS)?;
-        self.retry_events()?;
-        self.ticker(true)?;
-        self.receive_ack(BILLING)?;
-        self.receive_ack(EMAIL)?;
-        self.wait(WAIT_SECONDS)?;
-        self.retry_events()?;
-        self.ticker(true)?;
-        self.receive_ack(BILLING)?;
-        self.receive_ack(EMAIL)?;
+        for _ in 0..2 {
+            self.wait(WAIT_SECONDS)?;
+            self.retry_events()?;
+            self.ticker(true)?;
+            self.both_receive_ack()?;
+        }
         // Rotation: switch, period not passed, the slowest consumer holds it back.
         self.rotate()?;
         self.send(&["o5"])?;
         self.cursors()?;
         self.ticker(true)?;
-        self.receive_ack(BILLING)?;
-        self.receive_ack(EMAIL)?;
+        self.both_receive_ack()?;
         self.rotate()?;
         self.wait(WAIT_SECONDS)?;
         self.rotate()?;

@@ -30,7 +30,7 @@ use std::time::Instant;
 use postgres::types::Type;
 use postgres::Client;
 
-use crate::target::{self, en, group, lab_sql, render, table, CLOCK_SCHEMA};
+use crate::target::{self, en, group, lab_sql, render, table, Print, CLOCK_SCHEMA};
 use crate::{context, CheckError};
 use queue_lab_core::i18n::Msg;
 use stmt::{ACK, FLUSH_STATS, FORCE_TICK, RECEIVE, SEND_BURST, TICK};
@@ -347,19 +347,13 @@ impl Report {
 }
 
 /// Runs both runs in their own schemas; `print` gets each table as it is ready.
-pub fn run(
-    url: &str,
-    settings: Settings,
-    print: &mut dyn FnMut(String),
-) -> Result<Report, CheckError> {
+pub fn run(url: &str, settings: Settings, print: Print) -> Result<Report, CheckError> {
     in_lab_schemas(url, |c| {
-        let mut one = |pinned| {
+        let [free, pinned] = target::free_then_pinned(print, |pinned| {
             let run = one_run(url, c, settings, pinned)?;
-            print(format!("\n{}", run.table(settings)));
-            Ok::<_, CheckError>(run)
-        };
-        let free = one(false)?;
-        let pinned = one(true)?;
+            let text = format!("\n{}", run.table(settings));
+            Ok((run, text))
+        })?;
         let coop = coop::run(c)?;
         print(coop.table());
         Ok(Report {

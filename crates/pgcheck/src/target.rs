@@ -120,6 +120,24 @@ pub fn lab_session(url: &str, lab_schema: &str) -> Result<Client, CheckError> {
     Ok(c)
 }
 
+/// Where a subcommand sends each part of its report as soon as that part is ready.
+pub type Print<'a> = &'a mut dyn FnMut(String);
+
+/// L3's and L4's two runs: `one(false)` with the xmin horizon free, then `one(true)` with it
+/// pinned by a second connection; the text each returns beside its run goes to `print` before
+/// the next run starts.
+pub fn free_then_pinned<R>(
+    print: Print,
+    mut one: impl FnMut(bool) -> Result<(R, String), CheckError>,
+) -> Result<[R; 2], CheckError> {
+    let mut run = |pinned| {
+        let (run, text) = one(pinned)?;
+        print(text);
+        Ok::<_, CheckError>(run)
+    };
+    Ok([run(false)?, run(true)?])
+}
+
 /// clock_advance.sql on `c`: lab time moves on by `secs` for that session.
 pub fn advance_clock(c: &mut Client, secs: f64) -> Result<(), CheckError> {
     let stmt = context(

@@ -20,7 +20,7 @@ use std::time::Instant;
 use postgres::types::Type;
 use postgres::Client;
 
-use crate::target::{self, en, group, lab_sql, table, CLOCK_SCHEMA};
+use crate::target::{self, en, group, lab_sql, table, Print, CLOCK_SCHEMA};
 use crate::{context, CheckError};
 
 /// L3's schema, as its descriptor names it.
@@ -288,11 +288,7 @@ impl Report {
 }
 
 /// Runs both runs in their own schemas; `print` gets each part as it is ready.
-pub fn run(
-    url: &str,
-    settings: Settings,
-    print: &mut dyn FnMut(String),
-) -> Result<Report, CheckError> {
+pub fn run(url: &str, settings: Settings, print: Print) -> Result<Report, CheckError> {
     let schemas: Vec<&str> = [CLOCK_SCHEMA, lab_schema()]
         .iter()
         .chain(VAC_SCHEMAS.iter())
@@ -300,10 +296,9 @@ pub fn run(
         .collect();
     target::run_in_schemas(url, "vacuum", &schemas, &[], || {
         let mut c = target::lab_session(url, lab_schema())?;
-        let mut runs = Vec::new();
-        for pinned in [false, true] {
+        let [free, pinned] = target::free_then_pinned(print, |pinned| {
             let run = one_run(url, &mut c, settings, pinned)?;
-            print(format!(
+            let text = format!(
                 "\n{} ({} jobs × {} rounds, batch {}):\n{}",
                 if pinned {
                     "L3 with the xmin horizon pinned (a second connection holds a transaction open)"
@@ -314,12 +309,10 @@ pub fn run(
                 settings.rounds,
                 settings.batch,
                 run.table()
-            ));
-            runs.push(run);
-        }
+            );
+            Ok((run, text))
+        })?;
         context(c.batch_execute(TEARDOWN), "teardown.sql")?;
-        let pinned = runs.pop().expect("two runs");
-        let free = runs.pop().expect("two runs");
         Ok(Report {
             settings,
             free,

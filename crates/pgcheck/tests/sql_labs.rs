@@ -9,7 +9,7 @@
 //! purpose, rather than passing without checking. The tests take turns (they share the
 //! schema `lab`; the subcommands also wait for each other through an advisory lock).
 
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use pgcheck::{jobs, pgq, target, vacuum};
 
@@ -24,6 +24,11 @@ fn url() -> String {
              QUEUE_LAB_PG_URL=$(scripts/pg-local.sh start) cargo test -p pgcheck"
         )
     })
+}
+
+/// This test's turn on the server (the tests share its schemas: one at a time), and its URL.
+fn turn() -> (MutexGuard<'static, ()>, String) {
+    (TURN.lock().unwrap_or_else(|e| e.into_inner()), url())
 }
 
 /// The schemas a subcommand may touch that are left on the server.
@@ -46,8 +51,7 @@ fn leftovers(url: &str) -> Vec<String> {
 
 #[test]
 fn jobs_subcommand_shows_every_l1_scenario_on_the_server_and_leaves_nothing() {
-    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    let url = url();
+    let (_turn, url) = turn();
     let report = jobs::run(&url).expect("pgcheck jobs");
     println!("{}", report.table());
     for name in [
@@ -71,8 +75,7 @@ fn jobs_subcommand_shows_every_l1_scenario_on_the_server_and_leaves_nothing() {
 
 #[test]
 fn vacuum_subcommand_bloats_without_vacuum_and_a_pinned_horizon_keeps_dead_tuples() {
-    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    let url = url();
+    let (_turn, url) = turn();
     let s = vacuum::Settings {
         jobs: 2_000,
         rounds: 2,
@@ -144,8 +147,7 @@ fn vacuum_subcommand_bloats_without_vacuum_and_a_pinned_horizon_keeps_dead_tuple
 
 #[test]
 fn pgq_subcommand_rotation_queue_never_bloats_while_skip_locked_piles_up_dead_tuples() {
-    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    let url = url();
+    let (_turn, url) = turn();
     let s = pgq::Settings {
         events: 1_000,
         // Three rounds: the third rotation truncates the first round's events (the first
@@ -177,8 +179,7 @@ fn pgq_subcommand_rotation_queue_never_bloats_while_skip_locked_piles_up_dead_tu
 #[test]
 fn pgq_coop_subconsumers_get_batches_of_their_own_a_dead_members_batch_is_taken_over_and_an_unsubscribed_consumer_stops_holding_rotation(
 ) {
-    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    let url = url();
+    let (_turn, url) = turn();
     let coop = pgq::run_coop(&url).expect("pgcheck pgq (cooperative consumers)");
     println!("{}", coop.table());
     // Each member gets a batch of its own: two different batches, disjoint, together what
@@ -225,8 +226,7 @@ fn pgq_coop_subconsumers_get_batches_of_their_own_a_dead_members_batch_is_taken_
 
 #[test]
 fn a_subcommand_refuses_a_schema_that_holds_data_and_leaves_it_as_it_was() {
-    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    let url = url();
+    let (_turn, url) = turn();
     let mut c = target::connect(&url).expect("connect");
     c.batch_execute(
         "create schema lab; create table lab.someone_elses (n int); \
@@ -253,8 +253,7 @@ fn a_subcommand_refuses_a_schema_that_holds_data_and_leaves_it_as_it_was() {
 
 #[test]
 fn a_schema_that_existed_empty_is_used_and_left_existing_and_empty() {
-    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    let url = url();
+    let (_turn, url) = turn();
     let mut c = target::connect(&url).expect("connect");
     c.batch_execute("create schema jobs_lab")
         .expect("an empty schema");

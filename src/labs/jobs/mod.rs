@@ -10,20 +10,10 @@ pub mod tour;
 pub mod view;
 
 use crate::keys;
-use crate::lab::{Lab, LabId};
-use leptos::prelude::*;
 
-pub const LAB: Lab = Lab {
-    slug: "jobs",
-    tag: "L1",
-    title: keys::LAB_JOBS_TITLE,
-    short: keys::LAB_JOBS_SHORT,
-    summary: keys::LAB_JOBS_SUMMARY,
-    blurb: keys::LAB_JOBS_BLURB,
-    needs_postgres: true,
-    schema: Some("jobs_lab"),
-    keeps_path: true,
-    view: || view! { <view::JobsLab/> }.into_any(),
-};
-
-pub const ID: LabId = LabId(&LAB);
+crate::lab::descriptor! {
+    slug: "jobs", tag: "L1", schema: Some("jobs_lab"), keeps_path: true,
+    view: JobsLab,
+    title: keys::LAB_JOBS_TITLE, short: keys::LAB_JOBS_SHORT,
+    summary: keys::LAB_JOBS_SUMMARY, blurb: keys::LAB_JOBS_BLURB,
+}

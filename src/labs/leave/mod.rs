@@ -5,20 +5,10 @@ pub mod model;
 pub mod view;
 
 use crate::keys;
-use crate::lab::{Lab, LabId};
-use leptos::prelude::*;
 
-pub const LAB: Lab = Lab {
-    slug: "leave",
-    tag: "L5",
-    title: keys::LAB_LEAVE_TITLE,
-    short: keys::LAB_LEAVE_SHORT,
-    summary: keys::LAB_LEAVE_SUMMARY,
-    blurb: keys::LAB_LEAVE_BLURB,
-    needs_postgres: false,
-    schema: None,
-    keeps_path: false,
-    view: || view! { <view::LeaveLab/> }.into_any(),
-};
-
-pub const ID: LabId = LabId(&LAB);
+crate::lab::descriptor! {
+    slug: "leave", tag: "L5", schema: None, keeps_path: false,
+    view: LeaveLab,
+    title: keys::LAB_LEAVE_TITLE, short: keys::LAB_LEAVE_SHORT,
+    summary: keys::LAB_LEAVE_SUMMARY, blurb: keys::LAB_LEAVE_BLURB,
+}

@@ -11,20 +11,10 @@ pub mod tour;
 pub mod view;
 
 use crate::keys;
-use crate::lab::{Lab, LabId};
-use leptos::prelude::*;
 
-pub const LAB: Lab = Lab {
-    slug: "pgq",
-    tag: "L4",
-    title: keys::LAB_PGQ_TITLE,
-    short: keys::LAB_PGQ_SHORT,
-    summary: keys::LAB_PGQ_SUMMARY,
-    blurb: keys::LAB_PGQ_BLURB,
-    needs_postgres: true,
-    schema: Some("pgq_lab"),
-    keeps_path: false,
-    view: || view! { <view::PgqLab/> }.into_any(),
-};
-
-pub const ID: LabId = LabId(&LAB);
+crate::lab::descriptor! {
+    slug: "pgq", tag: "L4", schema: Some("pgq_lab"), keeps_path: false,
+    view: PgqLab,
+    title: keys::LAB_PGQ_TITLE, short: keys::LAB_PGQ_SHORT,
+    summary: keys::LAB_PGQ_SUMMARY, blurb: keys::LAB_PGQ_BLURB,
+}

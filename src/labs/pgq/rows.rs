@@ -213,54 +213,39 @@ pub struct Snapshot {
     pub inflight_open: bool,
 }
 
-#[derive(Deserialize)]
-pub(super) struct MsgId {
-    pub(super) msg_id: i64,
+/// A statement's row of one column, read only inside the lab: `Name { column: Type }`,
+/// each a struct that deserializes that column.
+macro_rules! one_column {
+    ($($(#[$m:meta])* $name:ident { $col:ident: $ty:ty }),* $(,)?) => {$(
+        $(#[$m])*
+        #[derive(Deserialize)]
+        pub(super) struct $name {
+            pub(super) $col: $ty,
+        }
+    )*};
 }
+
+one_column! {
+    MsgId { msg_id: i64 },
+    Count { sent: i64 },
+    /// `tick_id` is null when `pgque.ticker(queue)` found no tick due.
+    TickId { tick_id: Option<i64> },
+    BatchEvent { msg_id: i64 },
+    TickSnap { snapshot: String },
+    Finished { finished: i32 },
+    #[allow(dead_code)]
+    Nacked { nacked: i32 },
+    NackOutcome { outcome: String },
+    Released { released: i32 },
+    #[allow(dead_code)]
+    Gid { gid: String },
+}
+
 /// What `pgque.send` returns: the event's id and the sending transaction's id.
 #[derive(Deserialize)]
 pub struct Sent {
     pub msg_id: i64,
     pub txid: String,
-}
-#[derive(Deserialize)]
-pub(super) struct Count {
-    pub(super) sent: i64,
-}
-#[derive(Deserialize)]
-pub(super) struct TickId {
-    /// Null when `pgque.ticker(queue)` found no tick due.
-    pub(super) tick_id: Option<i64>,
-}
-#[derive(Deserialize)]
-pub(super) struct BatchEvent {
-    pub(super) msg_id: i64,
-}
-#[derive(Deserialize)]
-pub(super) struct TickSnap {
-    pub(super) snapshot: String,
-}
-#[derive(Deserialize)]
-pub(super) struct Finished {
-    pub(super) finished: i32,
-}
-#[derive(Deserialize)]
-pub(super) struct Nacked {
-    #[allow(dead_code)]
-    pub(super) nacked: i32,
-}
-#[derive(Deserialize)]
-pub(super) struct NackOutcome {
-    pub(super) outcome: String,
-}
-#[derive(Deserialize)]
-pub(super) struct Released {
-    pub(super) released: i32,
-}
-#[derive(Deserialize)]
-pub(super) struct Gid {
-    #[allow(dead_code)]
-    pub(super) gid: String,
 }
 
 /// One member of a cooperative group, as `pgque.get_subconsumer_info` reports it.

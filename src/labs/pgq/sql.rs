@@ -5,9 +5,10 @@
 use super::rows::{BatchEvent, ConsumerInfo, Count, CursorInfo, DeadLetter, Event, Finished, Gid};
 use super::rows::{MaintRow, MsgId, NackOutcome, Nacked, QueueInfo, Released, Retry, Sent};
 use super::rows::{SubInfo, TableInfo, TickId, TickSnap};
-use crate::db::{Conn, Db, DbError, Param};
+use crate::db::{sql_file, Conn, Db, DbError, Param};
 use crate::keys;
 use queue_lab_core::i18n::Key;
+use serde::de::DeserializeOwned;
 
 /// The engine, installed in this order (each file is one `db.exec`).
 pub const ENGINE: [(&str, &str); 9] = [
@@ -34,46 +35,41 @@ pub const ENGINE: [(&str, &str); 9] = [
     ("70_maint.sql", include_str!("../../sql/pgque/70_maint.sql")),
 ];
 
-macro_rules! lab_sql {
-    ($name:ident, $file:literal) => {
-        pub const $name: &str = include_str!(concat!("../../sql/pgque/lab/", $file));
-    };
-}
-lab_sql!(DROP_SQL, "drop.sql");
-lab_sql!(CREATE_QUEUE_SQL, "create_queue.sql");
-lab_sql!(SUBSCRIBE_SQL, "subscribe.sql");
-lab_sql!(UNSUBSCRIBE_SQL, "unsubscribe.sql");
-lab_sql!(SUB_ADD_SQL, "sub_add.sql");
-lab_sql!(SUB_REMOVE_SQL, "sub_remove.sql");
-lab_sql!(RECEIVE_COOP_SQL, "receive_coop.sql");
-lab_sql!(SUBCONSUMER_INFO_SQL, "subconsumer_info.sql");
-lab_sql!(SEND_SQL, "send.sql");
-lab_sql!(SEND_BURST_SQL, "send_burst.sql");
-lab_sql!(FORCE_TICK_SQL, "force_tick.sql");
-lab_sql!(TICK_SQL, "tick.sql");
-lab_sql!(QUEUE_CONFIG_SQL, "queue_config.sql");
-lab_sql!(BATCH_EVENTS_SQL, "batch_events.sql");
-lab_sql!(NACK_OUTCOME_SQL, "nack_outcome.sql");
-lab_sql!(TICK_SNAPSHOT_SQL, "tick_snapshot.sql");
-lab_sql!(RECEIVE_SQL, "receive.sql");
-lab_sql!(ACK_SQL, "ack.sql");
-lab_sql!(NACK_SQL, "nack.sql");
-lab_sql!(MAINT_SQL, "maint.sql");
-lab_sql!(RETRY_EVENTS_SQL, "retry_events.sql");
-lab_sql!(DLQ_INSPECT_SQL, "dlq_inspect.sql");
-lab_sql!(DLQ_REPLAY_SQL, "dlq_replay.sql");
-lab_sql!(DEAD_LETTER_SQL, "dead_letter.sql");
-lab_sql!(FLUSH_STATS_SQL, "flush_stats.sql");
-lab_sql!(QUEUE_INFO_SQL, "queue_info.sql");
-lab_sql!(CONSUMER_INFO_SQL, "consumer_info.sql");
-lab_sql!(TABLE_INFO_SQL, "table_info.sql");
-lab_sql!(CURSOR_INFO_SQL, "cursor_info.sql");
-lab_sql!(RETRY_LIST_SQL, "retry_list.sql");
-lab_sql!(INFLIGHT_FIND_SQL, "inflight_find.sql");
-lab_sql!(INFLIGHT_PREPARE_SQL, "inflight_prepare.sql");
-lab_sql!(INFLIGHT_ABORT_SQL, "inflight_abort.sql");
-lab_sql!(COMMIT_PREPARED_SQL, "commit_prepared.sql");
-lab_sql!(ROLLBACK_PREPARED_SQL, "rollback_prepared.sql");
+sql_file!(DROP_SQL, "pgque/lab/drop.sql");
+sql_file!(CREATE_QUEUE_SQL, "pgque/lab/create_queue.sql");
+sql_file!(SUBSCRIBE_SQL, "pgque/lab/subscribe.sql");
+sql_file!(UNSUBSCRIBE_SQL, "pgque/lab/unsubscribe.sql");
+sql_file!(SUB_ADD_SQL, "pgque/lab/sub_add.sql");
+sql_file!(SUB_REMOVE_SQL, "pgque/lab/sub_remove.sql");
+sql_file!(RECEIVE_COOP_SQL, "pgque/lab/receive_coop.sql");
+sql_file!(SUBCONSUMER_INFO_SQL, "pgque/lab/subconsumer_info.sql");
+sql_file!(SEND_SQL, "pgque/lab/send.sql");
+sql_file!(SEND_BURST_SQL, "pgque/lab/send_burst.sql");
+sql_file!(FORCE_TICK_SQL, "pgque/lab/force_tick.sql");
+sql_file!(TICK_SQL, "pgque/lab/tick.sql");
+sql_file!(QUEUE_CONFIG_SQL, "pgque/lab/queue_config.sql");
+sql_file!(BATCH_EVENTS_SQL, "pgque/lab/batch_events.sql");
+sql_file!(NACK_OUTCOME_SQL, "pgque/lab/nack_outcome.sql");
+sql_file!(TICK_SNAPSHOT_SQL, "pgque/lab/tick_snapshot.sql");
+sql_file!(RECEIVE_SQL, "pgque/lab/receive.sql");
+sql_file!(ACK_SQL, "pgque/lab/ack.sql");
+sql_file!(NACK_SQL, "pgque/lab/nack.sql");
+sql_file!(MAINT_SQL, "pgque/lab/maint.sql");
+sql_file!(RETRY_EVENTS_SQL, "pgque/lab/retry_events.sql");
+sql_file!(DLQ_INSPECT_SQL, "pgque/lab/dlq_inspect.sql");
+sql_file!(DLQ_REPLAY_SQL, "pgque/lab/dlq_replay.sql");
+sql_file!(DEAD_LETTER_SQL, "pgque/lab/dead_letter.sql");
+sql_file!(FLUSH_STATS_SQL, "pgque/lab/flush_stats.sql");
+sql_file!(QUEUE_INFO_SQL, "pgque/lab/queue_info.sql");
+sql_file!(CONSUMER_INFO_SQL, "pgque/lab/consumer_info.sql");
+sql_file!(TABLE_INFO_SQL, "pgque/lab/table_info.sql");
+sql_file!(CURSOR_INFO_SQL, "pgque/lab/cursor_info.sql");
+sql_file!(RETRY_LIST_SQL, "pgque/lab/retry_list.sql");
+sql_file!(INFLIGHT_FIND_SQL, "pgque/lab/inflight_find.sql");
+sql_file!(INFLIGHT_PREPARE_SQL, "pgque/lab/inflight_prepare.sql");
+sql_file!(INFLIGHT_ABORT_SQL, "pgque/lab/inflight_abort.sql");
+sql_file!(COMMIT_PREPARED_SQL, "pgque/lab/commit_prepared.sql");
+sql_file!(ROLLBACK_PREPARED_SQL, "pgque/lab/rollback_prepared.sql");
 
 pub const QUEUE: &str = "orders";
 /// The consumers subscribed at set-up.
@@ -391,39 +387,38 @@ pub async fn queue_info(c: &impl Conn, queue: &str) -> Result<Option<QueueInfo>,
         .first())
 }
 
+/// The rows `sql` returns for `queue`, its one parameter.
+async fn of_queue<T: DeserializeOwned>(
+    c: &impl Conn,
+    sql: &'static str,
+    queue: &str,
+) -> Result<Vec<T>, DbError> {
+    Ok(c.query::<T>(sql, &[queue.into()]).await?.rows)
+}
+
 /// Every consumer of the queue, as `pgque.get_consumer_info` reports it (consumer_info.sql).
 pub async fn consumer_info(c: &impl Conn, queue: &str) -> Result<Vec<ConsumerInfo>, DbError> {
-    Ok(c.query::<ConsumerInfo>(CONSUMER_INFO_SQL, &[queue.into()])
-        .await?
-        .rows)
+    of_queue(c, CONSUMER_INFO_SQL, queue).await
 }
 
 /// Every subconsumer of every group (subconsumer_info.sql).
 pub async fn subconsumer_info(c: &impl Conn, queue: &str) -> Result<Vec<SubInfo>, DbError> {
-    Ok(c.query::<SubInfo>(SUBCONSUMER_INFO_SQL, &[queue.into()])
-        .await?
-        .rows)
+    of_queue(c, SUBCONSUMER_INFO_SQL, queue).await
 }
 
 /// The queue's event tables (table_info.sql).
 pub async fn table_info(c: &impl Conn, queue: &str) -> Result<Vec<TableInfo>, DbError> {
-    Ok(c.query::<TableInfo>(TABLE_INFO_SQL, &[queue.into()])
-        .await?
-        .rows)
+    of_queue(c, TABLE_INFO_SQL, queue).await
 }
 
 /// Each consumer's cursor among the event tables (cursor_info.sql).
 pub async fn cursor_info(c: &impl Conn, queue: &str) -> Result<Vec<CursorInfo>, DbError> {
-    Ok(c.query::<CursorInfo>(CURSOR_INFO_SQL, &[queue.into()])
-        .await?
-        .rows)
+    of_queue(c, CURSOR_INFO_SQL, queue).await
 }
 
 /// Events waiting in the retry queue (retry_list.sql).
 pub async fn retry_list(c: &impl Conn, queue: &str) -> Result<Vec<Retry>, DbError> {
-    Ok(c.query::<Retry>(RETRY_LIST_SQL, &[queue.into()])
-        .await?
-        .rows)
+    of_queue(c, RETRY_LIST_SQL, queue).await
 }
 
 /// Ends the in-flight demo's prepared transaction: COMMIT PREPARED or ROLLBACK PREPARED

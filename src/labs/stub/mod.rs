@@ -11,20 +11,10 @@ pub mod sql;
 pub mod view;
 
 use crate::keys;
-use crate::lab::{Lab, LabId};
-use leptos::prelude::*;
 
-pub const LAB: Lab = Lab {
-    slug: "stub",
-    tag: "L6",
-    title: keys::LAB_STUB_TITLE,
-    short: keys::LAB_STUB_SHORT,
-    summary: keys::LAB_STUB_SUMMARY,
-    blurb: keys::LAB_STUB_BLURB,
-    needs_postgres: true,
-    schema: Some("stub_lab"),
-    keeps_path: true,
-    view: || view! { <view::StubLab/> }.into_any(),
-};
-
-pub const ID: LabId = LabId(&LAB);
+crate::lab::descriptor! {
+    slug: "stub", tag: "L6", schema: Some("stub_lab"), keeps_path: true,
+    view: StubLab,
+    title: keys::LAB_STUB_TITLE, short: keys::LAB_STUB_SHORT,
+    summary: keys::LAB_STUB_SUMMARY, blurb: keys::LAB_STUB_BLURB,
+}

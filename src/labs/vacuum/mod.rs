@@ -15,20 +15,10 @@ pub mod tour;
 pub mod view;
 
 use crate::keys;
-use crate::lab::{Lab, LabId};
-use leptos::prelude::*;
 
-pub const LAB: Lab = Lab {
-    slug: "vacuum",
-    tag: "L3",
-    title: keys::LAB_VACUUM_TITLE,
-    short: keys::LAB_VACUUM_SHORT,
-    summary: keys::LAB_VACUUM_SUMMARY,
-    blurb: keys::LAB_VACUUM_BLURB,
-    needs_postgres: true,
-    schema: Some("vacuum_lab"),
-    keeps_path: false,
-    view: || view! { <view::VacuumLab/> }.into_any(),
-};
-
-pub const ID: LabId = LabId(&LAB);
+crate::lab::descriptor! {
+    slug: "vacuum", tag: "L3", schema: Some("vacuum_lab"), keeps_path: false,
+    view: VacuumLab,
+    title: keys::LAB_VACUUM_TITLE, short: keys::LAB_VACUUM_SHORT,
+    summary: keys::LAB_VACUUM_SUMMARY, blurb: keys::LAB_VACUUM_BLURB,
+}

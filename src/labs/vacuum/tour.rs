@@ -17,32 +17,20 @@ pub fn rounds(rounds: u32) -> Action {
 
 pub const TOUR: [TourStep<Action>; 4] = [
     // One round: dead tuples, and a claim that reads every page.
-    TourStep {
-        title: keys::VACUUM_TOUR_1_TITLE,
-        body: keys::VACUUM_TOUR_1_BODY,
-        look: &[],
-        actions: || vec![rounds(1)],
-    },
+    TourStep::new(keys::VACUUM_TOUR_1_TITLE, keys::VACUUM_TOUR_1_BODY, || {
+        vec![rounds(1)]
+    }),
     // VACUUM: the dead tuples go, the claim reads a handful of pages, the file stays.
-    TourStep {
-        title: keys::VACUUM_TOUR_2_TITLE,
-        body: keys::VACUUM_TOUR_2_BODY,
-        look: &[],
-        actions: || vec![rounds(1), Action::Vacuum],
-    },
+    TourStep::new(keys::VACUUM_TOUR_2_TITLE, keys::VACUUM_TOUR_2_BODY, || {
+        vec![rounds(1), Action::Vacuum]
+    }),
     // A pinned horizon: VACUUM removes nothing.
-    TourStep {
-        title: keys::VACUUM_TOUR_3_TITLE,
-        body: keys::VACUUM_TOUR_3_BODY,
-        look: &[],
-        actions: || vec![Action::LongTx(true), rounds(1), Action::Vacuum],
-    },
+    TourStep::new(keys::VACUUM_TOUR_3_TITLE, keys::VACUUM_TOUR_3_BODY, || {
+        vec![Action::LongTx(true), rounds(1), Action::Vacuum]
+    }),
     // Rotation: TRUNCATE (or DETACH + DROP of the round's partition) after each round, the
     // table never bloats.
-    TourStep {
-        title: keys::VACUUM_TOUR_4_TITLE,
-        body: keys::VACUUM_TOUR_4_BODY,
-        look: &[],
-        actions: || vec![rounds(3)],
-    },
+    TourStep::new(keys::VACUUM_TOUR_4_TITLE, keys::VACUUM_TOUR_4_BODY, || {
+        vec![rounds(3)]
+    }),
 ];

@@ -6,20 +6,10 @@ pub mod tour;
 pub mod view;
 
 use crate::keys;
-use crate::lab::{Lab, LabId};
-use leptos::prelude::*;
 
-pub const LAB: Lab = Lab {
-    slug: "workers",
-    tag: "L2",
-    title: keys::LAB_WORKERS_TITLE,
-    short: keys::LAB_WORKERS_SHORT,
-    summary: keys::LAB_WORKERS_SUMMARY,
-    blurb: keys::LAB_WORKERS_BLURB,
-    needs_postgres: false,
-    schema: None,
-    keeps_path: false,
-    view: || view! { <view::WorkersLab/> }.into_any(),
-};
-
-pub const ID: LabId = LabId(&LAB);
+crate::lab::descriptor! {
+    slug: "workers", tag: "L2", schema: None, keeps_path: false,
+    view: WorkersLab,
+    title: keys::LAB_WORKERS_TITLE, short: keys::LAB_WORKERS_SHORT,
+    summary: keys::LAB_WORKERS_SUMMARY, blurb: keys::LAB_WORKERS_BLURB,
+}

@@ -10,7 +10,7 @@ use super::model::{Inputs, Pick};
 use crate::keys;
 use crate::labs::guide::TourStep;
 use queue_lab_core::i18n::Msg;
-use queue_sim::Strategy;
+use queue_sim::Strategy::{self, *};
 
 /// A table the tour can point into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +28,24 @@ pub struct Look {
     pub table: Table,
     pub metric: &'static str,
     pub strategies: &'static [Strategy],
+}
+
+/// The cells of `metric` in the results table for `strategies`.
+const fn results(metric: &'static str, strategies: &'static [Strategy]) -> Look {
+    Look {
+        table: Table::Results,
+        metric,
+        strategies,
+    }
+}
+
+/// The cells of `metric` in the ordering table for `strategies`.
+const fn ordering(metric: &'static str, strategies: &'static [Strategy]) -> Look {
+    Look {
+        table: Table::Ordering,
+        metric,
+        strategies,
+    }
 }
 
 impl Look {
@@ -75,36 +93,14 @@ pub const TOUR: [Step; 6] = [
         title: keys::WORKERS_TOUR_1_TITLE,
         body: keys::WORKERS_TOUR_1_BODY,
         actions: || vec![all_four(1, 8)],
-        look: &[
-            Look {
-                table: Table::Results,
-                metric: "throughput",
-                strategies: ALL,
-            },
-            Look {
-                table: Table::Results,
-                metric: "inversions",
-                strategies: ALL,
-            },
-        ],
+        look: &[results("throughput", ALL), results("inversions", ALL)],
     },
     // Several workers, the naive claim: jobs run twice.
     Step {
         title: keys::WORKERS_TOUR_2_TITLE,
         body: keys::WORKERS_TOUR_2_BODY,
         actions: || vec![all_four(4, 8)],
-        look: &[
-            Look {
-                table: Table::Results,
-                metric: "dups",
-                strategies: ALL,
-            },
-            Look {
-                table: Table::Results,
-                metric: "executions",
-                strategies: &[Strategy::Naive],
-            },
-        ],
+        look: &[results("dups", ALL), results("executions", &[Naive])],
     },
     // FOR UPDATE: everyone queues on the head row.
     Step {
@@ -112,16 +108,8 @@ pub const TOUR: [Step; 6] = [
         body: keys::WORKERS_TOUR_3_BODY,
         actions: || vec![all_four(8, 8)],
         look: &[
-            Look {
-                table: Table::Results,
-                metric: "lock-waits",
-                strategies: &[Strategy::ForUpdate],
-            },
-            Look {
-                table: Table::Results,
-                metric: "throughput",
-                strategies: &[Strategy::ForUpdate, Strategy::SkipLockedTx],
-            },
+            results("lock-waits", &[ForUpdate]),
+            results("throughput", &[ForUpdate, SkipLockedTx]),
         ],
     },
     // A transaction held for the job against a lease.
@@ -130,16 +118,8 @@ pub const TOUR: [Step; 6] = [
         body: keys::WORKERS_TOUR_4_BODY,
         actions: || vec![all_four(16, 8)],
         look: &[
-            Look {
-                table: Table::Results,
-                metric: "mean-tx",
-                strategies: &[Strategy::SkipLockedTx, Strategy::SkipLockedLease],
-            },
-            Look {
-                table: Table::Results,
-                metric: "longest-tx",
-                strategies: &[Strategy::SkipLockedTx, Strategy::SkipLockedLease],
-            },
+            results("mean-tx", &[SkipLockedTx, SkipLockedLease]),
+            results("longest-tx", &[SkipLockedTx, SkipLockedLease]),
         ],
     },
     // Many workers: more throughput, and the order is lost, within a key too.
@@ -148,21 +128,9 @@ pub const TOUR: [Step; 6] = [
         body: keys::WORKERS_TOUR_5_BODY,
         actions: || vec![all_four(32, 8)],
         look: &[
-            Look {
-                table: Table::Results,
-                metric: "throughput",
-                strategies: &[Strategy::SkipLockedLease],
-            },
-            Look {
-                table: Table::Results,
-                metric: "inversions",
-                strategies: &[Strategy::SkipLockedLease],
-            },
-            Look {
-                table: Table::Ordering,
-                metric: "key-inversions",
-                strategies: ORDERING,
-            },
+            results("throughput", &[SkipLockedLease]),
+            results("inversions", &[SkipLockedLease]),
+            ordering("key-inversions", ORDERING),
         ],
     },
     // One key: the remedies keep order by running one job at a time.
@@ -171,16 +139,8 @@ pub const TOUR: [Step; 6] = [
         body: keys::WORKERS_TOUR_6_BODY,
         actions: || vec![all_four(16, 1)],
         look: &[
-            Look {
-                table: Table::Ordering,
-                metric: "key-inversions",
-                strategies: ORDERING,
-            },
-            Look {
-                table: Table::Ordering,
-                metric: "throughput",
-                strategies: ORDERING,
-            },
+            ordering("key-inversions", ORDERING),
+            ordering("throughput", ORDERING),
         ],
     },
 ];

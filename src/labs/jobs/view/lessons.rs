@@ -17,14 +17,8 @@ use queue_lab_core::i18n::Msg;
 pub fn DualWrite(ui: Ui) -> impl IntoView {
     let disabled = ui.disabled;
     let ctx = use_ctx();
-    let broker = move || {
-        ui.lab
-            .with(|l| l.as_ref().map(|l| l.broker.clone()).unwrap_or_default())
-    };
-    let used = move || {
-        ui.lab
-            .with(|l| l.as_ref().is_some_and(|l| l.dual_write_used))
-    };
+    let broker = move || ui.read(|l| l.broker.clone());
+    let used = move || ui.read(|l| l.dual_write_used);
     let verdict_key = |v: Verdict| match v {
         Verdict::Consistent => keys::JOBS_DUAL_V_CONSISTENT,
         Verdict::Neither => keys::JOBS_DUAL_V_NEITHER,
@@ -152,7 +146,7 @@ pub fn NotifyQueue(ui: Ui) -> impl IntoView {
             Msg::new(keys::JOBS_ERR_NUMBER).arg("text", count.get_untracked()),
         )),
     };
-    let burst = move || ui.lab.with(|l| l.as_ref().and_then(|l| l.burst.clone()));
+    let burst = move || ui.read(|l| l.burst.clone());
     view! {
         <Panel heading_id="nq-title" heading=keys::JOBS_NQ_TITLE id="notify-queue">
             <p class="note">{ctx.t(keys::JOBS_NQ_NOTE)}</p>

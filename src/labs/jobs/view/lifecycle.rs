@@ -17,10 +17,7 @@ use queue_lab_core::i18n::Msg;
 pub fn CompleteMode(ui: Ui) -> impl IntoView {
     let disabled = ui.disabled;
     let ctx = use_ctx();
-    let on = move || {
-        ui.lab
-            .with(|l| l.as_ref().is_some_and(|l| l.delete_on_complete))
-    };
+    let on = move || ui.read(|l| l.delete_on_complete);
     let stats = move || {
         ui.snap.with(|s| s.table.clone()).map(|t| {
             let msg = Msg::new(keys::JOBS_DONE_MODE_STATS)

@@ -13,7 +13,7 @@ use crate::labs::frame::{LabFrame, SplitColumns};
 use crate::labs::guide::Guide;
 use crate::labs::session::LastOutcome;
 use crate::ui::i18n::{render, tr};
-use crate::ui::panel::{Panel, SqlShown};
+use crate::ui::panel::{act_button, Panel, SqlShown};
 use crate::ui::reveal::{head_height, reveal_within};
 use crate::ui::sql_log::LastActionSql;
 use crate::ui::table::ScrollTable;
@@ -31,6 +31,13 @@ struct Ui {
     snap: RwSignal<Snapshot>,
     act: Callback<Action>,
     disabled: Signal<bool>,
+}
+
+impl Ui {
+    /// `read` of the lab's state, tracked; the default before the lab is set up.
+    fn read<T: Default>(self, read: impl FnOnce(&Lab) -> T) -> T {
+        self.lab.with(|l| l.as_ref().map(read).unwrap_or_default())
+    }
 }
 
 #[component]
@@ -135,12 +142,8 @@ fn Producers(act: Callback<Action>, disabled: Signal<bool>) -> impl IntoView {
     view! {
         <Panel heading_id="producers-title" heading=keys::JOBS_PRODUCERS>
             <div class="row">
-                <button type="button" id="order-commit" class="primary" disabled=disabled on:click=move |_| act.run(Action::OrderWithJob)>
-                    {ctx.t(keys::JOBS_ORDER_COMMIT)}
-                </button>
-                <button type="button" id="order-rollback" disabled=disabled on:click=move |_| act.run(Action::OrderWithJobFails)>
-                    {ctx.t(keys::JOBS_ORDER_ROLLBACK)}
-                </button>
+                {act_button("order-commit", keys::JOBS_ORDER_COMMIT, true, disabled, move || act.run(Action::OrderWithJob))}
+                {act_button("order-rollback", keys::JOBS_ORDER_ROLLBACK, false, disabled, move || act.run(Action::OrderWithJobFails))}
             </div>
             <form class="enqueue-form" on:submit=move |ev| { ev.prevent_default(); submit(); }>
                 <div class="field wide">
@@ -166,22 +169,18 @@ fn Notify(ui: Ui) -> impl IntoView {
     let ctx = use_ctx();
     let bytes = RwSignal::new("8000".to_string());
     let problem = RwSignal::new(None::<Msg>);
-    let connected = move || ui.lab.with(|l| l.as_ref().is_some_and(|l| l.connected));
+    let connected = move || ui.read(|l| l.connected);
     let delivered = move || {
-        ui.lab.with(|l| {
-            l.as_ref()
-                .map(|l| {
-                    l.delivered
-                        .iter()
-                        .rev()
-                        .take(6)
-                        .cloned()
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
+        ui.read(|l| {
+            l.delivered
+                .iter()
+                .rev()
+                .take(6)
+                .cloned()
+                .collect::<Vec<_>>()
         })
     };
-    let lost = move || ui.lab.with(|l| l.as_ref().map_or(0, |l| l.lost.len()));
+    let lost = move || ui.read(|l| l.lost.len());
     let send = move || match bytes.get_untracked().trim().parse::<usize>() {
         Ok(n) if n <= 100_000 => {
             problem.set(None);
@@ -234,10 +233,7 @@ fn Workers(ui: Ui) -> impl IntoView {
     let disabled = ui.disabled;
     let ctx = use_ctx();
     let card = move |w: WorkerId| {
-        let worker = move || {
-            ui.lab
-                .with(|l| l.as_ref().map(|l| l.worker(w).clone()).unwrap_or_default())
-        };
+        let worker = move || ui.read(|l| l.worker(w).clone());
         let alive = move || worker().alive;
         let state = move || {
             let wk = worker();
@@ -483,7 +479,7 @@ fn PerKey(ui: Ui) -> impl IntoView {
     let ctx = use_ctx();
     let key = RwSignal::new("customer-42".to_string());
     let problem = RwSignal::new(None::<Msg>);
-    let on = move || ui.lab.with(|l| l.as_ref().is_some_and(|l| l.per_key));
+    let on = move || ui.read(|l| l.per_key);
     let submit = move || match model::parse_key(&key.get_untracked()) {
         Ok(k) => {
             problem.set(None);

@@ -108,27 +108,16 @@ const BOX_W: f64 = 110.0;
 const BOX_H: f64 = 52.0;
 
 /// Each move's path and where its label sits: (move, path, label x, label y, anchor).
+#[rustfmt::skip]
 const ARROWS: [(Move, &str, f64, f64, &str); 8] = [
-    (Move::Enqueue, "M 95 30 L 95 88", 103.0, 52.0, "start"),
-    (Move::Claim, "M 150 106 L 238 106", 194.0, 100.0, "middle"),
-    (Move::Retry, "M 240 128 L 152 128", 196.0, 146.0, "middle"),
-    (
-        Move::Lease,
-        "M 275 90 C 255 40, 325 40, 305 88",
-        290.0,
-        38.0,
-        "middle",
-    ),
-    (Move::Complete, "M 350 100 L 438 52", 395.0, 96.0, "start"),
-    (Move::Delete, "M 350 116 L 436 116", 442.0, 120.0, "start"),
-    (Move::Dead, "M 350 134 L 438 172", 380.0, 172.0, "end"),
-    (
-        Move::Requeue,
-        "M 495 212 C 420 252, 110 252, 95 144",
-        290.0,
-        226.0,
-        "middle",
-    ),
+    (Move::Enqueue,  "M 95 30 L 95 88",                      103.0,  52.0, "start"),
+    (Move::Claim,    "M 150 106 L 238 106",                  194.0, 100.0, "middle"),
+    (Move::Retry,    "M 240 128 L 152 128",                  196.0, 146.0, "middle"),
+    (Move::Lease,    "M 275 90 C 255 40, 325 40, 305 88",    290.0,  38.0, "middle"),
+    (Move::Complete, "M 350 100 L 438 52",                   395.0,  96.0, "start"),
+    (Move::Delete,   "M 350 116 L 436 116",                  442.0, 120.0, "start"),
+    (Move::Dead,     "M 350 134 L 438 172",                  380.0, 172.0, "end"),
+    (Move::Requeue,  "M 495 212 C 420 252, 110 252, 95 144", 290.0, 226.0, "middle"),
 ];
 
 /// The picture, with its counts and the last move in its text alternative.

@@ -18,7 +18,7 @@
 //! enqueue and DELETE (`src/sql/vacuum/`), L1's table (`src/sql/jobs/schema.sql`) and the
 //! side by side's own (`src/sql/pgque/compare/`).
 
-use crate::db::{Db, DbError, Param};
+use crate::db::{sql_file, Db, DbError, Param};
 use crate::keys;
 use crate::labs::common::{breathe, claim_pages, now_ms, sql as vac};
 use crate::ui::format::group;
@@ -29,18 +29,13 @@ use std::cell::Cell;
 use super::CONSUMERS;
 use crate::labs::pgq::sql;
 
-macro_rules! compare_sql {
-    ($name:ident, $file:literal) => {
-        pub const $name: &str = include_str!(concat!("../../../sql/pgque/compare/", $file));
-    };
-}
-compare_sql!(SETUP_SQL, "setup.sql");
-compare_sql!(PIN_SQL, "pin.sql");
-compare_sql!(UNPIN_SQL, "unpin.sql");
-compare_sql!(PIN_FIND_SQL, "pin_find.sql");
-compare_sql!(MAINT_SQL, "maint.sql");
-compare_sql!(EVENT_STATS_SQL, "event_stats.sql");
-compare_sql!(JOBS_STATS_SQL, "jobs_stats.sql");
+sql_file!(SETUP_SQL, "pgque/compare/setup.sql");
+sql_file!(PIN_SQL, "pgque/compare/pin.sql");
+sql_file!(UNPIN_SQL, "pgque/compare/unpin.sql");
+sql_file!(PIN_FIND_SQL, "pgque/compare/pin_find.sql");
+sql_file!(MAINT_SQL, "pgque/compare/maint.sql");
+sql_file!(EVENT_STATS_SQL, "pgque/compare/event_stats.sql");
+sql_file!(JOBS_STATS_SQL, "pgque/compare/jobs_stats.sql");
 /// The article's table (L1's file), created in `pgq_compare`.
 pub const JOBS_TABLE_SQL: &str = include_str!("../../../sql/jobs/schema.sql");
 

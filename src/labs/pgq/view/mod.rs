@@ -16,6 +16,7 @@ use crate::labs::guide::Guide;
 use crate::labs::session::{Explain, LastOutcome};
 use crate::ui::format::bytes;
 use crate::ui::i18n::{render, tr};
+use crate::ui::panel::{act_button, Panel};
 use crate::ui::reveal::reveal_later;
 use crate::ui::sql_log::LastActionSql;
 use crate::ui::table::{col_heads, ScrollTable};
@@ -151,15 +152,10 @@ fn Producers(w: Wiring) -> impl IntoView {
         Err(m) => problem.set(Some(m)),
     };
     view! {
-        <section class="panel" aria-labelledby="producers-title">
-            <h2 id="producers-title">{ctx.t(keys::PGQ_SECTION_PRODUCERS)}</h2>
+        <Panel heading_id="producers-title" heading=keys::PGQ_SECTION_PRODUCERS>
             <div class="row">
-                <button type="button" id="send-one" class="primary" disabled=disabled on:click=move |_| act.run(Action::SendOne)>
-                    {ctx.t(keys::PGQ_ACTION_SEND_ONE)}
-                </button>
-                <button type="button" id="send-rollback" disabled=disabled on:click=move |_| act.run(Action::SendRollback)>
-                    {ctx.t(keys::PGQ_ACTION_SEND_ROLLBACK)}
-                </button>
+                {act_button("send-one", keys::PGQ_ACTION_SEND_ONE, true, disabled, move || act.run(Action::SendOne))}
+                {act_button("send-rollback", keys::PGQ_ACTION_SEND_ROLLBACK, false, disabled, move || act.run(Action::SendRollback))}
             </div>
             <form class="row" on:submit=move |ev| { ev.prevent_default(); send_burst(); }>
                 <label for="burst-n">{ctx.t(keys::PGQ_BURST_SIZE)}</label>
@@ -185,7 +181,7 @@ fn Producers(w: Wiring) -> impl IntoView {
             <Show when=open>
                 <p class="note bad" id="inflight-open">{move || render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_PREPARED_OPEN).arg("name", "pgq_inflight"))}</p>
             </Show>
-        </section>
+        </Panel>
     }
 }
 
@@ -211,8 +207,7 @@ fn Ticker(w: Wiring) -> impl IntoView {
     };
     let waiting = move || q().events_since_tick.unwrap_or(0);
     view! {
-        <section class="panel" aria-labelledby="ticker-title">
-            <h2 id="ticker-title">{ctx.t(keys::PGQ_SECTION_TICKER)}</h2>
+        <Panel heading_id="ticker-title" heading=keys::PGQ_SECTION_TICKER>
             <div class="row">
                 <button type="button" id="tick" class="primary" disabled=disabled on:click=move |_| act.run(Action::Tick)>{ctx.t(keys::PGQ_ACTION_TICK)}</button>
                 <span id="last-tick">{last_tick}</span>
@@ -225,7 +220,7 @@ fn Ticker(w: Wiring) -> impl IntoView {
             </p>
             <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_LATENCY)}</p>
             <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_FANOUT)}</p>
-        </section>
+        </Panel>
     }
 }
 
@@ -237,8 +232,7 @@ fn Rotation(w: Wiring) -> impl IntoView {
     let maint_rows =
         move || lab.with(|l| l.as_ref().map(|l| l.last_maint.clone()).unwrap_or_default());
     view! {
-        <section class="panel" aria-labelledby="rotation-title">
-            <h2 id="rotation-title">{ctx.t(keys::PGQ_SECTION_ROTATION)}</h2>
+        <Panel heading_id="rotation-title" heading=keys::PGQ_SECTION_ROTATION>
             <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_ROTATION)}</p>
             <p id="current-table">
                 {move || render(ctx.lang.get(), &Msg::new(keys::PGQ_CURRENT_TABLE).arg("table", q().cur_table_name).arg("period", q().rotation_period))}
@@ -286,7 +280,7 @@ fn Rotation(w: Wiring) -> impl IntoView {
             </ul>
             <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_LONG_TX)}</p>
             <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_ROLLBACK_DEAD_TUPLE)}</p>
-        </section>
+        </Panel>
     }
 }
 
@@ -297,8 +291,7 @@ fn RetriesAndDead(w: Wiring) -> impl IntoView {
     let max_retries = move || snap.with(|s| s.queue.as_ref().map_or(0, |q| q.max_retries));
     view! {
         <div class="lab-grid">
-            <section class="panel" aria-labelledby="retry-title">
-                <h2 id="retry-title">{ctx.t(keys::PGQ_SECTION_RETRY)}</h2>
+            <Panel heading_id="retry-title" heading=keys::PGQ_SECTION_RETRY>
                 <p class="muted">{move || render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_MAX_RETRIES).arg("count", max_retries()))}</p>
                 <ScrollTable id="retry-table" head=move || view! {
                     {col_heads(ctx, &[keys::PGQ_LABEL_CONSUMER, keys::PGQ_LABEL_MSG_ID, keys::PGQ_LABEL_RETRY_COUNT, keys::PGQ_LABEL_RETRY_AFTER])}
@@ -315,9 +308,8 @@ fn RetriesAndDead(w: Wiring) -> impl IntoView {
                 <div class="row">
                     <button type="button" id="retry-events" disabled=disabled on:click=move |_| act.run(Action::RetryEvents)>{ctx.t(keys::PGQ_ACTION_RETRY_EVENTS)}</button>
                 </div>
-            </section>
-            <section class="panel" aria-labelledby="dead-title">
-                <h2 id="dead-title">{ctx.t(keys::PGQ_SECTION_DEAD)}</h2>
+            </Panel>
+            <Panel heading_id="dead-title" heading=keys::PGQ_SECTION_DEAD>
                 <ScrollTable id="dead-table" head=move || view! {
                     <th scope="col">"dl_id"</th>
                     {col_heads(ctx, &[keys::PGQ_LABEL_CONSUMER, keys::PGQ_FIELD_PAYLOAD, keys::PGQ_FIELD_REASON, keys::PGQ_LABEL_DIED_AT])}
@@ -346,7 +338,7 @@ fn RetriesAndDead(w: Wiring) -> impl IntoView {
                 <Show when=move || snap.with(|s| s.dead.is_empty())>
                     <p class="muted">{ctx.t(keys::PGQ_NO_DEAD)}</p>
                 </Show>
-            </section>
+            </Panel>
         </div>
     }
 }
