@@ -22,10 +22,10 @@ pub struct Lab {
     /// Catalog key of its one-line description on the embedding kit's snippet page
     /// (`assets/embed/index.html`, checked against the catalog by a test in `labs`).
     pub blurb: Key,
-    /// Its own schema if it runs SQL (see [`Lab::needs_postgres`]): the runner creates it before the lab's first piece of
-    /// work and puts it first on the lab's search path (so an unqualified `create table`
-    /// lands there), then `lab` for the virtual clock (`lab.now()` ahead of
-    /// `pg_catalog.now()`). See [`Lab::search_path`].
+    /// Its own schema if it runs SQL (see [`Lab::needs_postgres`]): the runner creates it
+    /// before the lab's first piece of work and puts it first on the lab's search path (so an
+    /// unqualified `create table` lands there), then `lab` for the virtual clock (`lab.now()`
+    /// ahead of `pg_catalog.now()`). See [`Lab::search_path`].
     pub schema: Option<&'static str>,
     /// Whether its work never changes the session's search path itself, so a piece that
     /// follows a piece of the same lab finds the session as that piece left it.
