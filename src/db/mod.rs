@@ -22,9 +22,10 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// `pub const NAME: &str`: the text of `src/sql/<path>`, exactly as the lab runs it and its
-/// SQL log shows it.
+/// SQL log shows it. Doc comments written inside the call document the constant.
 macro_rules! sql_file {
-    ($name:ident, $path:literal) => {
+    ($(#[$doc:meta])* $name:ident, $path:literal) => {
+        $(#[$doc])*
         pub const $name: &str =
             include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/sql/", $path));
     };

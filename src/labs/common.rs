@@ -10,19 +10,18 @@ use std::cell::Cell;
 /// (see `labs/jobs/sql.rs` for the shape), on whatever `jobs` means now (the search path).
 pub mod sql {
     use super::{Explained, PlanSummary};
-    use crate::db::{Conn, DbError, Param};
+    use crate::db::{sql_file, Conn, DbError, Param};
     use serde::Deserialize;
 
-    pub const ENQUEUE: &str = include_str!("../sql/vacuum/enqueue.sql");
-    pub const CLAIM_BATCH: &str = include_str!("../sql/vacuum/claim_batch.sql");
-    pub const COMPLETE_DONE: &str = include_str!("../sql/vacuum/complete_done.sql");
-    pub const COMPLETE_DELETE: &str = include_str!("../sql/vacuum/complete_delete.sql");
-    pub const VACUUM: &str = include_str!("../sql/vacuum/vacuum.sql");
-    pub const FLUSH_STATS: &str = include_str!("../sql/vacuum/flush_stats.sql");
-    pub const RESET_SEARCH_PATH: &str = include_str!("../sql/vacuum/reset_search_path.sql");
-    pub const EXPLAIN_ARTICLE: &str = include_str!("../sql/vacuum/explain_claim_article.sql");
-    pub const PLAN_SUMMARY: &str = include_str!("../sql/vacuum/plan_summary.sql");
-
+    sql_file!(ENQUEUE, "vacuum/enqueue.sql");
+    sql_file!(CLAIM_BATCH, "vacuum/claim_batch.sql");
+    sql_file!(COMPLETE_DONE, "vacuum/complete_done.sql");
+    sql_file!(COMPLETE_DELETE, "vacuum/complete_delete.sql");
+    sql_file!(VACUUM, "vacuum/vacuum.sql");
+    sql_file!(FLUSH_STATS, "vacuum/flush_stats.sql");
+    sql_file!(RESET_SEARCH_PATH, "vacuum/reset_search_path.sql");
+    sql_file!(EXPLAIN_ARTICLE, "vacuum/explain_claim_article.sql");
+    sql_file!(PLAN_SUMMARY, "vacuum/plan_summary.sql");
     /// Runs a statement whose rows nobody reads.
     pub(crate) async fn for_effect(
         c: &impl Conn,

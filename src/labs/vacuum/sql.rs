@@ -11,38 +11,37 @@ use super::rows::{
     AutovacuumSettings, IndexSize, LongTx, PageCell, PlanNode, RelationFile, SetupCheck, Strategy,
     TableStats,
 };
-use crate::db::{Conn, DbError, Param};
+use crate::db::{sql_file, Conn, DbError, Param};
 use crate::labs::common::Explained;
 use serde::Deserialize;
 
-pub const SETUP_CHECK: &str = include_str!("../../sql/vacuum/setup_check.sql");
-pub const SETUP_EXTENSIONS: &str = include_str!("../../sql/vacuum/setup_extensions.sql");
-pub const SETUP_TABLES: &str = include_str!("../../sql/vacuum/setup_tables.sql");
-pub const SETUP_HELPERS: &str = include_str!("../../sql/vacuum/setup_helpers.sql");
-pub const TEARDOWN: &str = include_str!("../../sql/vacuum/teardown.sql");
-pub const USE_STRATEGY: &str = include_str!("../../sql/vacuum/use_strategy.sql");
-pub const ROTATE_TRUNCATE: &str = include_str!("../../sql/vacuum/rotate_truncate.sql");
-pub const ENQUEUE_PARTITION: &str = include_str!("../../sql/vacuum/enqueue_partition.sql");
-pub const PARTITION_OPEN: &str = include_str!("../../sql/vacuum/partition_open.sql");
-pub const PARTITION_DROP: &str = include_str!("../../sql/vacuum/partition_drop.sql");
-pub const ANALYZE: &str = include_str!("../../sql/vacuum/analyze.sql");
-pub const MEASURE_TABLE: &str = include_str!("../../sql/vacuum/measure_table.sql");
-pub const MEASURE_INDEXES: &str = include_str!("../../sql/vacuum/measure_indexes.sql");
-pub const CLAIM_ARTICLE: &str = include_str!("../../sql/vacuum/claim_article.sql");
-pub const CLAIM_INDEXED: &str = include_str!("../../sql/vacuum/claim_indexed.sql");
-pub const EXPLAIN_INDEXED: &str = include_str!("../../sql/vacuum/explain_claim_indexed.sql");
-pub const PLAN_NODES: &str = include_str!("../../sql/vacuum/plan_nodes.sql");
-pub const LONG_TX_BEGIN: &str = include_str!("../../sql/vacuum/long_tx_begin.sql");
-pub const LONG_TX_STATUS: &str = include_str!("../../sql/vacuum/long_tx_status.sql");
-pub const LONG_TX_RELEASE: &str = include_str!("../../sql/vacuum/long_tx_release.sql");
-pub const PAGE_MAP: &str = include_str!("../../sql/vacuum/page_map.sql");
-pub const AUTOVACUUM_SETTINGS: &str = include_str!("../../sql/vacuum/autovacuum_settings.sql");
-pub const SET_AUTOVACUUM: &str = include_str!("../../sql/vacuum/set_autovacuum.sql");
-pub const VACUUM_FULL_SETUP: &str = include_str!("../../sql/vacuum/vacuum_full_setup.sql");
-pub const VACUUM_FULL_LOCK: &str = include_str!("../../sql/vacuum/vacuum_full_lock.sql");
-pub const VACUUM_FULL: &str = include_str!("../../sql/vacuum/vacuum_full.sql");
-pub const RELATION_FILE: &str = include_str!("../../sql/vacuum/relation_file.sql");
-
+sql_file!(SETUP_CHECK, "vacuum/setup_check.sql");
+sql_file!(SETUP_EXTENSIONS, "vacuum/setup_extensions.sql");
+sql_file!(SETUP_TABLES, "vacuum/setup_tables.sql");
+sql_file!(SETUP_HELPERS, "vacuum/setup_helpers.sql");
+sql_file!(TEARDOWN, "vacuum/teardown.sql");
+sql_file!(USE_STRATEGY, "vacuum/use_strategy.sql");
+sql_file!(ROTATE_TRUNCATE, "vacuum/rotate_truncate.sql");
+sql_file!(ENQUEUE_PARTITION, "vacuum/enqueue_partition.sql");
+sql_file!(PARTITION_OPEN, "vacuum/partition_open.sql");
+sql_file!(PARTITION_DROP, "vacuum/partition_drop.sql");
+sql_file!(ANALYZE, "vacuum/analyze.sql");
+sql_file!(MEASURE_TABLE, "vacuum/measure_table.sql");
+sql_file!(MEASURE_INDEXES, "vacuum/measure_indexes.sql");
+sql_file!(CLAIM_ARTICLE, "vacuum/claim_article.sql");
+sql_file!(CLAIM_INDEXED, "vacuum/claim_indexed.sql");
+sql_file!(EXPLAIN_INDEXED, "vacuum/explain_claim_indexed.sql");
+sql_file!(PLAN_NODES, "vacuum/plan_nodes.sql");
+sql_file!(LONG_TX_BEGIN, "vacuum/long_tx_begin.sql");
+sql_file!(LONG_TX_STATUS, "vacuum/long_tx_status.sql");
+sql_file!(LONG_TX_RELEASE, "vacuum/long_tx_release.sql");
+sql_file!(PAGE_MAP, "vacuum/page_map.sql");
+sql_file!(AUTOVACUUM_SETTINGS, "vacuum/autovacuum_settings.sql");
+sql_file!(SET_AUTOVACUUM, "vacuum/set_autovacuum.sql");
+sql_file!(VACUUM_FULL_SETUP, "vacuum/vacuum_full_setup.sql");
+sql_file!(VACUUM_FULL_LOCK, "vacuum/vacuum_full_lock.sql");
+sql_file!(VACUUM_FULL, "vacuum/vacuum_full.sql");
+sql_file!(RELATION_FILE, "vacuum/relation_file.sql");
 /// A statement that returns the DDL it ran, if it ran one.
 #[derive(Deserialize)]
 struct Ran<T> {
