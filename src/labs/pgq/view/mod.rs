@@ -209,7 +209,7 @@ fn Ticker(w: Wiring) -> impl IntoView {
     view! {
         <Panel heading_id="ticker-title" heading=keys::PGQ_SECTION_TICKER>
             <div class="row">
-                <button type="button" id="tick" class="primary" disabled=disabled on:click=move |_| act.run(Action::Tick)>{ctx.t(keys::PGQ_ACTION_TICK)}</button>
+                {act_button("tick", keys::PGQ_ACTION_TICK, true, disabled, move || act.run(Action::Tick))}
                 <span id="last-tick">{last_tick}</span>
             </div>
             <p id="waiting-tick" class:note=move || { waiting() > 0 } class:muted=move || { waiting() == 0 }>
@@ -266,7 +266,7 @@ fn Rotation(w: Wiring) -> impl IntoView {
             <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_STATS_FLUSH)}</p>
             <TableRing snap=snap/>
             <div class="row">
-                <button type="button" id="maint" class="primary" disabled=disabled on:click=move |_| act.run(Action::Maint)>{ctx.t(keys::PGQ_ACTION_MAINT)}</button>
+                {act_button("maint", keys::PGQ_ACTION_MAINT, true, disabled, move || act.run(Action::Maint))}
             </div>
             <ul id="maint-answer">
                 {move || maint_rows().into_iter().map(|r| {
@@ -306,7 +306,7 @@ fn RetriesAndDead(w: Wiring) -> impl IntoView {
                     </For>
                 </ScrollTable>
                 <div class="row">
-                    <button type="button" id="retry-events" disabled=disabled on:click=move |_| act.run(Action::RetryEvents)>{ctx.t(keys::PGQ_ACTION_RETRY_EVENTS)}</button>
+                    {act_button("retry-events", keys::PGQ_ACTION_RETRY_EVENTS, false, disabled, move || act.run(Action::RetryEvents))}
                 </div>
             </Panel>
             <Panel heading_id="dead-title" heading=keys::PGQ_SECTION_DEAD>
