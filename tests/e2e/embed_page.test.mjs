@@ -21,9 +21,24 @@ async function idle(frame) {
     null, { timeout: 120_000 });
 }
 
-/** Clicks Start in `frame` and waits until its PostgreSQL is running; on a time-out the
- *  error says what the start panel showed. */
+/** Waits until no <queue-lab> on `page` has changed its height for 700 ms (the labs report
+ *  their size every 300 ms). A frame that moves between the pointer's aim and its press
+ *  takes no click: an embed above that grows (L1's table after Enqueue) moves the ones below. */
+async function layoutSettled(page) {
+  await page.evaluate(() => {
+    if (window.lastEmbedResize !== undefined) return;
+    window.lastEmbedResize = performance.now();
+    // The element's resize event does not bubble; a capturing listener still sees it.
+    document.addEventListener('queue-lab:resize', () => { window.lastEmbedResize = performance.now(); }, true);
+  });
+  await page.waitForFunction(() => performance.now() - window.lastEmbedResize > 700, null,
+    { timeout: 30_000, polling: 100 });
+}
+
+/** Clicks Start in `frame` once the embeds around it have stopped moving, and waits until
+ *  its PostgreSQL is running; on a time-out the error says what the start panel showed. */
 async function start(frame) {
+  if (frame.parentFrame()) await layoutSettled(frame.page());
   await frame.click('#start-postgres');
   try {
     await frame.waitForSelector('#pg-version', { timeout: 240_000 });
