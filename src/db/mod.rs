@@ -29,6 +29,15 @@ macro_rules! sql_file {
         pub const $name: &str =
             include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/sql/", $path));
     };
+    // EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) of the statement in `$path`: `vacuum/explain.sql`
+    // (its one line and what it returns), then that file, as one statement.
+    ($(#[$doc:meta])* $name:ident, explain $path:literal) => {
+        $(#[$doc])*
+        pub const $name: &str = concat!(
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/sql/vacuum/explain.sql")),
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/sql/", $path))
+        );
+    };
 }
 pub(crate) use sql_file;
 

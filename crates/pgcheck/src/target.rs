@@ -19,6 +19,13 @@ macro_rules! lab_sql {
     ($path:literal) => {
         include_str!(concat!("../../../src/sql/", $path))
     };
+    // The lab's EXPLAIN of the statement in `$path` (the app's `db::sql_file!` does the same).
+    (explain $path:literal) => {
+        concat!(
+            include_str!("../../../src/sql/vacuum/explain.sql"),
+            include_str!(concat!("../../../src/sql/", $path))
+        )
+    };
 }
 pub(crate) use lab_sql;
 

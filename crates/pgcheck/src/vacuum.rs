@@ -45,7 +45,8 @@ const FLUSH_STATS: &str = lab_sql!("vacuum/flush_stats.sql");
 const VACUUM: &str = lab_sql!("vacuum/vacuum.sql");
 const MEASURE_TABLE: &str = lab_sql!("vacuum/measure_table.sql");
 const MEASURE_INDEXES: &str = lab_sql!("vacuum/measure_indexes.sql");
-const EXPLAIN_ARTICLE: &str = lab_sql!("vacuum/explain_claim_article.sql");
+/// The article's claim, explained (`bench-native` runs it too).
+pub const EXPLAIN_ARTICLE: &str = lab_sql!(explain "jobs/claim_article.sql");
 const PLAN_SUMMARY: &str = lab_sql!("vacuum/plan_summary.sql");
 /// The lab's English texts (column names, strategy and step names).
 const CATALOG: &str = include_str!("../../../assets/i18n/vacuum.tsv");
@@ -471,7 +472,7 @@ pub(crate) fn article_claim_summary(c: &mut Client) -> Result<postgres::Row, Che
     let mut plan = String::new();
     for m in context(
         tx.simple_query(EXPLAIN_ARTICLE),
-        "explain_claim_article.sql",
+        "explain.sql + jobs/claim_article.sql",
     )? {
         if let postgres::SimpleQueryMessage::Row(r) = m {
             plan = r.get(0).unwrap_or_default().to_owned();

@@ -1,4 +1,7 @@
--- The article's claim exactly as published, shown beside ours (claim.sql): its lease branch revives a job whose lease ran out even on its last attempt.
+-- The article's claim exactly as published (§2). Its lease branch revives a job whose lease
+-- ran out even on its last attempt (L1's own claim, claim.sql, does not); and the partial
+-- index jobs_ready (where status = 'ready') cannot answer that branch, so the planner reads
+-- the whole table and sorts (L3's claim_indexed.sql probes the two branches apart).
 update jobs
    set status = 'running', attempts = attempts + 1,
        locked_until = now() + interval '30 seconds'

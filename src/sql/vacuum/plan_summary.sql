@@ -1,6 +1,7 @@
 -- Read an EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) result: pages, time, and how the table
 -- was found.
--- $1 text: the "QUERY PLAN" value of explain_claim_*.sql, as JSON text.
+-- $1 text: the "QUERY PLAN" value of an EXPLAIN the lab ran (explain.sql before a claim),
+-- as JSON text.
 -- Returns one row:
 --   pages bigint         shared buffers hit + read by the whole execution: the top plan
 --                        node's "Shared Hit Blocks" + "Shared Read Blocks". Buffer counts
