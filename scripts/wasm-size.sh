@@ -17,6 +17,8 @@
 #     target/wasm32-unknown-unknown/release/queue-lab.wasm
 #   wasm-opt -Oz --debuginfo <the features index.html passes> /tmp/named/queue-lab_bg.wasm -o /tmp/named/opt.wasm
 #   twiggy top -n 40 /tmp/named/opt.wasm
+# and what a group of functions costs it, gzipped (a lab's, a dependency's):
+#   node scripts/wasm-parts.mjs /tmp/named/opt.wasm queue_lab::labs::pgq 'tachys|reactive_graph'
 set -euo pipefail
 
 dist="${1:-dist}"
