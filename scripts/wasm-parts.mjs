@@ -17,17 +17,13 @@
 // bytes the module would lose without them.
 import fs from 'node:fs';
 import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
 
-const [file, ...groups] = process.argv.slice(2);
-if (!file || groups.length === 0) {
-  console.error('usage: node scripts/wasm-parts.mjs FILE.wasm GROUP...');
-  process.exit(2);
-}
-const wasm = fs.readFileSync(file);
-
-/** The code bodies ([offset, length], by function index after the imports), the function
- *  names, and where the name section is. */
-function parse(buf) {
+/** A module's code bodies ([offset, length], in order: the function index is the body's
+ *  plus `imported`), its function names by index, and where its name section is
+ *  ([offset, length] of the section's content, or null). tests/node/wasm_parts.test.mjs
+ *  checks it on a module made byte by byte. */
+export function parse(buf) {
   let p = 8;
   const leb = () => {
     let r = 0;
@@ -101,28 +97,49 @@ function parse(buf) {
   return { imported, bodies, names, nameSection };
 }
 
-const { imported, bodies, names, nameSection } = parse(wasm);
-if (!nameSection) {
-  console.error(`wasm-parts: ${file} has no name section (build it as scripts/wasm-size.sh says)`);
-  process.exit(1);
+/** The gzipped bytes each group costs `wasm` (see the header): { whole, groups: [{ group,
+ *  count, raw, gzipped }] }. */
+export function costs(wasm, groups) {
+  const { imported, bodies, names, nameSection } = parse(wasm);
+  if (!nameSection) return null;
+  const gzipped = (buf) => zlib.gzipSync(buf, { level: 9 }).length;
+  const base = Buffer.from(wasm);
+  base.fill(0, nameSection[0], nameSection[0] + nameSection[1]);
+  const whole = gzipped(base);
+  return {
+    functions: bodies.length,
+    whole,
+    groups: groups.map((group) => {
+      const parts = group.split('|');
+      const copy = Buffer.from(base);
+      let count = 0;
+      let raw = 0;
+      bodies.forEach(([offset, len], i) => {
+        const name = names.get(i + imported) ?? '';
+        if (parts.some((s) => name.includes(s))) {
+          copy.fill(0, offset, offset + len);
+          count++;
+          raw += len;
+        }
+      });
+      return { group, count, raw, gzipped: whole - gzipped(copy) };
+    }),
+  };
 }
-const gzipped = (buf) => zlib.gzipSync(buf, { level: 9 }).length;
-const base = Buffer.from(wasm);
-base.fill(0, nameSection[0], nameSection[0] + nameSection[1]);
-const whole = gzipped(base);
-console.log(`${file}: ${bodies.length} functions; without names ${whole} B gzipped`);
-for (const group of groups) {
-  const parts = group.split('|');
-  const copy = Buffer.from(base);
-  let count = 0;
-  let raw = 0;
-  bodies.forEach(([offset, len], i) => {
-    const name = names.get(i + imported) ?? '';
-    if (parts.some((s) => name.includes(s))) {
-      copy.fill(0, offset, offset + len);
-      count++;
-      raw += len;
-    }
-  });
-  console.log(`${group}: ${count} functions, ${raw} B raw, ${whole - gzipped(copy)} B gzipped`);
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [file, ...groups] = process.argv.slice(2);
+  if (!file || groups.length === 0) {
+    console.error('usage: node scripts/wasm-parts.mjs FILE.wasm GROUP...');
+    process.exit(2);
+  }
+  const found = costs(fs.readFileSync(file), groups);
+  if (!found) {
+    console.error(`wasm-parts: ${file} has no name section (build it as scripts/wasm-size.sh says)`);
+    process.exit(1);
+  }
+  console.log(`${file}: ${found.functions} functions; without names ${found.whole} B gzipped`);
+  for (const g of found.groups) {
+    console.log(`${g.group}: ${g.count} functions, ${g.raw} B raw, ${g.gzipped} B gzipped`);
+  }
 }

@@ -125,7 +125,10 @@ function suiteCommand(s) {
   if (m) return ['node', ['--test', '--test-reporter=tap', `--test-timeout=${NODE_TEST_TIMEOUT_MS}`, `tests/node/${m[1]}.test.mjs`], {}];
   m = s.match(/^headless:([a-z_]+)$/);
   if (m) {
-    return ['cargo', ['test', '--no-fail-fast', '-p', 'queue-lab', '--target', 'wasm32-unknown-unknown', '--test', m[1]], {
+    // The headless tests boot the PGlite staged in pglite-bridge/build/, which the scratch
+    // tree keeps between runs but does not copy: staged here, as `./lab test` stages it (in
+    // seconds when it is there; its data directory is made again when the SQL changed).
+    return ['bash', ['-c', `node pglite-bridge/build.mjs >/dev/null && cargo test --no-fail-fast -p queue-lab --target wasm32-unknown-unknown --test ${m[1]}`], {
       CHROMEDRIVER: process.env.CHROMEDRIVER ?? '/usr/bin/chromedriver',
       WASM_BINDGEN_TEST_TIMEOUT: process.env.WASM_BINDGEN_TEST_TIMEOUT ?? '1200',
     }];
