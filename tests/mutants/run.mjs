@@ -174,7 +174,8 @@ function runSuite(s) {
       for (const line of out.split('\n')) {
         const run = line.match(/^\s*Running (?:unittests )?(\S+)/);
         if (run) binary = run[1].replace(/^(src|tests)\//, '').replace(/\.rs$/, '');
-        const t = line.match(/^test (\S+) \.\.\. FAILED$/);
+        // (libtest prints FAILED; wasm-bindgen-test's runner, FAIL)
+        const t = line.match(/^test (\S+) \.\.\. FAIL(?:ED)?$/);
         if (t) failed.add(binary ? `${binary}::${t[1]}` : t[1]);
       }
       for (const m of out.matchAll(/^\s*not ok \d+ - (.+)$/gm)) {
