@@ -1,7 +1,8 @@
 -- The article's claim exactly as published (§2). Its lease branch revives a job whose lease
--- ran out even on its last attempt (L1's own claim, claim.sql, does not); and the partial
--- index jobs_ready (where status = 'ready') cannot answer that branch, so the planner reads
--- the whole table and sorts (L3's claim_indexed.sql probes the two branches apart).
+-- ran out even on its last attempt (L1's own claim, claim.sql, does not). And the partial
+-- index jobs_ready (where status = 'ready') cannot answer that branch, so the planner cannot
+-- walk the index in order to the first job: it reads every candidate row and sorts them
+-- (L3's claim_indexed.sql probes the two branches apart).
 update jobs
    set status = 'running', attempts = attempts + 1,
        locked_until = now() + interval '30 seconds'
