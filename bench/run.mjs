@@ -278,15 +278,14 @@ if (want('sizes')) {
  * What is left is PostgreSQL's own work plus one worker message per statement.
  */
 const vacSql = (name) => fs.readFileSync(path.join(ROOT, 'src/sql/vacuum', `${name}.sql`), 'utf8');
-// The article's claim explained, as the app puts it together (db::sql_file!'s `explain`).
-const explainArticle = vacSql('explain') + fs.readFileSync(path.join(ROOT, 'src/sql/jobs/claim_article.sql'), 'utf8');
 const L3_SQL = Object.fromEntries(
   ['setup_check', 'setup_extensions', 'setup_tables', 'setup_helpers', 'use_strategy', 'reset_search_path', 'enqueue',
     'claim_batch', 'complete_done', 'complete_delete', 'plan_summary', 'flush_stats',
     'measure_table', 'measure_indexes', 'vacuum', 'rotate_truncate', 'enqueue_partition', 'partition_open',
     'partition_drop'].map((n) => [n, vacSql(n)]),
 );
-L3_SQL.explain_claim_article = explainArticle;
+// The article's claim explained, as the app puts it together (db::sql_file!'s `explain`).
+L3_SQL.explain_claim_article = vacSql('explain') + fs.readFileSync(path.join(ROOT, 'src/sql/jobs/claim_article.sql'), 'utf8');
 L3_SQL.clock_install = fs.readFileSync(path.join(ROOT, 'src/sql/lab/clock_install.sql'), 'utf8');
 async function l3Floor(browser) {
   const page = await newPage(browser);
