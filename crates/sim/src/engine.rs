@@ -122,9 +122,8 @@ struct Sim<'a> {
     runs: Box<[u16]>,
     workers: Box<[Worker]>,
     events: Agenda,
-    /// Workers blocked on row locks, `(row, worker)` in the order they started waiting: a
-    /// released row goes to the first entry for it (PostgreSQL queues lock waiters FIFO).
-    waiters: VecDeque<(u32, u16)>,
+    /// Workers blocked on row locks, a FIFO queue per row.
+    waiters: locks::LockQueues,
     /// When each worker comes up.
     start_draws: SplitMix64,
     /// Every round trip a statement can take (see `round_trips::table`).
@@ -223,7 +222,7 @@ impl<'a> Sim<'a> {
             runs: vec![0; n].into_boxed_slice(),
             workers,
             events: Agenda::new(p.workers as usize),
-            waiters: VecDeque::new(),
+            waiters: locks::LockQueues::new(n, p.workers as usize),
             start_draws: SplitMix64::new(p.seed ^ 0x6A09_E667_F3BC_C909),
             round_trips: round_trips::table(p),
             claims_started: 0,

@@ -31,14 +31,7 @@ impl Sim<'_> {
         let holder = self.lock[row as usize];
         self.note_lock(row, usize::from(holder), false);
         self.lock[row as usize] = UNLOCKED;
-        while !self.waiters.is_empty() {
-            let next = self.waiters.iter().position(|&(r, _)| r == row);
-            let Some(v) = next
-                .and_then(|i| self.waiters.remove(i))
-                .map(|(_, v)| usize::from(v))
-            else {
-                return;
-            };
+        while let Some(v) = self.waiters.pop(row) {
             self.acquire(row, v);
             if self.status[row as usize] == READY {
                 self.workers[v].granted_row = Some(row);
@@ -79,7 +72,7 @@ impl Sim<'_> {
             return;
         }
         self.workers[w].wait_since = self.now;
-        self.waiters.push_back((r, w as u16));
+        self.waiters.push(r, w);
         self.lock_waits += 1;
         self.segment(w, SegmentKind::LockWait, None);
     }
@@ -101,5 +94,69 @@ impl Sim<'_> {
             self.scan_for_update(w);
             self.release(row);
         }
+    }
+}
+
+/// Workers blocked on row locks: one FIFO queue per row (PostgreSQL serves a row's lock
+/// waiters in the order they came), linked through the workers, since a worker waits on one
+/// row at a time. A released row goes to the first worker in its queue.
+///
+/// One queue of `(row, worker)` pairs for every row, searched for the row on each release,
+/// gave the same runs; in WebAssembly it made FOR UPDATE's runs about 1.2× as long
+/// (16 × 100,000 in Node 20: 34.4 ms against 28.4 ms; natively about the same).
+pub(super) struct LockQueues {
+    /// Per row: the first worker waiting for it, or `NOBODY`.
+    first: Box<[u16]>,
+    /// Per worker: the worker queued after it on the same row, or `NOBODY`. Fixed size (64
+    /// workers at most), so masked indexing needs no bounds checks.
+    next: [u16; MAX_WORKERS],
+    /// Per worker, read only for a queue's first worker: its queue's last worker.
+    last: [u16; MAX_WORKERS],
+}
+
+const NOBODY: u16 = u16::MAX;
+const MAX_WORKERS: usize = 64;
+
+impl LockQueues {
+    pub(super) fn new(rows: usize, workers: usize) -> Self {
+        assert!(workers <= MAX_WORKERS, "at most {MAX_WORKERS} workers");
+        LockQueues {
+            first: vec![NOBODY; rows].into_boxed_slice(),
+            next: [NOBODY; MAX_WORKERS],
+            last: [NOBODY; MAX_WORKERS],
+        }
+    }
+
+    /// Queues worker `w` behind those already waiting for `row`.
+    pub(super) fn push(&mut self, row: u32, w: usize) {
+        let w16 = w as u16;
+        self.next[w % MAX_WORKERS] = NOBODY;
+        match self.first[row as usize] {
+            NOBODY => {
+                self.first[row as usize] = w16;
+                self.last[w % MAX_WORKERS] = w16;
+            }
+            head => {
+                let h = usize::from(head) % MAX_WORKERS;
+                let tail = usize::from(self.last[h]) % MAX_WORKERS;
+                self.next[tail] = w16;
+                self.last[h] = w16;
+            }
+        }
+    }
+
+    /// Takes the first worker waiting for `row`, if any.
+    pub(super) fn pop(&mut self, row: u32) -> Option<usize> {
+        let head = self.first[row as usize];
+        if head == NOBODY {
+            return None;
+        }
+        let h = usize::from(head) % MAX_WORKERS;
+        let after = self.next[h];
+        self.first[row as usize] = after;
+        if after != NOBODY {
+            self.last[usize::from(after) % MAX_WORKERS] = self.last[h];
+        }
+        Some(h)
     }
 }

@@ -146,3 +146,27 @@ fn replies_handled_ahead_give_the_outputs_of_one_event_per_reply() {
     }
     assert!(handled_ahead >= 24, "the cases reach the end of recording");
 }
+
+/// A row's lock queue serves its waiters in the order they came, whatever leaves it between
+/// two arrivals, and the queues of two rows do not mix.
+#[test]
+fn a_rows_lock_waiters_leave_in_the_order_they_came() {
+    let mut q = locks::LockQueues::new(4, 8);
+    assert_eq!(q.pop(2), None);
+    for w in [5, 1, 7] {
+        q.push(2, w);
+    }
+    q.push(3, 0);
+    assert_eq!(q.pop(2), Some(5));
+    q.push(2, 4);
+    q.push(3, 6);
+    let mut order = Vec::new();
+    while let Some(w) = q.pop(2) {
+        order.push(w);
+    }
+    assert_eq!(order, [1, 7, 4]);
+    assert_eq!([q.pop(3), q.pop(3), q.pop(3)], [Some(0), Some(6), None]);
+    // Emptied, a queue starts again from nobody.
+    q.push(2, 3);
+    assert_eq!([q.pop(2), q.pop(2)], [Some(3), None]);
+}
