@@ -97,8 +97,8 @@ export function parse(buf) {
   return { imported, bodies, names, nameSection };
 }
 
-/** The gzipped bytes each group costs `wasm` (see the header): { whole, groups: [{ group,
- *  count, raw, gzipped }] }. */
+/** The gzipped bytes each group costs `wasm` (see the header): { functions, whole, groups:
+ *  [{ group, count, raw, gzipped }] }, or null for a module without a name section. */
 export function costs(wasm, groups) {
   const { imported, bodies, names, nameSection } = parse(wasm);
   if (!nameSection) return null;

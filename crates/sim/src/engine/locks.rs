@@ -115,7 +115,8 @@ pub(super) struct LockQueues {
 }
 
 const NOBODY: u16 = u16::MAX;
-const MAX_WORKERS: usize = 64;
+/// The workers a run may have (`Params::validate` refuses more).
+const MAX_WORKERS: usize = crate::params::MAX_WORKERS as usize;
 
 impl LockQueues {
     pub(super) fn new(rows: usize, workers: usize) -> Self {
