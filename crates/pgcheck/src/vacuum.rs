@@ -254,12 +254,17 @@ impl Report {
                             strategy_name(s)
                         ),
                     );
+                    // Each round starts from an empty table, so it ends near round 1's size.
+                    // Not exactly: how much of a page HOT pruning frees while the round runs
+                    // depends on the server's other snapshots at that moment, and one CI run
+                    // saw 80 pages in round 1 and 81 in round 2. Keeping rows doubles; an
+                    // eighth is far above that noise and far below a table that accumulates.
                     let after = rec(s, Step::AfterRound);
                     let first = run.find(s, 1, Step::AfterRound);
                     check(
-                        matches!((after, first), (Some(r), Some(f)) if r.heap_pages <= f.heap_pages),
+                        matches!((after, first), (Some(r), Some(f)) if r.heap_pages * 8 <= f.heap_pages * 9),
                         format!(
-                            "{horizon}: {} grew past round 1's size in round {round}",
+                            "{horizon}: {} grew by more than an eighth past round 1's size in round {round}",
                             strategy_name(s)
                         ),
                     );
