@@ -11,6 +11,7 @@
 mod i18n_keys;
 
 fn main() {
+    split_by_lab();
     let root =
         std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     for dir in i18n_keys::SOURCES {
@@ -124,5 +125,19 @@ fn main() {
             problems.len(),
             problems.join("\n")
         );
+    }
+}
+
+/// `QUEUE_LAB_SPLIT=1` (set by ./lab's release build): the app's release split by lab. Each
+/// lab's page becomes a split point (`--cfg queue_lab_split`, src/lab.rs `Page`), and the
+/// app's `.wasm` keeps the linker's relocations, which the splitter reads
+/// (scripts/split-release.mjs). Set here, not in RUSTFLAGS: only this crate is built again
+/// when it changes, and L2's worker is linked as always.
+fn split_by_lab() {
+    println!("cargo:rerun-if-env-changed=QUEUE_LAB_SPLIT");
+    let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32");
+    if wasm && std::env::var("QUEUE_LAB_SPLIT").is_ok_and(|v| v == "1") {
+        println!("cargo:rustc-cfg=queue_lab_split");
+        println!("cargo:rustc-link-arg-bin=queue-lab=--emit-relocs");
     }
 }

@@ -17,6 +17,13 @@ pub fn route_from_hash(hash: &str) -> Route {
     labs::find(id).map_or(Route::Home, Route::Lab)
 }
 
+/// The page the address asks for: an embed's `?lab=`, else the hash route.
+pub fn start_route() -> Route {
+    query_param("lab")
+        .and_then(|id| labs::find(&id))
+        .map_or_else(|| route_from_hash(&current_hash()), Route::Lab)
+}
+
 /// The language the page asks for: `lang=`, else the stored choice, else the browser's.
 pub fn initial_lang() -> Lang {
     if let Some(l) = query_param("lang").and_then(|l| Lang::parse(&l)) {
@@ -61,9 +68,7 @@ fn current_hash() -> String {
 #[component]
 pub fn App() -> impl IntoView {
     let embed = query_param("embed").is_some_and(|v| v == "1" || v == "true");
-    let start_route = query_param("lab")
-        .and_then(|id| labs::find(&id))
-        .map_or_else(|| route_from_hash(&current_hash()), Route::Lab);
+    let start_route = start_route();
     // A language whose texts are not loaded (the start's fetch failed) opens in English.
     let asked = initial_lang();
     let (lang, pending) = crate::ui::lang::opening(asked);
@@ -143,7 +148,7 @@ pub fn App() -> impl IntoView {
 
     let page = move || match ctx.route.get() {
         Route::Home => view! { <Home/> }.into_any(),
-        Route::Lab(id) => (id.view)(),
+        Route::Lab(id) => crate::ui::lab_page::page(id),
     };
 
     view! {

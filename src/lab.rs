@@ -30,8 +30,72 @@ pub struct Lab {
     /// Whether its work never changes the session's search path itself, so a piece that
     /// follows a piece of the same lab finds the session as that piece left it.
     pub keeps_path: bool,
-    /// Its page.
-    pub view: fn() -> AnyView,
+    /// Its page: built at once, or after its code has arrived (see [`Page`]).
+    pub page: Page,
+}
+
+/// How a lab's page is built. In the usual build every lab's code is in the app's `.wasm`
+/// ([`Page::Built`]). The release is split by lab (`--cfg queue_lab_split`, set by `./lab`'s
+/// release build; scripts/split-release.mjs): a lab's code, and what only it needs, is a
+/// module of its own that its page fetches first ([`Page::Fetched`]).
+#[derive(Clone, Copy)]
+pub enum Page {
+    Built(fn() -> AnyView),
+    Fetched(fn() -> Fetching),
+}
+
+/// A lab's code on its way: the page's constructor, or the failure to fetch it (its details
+/// went to the browser's console; a second attempt starts afresh).
+pub type Fetching =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<fn() -> AnyView, FetchFailed>>>>;
+
+/// A lab's module did not arrive (the network, or a build that replaced it on the server).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FetchFailed;
+
+impl From<leptos::wasm_split::SplitLoaderError> for FetchFailed {
+    fn from(_: leptos::wasm_split::SplitLoaderError) -> FetchFailed {
+        FetchFailed
+    }
+}
+
+/// A lab's page constructor, by the lab's slug.
+type Constructor = (&'static str, fn() -> AnyView);
+
+thread_local! {
+    /// The constructors of the labs whose code has arrived.
+    static ARRIVED: std::cell::RefCell<Vec<Constructor>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Lab {
+    /// Its page's constructor, if its code is here.
+    pub fn constructor(&self) -> Option<fn() -> AnyView> {
+        match self.page {
+            Page::Built(build) => Some(build),
+            Page::Fetched(_) => ARRIVED.with(|a| {
+                a.borrow()
+                    .iter()
+                    .find(|(slug, _)| *slug == self.slug)
+                    .map(|(_, build)| *build)
+            }),
+        }
+    }
+
+    /// Its page's constructor, once its code is here (fetched if it is not; kept for good).
+    pub async fn fetch(&'static self) -> Result<fn() -> AnyView, FetchFailed> {
+        if let Some(build) = self.constructor() {
+            return Ok(build);
+        }
+        let Page::Fetched(fetch) = self.page else {
+            unreachable!("a built page has its constructor")
+        };
+        let build = fetch().await?;
+        if self.constructor().is_none() {
+            ARRIVED.with(|a| a.borrow_mut().push((self.slug, build)));
+        }
+        Ok(build)
+    }
 }
 
 impl Lab {
@@ -69,12 +133,35 @@ macro_rules! descriptor {
             blurb: $blurb,
             schema: $schema,
             keeps_path: $keeps,
-            view: || {
-                use leptos::prelude::*;
-                view! { <view::$view/> }.into_any()
-            },
+            page: page(),
         };
         pub const ID: $crate::lab::LabId = $crate::lab::LabId(&LAB);
+
+        fn build() -> leptos::prelude::AnyView {
+            use leptos::prelude::*;
+            view! { <view::$view/> }.into_any()
+        }
+
+        #[cfg(not(queue_lab_split))]
+        const fn page() -> $crate::lab::Page {
+            $crate::lab::Page::Built(build)
+        }
+
+        // The split point: the splitter moves `constructor` and all that only it reaches
+        // into the module named after the view. It returns the constructor, not the page,
+        // so the page is built by the app's render closure, under the owner it has in the
+        // build that is not split (a page built inside the fetch's task was disposed in
+        // another order and panicked on leaving the lab).
+        #[cfg(queue_lab_split)]
+        #[leptos::wasm_split::wasm_split($view, wasm_split_path = ::leptos::wasm_split, fallible)]
+        fn constructor() -> Result<fn() -> leptos::prelude::AnyView, $crate::lab::FetchFailed> {
+            Ok(build)
+        }
+
+        #[cfg(queue_lab_split)]
+        const fn page() -> $crate::lab::Page {
+            $crate::lab::Page::Fetched(|| Box::pin(constructor()))
+        }
     };
 }
 pub(crate) use descriptor;

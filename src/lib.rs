@@ -27,17 +27,35 @@ pub use queue_lab_core::i18n::{Key, Lang, Msg};
 
 /// Mounts the app on the page's body, in place of the static first screen (`index.html`). A
 /// page in a language whose texts are not compiled in (Korean) fetches them first, while the
-/// first screen shows; when that fails, the app mounts in English and says what failed.
+/// first screen shows; when that fails, the app mounts in English and says what failed. So
+/// does a lab page whose code is a module of its own (the release split by lab, see
+/// [`lab::Page`]), both fetched at once, so the first screen gives way to the lab's page
+/// itself; when the lab's code fails to arrive, its page says so, with a Retry.
 pub fn start() {
     std::panic::set_hook(Box::new(show_panic));
     let asked = app::initial_lang();
-    if ui::i18n::loaded(asked) {
+    let lab = match app::start_route() {
+        ctx::Route::Lab(id) if id.constructor().is_none() => Some(id),
+        _ => None,
+    };
+    if ui::i18n::loaded(asked) && lab.is_none() {
         mount();
         return;
     }
+    if let Some(id) = lab {
+        // Under way while the texts are fetched; the await below joins the same download.
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = id.0.fetch().await;
+        });
+    }
     wasm_bindgen_futures::spawn_local(async move {
-        if let Err(failure) = ui::i18n::fetch(asked).await {
-            ui::lang::failed_at_start(failure);
+        if !ui::i18n::loaded(asked) {
+            if let Err(failure) = ui::i18n::fetch(asked).await {
+                ui::lang::failed_at_start(failure);
+            }
+        }
+        if let Some(id) = lab {
+            let _ = id.0.fetch().await;
         }
         mount();
     });

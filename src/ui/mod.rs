@@ -10,6 +10,7 @@ pub mod format;
 pub mod i18n;
 pub mod input;
 pub mod keep;
+pub mod lab_page;
 pub mod lang;
 pub mod panel;
 pub mod reveal;

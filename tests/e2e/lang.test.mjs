@@ -46,11 +46,12 @@ test('a page opened in Korean asks for the Korean file once, while the .wasm dow
   assert.equal(await page.textContent('.site-header nav a.current'), TEXT['lab.jobs.short'].ko);
   assert.deepEqual(asked, [site.server.url + KO_URL], 'one request: the app takes over the first screen\'s');
   // The browser's own clock (resource timing): when the Korean file was asked for, and when
-  // the app's .wasm had arrived.
+  // the app's code had arrived: its main .wasm and, in the release split by lab, the lab's
+  // modules (scripts/split-release.mjs), which the app fetches before it mounts too.
   const t = await page.evaluate(() => {
     const all = performance.getEntriesByType('resource');
     const ko = all.find((e) => new URL(e.name).pathname.endsWith('/i18n/ko.tsv'));
-    const wasm = all.filter((e) => /_bg\.wasm$/.test(e.name) && !/sim-worker/.test(e.name));
+    const wasm = all.filter((e) => /(_bg|\/(split|chunk)_[^/]+)\.wasm$/.test(e.name) && !/sim-worker/.test(e.name));
     return { ko: ko ? ko.startTime : null, wasmEnd: wasm.length ? Math.max(...wasm.map((e) => e.responseEnd)) : null };
   });
   assert.ok(t.ko !== null && t.wasmEnd !== null && t.ko < t.wasmEnd, `asked for before the .wasm had arrived: ${JSON.stringify(t)}`);

@@ -149,6 +149,19 @@ function suiteCommand(s) {
       WALK_STEPS: process.env.QUEUE_LAB_MUTANTS_WALK_STEPS ?? '150',
     }];
   }
+  m = s.match(/^e2e-release:([a-z_]+)$/);
+  if (m) {
+    // The release split by lab, as ./lab builds it (QUEUE_LAB_SPLIT=1, then
+    // scripts/split-release.mjs), into a dist of its own: for faults in the split itself,
+    // which a debug build does not have.
+    const dist = join(work, 'dist-release');
+    const wasm = join(target, 'wasm32-unknown-unknown/release/queue-lab.wasm');
+    return ['bash', ['-c', `QUEUE_LAB_SPLIT=1 trunk build --release --dist '${dist}' >/dev/null 2>&1 && node scripts/split-release.mjs '${dist}' '${wasm}' >/dev/null 2>&1 && node --test --test-reporter=tap --test-concurrency=1 tests/e2e/${m[1]}.test.mjs`], {
+      PATH: `${join(tree, 'pglite-bridge/node_modules/.bin')}:${process.env.PATH}`,
+      QUEUE_LAB_DIST: dist,
+      ...pgcheckEnv(),
+    }];
+  }
   throw new Error(`unknown suite ${JSON.stringify(s)}`);
 }
 

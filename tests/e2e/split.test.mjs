@@ -1,0 +1,74 @@
+// The release split by lab (scripts/split-release.mjs, src/lab.rs `Page`): the app's main
+// module carries no lab; a lab's page fetches its own module; a module that fails to arrive
+// is said on the lab's page, with a Retry, and the rest of the app keeps working.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { DIST, newPage, shot, simulated, useSite } from './harness.mjs';
+import { catalog, labs } from '../../scripts/first-screen.mjs';
+
+const site = useSite();
+const TEXT = catalog();
+
+/** The lab modules of the build, by file name (`split_<View>-<hash>.wasm`). */
+const modules = () => fs.readdirSync(DIST).filter((f) => /^split_.*\.wasm$/.test(f));
+
+test('the release has a module of its own for every lab, and the main module loads none of them on the home page', async () => {
+  assert.equal(modules().length, labs().length, `one module per lab: ${modules().join(', ')}`);
+  const page = await newPage(site.browser);
+  const fetched = [];
+  page.on('request', (r) => {
+    const name = new URL(r.url()).pathname.split('/').pop();
+    if (/^(split_|chunk_)/.test(name)) fetched.push(name);
+  });
+  await page.goto(site.server.url + '?lang=en#/');
+  await page.waitForSelector('main .cards', { timeout: 60_000 });
+  await page.waitForTimeout(500);
+  assert.deepEqual(fetched, [], 'the home page fetches no lab module');
+  // A lab opened from the header fetches its module, and its page replaces the home page.
+  await page.click('.site-header nav a[href="#/workers"]');
+  await page.waitForSelector('section.workers-lab', { timeout: 60_000 });
+  assert.ok(fetched.some((f) => f.startsWith('split_WorkersLab-')), `L2's module fetched: ${fetched.join(', ')}`);
+});
+
+test('a lab whose module fails to arrive says so with a Retry, the app keeps working, and Retry brings the lab', async () => {
+  const page = await newPage(site.browser);
+  // The console error is the loader's own report of the blocked download (its details).
+  const blocked = '**/split_WorkersLab-*.wasm';
+  await page.route(blocked, (route) => route.abort('failed'));
+  await page.goto(site.server.url + '?lang=en#/');
+  await page.click('.site-header nav a[href="#/workers"]');
+  await page.waitForSelector('#lab-fetch-failed', { timeout: 60_000 });
+  assert.equal(await page.textContent('#lab-fetch-failed .error-text'), TEXT['shell.lab_fetch_failed'].en);
+  assert.equal(await page.textContent('main h1'), TEXT['lab.workers.title'].en);
+  await shot(page, 'split-lab-fetch-failed');
+  // The app still answers: another lab opens, and so does the failed one again, still failing.
+  await page.click('.site-header nav a[href="#/leave"]');
+  await page.waitForSelector('section.leave', { timeout: 60_000 });
+  await page.click('.site-header nav a[href="#/workers"]');
+  await page.waitForSelector('#lab-fetch-failed', { timeout: 60_000 });
+  // In Korean, the message is Korean.
+  await page.click('button.lang[lang="ko"]');
+  await page.waitForFunction(
+    (text) => document.querySelector('#lab-fetch-failed .error-text')?.textContent === text,
+    TEXT['shell.lab_fetch_failed'].ko,
+    { timeout: 60_000 },
+  );
+  await page.click('button.lang[lang="en"]');
+  // The network is back: Retry fetches the module, and the lab's page replaces the message.
+  await page.unroute(blocked);
+  await page.click('#lab-fetch-retry');
+  await page.waitForSelector('section.workers-lab', { timeout: 60_000 });
+  assert.equal(await page.locator('#lab-fetch-failed').count(), 0);
+  // And it works: L2 simulates.
+  await simulated(page);
+});
+
+test('a lab page opened by its address shows the lab at once when the app mounts: its module came before', async () => {
+  const page = await newPage(site.browser);
+  await page.goto(site.server.url + '?lang=en#/pgq');
+  // The first screen stays until the app mounts; when it is gone, the lab's own page is there.
+  await page.waitForFunction(() => !document.getElementById('first-screen'), null, { timeout: 60_000 });
+  assert.equal(await page.locator('.lab-fetching').count(), 0, 'no "downloading" line after the first screen');
+  assert.equal(await page.locator('section.pgq-lab').count(), 1);
+});
