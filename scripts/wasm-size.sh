@@ -4,18 +4,20 @@
 # For: the size figures of the app's .wasm (issue #26's goal is the main .wasm gzipped), taken
 # the same way each time: `gzip -9`, in bytes. Not for: finding what is big in it (see below).
 #
-#   scripts/wasm-size.sh [DIST]    DIST defaults to dist/ (what `trunk build --release` writes)
+#   scripts/wasm-size.sh [DIST]    DIST defaults to dist/ (what `./lab build` writes)
 #
 # Prints one line per .wasm file: its name, raw bytes, gzipped bytes. Exits 1 when DIST holds
 # no .wasm file.
 #
-# What is big in the app's .wasm: the release strips the "name" section (Cargo.toml), so build
-# one that keeps it and run twiggy over it after wasm-bindgen and wasm-opt, as Trunk does:
-#   CARGO_PROFILE_RELEASE_STRIP=false cargo build --release --target wasm32-unknown-unknown \
-#     -p queue-lab --bin queue-lab
-#   wasm-bindgen --target web --no-typescript --out-dir /tmp/named \
-#     target/wasm32-unknown-unknown/release/queue-lab.wasm
-#   wasm-opt -Oz --debuginfo <the features index.html passes> /tmp/named/queue-lab_bg.wasm -o /tmp/named/opt.wasm
+# The split release (./lab build) has the app's main module, one module per lab
+# (split_<Lab>-<hash>.wasm) and shared ones (chunk_<n>-<hash>.wasm): all listed here; `./lab
+# bench sizes` adds up what each lab's page loads.
+#
+# What is big in the app's main module: the app is linked unstripped (Cargo.toml), and
+# scripts/split-release.mjs leaves the main module after wasm-bindgen in target/split/bound/;
+# -Oz with --debuginfo keeps the names that the shipped module drops:
+#   wasm-opt -Oz --debuginfo <the features index.html passes> \
+#     target/split/bound/queue-lab-<hash>_bg.wasm -o /tmp/named/opt.wasm
 #   twiggy top -n 40 /tmp/named/opt.wasm
 # and what a group of functions costs it, gzipped (a lab's, a dependency's):
 #   node scripts/wasm-parts.mjs /tmp/named/opt.wasm queue_lab::labs::pgq 'tachys|reactive_graph'

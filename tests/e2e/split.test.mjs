@@ -64,11 +64,27 @@ test('a lab whose module fails to arrive says so with a Retry, the app keeps wor
   await simulated(page);
 });
 
-test('a lab page opened by its address shows the lab at once when the app mounts: its module came before', async () => {
+test('a lab page opened by its address keeps the first screen until its module has come, then shows the lab itself', async () => {
   const page = await newPage(site.browser);
+  // Whether a "downloading" line ever showed, from the first paint on.
+  await page.addInitScript(() => {
+    window.__fetchingSeen = false;
+    new MutationObserver(() => {
+      if (document.querySelector('.lab-fetching')) window.__fetchingSeen = true;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  // L4's module is held back until the test lets it go.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await page.route('**/split_PgqLab-*.wasm', async (route) => { await held; await route.continue(); });
   await page.goto(site.server.url + '?lang=en#/pgq');
-  // The first screen stays until the app mounts; when it is gone, the lab's own page is there.
+  // The main module has come and started (it asked for L4's module), yet the first screen stays.
+  await page.waitForFunction(() => performance.getEntriesByType('resource')
+    .some((e) => /queue-lab-[0-9a-f]+_bg\.wasm$/.test(e.name)), null, { timeout: 60_000 });
+  await page.waitForTimeout(1500);
+  assert.equal(await page.locator('#first-screen').count(), 1, 'the first screen stays while the lab\'s module is on its way');
+  release();
   await page.waitForFunction(() => !document.getElementById('first-screen'), null, { timeout: 60_000 });
-  assert.equal(await page.locator('.lab-fetching').count(), 0, 'no "downloading" line after the first screen');
   assert.equal(await page.locator('section.pgq-lab').count(), 1);
+  assert.equal(await page.evaluate(() => window.__fetchingSeen), false, 'no "downloading" line between the first screen and the lab');
 });
