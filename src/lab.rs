@@ -84,12 +84,13 @@ impl Lab {
 
     /// Its page's constructor, once its code is here (fetched if it is not; kept for good).
     pub async fn fetch(&'static self) -> Result<fn() -> AnyView, FetchFailed> {
+        let fetch = match self.page {
+            Page::Built(build) => return Ok(build),
+            Page::Fetched(fetch) => fetch,
+        };
         if let Some(build) = self.constructor() {
             return Ok(build);
         }
-        let Page::Fetched(fetch) = self.page else {
-            unreachable!("a built page has its constructor")
-        };
         let build = fetch().await?;
         if self.constructor().is_none() {
             ARRIVED.with(|a| a.borrow_mut().push((self.slug, build)));
