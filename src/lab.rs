@@ -97,9 +97,7 @@ impl Lab {
         }
         Ok(build)
     }
-}
 
-impl Lab {
     /// Whether it runs SQL, that is has a schema (a lab page that does starts PostgreSQL's
     /// download when idle).
     pub const fn needs_postgres(&self) -> bool {

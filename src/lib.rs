@@ -42,20 +42,22 @@ pub fn start() {
         mount();
         return;
     }
-    if let Some(id) = lab {
-        // Under way while the texts are fetched; the await below joins the same download.
-        wasm_bindgen_futures::spawn_local(async move {
+    // The lab's download starts now, under way while the texts are fetched, and is awaited
+    // once below (a failure is shown by the lab's page, which tries again).
+    let lab_fetched = lab.map(|id| {
+        wasm_bindgen_futures::future_to_promise(async move {
             let _ = id.0.fetch().await;
-        });
-    }
+            Ok(wasm_bindgen::JsValue::UNDEFINED)
+        })
+    });
     wasm_bindgen_futures::spawn_local(async move {
         if !ui::i18n::loaded(asked) {
             if let Err(failure) = ui::i18n::fetch(asked).await {
                 ui::lang::failed_at_start(failure);
             }
         }
-        if let Some(id) = lab {
-            let _ = id.0.fetch().await;
+        if let Some(fetched) = lab_fetched {
+            let _ = wasm_bindgen_futures::JsFuture::from(fetched).await;
         }
         mount();
     });
