@@ -1,5 +1,5 @@
 //! Lists the message catalogs for the app (`assets/i18n/*.tsv`), writes each language's
-//! texts as a file of their own (`en.tsv`, compiled in by `ui::i18n`; `ko.tsv`, which the site
+//! texts as a file of their own (`en.tsv`, which native tests read; `ko.tsv`, which the site
 //! ships as `i18n/ko.tsv`, written for it by `scripts/language-file.mjs`, and which tests
 //! load), and writes `keys.rs`, one constant per key of the app's catalogs (the
 //! `keys` module), so a misspelt key is a compile error and an unused one dead code. Fails
@@ -62,7 +62,7 @@ fn main() {
             "en",
             1,
             "ENGLISH",
-            "The English texts (compiled in: the app's fallback language).",
+            "The English texts as one file (native tests; the app has each in its key).",
         ),
         (
             "ko",
@@ -81,6 +81,25 @@ fn main() {
                  /// (`scripts/language-file.mjs`: koreanUrl, the same).\n\
                  pub const KOREAN_URL: &str = \"i18n/ko.tsv?v={:08x}\";\n",
                 i18n_keys::fnv1a32(text.as_bytes())
+            ));
+        }
+        if lang == "en" {
+            let keys: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+                .filter_map(|l| l.split_once('\t').map(|(k, _)| k.trim()))
+                .collect();
+            let count = keys.len();
+            let hash = keys.iter().fold(0u32, |sum, k| {
+                sum.wrapping_add(i18n_keys::fnv1a32(k.as_bytes()))
+            });
+            list.push_str(&format!(
+                "/// How many texts each language file has (a Korean file with fewer was cut off).\n\
+                 pub const TEXT_COUNT: usize = {count};\n\
+                 /// The sum of this build's keys' FNV-1a hashes: a language file with other\n\
+                 /// keys is another version's (`ui::i18n::keys_hash`).\n\
+                 pub const KEYS_HASH: u32 = 0x{hash:08x};\n\
+                 #[cfg(test)]\n"
             ));
         }
         list.push_str(&format!(

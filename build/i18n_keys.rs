@@ -264,8 +264,9 @@ pub fn const_name(key: &str) -> String {
 }
 
 /// The text of a `keys.rs`: one constant per key of the `catalogs` (file names), each with
-/// the key's English text as its doc, and `extra` after them. `key_type` is the path of
-/// `Key` as the including module sees it. Fails on two keys with one constant name.
+/// the key's English text as its doc and as the text it carries (`Key::with_english`), and
+/// `extra` after them. `key_type` is the path of `Key` as the including module sees it.
+/// Fails on two keys with one constant name.
 pub fn constants(
     root: &Path,
     catalogs: &[String],
@@ -295,8 +296,10 @@ pub fn constants(
                 ));
             }
             let doc: String = english.chars().take(100).collect();
+            // The English text as the app shows it (`\n` a line break), carried by the key.
+            let text = english.replace("\\n", "\n");
             out.push_str(&format!(
-                "/// {}\npub const {constant}: Key = Key::new({key:?});\n",
+                "/// {}\npub const {constant}: Key = Key::with_english({key:?}, {text:?});\n",
                 doc.replace('\n', " ")
             ));
         }

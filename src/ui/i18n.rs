@@ -1,31 +1,34 @@
 //! The app's side of translations: the texts of each language and reactive lookups.
 //!
-//! Only English, the fallback, is compiled in (`ENGLISH`). The Korean texts are a file the
-//! site ships (`i18n/ko.tsv`, the catalogs' Korean column, `scripts/language-file.mjs`): a
-//! page in Korean fetches it ([`fetch`]; the first screen's script has usually started the
-//! request already) and [`load`]s it before it shows a Korean text. Until then, and when it
-//! fails, every lookup is English. Native unit tests have Korean loaded from the start;
-//! headless tests call `load(Lang::Ko, KOREAN)`.
+//! English, the fallback, needs no table: each key carries its English text ([`Key`]), so a
+//! text is compiled into the code that shows it (and, in the release split by lab, into that
+//! lab's module). The Korean texts are a file the site ships (`i18n/ko.tsv`, the catalogs'
+//! Korean column, `scripts/language-file.mjs`): a page in Korean fetches it ([`fetch`]; the
+//! first screen's script has usually started the request already) and [`load`]s it before it
+//! shows a Korean text. Until then, and when it fails, every lookup is English. Native unit
+//! tests have Korean loaded from the start; headless tests call `load(Lang::Ko, KOREAN)`.
 
 use queue_lab_core::i18n::{fill, CatalogError, Key, Lang, Msg};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 // `FILES`: every catalog in `assets/i18n/`, both languages (for native tests; nothing the app
-// runs reads it, so it is not in the .wasm); `ENGLISH` and `KOREAN`, one language's texts
-// each (`key<TAB>text`), listed by `build.rs`; and `KOREAN_URL`, where the site serves the
-// Korean texts relative to the page (`index.html` copies them there), with a hash of their
-// bytes as its version. The first screen's script (`scripts/first-screen.mjs`) asks for the
-// same address.
+// runs reads it, so it is not in the .wasm); `TEXT_COUNT` and `KEYS_HASH`, how many texts a
+// language file has and under which keys; `ENGLISH` (native tests) and `KOREAN`, one
+// language's texts each (`key<TAB>text`), listed by `build.rs`; and `KOREAN_URL`, where the
+// site serves the Korean texts relative to the page (`index.html` copies them there), with a
+// hash of their bytes as its version. The first screen's script (`scripts/first-screen.mjs`)
+// asks for the same address.
 include!(concat!(env!("OUT_DIR"), "/catalogs.rs"));
 
 /// One language's texts by key.
 type Texts = HashMap<String, String>;
 
 /// Reads a language file: `key<TAB>text` lines, `#` comments and blank lines skipped, `\n` in
-/// a text a line break. `file` names it in an error. Every key of `complete` (English's, for
-/// another language) must be there: a cut-off file is as broken as a garbled one.
-fn parse(file: &str, text: &str, complete: Option<&Texts>) -> Result<Texts, CatalogError> {
+/// a text a line break. `file` names it in an error. With `complete`, the file must have that
+/// many texts (this build's [`TEXT_COUNT`]), under this build's keys ([`KEYS_HASH`]): a
+/// cut-off file is as broken as a garbled one, and another version's is refused too.
+fn parse(file: &str, text: &str, complete: Option<usize>) -> Result<Texts, CatalogError> {
     let mut texts = Texts::new();
     let mut last = 0;
     for (i, line) in text.lines().enumerate() {
@@ -54,34 +57,35 @@ fn parse(file: &str, text: &str, complete: Option<&Texts>) -> Result<Texts, Cata
             return Err(err(format!("{key} is defined twice")));
         }
     }
-    if let Some(all) = complete {
-        let mut missing: Vec<&str> = all
-            .keys()
-            .filter(|k| !texts.contains_key(*k))
-            .map(String::as_str)
-            .collect();
-        if !missing.is_empty() {
-            missing.sort_unstable();
-            return Err(CatalogError {
-                file: file.to_owned(),
-                line: last,
-                problem: format!(
-                    "{} of {} texts missing (first: {})",
-                    missing.len(),
-                    all.len(),
-                    missing[0]
-                ),
-            });
-        }
+    match complete {
+        Some(all) if texts.len() < all => Err(CatalogError {
+            file: file.to_owned(),
+            line: last,
+            problem: format!(
+                "{} of {all} texts missing (the file ends at line {last})",
+                all - texts.len()
+            ),
+        }),
+        Some(all) if texts.len() > all || keys_hash(&texts) != KEYS_HASH => Err(CatalogError {
+            file: file.to_owned(),
+            line: last,
+            problem: format!(
+                "{} texts, not the {all} keys of this version of the site: a file of another version",
+                texts.len()
+            ),
+        }),
+        _ => Ok(texts),
     }
-    Ok(texts)
 }
 
-fn english() -> &'static Texts {
-    static EN: OnceLock<Texts> = OnceLock::new();
-    // A broken file is caught by the native test `translation_files_parse`; at run time the
-    // app still starts and shows keys rather than nothing.
-    EN.get_or_init(|| parse("en.tsv", ENGLISH, None).unwrap_or_default())
+/// The sum of the texts' keys' FNV-1a hashes (as `build.rs` makes [`KEYS_HASH`]): no order
+/// to sort, so no sorting code in the app.
+fn keys_hash(texts: &Texts) -> u32 {
+    texts.keys().fold(0u32, |sum, k| {
+        sum.wrapping_add(k.bytes().fold(0x811c_9dc5_u32, |h, b| {
+            (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+        }))
+    })
 }
 
 static KO: OnceLock<Texts> = OnceLock::new();
@@ -93,13 +97,13 @@ fn korean() -> Option<&'static Texts> {
 }
 
 /// Makes `lang`'s texts (a language file's `text`) the ones lookups in `lang` find, unless it
-/// has them already; English is compiled in. `Err` says where the file is broken (nothing is
+/// has them already; English needs no file (each key carries its text). `Err` says where the file is broken (nothing is
 /// loaded then).
 pub fn load(lang: Lang, text: &str) -> Result<(), CatalogError> {
     if lang == Lang::En || KO.get().is_some() {
         return Ok(());
     }
-    let texts = parse(KOREAN_URL, text, Some(english()))?;
+    let texts = parse(KOREAN_URL, text, Some(TEXT_COUNT))?;
     let _ = KO.set(texts);
     Ok(())
 }
@@ -210,21 +214,20 @@ const PREFETCHED: &str = "queueLabKorean";
 /// if no catalog has it): the one way code looks up a text (`Ctx::t` is this, tracked by
 /// the language signal).
 pub fn tr(lang: Lang, key: Key) -> String {
-    text(lang, key.as_str()).to_owned()
+    text(lang, key).to_owned()
 }
 
-fn text(lang: Lang, key: &str) -> &str {
-    let own = match lang {
+fn text(lang: Lang, key: Key) -> &'static str {
+    match lang {
         Lang::En => None,
-        Lang::Ko => korean().and_then(|t| t.get(key)),
-    };
-    own.or_else(|| english().get(key))
-        .map_or(key, String::as_str)
+        Lang::Ko => korean().and_then(|t| t.get(key.as_str())),
+    }
+    .map_or(key.english(), String::as_str)
 }
 
 /// A model's message in `lang`, placeholders filled (a nested message in the same language).
 pub fn render(lang: Lang, msg: &Msg) -> String {
-    let mut text = fill(self::text(lang, msg.key.as_str()), msg);
+    let mut text = fill(self::text(lang, msg.key), msg);
     for (name, inner) in &msg.nested {
         text = text.replace(&format!("{{{name}}}"), &render(lang, inner));
     }

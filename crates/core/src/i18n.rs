@@ -42,53 +42,81 @@ impl Lang {
     }
 }
 
-/// A message key of a catalog (`assets/i18n/*.tsv`). Code names one by its generated
-/// constant (`keys::JOBS_OUT_ENQUEUED`, one per catalog key, written by the crate's
-/// `build.rs` from the catalogs), so a misspelt key does not compile and a key nothing names
-/// is a constant nothing uses (dead code, which clippy's `-D warnings` fails).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Key(&'static str);
+/// A message key of a catalog (`assets/i18n/*.tsv`) and its English text. Code names one by
+/// its generated constant (`keys::JOBS_OUT_ENQUEUED`, one per catalog key, written by the
+/// crate's `build.rs` from the catalogs), so a misspelt key does not compile and a key nothing
+/// names is a constant nothing uses (dead code, which clippy's `-D warnings` fails).
+///
+/// The English text travels with the key: a text is in the code that names it, so the
+/// release split by lab carries each lab's texts in that lab's module (the splitter places
+/// data beside the code that reads it), and no table of every text is parsed at start.
+/// Another language's texts are looked up by [`Key::as_str`].
+///
+/// Keys compare by name and text; the one key a catalog defines has one text.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key {
+    key: &'static str,
+    english: &'static str,
+}
 
 impl Key {
-    /// For the generated `keys` modules (and tests that need a key no catalog has). A key in
-    /// a source as a string literal fails the build (`build/i18n_keys.rs`).
+    /// For tests that need a key no catalog has: its English text is the key itself, as a
+    /// lookup of a missing key shows. A key in a source as a string literal fails the build
+    /// (`build/i18n_keys.rs`).
     pub const fn new(key: &'static str) -> Key {
-        Key(key)
+        Key { key, english: key }
+    }
+
+    /// For the generated `keys` modules: the key and its English text, `\n` already a line
+    /// break.
+    pub const fn with_english(key: &'static str, english: &'static str) -> Key {
+        Key { key, english }
     }
 
     pub const fn as_str(self) -> &'static str {
-        self.0
+        self.key
+    }
+
+    /// The English text (the key itself for a [`Key::new`]).
+    pub const fn english(self) -> &'static str {
+        self.english
+    }
+}
+
+impl fmt::Debug for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Key({:?})", self.key)
     }
 }
 
 impl fmt::Display for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0)
+        f.write_str(self.key)
     }
 }
 
 /// Tests compare a message's key with the text of a key (`msg.key == "jobs.out.enqueued"`).
 impl PartialEq<&str> for Key {
     fn eq(&self, other: &&str) -> bool {
-        self.0 == *other
+        self.key == *other
     }
 }
 
 impl PartialEq<str> for Key {
     fn eq(&self, other: &str) -> bool {
-        self.0 == other
+        self.key == other
     }
 }
 
 impl PartialEq<String> for Key {
     fn eq(&self, other: &String) -> bool {
-        self.0 == other
+        self.key == other
     }
 }
 
 impl PartialEq<Key> for &str {
     fn eq(&self, other: &Key) -> bool {
-        *self == other.0
+        *self == other.key
     }
 }
 

@@ -30,9 +30,7 @@ fn the_shipped_korean_file_is_the_catalogs_korean_column() {
         "scripts/language-file.mjs and build.rs derive different Korean files"
     );
     // The address the page asks for it by changes with its bytes, and both sides make the same.
-    let hash = KOREAN.bytes().fold(0x811c_9dc5_u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    });
+    let hash = super::i18n_keys::fnv1a32(KOREAN.as_bytes());
     assert_eq!(KOREAN_URL, format!("i18n/ko.tsv?v={hash:08x}"));
     let url = std::process::Command::new("node")
         .arg(format!("{root}/scripts/language-file.mjs"))
@@ -42,25 +40,80 @@ fn the_shipped_korean_file_is_the_catalogs_korean_column() {
         .expect("node runs scripts/language-file.mjs --url");
     assert_eq!(String::from_utf8_lossy(&url.stdout).trim(), KOREAN_URL);
     let catalogs = Catalog::parse(FILES).expect("catalogs parse");
-    let korean = parse("ko.tsv", KOREAN, Some(english())).expect("the Korean file parses");
+    let korean = parse("ko.tsv", KOREAN, Some(TEXT_COUNT)).expect("the Korean file parses");
+    let english = parse("en.tsv", ENGLISH, Some(TEXT_COUNT)).expect("the English file parses");
     assert_eq!(korean.len(), catalogs.keys().count());
     for key in catalogs.keys() {
         assert_eq!(korean[key], catalogs.text(Lang::Ko, key), "{key}");
-        assert_eq!(english()[key], catalogs.text(Lang::En, key), "{key}");
+        assert_eq!(english[key], catalogs.text(Lang::En, key), "{key}");
     }
+}
+
+/// The English a key carries (the app has no other English) is its catalog's, for the app's keys and the advisor's (core's) alike; a Korean text missing from
+/// the loaded file falls back to it.
+#[test]
+fn each_key_carries_its_catalog_english() {
+    let catalogs = Catalog::parse(FILES).expect("catalogs parse");
+    let generated = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/keys.rs"))
+        .expect("build.rs wrote keys.rs");
+    let mut checked = 0;
+    for key in [
+        crate::keys::JOBS_TOUR_1_TITLE,
+        crate::keys::SHELL_LANG_FAILED,
+        queue_lab_core::keys::LEAVE_DEAD_CREATED,
+    ]
+    .into_iter()
+    .chain(queue_lab_core::keys::ALL.iter().copied())
+    {
+        assert_eq!(
+            key.english(),
+            catalogs.text(Lang::En, key.as_str()),
+            "{key}"
+        );
+        assert_eq!(tr(Lang::En, key), key.english());
+        checked += 1;
+    }
+    assert!(checked > 3);
+    // Every constant of the app's keys is made with its text, none with the bare key.
+    assert!(
+        !generated.contains("Key::new("),
+        "a key without its English"
+    );
+    assert_eq!(
+        generated.matches("Key::with_english(").count(),
+        TEXT_COUNT - queue_lab_core::keys::ALL.len(),
+        "one constant per key of the app's catalogs"
+    );
+    // A key Korean lacks shows its English even with the Korean file loaded.
+    assert_eq!(
+        tr(
+            Lang::Ko,
+            queue_lab_core::i18n::Key::with_english("no.such.key", "Plain")
+        ),
+        "Plain"
+    );
 }
 
 /// A language file cut short, or not a language file at all (a server's HTML page), is
 /// refused with where it went wrong; nothing of it is used.
 #[test]
 fn a_broken_or_cut_off_language_file_is_refused() {
-    let all = english();
+    let all = Some(TEXT_COUNT);
     let cut: String = KOREAN.lines().take(40).map(|l| format!("{l}\n")).collect();
-    let e = parse("ko.tsv", &cut, Some(all)).unwrap_err();
+    let e = parse("ko.tsv", &cut, all).unwrap_err();
     assert!(e.problem.contains("texts missing"), "{e:?}");
-    let e = parse("ko.tsv", "<!doctype html>\n<html>", Some(all)).unwrap_err();
+    assert_eq!(e.line, 40);
+    let more = format!("{KOREAN}zz.extra\tExtra\n");
+    let e = parse("ko.tsv", &more, all).unwrap_err();
+    assert!(e.problem.contains("another version"), "{e:?}");
+    // As many texts, but one under a key this version does not have: another version's.
+    let renamed = KOREAN.replacen("\nshell.", "\nzz.shell.", 1);
+    assert_ne!(renamed, KOREAN);
+    let e = parse("ko.tsv", &renamed, all).unwrap_err();
+    assert!(e.problem.contains("another version"), "{e:?}");
+    let e = parse("ko.tsv", "<!doctype html>\n<html>", all).unwrap_err();
     assert_eq!((e.line, e.problem.as_str()), (1, "expected key<TAB>text"));
-    assert!(parse("ko.tsv", KOREAN, Some(all)).is_ok());
+    assert!(parse("ko.tsv", KOREAN, all).is_ok());
 }
 
 /// Code names keys by their constants (`keys::JOBS_OUT_ENQUEUED`): a misspelt one does
@@ -81,7 +134,9 @@ fn every_catalog_key_has_its_constant() {
     let names = super::i18n_keys::catalogs(root);
     let text = super::i18n_keys::constants(root, &names, "crate::Key", "")
         .unwrap_or_else(|e| panic!("{e}"));
-    assert!(text.contains("pub const JOBS_TOUR_1_TITLE: Key = Key::new(\"jobs.tour.1.title\");"));
+    assert!(text.contains(
+        "pub const JOBS_TOUR_1_TITLE: Key = Key::with_english(\"jobs.tour.1.title\", \"① "
+    ));
 }
 
 /// The advisor's messages (core's keys) render from the one app catalog, numbers
