@@ -7,7 +7,7 @@ use queue_lab::db::{DbError, Location};
 use queue_lab::labs::jobs::model::{Action, EnqueueInput, Lab, Worker, WorkerId};
 use queue_lab::labs::LabId;
 use queue_lab::runner::{Runner, Scope, Work};
-use queue_lab::ui::keep;
+use queue_lab::ui::keep::{self, Kept};
 use queue_lab::Lang;
 use serde::Deserialize;
 use wasm_bindgen_test::*;

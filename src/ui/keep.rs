@@ -189,30 +189,111 @@ pub async fn check(bytes: &[u8], lab: LabId, pglite: &str) -> Result<Checked, Ms
     })
 }
 
-fn state_reads(lab: LabId, state: &serde_json::Value) -> bool {
-    if lab == jobs::ID {
-        jobs::model::Lab::parse_state(state).is_some()
-    } else if lab == vacuum::ID {
-        vacuum::model::Lab::parse_state(state).is_some()
-    } else {
-        lab == pgq::ID && pgq::model::Lab::parse_state(state).is_some()
+/// A lab model that a saved file keeps beside the database: what its workers, consumers or
+/// results hold that the data directory does not.
+pub trait Kept: Clone + Sized + 'static {
+    /// The lab it is the model of.
+    const LAB: LabId;
+    /// The state a saved lab keeps beside its data directory.
+    fn saved_state(&self) -> serde_json::Value;
+    /// The model as [`Kept::saved_state`] kept it; `None` when `state` is not such a state.
+    fn parse_state(state: &serde_json::Value) -> Option<Self>;
+    /// What the model needs again on a database booted from the file (a data directory
+    /// keeps no session); nothing unless the lab says.
+    fn restore_state(self, db: &Db) -> impl std::future::Future<Output = Result<Self, DbError>> {
+        let _ = db;
+        std::future::ready(Ok(self))
     }
 }
 
-fn saved_state(runner: &Runner, lab: LabId) -> Option<serde_json::Value> {
-    if lab == jobs::ID {
-        runner
-            .kept::<jobs::model::Lab>(lab)
-            .map(|l| l.saved_state())
-    } else if lab == vacuum::ID {
-        runner
-            .kept::<vacuum::model::Lab>(lab)
-            .map(|l| l.saved_state())
-    } else if lab == pgq::ID {
-        runner.kept::<pgq::model::Lab>(lab).map(|l| l.saved_state())
-    } else {
-        None
+/// What a file needs of a lab that can be saved: its model's [`Kept`] functions, as a value
+/// the lab's code makes (its `KEEPER`), so that in the release split by lab this code is in
+/// the lab's module, not the app's.
+pub struct Keeper {
+    pub lab: LabId,
+    /// The lab's model state beside the database, as the manifest keeps it (`None` before
+    /// the lab is set up).
+    pub saved: fn(&Runner) -> Option<serde_json::Value>,
+    /// Whether a manifest's state reads as this lab's.
+    pub reads: fn(&serde_json::Value) -> bool,
+    /// Reads a manifest's state back into the runner that booted the file's dump (as a piece
+    /// of the lab's work, on its database).
+    pub restore: fn(Runner, Db, serde_json::Value) -> Restoring,
+}
+
+impl Keeper {
+    /// The keeper of the lab whose model is `M`.
+    pub const fn of<M: Kept>() -> Keeper {
+        Keeper {
+            lab: M::LAB,
+            saved: |runner| runner.kept::<M>(M::LAB).map(|m| m.saved_state()),
+            reads: |state| M::parse_state(state).is_some(),
+            restore: |runner, db, state| {
+                Box::pin(async move {
+                    let model = M::parse_state(&state).ok_or_else(unread)?;
+                    runner.keep(M::LAB, model.restore_state(&db).await?);
+                    Ok(())
+                })
+            },
+        }
     }
+}
+
+/// A lab's model being read back from a file ([`Keeper::restore`]).
+pub type Restoring = std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), DbError>>>>;
+
+/// A file's model state that its lab cannot read.
+fn unread() -> DbError {
+    DbError::other("the saved state does not read")
+}
+
+/// The keeper of `lab`'s files: every lab that [`saves`] has one; `None` for the others and,
+/// in the release split by lab, for a lab whose page has not been built yet.
+fn keeper(lab: LabId) -> Option<&'static Keeper> {
+    #[cfg(not(queue_lab_split))]
+    {
+        [
+            &jobs::model::KEEPER,
+            &vacuum::model::KEEPER,
+            &pgq::model::KEEPER,
+        ]
+        .into_iter()
+        .find(|k| k.lab == lab)
+    }
+    #[cfg(queue_lab_split)]
+    {
+        OFFERED.with(|o| o.borrow().iter().copied().find(|k| k.lab == lab))
+    }
+}
+
+#[cfg(queue_lab_split)]
+thread_local! {
+    /// The keepers the labs' pages offered ([`offer`]).
+    static OFFERED: std::cell::RefCell<Vec<&'static Keeper>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Called by a lab's page as it is built: in the release split by lab, a lab's keeper is in
+/// its module and the app knows it from then on (its page is where its file is saved and
+/// opened). The other builds list every keeper in [`keeper`].
+pub fn offer(keeper: &'static Keeper) {
+    #[cfg(queue_lab_split)]
+    OFFERED.with(|o| {
+        let mut offered = o.borrow_mut();
+        if !offered.iter().any(|k| k.lab == keeper.lab) {
+            offered.push(keeper);
+        }
+    });
+    #[cfg(not(queue_lab_split))]
+    let _ = keeper;
+}
+
+fn state_reads(lab: LabId, state: &serde_json::Value) -> bool {
+    keeper(lab).is_some_and(|k| (k.reads)(state))
+}
+
+fn saved_state(runner: &Runner, lab: LabId) -> Option<serde_json::Value> {
+    keeper(lab).and_then(|k| (k.saved)(runner))
 }
 
 /// Writes `lab` as a file: waits for the lab's running work (its turn in the runner), and
@@ -266,26 +347,18 @@ pub async fn restore(
     let version = clock::start(&db).await?;
     let runner = Runner::new(db);
     runner.set_clock(lab, &file.manifest.clock);
-    let keeper = runner.clone();
+    let target = runner.clone();
     let state = file.manifest.state.clone();
-    let restored = runner
-        .run(Scope::Lab(lab), None, async move |w: &Work| {
-            let unread = || DbError::other("the saved state does not read");
-            if lab == jobs::ID {
-                let parsed = jobs::model::Lab::parse_state(&state).ok_or_else(unread)?;
-                keeper.keep(lab, parsed.restore_state(w.db()).await?);
-            } else if lab == vacuum::ID {
-                let parsed = vacuum::model::Lab::parse_state(&state).ok_or_else(unread)?;
-                keeper.keep(lab, parsed);
-            } else if lab == pgq::ID {
-                let parsed = pgq::model::Lab::parse_state(&state).ok_or_else(unread)?;
-                keeper.keep(lab, parsed);
-            } else {
-                return Err(unread());
-            }
-            Ok(())
-        })
-        .await;
+    let restored = match keeper(lab) {
+        Some(k) => {
+            runner
+                .run(Scope::Lab(lab), None, async move |w: &Work| {
+                    (k.restore)(target, w.db().clone(), state).await
+                })
+                .await
+        }
+        None => Err(unread()),
+    };
     if let Err(e) = restored {
         runner.stop(&e.message);
         return Err(e);
@@ -369,6 +442,74 @@ async fn open_file(ctx: Ctx, bytes: Vec<u8>, lab: LabId, note: RwSignal<Option<N
     }
 }
 
+/// A flow of the keep controls, started by a click and saying how it went in the note.
+type Flow = std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>;
+
+/// What the two controls do: write the lab as a file and offer it for download; read a
+/// chosen file and open it. Only a click needs them, so in the release split by lab they
+/// are a module of their own (`Keep`), fetched on the first click ([`flows`]).
+struct Flows {
+    save: fn(Runner, LabId, Lang, RwSignal<Option<Note>>) -> Flow,
+    open: fn(Ctx, web_sys::HtmlInputElement, LabId, RwSignal<Option<Note>>) -> Flow,
+}
+
+static FLOWS: Flows = Flows {
+    save: |runner, lab, lang, note| {
+        Box::pin(async move {
+            match save(&runner, lab, lang).await {
+                Ok(bytes) => {
+                    let name = file_name(lab);
+                    crate::db::save_file(&name, &bytes, "application/octet-stream");
+                    let kb = (bytes.len() as f64 / 1024.0).round();
+                    note.try_set(Some(Note::Done(
+                        Msg::new(keys::KEEP_SAVED).arg("file", name).arg("kb", kb),
+                    )));
+                }
+                Err(m) => {
+                    note.try_set(Some(Note::Refused(m)));
+                }
+            }
+        })
+    },
+    open: |ctx, el, lab, note| {
+        Box::pin(async move {
+            let bytes = crate::db::read_file(&el).await;
+            // The same file may be chosen again (after a refusal, or to go back to it).
+            el.set_value("");
+            match bytes {
+                Ok(Some(bytes)) => open_file(ctx, bytes, lab, note).await,
+                Ok(None) => {}
+                Err(e) => {
+                    note.try_set(Some(Note::Refused(
+                        Msg::new(keys::KEEP_ERR_FAILED).arg("error", e.message),
+                    )));
+                }
+            }
+        })
+    },
+};
+
+/// The keep controls' flows: here in every build but the release split by lab, where they
+/// are fetched on the first click (and fetched again after a failure).
+async fn flows() -> Result<&'static Flows, crate::lab::FetchFailed> {
+    #[cfg(queue_lab_split)]
+    {
+        fetched_flows().await
+    }
+    #[cfg(not(queue_lab_split))]
+    {
+        Ok(&FLOWS)
+    }
+}
+
+// The split point: the splitter moves this, and all that only it reaches (the file format,
+// its checks, the restore), into the module `Keep`.
+#[cfg(queue_lab_split)]
+#[leptos::wasm_split::wasm_split(Keep, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn fetched_flows() -> Result<&'static Flows, crate::lab::FetchFailed> {
+    Ok(&FLOWS)
+}
+
 /// The two controls, on the start panel of a lab that saves: Save (once PostgreSQL runs and
 /// the lab is set up) and Open (a file input, also before PostgreSQL is started).
 #[component]
@@ -386,17 +527,10 @@ pub fn KeepControls() -> impl IntoView {
         let lang = ctx.lang.get_untracked();
         note.set(Some(Note::Working(Msg::new(keys::KEEP_SAVING))));
         leptos::task::spawn_local(async move {
-            match save(&runner, lab, lang).await {
-                Ok(bytes) => {
-                    let name = file_name(lab);
-                    crate::db::save_file(&name, &bytes, "application/octet-stream");
-                    let kb = (bytes.len() as f64 / 1024.0).round();
-                    note.try_set(Some(Note::Done(
-                        Msg::new(keys::KEEP_SAVED).arg("file", name).arg("kb", kb),
-                    )));
-                }
-                Err(m) => {
-                    note.try_set(Some(Note::Refused(m)));
+            match flows().await {
+                Ok(flows) => (flows.save)(runner, lab, lang, note).await,
+                Err(_) => {
+                    note.try_set(Some(Note::Refused(Msg::new(keys::KEEP_ERR_FETCH))));
                 }
             }
         });
@@ -407,16 +541,12 @@ pub fn KeepControls() -> impl IntoView {
             return;
         };
         leptos::task::spawn_local(async move {
-            let bytes = crate::db::read_file(&el).await;
-            // The same file may be chosen again (after a refusal, or to go back to it).
-            el.set_value("");
-            match bytes {
-                Ok(Some(bytes)) => open_file(ctx, bytes, lab, note).await,
-                Ok(None) => {}
-                Err(e) => {
-                    note.try_set(Some(Note::Refused(
-                        Msg::new(keys::KEEP_ERR_FAILED).arg("error", e.message),
-                    )));
+            match flows().await {
+                Ok(flows) => (flows.open)(ctx, el, lab, note).await,
+                Err(_) => {
+                    // The same file may be chosen again once the code is here.
+                    el.set_value("");
+                    note.try_set(Some(Note::Refused(Msg::new(keys::KEEP_ERR_FETCH))));
                 }
             }
         });

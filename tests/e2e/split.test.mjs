@@ -1,20 +1,24 @@
 // The release split by lab (scripts/split-release.mjs, src/lab.rs `Page`): the app's main
 // module carries no lab; a lab's page fetches its own module; a module that fails to arrive
-// is said on the lab's page, with a Retry, and the rest of the app keeps working.
+// is said on the lab's page, with a Retry, and the rest of the app keeps working. Saving and
+// opening a lab's file (src/ui/keep.rs) are modules of their own, fetched on the first click.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { DIST, newPage, shot, simulated, useSite } from './harness.mjs';
+import { DIST, newPage, shot, simulated, startPostgres, useSite } from './harness.mjs';
 import { catalog, labs } from '../../scripts/first-screen.mjs';
 
 const site = useSite();
 const TEXT = catalog();
 
 /** The lab modules of the build, by file name (`split_<View>-<hash>.wasm`). */
-const modules = () => fs.readdirSync(DIST).filter((f) => /^split_.*\.wasm$/.test(f));
+const modules = () => fs.readdirSync(DIST).filter((f) => /^split_\w+Lab-[0-9a-f]+\.wasm$/.test(f));
+/** The module that saves and opens a lab's file (`split_Keep-<hash>.wasm`). */
+const KEEP_MODULE = /\/split_Keep-[0-9a-f]+\.wasm$/;
 
 test('the release has a module of its own for every lab, and the main module loads none of them on the home page', async () => {
   assert.equal(modules().length, labs().length, `one module per lab: ${modules().join(', ')}`);
+  assert.equal(fs.readdirSync(DIST).filter((f) => KEEP_MODULE.test(`/${f}`)).length, 1, 'one module saves and opens files');
   const page = await newPage(site.browser);
   const fetched = [];
   page.on('request', (r) => {
@@ -87,4 +91,31 @@ test('a lab page opened by its address keeps the first screen until its module h
   await page.waitForFunction(() => !document.getElementById('first-screen'), null, { timeout: 60_000 });
   assert.equal(await page.locator('section.pgq-lab').count(), 1);
   assert.equal(await page.evaluate(() => window.__fetchingSeen), false, 'no "downloading" line between the first screen and the lab');
+});
+
+test('saving a lab fetches its code on the first click; when that code fails to arrive Save says so, and the next click saves', async () => {
+  const page = await newPage(site.browser);
+  const fetched = [];
+  page.on('request', (r) => { if (KEEP_MODULE.test(new URL(r.url()).pathname)) fetched.push(r.url()); });
+  await page.route(KEEP_MODULE, (route) => route.abort('failed'));
+  await page.goto(site.server.url + '?lang=en#/jobs');
+  await startPostgres(page);
+  await page.waitForSelector('#jobs-table', { timeout: 120_000 });
+  await page.waitForSelector('#keep-save:not([disabled])');
+  assert.deepEqual(fetched, [], 'L1 and PostgreSQL ready, and no code for saving fetched yet');
+  await page.click('#keep-save');
+  await page.waitForFunction(
+    (text) => document.querySelector('#keep-note')?.textContent === text,
+    TEXT['keep.err.fetch'].en,
+    { timeout: 60_000 },
+  );
+  assert.ok(fetched.length > 0, 'the click asked for the code');
+  assert.equal(await page.locator('#keep-note').getAttribute('role'), 'alert');
+  await shot(page, 'split-keep-fetch-failed');
+  assert.equal(await page.locator('section.jobs-lab').count(), 1, 'the lab is still on the page');
+  await page.unroute(KEEP_MODULE);
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click('#keep-save')]);
+  assert.match(download.suggestedFilename(), /^queue-lab-jobs-\d{4}-\d\d-\d\d\.qlab$/);
+  await page.waitForFunction(() => /^Saved/.test(document.querySelector('#keep-note')?.textContent ?? ''));
+  assert.deepEqual(page.errors, []);
 });

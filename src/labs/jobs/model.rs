@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 mod keep;
+pub use keep::KEEPER;
 mod lessons;
 mod lifecycle;
 mod notify;

@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub mod compare;
 pub mod consumers;
 mod keep;
+pub use keep::KEEPER;
 
 pub use consumers::SubKey;
 

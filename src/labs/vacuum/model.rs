@@ -7,6 +7,7 @@
 //! `rows.rs`, the statements in `sql.rs`; all are re-exported here.
 
 mod keep;
+pub use keep::KEEPER;
 mod run;
 
 pub use super::rows::*;

@@ -5,6 +5,9 @@
 
 use super::{Action, Alert, Burst, Claim, Lab, Worker, WorkerId};
 use crate::db::{Db, DbError};
+use crate::lab::LabId;
+use crate::labs::jobs::ID;
+use crate::ui::keep::{Keeper, Kept};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -40,9 +43,14 @@ struct Saved {
     elapsed: i64,
 }
 
-impl Lab {
+/// What a saved lab's file needs of this lab (`ui::keep`), in the lab's own code.
+pub const KEEPER: Keeper = Keeper::of::<Lab>();
+
+impl Kept for Lab {
+    const LAB: LabId = ID;
+
     /// The state a saved lab keeps beside its data directory.
-    pub fn saved_state(&self) -> serde_json::Value {
+    fn saved_state(&self) -> serde_json::Value {
         let saved = Saved {
             workers: self
                 .workers
@@ -81,10 +89,10 @@ impl Lab {
         serde_json::to_value(saved).unwrap_or(serde_json::Value::Null)
     }
 
-    /// The lab as [`Lab::saved_state`] kept it, on `db` booted from its data directory: its
+    /// The lab as [`Kept::saved_state`] kept it, on `db` booted from its data directory: its
     /// LISTEN subscriptions made again there (the workers' only if they were connected).
     /// `None` when `state` is not such a state.
-    pub fn parse_state(state: &serde_json::Value) -> Option<Lab> {
+    fn parse_state(state: &serde_json::Value) -> Option<Lab> {
         // From its text, not `from_value`: serde_json's Value deserializer, made again for
         // every type read, was 46 KB of the app's .wasm (before wasm-opt).
         let s: Saved = serde_json::from_str(&state.to_string()).ok()?;
@@ -135,7 +143,7 @@ impl Lab {
 
     /// Listens again on a database booted from a saved lab (a data directory keeps no
     /// session): the alerts always, the workers' channel if they were connected.
-    pub async fn restore_state(self, db: &Db) -> Result<Lab, DbError> {
+    async fn restore_state(self, db: &Db) -> Result<Lab, DbError> {
         if self.connected {
             self.connect(db).await?;
         }

@@ -5,6 +5,9 @@
 //! cursors and the prepared transaction are in the saved data directory.
 
 use super::{Event, Lab, MaintRow};
+use crate::lab::LabId;
+use crate::labs::pgq::ID;
+use crate::ui::keep::{Keeper, Kept};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -23,9 +26,14 @@ struct Saved {
     killed: Vec<(String, String)>,
 }
 
-impl Lab {
+/// What a saved lab's file needs of this lab (`ui::keep`), in the lab's own code.
+pub const KEEPER: Keeper = Keeper::of::<Lab>();
+
+impl Kept for Lab {
+    const LAB: LabId = ID;
+
     /// The state a saved lab keeps beside its data directory.
-    pub fn saved_state(&self) -> serde_json::Value {
+    fn saved_state(&self) -> serde_json::Value {
         let saved = Saved {
             batches: self.batches.clone(),
             nacked: self.nacked.clone(),
@@ -45,10 +53,10 @@ impl Lab {
         serde_json::to_value(saved).unwrap_or(serde_json::Value::Null)
     }
 
-    /// The lab as [`Lab::saved_state`] kept it; `None` when `state` is not such a state. It
+    /// The lab as [`Kept::saved_state`] kept it; `None` when `state` is not such a state. It
     /// holds no session of its own (no LISTEN), so it needs nothing more on the reopened
     /// database.
-    pub fn parse_state(state: &serde_json::Value) -> Option<Lab> {
+    fn parse_state(state: &serde_json::Value) -> Option<Lab> {
         // From its text, not `from_value`: serde_json's Value deserializer, made again for
         // every type read, was 46 KB of the app's .wasm (before wasm-opt).
         let s: Saved = serde_json::from_str(&state.to_string()).ok()?;
