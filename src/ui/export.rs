@@ -4,15 +4,13 @@
 //! after the lab's own setup: runnable with `psql -f` on an empty database).
 //! What it is not for: reading the lab's state (the SQL does, in the tab) or building a
 //! lab's statements (they are the SQL log's, verbatim).
+//! In the release split by lab, what makes a download's text is fetched on the first click,
+//! with saving and opening a lab (`ui::keep::flows`, the module `Keep`).
 
 use crate::clock;
-use crate::ctx::{use_ctx, Route};
 use crate::db::{DbError, ScriptStep};
-use crate::keys;
 use crate::lab::LabId;
 use crate::runner::{Runner, Scope, Work};
-use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// The schemas a lab's export holds: the lab clock's (`lab`), the lab's own, and the ones its
 /// statements make beside it (L3's strategy tables, L4's PgQue engine and side by side).
@@ -220,116 +218,42 @@ pub fn script_file(lab: LabId, server: &str, steps: &[ScriptStep]) -> String {
     out
 }
 
-/// Offers `text` as a file download named `name`.
-fn download(name: &str, text: &str) -> Result<(), String> {
-    let fail = |e: wasm_bindgen::JsValue| format!("{e:?}");
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    let props = web_sys::BlobPropertyBag::new();
-    props.set_type("application/sql;charset=utf-8");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &props).map_err(fail)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or("no document")?;
-    let a: web_sys::HtmlAnchorElement = document
-        .create_element("a")
-        .map_err(fail)?
-        .dyn_into()
-        .map_err(|_| "not an anchor".to_owned())?;
-    a.set_href(&url);
-    a.set_download(name);
-    a.click();
-    // Revoked after the click's download has started.
-    let revoke = url.clone();
-    leptos::task::spawn_local(async move {
-        gloo_timers::future::TimeoutFuture::new(10_000).await;
-        let _ = web_sys::Url::revoke_object_url(&revoke);
-    });
-    Ok(())
-}
-
+/// Which download a button makes.
 #[derive(Clone, Copy, PartialEq)]
-enum Kind {
+pub enum Kind {
     Sql,
     Script,
 }
 
-/// The two download buttons of the status line, for the lab on screen (labs on PostgreSQL).
-#[component]
-pub fn ExportButtons(runner: Runner, version: String) -> impl IntoView {
-    let ctx = use_ctx();
-    let busy = RwSignal::new(false);
-    let note = RwSignal::new(None::<String>);
-    let version = StoredValue::new(version);
-    let run = move |kind: Kind| {
-        let Route::Lab(lab) = ctx.route.get_untracked() else {
-            return;
-        };
-        let runner = runner.clone();
-        let server = version.get_value();
-        busy.set(true);
-        note.set(None);
-        leptos::task::spawn_local(async move {
-            let made: Result<String, DbError> = match kind {
-                Kind::Sql => {
-                    let names = schemas(lab);
-                    runner
-                        .run(Scope::Lab(lab), None, async move |w: &Work| {
-                            let (dump, held) = w.db().dump(&names).await?;
-                            let clock = clock::now(w.db()).await?;
-                            Ok(sql_file(lab, &server, &clock, &held, &dump))
-                        })
-                        .await
-                }
-                Kind::Script => runner
-                    .db()
-                    .log()
-                    .script(lab.slug)
-                    .map(|steps| script_file(lab, &server, &steps))
-                    .ok_or_else(|| DbError::other("script too long")),
-            };
-            busy.set(false);
-            let lang = ctx.lang.get_untracked();
-            match made {
-                Ok(text) => {
-                    let name = match kind {
-                        Kind::Sql => format!("queue-lab-{}.sql", lab.slug),
-                        Kind::Script => format!("queue-lab-{}-script.sql", lab.slug),
-                    };
-                    if let Err(e) = download(&name, &text) {
-                        note.set(Some(e));
-                    } else {
-                        note.set(Some(crate::ui::i18n::render(
-                            lang,
-                            &queue_lab_core::i18n::Msg::new(keys::EXPORT_DONE).arg("file", name),
-                        )));
-                    }
-                }
-                Err(_) if kind == Kind::Script => {
-                    note.set(Some(crate::ui::i18n::tr(
-                        lang,
-                        keys::EXPORT_SCRIPT_TOO_LONG,
-                    )));
-                }
-                Err(e) => note.set(Some(format!(
-                    "{} {}",
-                    crate::ui::i18n::tr(lang, keys::EXPORT_FAILED),
-                    e
-                ))),
-            }
-        });
-    };
-    let run2 = run.clone();
-    view! {
-        <button type="button" class="small" id="export-sql" title=move || ctx.t(keys::EXPORT_DUMP_HELP)().replace('`', "")
-            disabled=move || busy.get() on:click=move |_| run(Kind::Sql)>
-            {ctx.t(keys::EXPORT_DUMP)}
-        </button>
-        <button type="button" class="small" id="export-script" title=move || ctx.t(keys::EXPORT_SCRIPT_HELP)().replace('`', "")
-            disabled=move || busy.get() on:click=move |_| run2(Kind::Script)>
-            {ctx.t(keys::EXPORT_SCRIPT)}
-        </button>
-        <span class="muted" role="status" id="export-note">{move || note.get()}</span>
+/// A download's text being made ([`make`]).
+pub type Making = std::pin::Pin<Box<dyn std::future::Future<Output = Result<String, DbError>>>>;
+
+/// The text of `kind` for `lab`: its schemas and rows dumped (after the lab's running work,
+/// in its turn), or the statements it ran. Called through the flows of taking a lab home
+/// (`ui::keep::flows`), so in the release split by lab it is in their module.
+pub async fn make(
+    runner: Runner,
+    lab: LabId,
+    kind: Kind,
+    server: String,
+) -> Result<String, DbError> {
+    match kind {
+        Kind::Sql => {
+            let names = schemas(lab);
+            runner
+                .run(Scope::Lab(lab), None, async move |w: &Work| {
+                    let (dump, held) = w.db().dump(&names).await?;
+                    let clock = clock::now(w.db()).await?;
+                    Ok(sql_file(lab, &server, &clock, &held, &dump))
+                })
+                .await
+        }
+        Kind::Script => runner
+            .db()
+            .log()
+            .script(lab.slug)
+            .map(|steps| script_file(lab, &server, &steps))
+            .ok_or_else(|| DbError::other("script too long")),
     }
 }
 

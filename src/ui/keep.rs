@@ -18,7 +18,7 @@
 //! once that one answers.
 
 use crate::clock;
-use crate::ctx::{use_ctx, Ctx, DbState, Route};
+use crate::ctx::{Ctx, DbState};
 use crate::db::{Db, DbError, Location, TxState};
 use crate::keys;
 use crate::lab::LabId;
@@ -207,8 +207,7 @@ pub trait Kept: Clone + Sized + 'static {
 }
 
 /// What a file needs of a lab that can be saved: its model's [`Kept`] functions, as a value
-/// the lab's code makes (its `KEEPER`), so that in the release split by lab this code is in
-/// the lab's module, not the app's.
+/// the lab's code makes (its `KEEPER`), reached only through [`keeper`].
 pub struct Keeper {
     pub lab: LabId,
     /// The lab's model state beside the database, as the manifest keeps it (`None` before
@@ -247,45 +246,18 @@ fn unread() -> DbError {
     DbError::other("the saved state does not read")
 }
 
-/// The keeper of `lab`'s files: every lab that [`saves`] has one; `None` for the others and,
-/// in the release split by lab, for a lab whose page has not been built yet.
+/// The keeper of `lab`'s files: every lab that [`saves`] has one; `None` for the others.
+/// Only the flows (saving, checking, restoring) call it, so in the release split by lab the
+/// keepers' code (each lab's saved state, its JSON) is in the module `Keep`, not in the
+/// labs' own modules or the app's.
 fn keeper(lab: LabId) -> Option<&'static Keeper> {
-    #[cfg(not(queue_lab_split))]
-    {
-        [
-            &jobs::model::KEEPER,
-            &vacuum::model::KEEPER,
-            &pgq::model::KEEPER,
-        ]
-        .into_iter()
-        .find(|k| k.lab == lab)
-    }
-    #[cfg(queue_lab_split)]
-    {
-        OFFERED.with(|o| o.borrow().iter().copied().find(|k| k.lab == lab))
-    }
-}
-
-#[cfg(queue_lab_split)]
-thread_local! {
-    /// The keepers the labs' pages offered ([`offer`]).
-    static OFFERED: std::cell::RefCell<Vec<&'static Keeper>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Called by a lab's page as it is built: in the release split by lab, a lab's keeper is in
-/// its module and the app knows it from then on (its page is where its file is saved and
-/// opened). The other builds list every keeper in [`keeper`].
-pub fn offer(keeper: &'static Keeper) {
-    #[cfg(queue_lab_split)]
-    OFFERED.with(|o| {
-        let mut offered = o.borrow_mut();
-        if !offered.iter().any(|k| k.lab == keeper.lab) {
-            offered.push(keeper);
-        }
-    });
-    #[cfg(not(queue_lab_split))]
-    let _ = keeper;
+    [
+        &jobs::model::KEEPER,
+        &vacuum::model::KEEPER,
+        &pgq::model::KEEPER,
+    ]
+    .into_iter()
+    .find(|k| k.lab == lab)
 }
 
 fn state_reads(lab: LabId, state: &serde_json::Value) -> bool {
@@ -380,7 +352,7 @@ pub fn file_name(lab: LabId) -> String {
 
 /// What the controls last said.
 #[derive(Clone, Debug, PartialEq)]
-enum Note {
+pub enum Note {
     Working(Msg),
     Done(Msg),
     Refused(Msg),
@@ -388,7 +360,7 @@ enum Note {
 
 /// Opens a file chosen on `lab`'s page: checks it against PGlite's version (the running
 /// one's, else the build manifest's), then boots it and hands the page the new runner.
-async fn open_file(ctx: Ctx, bytes: Vec<u8>, lab: LabId, note: RwSignal<Option<Note>>) {
+pub async fn open_file(ctx: Ctx, bytes: Vec<u8>, lab: LabId, note: RwSignal<Option<Note>>) {
     let manifest = match ctx.pglite.get_untracked() {
         Some(m) => Some(m),
         None => Location::manifest(Location::APP_MANIFEST).await,
@@ -439,153 +411,6 @@ async fn open_file(ctx: Ctx, bytes: Vec<u8>, lab: LabId, note: RwSignal<Option<N
                 Msg::new(keys::KEEP_ERR_BOOT).arg("error", e.message),
             )));
         }
-    }
-}
-
-/// A flow of the keep controls, started by a click and saying how it went in the note.
-type Flow = std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>;
-
-/// What the two controls do: write the lab as a file and offer it for download; read a
-/// chosen file and open it. Only a click needs them, so in the release split by lab they
-/// are a module of their own (`Keep`), fetched on the first click ([`flows`]).
-struct Flows {
-    save: fn(Runner, LabId, Lang, RwSignal<Option<Note>>) -> Flow,
-    open: fn(Ctx, web_sys::HtmlInputElement, LabId, RwSignal<Option<Note>>) -> Flow,
-}
-
-static FLOWS: Flows = Flows {
-    save: |runner, lab, lang, note| {
-        Box::pin(async move {
-            match save(&runner, lab, lang).await {
-                Ok(bytes) => {
-                    let name = file_name(lab);
-                    crate::db::save_file(&name, &bytes, "application/octet-stream");
-                    let kb = (bytes.len() as f64 / 1024.0).round();
-                    note.try_set(Some(Note::Done(
-                        Msg::new(keys::KEEP_SAVED).arg("file", name).arg("kb", kb),
-                    )));
-                }
-                Err(m) => {
-                    note.try_set(Some(Note::Refused(m)));
-                }
-            }
-        })
-    },
-    open: |ctx, el, lab, note| {
-        Box::pin(async move {
-            let bytes = crate::db::read_file(&el).await;
-            // The same file may be chosen again (after a refusal, or to go back to it).
-            el.set_value("");
-            match bytes {
-                Ok(Some(bytes)) => open_file(ctx, bytes, lab, note).await,
-                Ok(None) => {}
-                Err(e) => {
-                    note.try_set(Some(Note::Refused(
-                        Msg::new(keys::KEEP_ERR_FAILED).arg("error", e.message),
-                    )));
-                }
-            }
-        })
-    },
-};
-
-/// The keep controls' flows: here in every build but the release split by lab, where they
-/// are fetched on the first click (and fetched again after a failure).
-async fn flows() -> Result<&'static Flows, crate::lab::FetchFailed> {
-    #[cfg(queue_lab_split)]
-    {
-        fetched_flows().await
-    }
-    #[cfg(not(queue_lab_split))]
-    {
-        Ok(&FLOWS)
-    }
-}
-
-// The split point: the splitter moves this, and all that only it reaches (the file format,
-// its checks, the restore), into the module `Keep`.
-#[cfg(queue_lab_split)]
-#[leptos::wasm_split::wasm_split(Keep, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn fetched_flows() -> Result<&'static Flows, crate::lab::FetchFailed> {
-    Ok(&FLOWS)
-}
-
-/// The two controls, on the start panel of a lab that saves: Save (once PostgreSQL runs and
-/// the lab is set up) and Open (a file input, also before PostgreSQL is started).
-#[component]
-pub fn KeepControls() -> impl IntoView {
-    let ctx = use_ctx();
-    let note = RwSignal::new(None::<Note>);
-    let lab = move || match ctx.route.get() {
-        Route::Lab(id) if saves(id) => Some(id),
-        _ => None,
-    };
-    let save_click = move |_| {
-        let (Some(lab), Some(runner)) = (lab(), ctx.runner_untracked()) else {
-            return;
-        };
-        let lang = ctx.lang.get_untracked();
-        note.set(Some(Note::Working(Msg::new(keys::KEEP_SAVING))));
-        leptos::task::spawn_local(async move {
-            match flows().await {
-                Ok(flows) => (flows.save)(runner, lab, lang, note).await,
-                Err(_) => {
-                    note.try_set(Some(Note::Refused(Msg::new(keys::KEEP_ERR_FETCH))));
-                }
-            }
-        });
-    };
-    let input = NodeRef::<leptos::html::Input>::new();
-    let chosen = move |_| {
-        let (Some(lab), Some(el)) = (lab(), input.get_untracked()) else {
-            return;
-        };
-        leptos::task::spawn_local(async move {
-            match flows().await {
-                Ok(flows) => (flows.open)(ctx, el, lab, note).await,
-                Err(_) => {
-                    // The same file may be chosen again once the code is here.
-                    el.set_value("");
-                    note.try_set(Some(Note::Refused(Msg::new(keys::KEEP_ERR_FETCH))));
-                }
-            }
-        });
-    };
-    let ready = move || matches!(ctx.db.get(), DbState::Ready { .. });
-    let working = move || matches!(note.get(), Some(Note::Working(_)));
-    // While PostgreSQL starts, its start would replace the opened one when it ends.
-    let starting = move || matches!(ctx.db.get(), DbState::Loading { .. });
-    let said = move || {
-        note.get().map(|n| {
-            let lang = ctx.lang.get();
-            let (class, role, msg) = match n {
-                Note::Working(m) => ("note", "status", m),
-                Note::Done(m) => ("note good", "status", m),
-                Note::Refused(m) => ("note bad", "alert", m),
-            };
-            view! { <p class=class role=role id="keep-note">{crate::ui::i18n::render(lang, &msg)}</p> }
-        })
-    };
-    view! {
-        <Show when=move || lab().is_some()>
-            <div class="keep" id="keep">
-                <div class="row">
-                    <Show when=ready>
-                        <button type="button" class="small" id="keep-save" title=ctx.t(keys::KEEP_SAVE_HELP)
-                            disabled=working on:click=save_click>
-                            {ctx.t(keys::KEEP_SAVE)}
-                        </button>
-                    </Show>
-                    // The file input is hidden but focusable (Tab, then Enter or Space opens
-                    // the picker); its label is the button the learner sees, in the page's
-                    // language (the browser's own button would not be).
-                    <input type="file" id="keep-open" class="visually-hidden keep-file" accept=".qlab"
-                        node_ref=input disabled=move || working() || starting() on:change=chosen/>
-                    <label for="keep-open" class="keep-open">{ctx.t(keys::KEEP_OPEN)}</label>
-                </div>
-                {said}
-            </div>
-        </Show>
     }
 }
 

@@ -1,5 +1,6 @@
 //! Pieces every lab uses: translations, the Start Postgres panel, the SQL log and console,
-//! the clock, embed-mode sizing, and how numbers read (`format`).
+//! the clock, embed-mode sizing, taking a lab home (`take_home`), and how numbers read
+//! (`format`).
 
 pub mod clock;
 pub mod console;
@@ -17,3 +18,4 @@ pub mod reveal;
 pub mod sql_log;
 pub mod start;
 pub mod table;
+pub mod take_home;

@@ -250,7 +250,7 @@ pub fn StartPanel() -> impl IntoView {
                     " · " {ctx.t(keys::START_IN_TAB)}
                 </p>
                 <ResetButton runner=runner.clone()/>
-                <crate::ui::export::ExportButtons runner=runner.clone() version=version.clone()/>
+                <crate::ui::take_home::ExportButtons runner=runner.clone() version=version.clone()/>
             </div>
             {fallback.map(|why| view! {
                 <p class="note" role="status" id="boot-fallback">
@@ -276,7 +276,7 @@ pub fn StartPanel() -> impl IntoView {
     };
     view! {
         <Show when=on_lab>
-            <section class="start-panel" aria-live="polite">{body}<crate::ui::keep::KeepControls/></section>
+            <section class="start-panel" aria-live="polite">{body}<crate::ui::take_home::KeepControls/></section>
         </Show>
     }
 }

@@ -93,7 +93,7 @@ test('a lab page opened by its address keeps the first screen until its module h
   assert.equal(await page.evaluate(() => window.__fetchingSeen), false, 'no "downloading" line between the first screen and the lab');
 });
 
-test('saving a lab fetches its code on the first click; when that code fails to arrive Save says so, and the next click saves', async () => {
+test('saving a lab or a download for a server fetches its code on the first click; when that code fails to arrive each says so, and the next click works', async () => {
   const page = await newPage(site.browser);
   const fetched = [];
   page.on('request', (r) => { if (KEEP_MODULE.test(new URL(r.url()).pathname)) fetched.push(r.url()); });
@@ -112,10 +112,20 @@ test('saving a lab fetches its code on the first click; when that code fails to 
   assert.ok(fetched.length > 0, 'the click asked for the code');
   assert.equal(await page.locator('#keep-note').getAttribute('role'), 'alert');
   await shot(page, 'split-keep-fetch-failed');
+  // "Download as SQL" makes its text with the same code: it says so too, and stays usable.
+  await page.click('#export-sql');
+  await page.waitForFunction(
+    (text) => document.querySelector('#export-note')?.textContent === text,
+    TEXT['export.err.fetch'].en,
+    { timeout: 60_000 },
+  );
+  assert.equal(await page.locator('#export-sql').isDisabled(), false, 'the button works again');
   assert.equal(await page.locator('section.jobs-lab').count(), 1, 'the lab is still on the page');
   await page.unroute(KEEP_MODULE);
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click('#keep-save')]);
   assert.match(download.suggestedFilename(), /^queue-lab-jobs-\d{4}-\d\d-\d\d\.qlab$/);
   await page.waitForFunction(() => /^Saved/.test(document.querySelector('#keep-note')?.textContent ?? ''));
+  const [dump] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click('#export-sql')]);
+  assert.equal(dump.suggestedFilename(), 'queue-lab-jobs.sql');
   assert.deepEqual(page.errors, []);
 });

@@ -43,9 +43,6 @@ impl Ui {
 #[component]
 pub fn JobsLab() -> impl IntoView {
     let ctx = use_ctx();
-    // Its saved files are read and written by its own code (in the release split by lab,
-    // its module): the page tells the app where.
-    crate::ui::keep::offer(&crate::labs::jobs::model::KEEPER);
     let (guide, session) = Guide::<Lab>::start(ctx, &TOUR, crate::labs::jobs::share::decode);
     let (lab, snap, last) = (session.lab, session.snap, session.last);
     // Memos: the jobs table's rows read these, and only rows whose answer changes redraw.

@@ -43,9 +43,6 @@ pub const DIFFERENCES: [Key; 9] = [
 #[component]
 pub fn PgqLab() -> impl IntoView {
     let ctx = use_ctx();
-    // Its saved files are read and written by its own code (in the release split by lab,
-    // its module): the page tells the app where.
-    crate::ui::keep::offer(&crate::labs::pgq::model::KEEPER);
     let (guide, session) = Guide::<Lab>::start(ctx, &TOUR, crate::labs::pgq::share::decode);
     let (lab, snap, last) = (session.lab, session.snap, session.last);
     let run_actions = move |actions: Vec<Action>, reset: bool| session.run(actions, reset, None);

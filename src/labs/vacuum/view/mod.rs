@@ -109,9 +109,6 @@ fn dash(s: Strategy) -> &'static str {
 #[component]
 pub fn VacuumLab() -> impl IntoView {
     let ctx = use_ctx();
-    // Its saved files are read and written by its own code (in the release split by lab,
-    // its module): the page tells the app where.
-    crate::ui::keep::offer(&crate::labs::vacuum::model::KEEPER);
     let guide = Guide::<Lab>::new(&TOUR, crate::labs::vacuum::share::decode);
     let panel = RwSignal::new("run");
     // A fresh set-up; a shared state replayed or a tour step opened if the address asks.
