@@ -15,18 +15,18 @@ use leptos::prelude::*;
 use queue_lab_core::i18n::{Lang, Msg};
 use wasm_bindgen::JsCast;
 
-/// A flow of the keep controls, started by a click and saying how it went in the note.
+/// A flow of Save or Open, started by a click and saying how it went in the note.
 type Flow = std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>;
 
 /// What taking a lab home does: write the lab as a file and offer it for download; read a
 /// chosen file and open it; make the text of a download for a real server
 /// (`ui::export`). Only a click needs them, so in the release split by lab they are a
 /// module of their own (`Keep`), fetched on the first click ([`flows`]).
-pub struct Flows {
+struct Flows {
     save: fn(Runner, LabId, Lang, RwSignal<Option<Note>>) -> Flow,
     open: fn(Ctx, web_sys::HtmlInputElement, LabId, RwSignal<Option<Note>>) -> Flow,
     /// The text of "Download as SQL" or "Download as script" (`export::make`).
-    pub export: fn(Runner, LabId, Kind, String) -> Making,
+    export: fn(Runner, LabId, Kind, String) -> Making,
 }
 
 static FLOWS: Flows = Flows {
@@ -68,7 +68,7 @@ static FLOWS: Flows = Flows {
 
 /// The flows of taking a lab home: here in every build but the release split by lab, where
 /// they are fetched on the first click (and fetched again after a failure).
-pub async fn flows() -> Result<&'static Flows, crate::lab::FetchFailed> {
+async fn flows() -> Result<&'static Flows, crate::lab::FetchFailed> {
     #[cfg(queue_lab_split)]
     {
         fetched_flows().await
@@ -80,7 +80,7 @@ pub async fn flows() -> Result<&'static Flows, crate::lab::FetchFailed> {
 }
 
 // The split point: the splitter moves this, and all that only it reaches (the file format,
-// its checks, the restore), into the module `Keep`.
+// its checks, the labs' keepers, the restore, the downloads' text), into the module `Keep`.
 #[cfg(queue_lab_split)]
 #[leptos::wasm_split::wasm_split(Keep, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn fetched_flows() -> Result<&'static Flows, crate::lab::FetchFailed> {
