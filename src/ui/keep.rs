@@ -61,7 +61,9 @@ pub struct Checked {
     pub dump: Vec<u8>,
 }
 
-/// The labs a file can hold: those on PostgreSQL whose model can be saved.
+/// The labs a file can hold: those on PostgreSQL whose model can be saved. The same labs as
+/// [`keeper`] lists (a test checks), written apart so that asking does not bring the keepers
+/// into the main module.
 pub fn saves(lab: LabId) -> bool {
     lab == jobs::ID || lab == vacuum::ID || lab == pgq::ID
 }
