@@ -98,12 +98,13 @@ fn main() {
                  pub const TEXT_COUNT: usize = {count};\n\
                  /// The sum of this build's keys' FNV-1a hashes: a language file with other\n\
                  /// keys is another version's (`ui::i18n::keys_hash`).\n\
-                 pub const KEYS_HASH: u32 = 0x{hash:08x};\n\
-                 #[cfg(test)]\n"
+                 pub const KEYS_HASH: u32 = 0x{hash:08x};\n"
             ));
         }
+        // The English file is for native tests only: the app has each English text in its key.
+        let only_tests = if lang == "en" { "#[cfg(test)]\n" } else { "" };
         list.push_str(&format!(
-            "/// {what}\npub const {name}: &str = include_str!({:?});\n",
+            "/// {what}\n{only_tests}pub const {name}: &str = include_str!({:?});\n",
             file.display().to_string()
         ));
     }

@@ -289,14 +289,15 @@ if (want('sizes')) {
       report(`${name} as the first lab: main + its module + ${deps.length} shared, gzipped`, bytes / 1024, 'KB',
         first ? '≤ 450 KB' : '', first ? { limit: 450 } : {});
     }
-    // Saving or opening a file (src/ui/keep.rs, the split point `Keep`): what L1's first click
-    // on Save adds, its module and the shared ones L1 has not loaded.
+    // Taking a lab home (src/ui/take_home.rs, the split point `Keep`: Save, Open, the downloads
+    // for a server): what L1's first such click adds, its module and the shared ones L1 has not
+    // loaded.
     const keep = splits.get('Keep');
     const jobs = splits.get('JobsLab');
     if (keep && jobs) {
       const more = keep.deps.filter((d) => !jobs.deps.includes(d));
       const bytes = size(keep.file) + more.reduce((n, d) => n + size(chunks.get(d)), 0);
-      report(`saving or opening a file on L1, first click: its module + ${more.length} shared, gzipped`, bytes / 1024, 'KB');
+      report(`taking a lab home on L1 (Save, Open or a download), first click: its module + ${more.length} shared, gzipped`, bytes / 1024, 'KB');
     }
     report('all modules of the split release, gzipped', all / 1024, 'KB');
   }

@@ -97,8 +97,8 @@ fn korean() -> Option<&'static Texts> {
 }
 
 /// Makes `lang`'s texts (a language file's `text`) the ones lookups in `lang` find, unless it
-/// has them already; English needs no file (each key carries its text). `Err` says where the file is broken (nothing is
-/// loaded then).
+/// has them already; English needs no file (each key carries its text). `Err` says where the
+/// file is broken (nothing is loaded then).
 pub fn load(lang: Lang, text: &str) -> Result<(), CatalogError> {
     if lang == Lang::En || KO.get().is_some() {
         return Ok(());
