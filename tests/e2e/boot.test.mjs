@@ -59,6 +59,9 @@ for (const encoding of ['gzip', 'br']) test(`behind a ${encoding} host the progr
     // In an embed nothing downloads before the click.
     await page.goto(server.url + '?lab=jobs&lang=en&embed=1');
     await page.waitForSelector('#start-postgres');
+    // The size is written in once PGlite's manifest has arrived (slowed down here; a CI run
+    // read the intro before it had).
+    await page.waitForFunction(() => /downloads about \d+ MB/.test(document.querySelector('#start-intro')?.textContent ?? ''), null, { timeout: 30_000 }).catch(() => {});
     assert.match(await page.textContent('#start-intro'), /downloads about \d+ MB/, 'the size comes from the manifest');
     await page.waitForTimeout(1500);
     assert.deepEqual(downloads, [], 'an embed downloads nothing before the click');
