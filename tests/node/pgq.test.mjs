@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { CLOCK, advance } from './clock.mjs';
-import { rotatingQueue } from './pgque.mjs';
+import { maintThenStep2, rotatingQueue } from './pgque.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { PGlite } = await import(
@@ -209,26 +209,51 @@ test('batch-ownership caveat: with a limit below the batch size, ack finishes th
   assert.deepEqual(await drain(db, 'q', 'b'), ['1', '2', '3', '4', '5'], 'b, receiving the whole batch, gets all');
 });
 
-test('ticker() ticks only when due: max_count events, or max_lag with new events, or after force_next_tick', async (t) => {
+test('ticker() ticks only when due: at once for the first event after create_queue (as PgQue), then max_count events, or max_lag with new events, or after force_next_tick', async (t) => {
   const db = await boot(t);
   await db.query(`select pgque.create_queue('q')`);
   await db.query(`select pgque.set_queue_config('q', 'ticker_max_count', '3')`);
   await db.query(`select pgque.subscribe('q', 'a')`);
+  await send(db, 'q', 'first');
+  assert.equal(Number(await val(db, `select pgque.ticker('q')`)), 2,
+    'the first send: the sequence reads 1 as before it (last_value), and a single tick has no gap to wait on');
   await send(db, 'q', 'x');
   assert.equal(await val(db, `select pgque.ticker('q')`), null, '1 event, 0 s: not due');
   await advance(db, 2);
   assert.equal(await val(db, `select pgque.ticker('q')`), null, '2 s < ticker_max_lag 3 s');
   await advance(db, 1);
-  assert.equal(Number(await val(db, `select pgque.ticker('q')`)), 2, 'max_lag reached: tick');
+  assert.equal(Number(await val(db, `select pgque.ticker('q')`)), 3, 'max_lag reached: tick');
   await send(db, 'q', 'y1'); await send(db, 'q', 'y2');
   assert.equal(await val(db, `select pgque.ticker('q')`), null);
   await send(db, 'q', 'y3');
-  assert.equal(Number(await val(db, `select pgque.ticker('q')`)), 3, 'ticker_max_count events: tick at once');
+  assert.equal(Number(await val(db, `select pgque.ticker('q')`)), 4, 'ticker_max_count events: tick at once');
   assert.equal(await val(db, `select pgque.ticker('q')`), null, 'nothing new');
   await db.query(`select pgque.force_next_tick('q')`);
-  assert.equal(Number(await val(db, `select pgque.ticker('q')`)), 4, 'forced');
+  assert.equal(Number(await val(db, `select pgque.ticker('q')`)), 5, 'forced');
   const info = await one(db, `select ev_new, last_tick_id, queue_ticker_max_count from pgque.get_queue_info('q')`);
-  assert.deepEqual([Number(info.ev_new), Number(info.last_tick_id), info.queue_ticker_max_count], [0, 4, 3]);
+  assert.deepEqual([Number(info.ev_new), Number(info.last_tick_id), info.queue_ticker_max_count], [0, 5, 3]);
+});
+
+test('a retry put back by maint_retry_events advances the event sequence, so the ticker ticks at ticker_max_lag (not after the idle period); at most 10 move per call', async (t) => {
+  const db = await bootQueue(t, ['a']);
+  for (let i = 0; i < 12; i++) await send(db, 'q', `e${i}`);
+  await tick(db);
+  const batch = await receive(db, 'q', 'a');
+  assert.equal(batch.length, 12);
+  await db.query(`select pgque.nack($1, m, '0 seconds', 'x') from pgque.receive('q', 'a') m`, [batch[0].batch_id]);
+  await db.query(`select pgque.ack($1)`, [batch[0].batch_id]);
+  const seq = async () => Number(await val(db, `select last_value from pgque.event_1_id_seq`));
+  const before = await seq();
+  assert.equal(await val(db, `select pgque.maint_retry_events()`), 10, 'at most 10 a call (PgQ)');
+  assert.equal(await seq(), before + 10, 'each retry put back draws from the sequence');
+  assert.equal(await val(db, `select pgque.maint_retry_events()`), 2);
+  assert.equal(await val(db, `select pgque.maint_retry_events()`), 0);
+  await advance(db, 2);
+  assert.equal(await val(db, `select pgque.ticker('q')`), null, 'new events, 2 s: not yet');
+  await advance(db, 1);
+  assert.ok(await val(db, `select pgque.ticker('q')`), 'new events at ticker_max_lag (3 s): a tick, not one after the 1 min idle period');
+  const again = await receive(db, 'q', 'a');
+  assert.deepEqual(again.map((r) => [r.payload, r.retry_count]), batch.map((r) => [r.payload, 1]));
 });
 
 test('an event sent after the newest tick waits for the next tick (delivery latency is one tick)', async (t) => {
@@ -313,13 +338,13 @@ test('dlq_replay sends a dead letter again as a new event to every consumer, and
   assert.deepEqual(again.map((r) => [r.payload, r.retry_count, String(r.msg_id)]), [['poison', null, String(newId)]]);
   await db.query(`select pgque.ack($1)`, [again[0].batch_id]);
   assert.deepEqual(await drain(db, 'q', 'b'), ['poison'], 'as PgQue: the replay goes to every consumer, b too');
-  await rejects(db.query(`select pgque.dlq_replay($1)`, [dl.dl_id]), 'PQ008', /no dead letter/);
+  await rejects(db.query(`select pgque.dlq_replay($1)`, [dl.dl_id]), 'P0001', /^dead letter entry not found/);
 });
 
 test('maint() truncates only a table every consumer has passed; a lagging consumer holds rotation back, and the reason names it', async (t) => {
   const db = await boot(t);
   await rotatingQueue(db, 3, '1 second', ['fast', 'slow']);
-  const maint = async () => { await advance(db, 1); return rows(db, `select action, detail, reason, args from pgque.maint('q')`); };
+  const maint = async () => { await advance(db, 1); return maintThenStep2(db, 'action, detail, reason, args'); };
   const actions = async () => (await maint()).map((r) => r.action);
   const tables = async () => Object.fromEntries(
     (await rows(db, `select table_no, events from pgque.get_table_info('q')`)).map((r) => [r.table_no, Number(r.events)]));
@@ -381,7 +406,7 @@ test('maint() never truncates a table an open prepared transaction wrote to; the
     await tick(db);
     await drain(db, 'q', 'a');
     await advance(db, 1);
-    for (const r of await rows(db, `select action, reason from pgque.maint('q')`)) {
+    for (const r of await maintThenStep2(db, 'action, reason')) {
       if (r.action === 'wait') reasons.add(r.reason);
     }
   }
@@ -412,7 +437,8 @@ test('event tables get no updates or deletes and hold 0 dead tuples after a full
     }
     await db.query(`select pgque.maint_retry_events()`);
     await advance(db, 1);
-    await db.query(`select * from pgque.maint()`);
+    await db.query(`select pgque.maint()`);
+    await db.query(`select pgque.maint_rotate_tables_step2()`);
   }
   for (const s of await eventTableStats(db)) {
     assert.deepEqual([s.dead, s.upd, s.del], [0, 0, 0], `${s.relname} has no dead tuples, updates or deletes`);
@@ -432,29 +458,30 @@ test('bad calls (unknown queue or consumer, unknown batch, event not in the batc
   const before = await state(db);
   const msg = (id) => `row(${id}::bigint, null, null, null, null, null, null, null, null, null)::pgque.message`;
 
-  await rejects(db.query(`select pgque.send('nope', 't', 'p')`), 'PQ001', /unknown queue "nope"/);
-  await rejects(db.query(`select * from pgque.receive('nope', 'a')`), 'PQ001', /unknown queue/);
-  await rejects(db.query(`select pgque.ticker('nope')`), 'PQ001');
-  await rejects(db.query(`select * from pgque.maint('nope')`), 'PQ001');
-  await rejects(db.query(`select pgque.subscribe('nope', 'a')`), 'PQ001');
-  await rejects(db.query(`select * from pgque.receive('q', 'ghost')`), 'PQ002', /consumer "ghost" is not registered on queue "q"/);
-  await rejects(db.query(`select pgque.unsubscribe('q', 'ghost')`), 'PQ002');
-  await rejects(db.query(`select * from pgque.get_consumer_info('q', 'ghost')`), 'PQ002');
-  await rejects(db.query(`select pgque.nack(999, ${msg(1)})`), 'PQ003', /batch 999 is not open/);
-  await rejects(db.query(`select pgque.nack($1, ${msg(9999)})`, [first.batch_id]), 'PQ007', /msg_id 9999 not found in batch/);
-  await rejects(db.query(`select pgque.nack($1, ${msg(first.msg_id)}, '-1 s')`, [first.batch_id]), '22023');
-  await rejects(db.query(`select * from pgque.receive('q', 'a', 0)`), '22023');
-  await rejects(db.query(`select pgque.set_queue_config('q', 'max_retries', '-1')`), '22023');
-  await rejects(db.query(`select pgque.set_queue_config('q', 'colour', 'blue')`), '22023', /unknown queue setting/);
-  await rejects(db.query(`select pgque.dlq_replay(12345)`), 'PQ008');
-  await rejects(db.query(`select pgque.drop_queue('q')`), 'PQ009', /still has consumers/);
+  // PgQue's refusals: P0001 (raise_exception) with PgQue's own words for each function.
+  const E = 'P0001';
+  await rejects(db.query(`select pgque.send('nope', 't', 'p')`), E, /^queue not found: nope$/);
+  await rejects(db.query(`select * from pgque.receive('nope', 'a')`), E, /^Not subscriber to queue: nope\/a$/);
+  await rejects(db.query(`select pgque.ticker('nope')`), E, /^no such queue$/);
+  await rejects(db.query(`select * from pgque.maint_report('nope')`), E, /^queue not found: nope$/);
+  await rejects(db.query(`select pgque.subscribe('nope', 'a')`), E, /^Event queue not created yet$/);
+  await rejects(db.query(`select * from pgque.receive('q', 'ghost')`), E, /^Not subscriber to queue: q\/ghost$/);
+  assert.equal(await val(db, `select pgque.unsubscribe('q', 'ghost')`), 0, 'unsubscribing a stranger returns 0, as PgQue');
+  assert.equal((await rows(db, `select * from pgque.get_consumer_info('q', 'ghost')`)).length, 0);
+  await rejects(db.query(`select pgque.nack(999, ${msg(1)})`), E, /^batch not found: 999$/);
+  await rejects(db.query(`select pgque.nack($1, ${msg(9999)})`, [first.batch_id]), E, /^msg_id 9999 not found in batch \d+$/);
+  await rejects(db.query(`select * from pgque.receive('q', 'a', 0)`), E, /^pgque.receive: max_return must be >= 1, got 0$/);
+  await rejects(db.query(`select pgque.set_queue_config('q', 'max_retries', '-1')`), E, /^set_queue_config: max_retries must be >= 0, got -1$/);
+  await rejects(db.query(`select pgque.set_queue_config('q', 'colour', 'blue')`), E, /^cannot change parameter "colours"$/);
+  await rejects(db.query(`select pgque.dlq_replay(12345)`), E, /^dead letter entry not found: 12345$/);
+  await rejects(db.query(`select pgque.drop_queue('q')`), E, /^cannot drop queue, consumers still attached$/);
   assert.equal(await val(db, `select pgque.ack(999)`), 0, 'ack of an unknown batch returns 0, as PgQue');
   assert.equal(await state(db), before, 'nothing changed');
 });
 
 test('receive_coop gives two members two different batches; the group cursor moves past both; a plain receive on the group is refused', async (t) => {
   const db = await bootQueue(t, ['g']);
-  await rejects(db.query(`select pgque.register_subconsumer('q', 'g', 'w1')`), 'PQ009', /plain consumer/);
+  await rejects(db.query(`select pgque.register_subconsumer('q', 'g', 'w1')`), 'P0001', /already a normal consumer; explicit conversion is required/);
   await db.query(`select pgque.register_subconsumer('q', 'g', 'w1', true)`);
   for (const group of [['1', '2'], ['3', '4']]) {
     for (const p of group) await send(db, 'q', p);
@@ -466,8 +493,8 @@ test('receive_coop gives two members two different batches; the group cursor mov
   assert.deepEqual(w2.map((r) => r.payload), ['3', '4']);
   assert.notEqual(w1[0].batch_id, w2[0].batch_id);
   assert.equal(Number(await val(db, `select last_tick from pgque.get_consumer_info('q', 'g')`)), 3, 'the group cursor passed both batches');
-  await rejects(db.query(`select * from pgque.receive('q', 'g')`), 'PQ009', /cooperative/);
-  await rejects(db.query(`select pgque.unregister_subconsumer('q', 'g', 'w1')`), 'PQ009', /holds batch/);
+  await rejects(db.query(`select * from pgque.receive('q', 'g')`), 'P0001', /is a cooperative main consumer/);
+  await rejects(db.query(`select pgque.unregister_subconsumer('q', 'g', 'w1')`), 'P0001', /without batch_handling = 1/);
   const info = await rows(db, `select subconsumer, batch_id, batch_events from pgque.get_subconsumer_info('q')`);
   assert.deepEqual(info.map((r) => [r.subconsumer, r.batch_events]), [['w1', 2], ['w2', 2]]);
   assert.equal(await val(db, `select pgque.ack($1)`, [w1[0].batch_id]), 1);
@@ -504,7 +531,7 @@ test('get_cursor_info puts each consumer on the oldest table holding an event it
   // The period passes and maint() runs: it rotates, and the current table is then `table`.
   const rotatesTo = async (table) => {
     await advance(db, 2);
-    const acts = (await rows(db, `select action, detail from pgque.maint('q')`)).map((r) => `${r.action}: ${r.detail}`);
+    const acts = (await maintThenStep2(db, 'action, detail')).map((r) => `${r.action}: ${r.detail}`);
     assert.ok(acts.some((a) => a.startsWith('rotate')), `maint rotated: ${acts}`);
     assert.equal(await cur(), table);
   };
@@ -546,5 +573,5 @@ test('get_cursor_info puts each consumer on the oldest table holding an event it
   assert.deepEqual(c.fast, [2, 'pgque.event_1_2', 1, 6, [2]], 'fast: only e6, in the current table');
   assert.deepEqual(c.slow, [1, 'pgque.event_1_1', 2, 5, [1, 2]], 'slow: e5 in table 1 (older), then e6 in table 2');
   assert.equal(await lag('slow'), 2);
-  await rejects(db.query(`select * from pgque.get_cursor_info('nope')`), 'PQ001');
+  await rejects(db.query(`select * from pgque.get_cursor_info('nope')`), 'P0001', /^queue not found: nope$/);
 });

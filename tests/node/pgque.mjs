@@ -9,3 +9,12 @@ export async function rotatingQueue(db, tables, period, consumers) {
     await db.query(`select pgque.subscribe('q', $1)`, [c]);
   }
 }
+
+/** Rotation step 1 for queue 'q' (maint_report: the rows say what it did and why it waits),
+ *  then step 2 in a transaction of its own, as PgQue's 10 s job records it soon after a
+ *  switch. Returns the report's rows, with the columns `cols`. */
+export async function maintThenStep2(db, cols) {
+  const { rows } = await db.query(`select ${cols} from pgque.maint_report('q')`);
+  await db.query(`select pgque.maint_rotate_tables_step2()`);
+  return rows;
+}

@@ -10,7 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { CLOCK, advance } from './clock.mjs';
-import { rotatingQueue } from './pgque.mjs';
+import { maintThenStep2, rotatingQueue } from './pgque.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { PGlite } = await import(
@@ -46,7 +46,7 @@ async function drain(db, consumer) {
   }
   throw new Error('drain did not end');
 }
-const maint = (db) => rows(db, `select action, reason, args from pgque.maint('q')`);
+const maint = (db) => maintThenStep2(db, 'action, reason, args');
 const curTable = (db) => val(db, `select queue_cur_table from pgque.get_queue_info('q')`);
 
 test('maint() waits out the rotation period, saying until when, and switches once it has passed', async (t) => {

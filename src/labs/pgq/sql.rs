@@ -11,7 +11,7 @@ use queue_lab_core::i18n::Key;
 use serde::de::DeserializeOwned;
 
 /// The engine, installed in this order (each file is one `db.exec`).
-pub const ENGINE: [(&str, &str); 9] = [
+pub const ENGINE: [(&str, &str); 11] = [
     (
         "00_schema.sql",
         include_str!("../../sql/pgque/00_schema.sql"),
@@ -33,6 +33,11 @@ pub const ENGINE: [(&str, &str); 9] = [
     ),
     ("60_info.sql", include_str!("../../sql/pgque/60_info.sql")),
     ("70_maint.sql", include_str!("../../sql/pgque/70_maint.sql")),
+    (
+        "80_schedule.sql",
+        include_str!("../../sql/pgque/80_schedule.sql"),
+    ),
+    ("90_roles.sql", include_str!("../../sql/pgque/90_roles.sql")),
 ];
 
 sql_file!(DROP_SQL, "pgque/lab/drop.sql");
@@ -55,6 +60,7 @@ sql_file!(RECEIVE_SQL, "pgque/lab/receive.sql");
 sql_file!(ACK_SQL, "pgque/lab/ack.sql");
 sql_file!(NACK_SQL, "pgque/lab/nack.sql");
 sql_file!(MAINT_SQL, "pgque/lab/maint.sql");
+sql_file!(ROTATE_STEP2_SQL, "pgque/lab/rotate_step2.sql");
 sql_file!(RETRY_EVENTS_SQL, "pgque/lab/retry_events.sql");
 sql_file!(DLQ_INSPECT_SQL, "pgque/lab/dlq_inspect.sql");
 sql_file!(DLQ_REPLAY_SQL, "pgque/lab/dlq_replay.sql");
@@ -93,20 +99,36 @@ pub const MAX_DELAY: i64 = 86_400;
 /// Dead letters the view lists.
 pub const DLQ_LIMIT: i64 = 50;
 
-/// SQLSTATEs the engine raises, each with a translated explanation.
+/// The engine's refusals, each with a translated explanation. The engine raises as PgQue
+/// does: SQLSTATE P0001 with PgQue's own words, which differ from function to function; so
+/// the explanation is chosen by the words (the start of the message), and for the few
+/// SQLSTATEs of its own (a bad table count, a locked table) by the SQLSTATE.
 pub fn error_key(e: &DbError) -> Option<Key> {
-    Some(match e.code.as_deref()? {
-        "PQ001" => keys::PGQ_ERROR_PQ001,
-        "PQ002" => keys::PGQ_ERROR_PQ002,
-        "PQ003" => keys::PGQ_ERROR_PQ003,
-        "PQ007" => keys::PGQ_ERROR_PQ007,
-        "PQ008" => keys::PGQ_ERROR_PQ008,
-        "PQ009" => keys::PGQ_ERROR_PQ009,
-        "PQ010" => keys::PGQ_ERROR_PQ010,
-        "22023" => keys::PGQ_ERROR_22023,
-        "55P03" => keys::PGQ_ERROR_55P03,
+    match e.code.as_deref()? {
+        "22023" => return Some(keys::PGQ_ERROR_22023),
+        "55P03" => return Some(keys::PGQ_ERROR_55P03),
+        "P0001" => {}
         _ => return None,
-    })
+    }
+    const BY_WORDS: [(&str, Key); 13] = [
+        ("queue not found", keys::PGQ_ERROR_PQ001),
+        ("no such queue", keys::PGQ_ERROR_PQ001),
+        ("No such event queue", keys::PGQ_ERROR_PQ001),
+        ("Event queue not created yet", keys::PGQ_ERROR_PQ001),
+        ("Not subscriber to queue", keys::PGQ_ERROR_PQ002),
+        ("batch not found", keys::PGQ_ERROR_PQ003),
+        ("msg_id ", keys::PGQ_ERROR_PQ007),
+        ("event not found", keys::PGQ_ERROR_PQ007),
+        ("dead letter entry not found", keys::PGQ_ERROR_PQ008),
+        ("cooperative subconsumer not found", keys::PGQ_ERROR_PQ010),
+        ("cannot unregister", keys::PGQ_ERROR_PQ009),
+        ("cannot drop queue", keys::PGQ_ERROR_PQ009),
+        ("consumer ", keys::PGQ_ERROR_PQ009),
+    ];
+    BY_WORDS
+        .iter()
+        .find(|(words, _)| e.message.starts_with(words))
+        .map(|(_, key)| *key)
 }
 
 // ---- The statements: one function per file in `src/sql/pgque/lab/`, parameters named. ----
@@ -335,9 +357,18 @@ pub async fn nack_outcome(
     Ok(rows.first().map(|o| o.outcome).unwrap_or_default())
 }
 
-/// `pgque.maint()`: what maintenance did or waits for, one row per step (maint.sql).
+/// Rotation step 1 for every queue (PgQue's `maint()`, reported row by row: maint.sql), then
+/// step 2 in a transaction of its own (rotate_step2.sql), as PgQue's 10 s job records it
+/// soon after a switch: what maintenance did or waits for, one row per step.
 pub async fn maint(c: &impl Conn) -> Result<Vec<MaintRow>, DbError> {
-    Ok(c.query::<MaintRow>(MAINT_SQL, &[]).await?.rows)
+    let rows = c.query::<MaintRow>(MAINT_SQL, &[]).await?.rows;
+    rotate_step2(c).await?;
+    Ok(rows)
+}
+
+/// `pgque.maint_rotate_tables_step2()`, on its own (rotate_step2.sql).
+pub async fn rotate_step2(c: &impl Conn) -> Result<(), DbError> {
+    run(c, ROTATE_STEP2_SQL, &[]).await
 }
 
 /// `pgque.maint_retry_events()`: retries whose time has come go back into the queue; returns

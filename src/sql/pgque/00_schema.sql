@@ -24,16 +24,15 @@
 -- lab.now() (a virtual clock) through search_path = lab, pg_catalog, public,
 -- so nothing here sets search_path, and no column default calls now().
 --
--- Errors: PgQue raises plain exceptions; the lab gives each refusal a
--- SQLSTATE of class PQ as well, so the page can explain it in either
--- language:
---   PQ001 unknown queue            PQ002 unknown consumer
---   PQ007 event not in that batch (nack)
---   PQ008 unknown dead letter
---   PQ009 wrong kind of consumer: plain receive on a cooperative group
---         (or on one of its members), or a member that still holds a batch
---   PQ010 unknown subconsumer
---   22023 invalid argument (bad limit, delay, table count, setting)
+-- Errors: as PgQue, a refusal is a plain RAISE EXCEPTION (SQLSTATE P0001,
+-- raise_exception) with PgQue's own words for that function, so a PgQue
+-- handler (exception when raise_exception, or a match on the message) works
+-- here unchanged: 'queue not found: q' (send), 'no such queue' (ticker),
+-- 'Not subscriber to queue: q/c' (receive), 'batch not found: 7' (nack),
+-- 'dead letter entry not found: 3' (dlq_replay), and so on; each function's
+-- header names its own. The lab adds a HINT (what to do) where PgQue has
+-- none; a handler does not see it. Arguments only the lab has (a table
+-- count) are refused with 22023 (invalid_parameter_value).
 -- A function that raises changes nothing: the whole statement is undone.
 --
 -- Install order: 00_schema, 10_queue, 20_send, 30_ticker, 40_receive,
@@ -57,6 +56,9 @@ create table pgque.queue (
     queue_ticker_idle_period interval not null default '1 minute',
     -- set by force_next_tick: the next ticker(queue) ticks whatever the thresholds
     queue_force_tick         boolean not null default false,
+    -- PgQue's pause switch (set_queue_config 'ticker_paused'): ticker() skips
+    -- the queue, ticker(queue) refuses it
+    queue_ticker_paused      boolean not null default false,
     queue_switch_time        timestamptz not null,
     -- txid of the transaction that made the current table current
     queue_switch_step1       xid8 not null,

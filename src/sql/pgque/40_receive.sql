@@ -36,56 +36,118 @@ begin
 end;
 $$;
 
--- pgque.refuse_coop(s pgque.subscription) returns void
--- Raises PQ009 when the consumer is a cooperative group with members, or a
--- member: a plain next_batch / receive would bypass the group (as PgQue
--- refuses it). Reads only.
-create function pgque.refuse_coop(s pgque.subscription)
+-- pgque.refuse_coop(s pgque.subscription, i_queue text) returns void
+-- Raises when the consumer is a cooperative group with members, or a member:
+-- a plain next_batch / receive would bypass the group. PgQue's words:
+-- 'consumer <c> on queue <q> is a cooperative main consumer; use cooperative
+-- receive/next_batch with a subconsumer', and for a member '... is a
+-- cooperative subconsumer; use receive_coop / next_batch (cooperative form)
+-- instead of the legacy 5-arg next_batch_custom'. A group whose members are
+-- all gone receives as a plain consumer. Reads only.
+create function pgque.refuse_coop(s pgque.subscription, i_queue text)
 returns void
 language plpgsql stable as $$
 begin
-    if s.sub_role = 'coop_member'
-       or exists (select 1 from pgque.subscription m where m.sub_main = s.sub_id) then
-        raise exception 'pgque: consumer "%" is a cooperative group (or one of its members): its subconsumers receive with receive_coop', s.sub_consumer
-            using errcode = 'PQ009',
-                  hint = 'call pgque.receive_coop(queue, consumer, subconsumer, max_return)';
+    if s.sub_role = 'coop_member' then
+        raise exception 'consumer % on queue % is a cooperative subconsumer; use receive_coop / next_batch (cooperative form) instead of the legacy 5-arg next_batch_custom', s.sub_consumer, i_queue
+            using hint = 'call pgque.receive_coop(queue, consumer, subconsumer, max_return)';
+    end if;
+    if exists (select 1 from pgque.subscription m where m.sub_main = s.sub_id) then
+        raise exception 'consumer % on queue % is a cooperative main consumer; use cooperative receive/next_batch with a subconsumer', s.sub_consumer, i_queue
+            using hint = 'call pgque.receive_coop(queue, consumer, subconsumer, max_return)';
     end if;
 end;
+$$;
+
+-- pgque.next_batch_custom(i_queue text, i_consumer text, i_min_lag interval,
+--                         i_min_count int, i_min_interval interval) returns record
+--   i_queue, i_consumer  names
+--   i_min_lag       open a batch only if its end tick is at least this old
+--   i_min_count     ... or (with i_min_interval) only once this many events
+--                   have accumulated after the cursor
+--   i_min_interval  ... or once the cursor's tick is this old
+--   (nulls: no such condition; all null: the next tick, as next_batch)
+-- Returns (batch_id, cur_tick_id, prev_tick_id, cur_tick_time,
+-- prev_tick_time, cur_tick_event_seq, prev_tick_event_seq): the open batch
+-- and its two ticks, or a null batch_id with the cursor's tick as prev_*
+-- when none is ready.
+-- Guarantee: as PgQ: a batch spans from the consumer's cursor to a later
+-- tick (the next one; with i_min_count / i_min_interval the newest tick
+-- that satisfies them, so batches can merge several ticks); an open batch is
+-- returned again until it is finished, so a consumer that crashed before
+-- its ack gets the same batch after a restart. Raises PgQue's 'Not
+-- subscriber to queue: <q>/<c>' and the cooperative refusals (refuse_coop).
+create function pgque.next_batch_custom(
+    i_queue text, i_consumer text, i_min_lag interval, i_min_count int4, i_min_interval interval,
+    out batch_id bigint, out cur_tick_id bigint, out prev_tick_id bigint,
+    out cur_tick_time timestamptz, out prev_tick_time timestamptz,
+    out cur_tick_event_seq bigint, out prev_tick_event_seq bigint)
+language plpgsql as $$
+declare
+    s pgque.subscription := pgque.find_subscription(i_queue, i_consumer, true);
+    prev pgque.tick;
+    nxt pgque.tick;
+begin
+    perform pgque.refuse_coop(s, i_queue);
+    select * into prev from pgque.tick where tick_queue = s.sub_queue and tick_id = s.sub_last_tick;
+    prev_tick_id := prev.tick_id;
+    prev_tick_time := prev.tick_time;
+    prev_tick_event_seq := prev.tick_event_seq;
+    if s.sub_batch is not null then
+        select * into nxt from pgque.tick where tick_queue = s.sub_queue and tick_id = s.sub_next_tick;
+        update pgque.subscription set sub_active = now() where sub_id = s.sub_id;
+        batch_id := s.sub_batch;
+        cur_tick_id := nxt.tick_id;
+        cur_tick_time := nxt.tick_time;
+        cur_tick_event_seq := nxt.tick_event_seq;
+        return;
+    end if;
+    if i_min_count is null and i_min_interval is null then
+        select * into nxt from pgque.tick t
+         where t.tick_queue = s.sub_queue and t.tick_id > s.sub_last_tick
+         order by t.tick_id limit 1;
+    else
+        -- the newest tick, if enough events or time have gathered since the cursor
+        select * into nxt from pgque.tick t
+         where t.tick_queue = s.sub_queue and t.tick_id > s.sub_last_tick
+           and ((i_min_count is not null and t.tick_event_seq - prev.tick_event_seq >= i_min_count)
+                or (i_min_interval is not null and t.tick_time - prev.tick_time >= i_min_interval))
+         order by t.tick_id desc limit 1;
+    end if;
+    if not found or (i_min_lag is not null and now() - nxt.tick_time < i_min_lag) then
+        return;
+    end if;
+    batch_id := nextval('pgque.batch_id_seq');
+    cur_tick_id := nxt.tick_id;
+    cur_tick_time := nxt.tick_time;
+    cur_tick_event_seq := nxt.tick_event_seq;
+    update pgque.subscription
+       set sub_batch = batch_id, sub_next_tick = nxt.tick_id, sub_active = now()
+     where sub_id = s.sub_id;
+end;
+$$;
+
+-- pgque.next_batch_info(i_queue text, i_consumer text) returns record
+-- next_batch_custom with no conditions: the same columns.
+create function pgque.next_batch_info(
+    i_queue text, i_consumer text,
+    out batch_id bigint, out cur_tick_id bigint, out prev_tick_id bigint,
+    out cur_tick_time timestamptz, out prev_tick_time timestamptz,
+    out cur_tick_event_seq bigint, out prev_tick_event_seq bigint)
+language sql as $$
+    select * from pgque.next_batch_custom(i_queue, i_consumer, null, null, null)
 $$;
 
 -- pgque.next_batch(i_queue text, i_consumer text) returns bigint
 --   i_queue, i_consumer  names
 -- Returns the consumer's open batch id, or opens the next one, or null when
 -- no tick follows the consumer's cursor.
--- Guarantee: as PgQ: a batch spans one tick interval, from the consumer's
--- cursor to the next tick (a consumer behind by several ticks gets them one
--- batch at a time); an open batch is returned again until it is finished,
--- so a consumer that crashed before its ack gets the same batch after a
--- restart. Raises PQ001 / PQ002, PQ009 for a cooperative group or member.
+-- Guarantee: as next_batch_custom with no conditions: one tick interval a
+-- batch, the open one returned again until it is finished.
 create function pgque.next_batch(i_queue text, i_consumer text)
 returns bigint
-language plpgsql as $$
-declare
-    s pgque.subscription := pgque.find_subscription(i_queue, i_consumer, true);
-    v_next bigint;
-    v_batch bigint;
-begin
-    perform pgque.refuse_coop(s);
-    if s.sub_batch is not null then
-        update pgque.subscription set sub_active = now() where sub_id = s.sub_id;
-        return s.sub_batch;
-    end if;
-    select min(t.tick_id) into v_next from pgque.tick t
-     where t.tick_queue = s.sub_queue and t.tick_id > s.sub_last_tick;
-    if v_next is null then
-        return null;
-    end if;
-    v_batch := nextval('pgque.batch_id_seq');
-    update pgque.subscription
-       set sub_batch = v_batch, sub_next_tick = v_next, sub_active = now()
-     where sub_id = s.sub_id;
-    return v_batch;
-end;
+language sql as $$
+    select batch_id from pgque.next_batch_custom(i_queue, i_consumer, null, null, null)
 $$;
 
 -- pgque.get_batch_events(i_batch_id bigint) returns setof record
@@ -93,7 +155,8 @@ $$;
 -- Returns (ev_id bigint, ev_time timestamptz, ev_txid bigint, ev_retry int,
 --          ev_type text, ev_data text, ev_extra1..4 text), in ev_id order:
 -- every event of the batch, whatever a receive returned of it.
--- Guarantee: reads only. Raises PQ003 for a batch that is not open.
+-- Guarantee: reads only. Raises PgQue's 'batch not found' for a batch that
+-- is not open.
 create function pgque.get_batch_events(i_batch_id bigint)
 returns table (ev_id bigint, ev_time timestamptz, ev_txid bigint, ev_retry int,
                ev_type text, ev_data text, ev_extra1 text, ev_extra2 text,
@@ -106,7 +169,7 @@ declare
 begin
     select * into s from pgque.subscription where sub_batch = i_batch_id;
     if not found then
-        raise exception 'pgque: batch % is not open', i_batch_id using errcode = 'PQ003';
+        raise exception 'batch not found';
     end if;
     select t.tick_snapshot into v_last from pgque.tick t
      where t.tick_queue = s.sub_queue and t.tick_id = s.sub_last_tick;
@@ -121,8 +184,9 @@ $$;
 
 -- pgque.finish_batch(i_batch_id bigint) returns integer
 --   i_batch_id  an open batch
--- Returns 1 when the batch was open and is now finished, 0 when no
--- consumer has it open (already finished, or never opened).
+-- Returns 1 when the batch was open and is now finished, 0 (with PgQue's
+-- warning 'finish_batch: batch <id> not found') when no consumer has it
+-- open (already finished, or never opened).
 -- Guarantee: a plain consumer's cursor moves to the batch's end tick; a
 -- cooperative member just lets go of its batch (the group's cursor moved
 -- when the batch was handed out). Every event of the batch is then done for
@@ -136,6 +200,7 @@ declare
 begin
     select * into s from pgque.subscription where sub_batch = i_batch_id for update;
     if not found then
+        raise warning 'finish_batch: batch % not found', i_batch_id;
         return 0;
     end if;
     if s.sub_role = 'coop_member' then
@@ -173,7 +238,7 @@ begin
         return next row(ev.ev_id, i_batch_id, ev.ev_type, ev.ev_data, ev.ev_retry, ev.ev_time,
                         ev.ev_extra1, ev.ev_extra2, ev.ev_extra3, ev.ev_extra4)::pgque.message;
         n := n + 1;
-        exit when n >= i_max_return;
+        exit when n >= coalesce(i_max_return, n + 1);
     end loop;
     if n = 0 then
         perform pgque.finish_batch(i_batch_id);
@@ -193,15 +258,15 @@ $$;
 -- skipped for this consumer (PgQue's batch-ownership caveat). Receive with a
 -- limit at least the batch size (ticker_max_count bounds it), or read the
 -- rest with get_batch_events before the ack. An un-acked batch is returned
--- again by the next receive. Raises 22023 for a limit below 1, PQ001 /
--- PQ002 / PQ009 as next_batch.
+-- again by the next receive. Raises PgQue's 'pgque.receive: max_return
+-- must be >= 1, got <n>' for a limit below 1 (a null limit: no limit), and
+-- next_batch's errors.
 create function pgque.receive(i_queue text, i_consumer text, i_max_return int default 100)
 returns setof pgque.message
 language plpgsql as $$
 begin
-    if i_max_return is null or i_max_return < 1 then
-        raise exception 'pgque: receive needs max_return of at least 1, not %', i_max_return
-            using errcode = '22023';
+    if i_max_return < 1 then
+        raise exception 'pgque.receive: max_return must be >= 1, got %', i_max_return;
     end if;
     return query select * from pgque.batch_messages(pgque.next_batch(i_queue, i_consumer), i_max_return);
 end;
@@ -220,8 +285,9 @@ language sql as $$ select pgque.finish_batch(i_batch_id) $$;
 -- pgque.batch_event(i_batch_id bigint, i_event_id bigint) returns record
 -- Returns the open batch's subscription row fields (sub_queue, sub_id, sub_main,
 -- the queue's effective max_retries) and the event as the batch has it.
--- Guarantee: reads only; raises PQ003 for a batch that is not open, PQ007
--- for an event not in it. What nack, event_retry and event_dead share.
+-- Guarantee: reads only; raises PgQue's 'batch not found: <id>' for a batch
+-- that is not open, 'msg_id <id> not found in batch <id>' for an event not
+-- in it (nack's words). What nack and the lab's retry listing share.
 create function pgque.batch_event(i_batch_id bigint, i_event_id bigint,
     out sub_queue int, out sub_id int, out sub_main int, out max_retries int,
     out ev_id bigint, out ev_time timestamptz, out ev_txid bigint, out ev_retry int,
@@ -234,7 +300,7 @@ begin
       from pgque.subscription s join pgque.queue q on q.queue_id = s.sub_queue
      where s.sub_batch = i_batch_id;
     if not found then
-        raise exception 'pgque: batch % is not open', i_batch_id using errcode = 'PQ003';
+        raise exception 'batch not found: %', i_batch_id;
     end if;
     select b.ev_id, b.ev_time, b.ev_txid, b.ev_retry, b.ev_type, b.ev_data,
            b.ev_extra1, b.ev_extra2, b.ev_extra3, b.ev_extra4
@@ -242,8 +308,7 @@ begin
            ev_extra1, ev_extra2, ev_extra3, ev_extra4
       from pgque.get_batch_events(i_batch_id) b where b.ev_id = i_event_id;
     if not found then
-        raise exception 'pgque: msg_id % not found in batch %', i_event_id, i_batch_id
-            using errcode = 'PQ007';
+        raise exception 'msg_id % not found in batch %', i_event_id, i_batch_id;
     end if;
 end;
 $$;
@@ -258,10 +323,12 @@ $$;
 -- Guarantee: if the event's retry count (null: 0) has reached the queue's
 -- max_retries (default 5), it goes to pgque.dead_letter (once: nacking it
 -- again changes nothing); otherwise to pgque.retry_queue (event_retry),
--- due at now() + i_retry_after, with the retry count one higher. The event
--- stays in the batch: still ack the batch. Raises PQ003 for a batch that is
--- not open, PQ007 if the event is not in it, 22023 for a negative or null
--- delay.
+-- due after i_retry_after in whole seconds (PgQue passes it on to
+-- event_retry as an integer number of seconds; a negative delay is due at
+-- once), with the retry count one higher. The event stays in the batch:
+-- still ack the batch. Raises PgQue's 'batch not found: <id>' for a batch
+-- that is not open and 'msg_id <id> not found in batch <id>' if the event
+-- is not in it.
 create function pgque.nack(
     i_batch_id bigint, i_msg pgque.message,
     i_retry_after interval default '60 seconds',
@@ -269,17 +336,16 @@ create function pgque.nack(
 returns integer
 language plpgsql as $$
 declare
-    ev record;
+    ev record := pgque.batch_event(i_batch_id, (i_msg).msg_id);
 begin
-    if i_retry_after is null or i_retry_after < interval '0' then
-        raise exception 'pgque: nack needs a retry delay of zero or more, not %', i_retry_after
-            using errcode = '22023';
-    end if;
-    ev := pgque.batch_event(i_batch_id, (i_msg).msg_id);
     if coalesce(ev.ev_retry, 0) >= ev.max_retries then
-        perform pgque.event_dead(i_batch_id, ev.ev_id, coalesce(i_reason, 'max retries exceeded'));
+        perform pgque.event_dead(i_batch_id, ev.ev_id, coalesce(i_reason, 'max retries exceeded'),
+                                 ev.ev_time, ev.ev_txid::text::xid8, ev.ev_retry, ev.ev_type,
+                                 ev.ev_data, ev.ev_extra1, ev.ev_extra2, ev.ev_extra3, ev.ev_extra4);
     else
-        perform pgque.event_retry_raw(i_batch_id, ev.ev_id, now() + i_retry_after, i_reason);
+        perform pgque.event_retry_raw(i_batch_id, ev.ev_id,
+                                      now() + make_interval(secs => extract(epoch from i_retry_after)::integer),
+                                      i_reason);
     end if;
     return 1;
 end;

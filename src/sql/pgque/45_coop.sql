@@ -21,6 +21,34 @@
 -- Retries: nack works on a member's batch as on any; the retry is addressed
 -- to the group, so whichever member receives next gets it.
 
+-- pgque.validate_coop_names(i_queue text, i_consumer text, i_subconsumer text) returns void
+-- Raises PgQue's refusals of a cooperative call's names: 'queue name must
+-- not be empty', 'consumer name must not be empty', 'subconsumer name must
+-- not be empty', 'cooperative consumer name must not contain dot: <c>',
+-- 'cooperative subconsumer name must not contain dot: <s>' (a member's row
+-- is named '<group>.<member>'). Pure.
+create function pgque.validate_coop_names(i_queue text, i_consumer text, i_subconsumer text)
+returns void
+language plpgsql immutable as $$
+begin
+    if coalesce(i_queue, '') = '' then
+        raise exception 'queue name must not be empty';
+    end if;
+    if coalesce(i_consumer, '') = '' then
+        raise exception 'consumer name must not be empty';
+    end if;
+    if coalesce(i_subconsumer, '') = '' then
+        raise exception 'subconsumer name must not be empty';
+    end if;
+    if position('.' in i_consumer) > 0 then
+        raise exception 'cooperative consumer name must not contain dot: %', i_consumer;
+    end if;
+    if position('.' in i_subconsumer) > 0 then
+        raise exception 'cooperative subconsumer name must not contain dot: %', i_subconsumer;
+    end if;
+end;
+$$;
+
 -- pgque.register_subconsumer(i_queue text, i_consumer text, i_subconsumer text,
 --                            i_convert_normal boolean) returns integer
 --   i_queue           queue name
@@ -29,39 +57,37 @@
 --   i_convert_normal  allow turning an existing plain consumer into a group
 --                     (default false: refused, as PgQue does)
 -- Returns 1 for a new member, 0 when it was registered already.
--- Guarantee: the group keeps the plain consumer's cursor. Raises PQ001 for
--- an unknown queue, 22023 for an empty name or one with a dot, PQ009 for a
--- plain consumer without i_convert_normal, or one with an open batch (ack
--- it first).
+-- Guarantee: the group keeps the plain consumer's cursor. Raises, in
+-- PgQue's words: 'Event queue not created yet' for an unknown queue, the
+-- name checks of validate_coop_names, 'consumer <c> on queue <q> is already
+-- a normal consumer; explicit conversion is required' without
+-- i_convert_normal, 'cannot convert active normal consumer <c> on queue <q>
+-- to cooperative main' while it holds a batch (ack it first).
 create function pgque.register_subconsumer(
     i_queue text, i_consumer text, i_subconsumer text, i_convert_normal boolean default false)
 returns integer
 language plpgsql as $$
 declare
-    q pgque.queue := pgque.find_queue(i_queue);
+    q pgque.queue := pgque.find_queue(i_queue, 'Event queue not created yet');
     m pgque.subscription;
     v_name text := i_consumer || '.' || i_subconsumer;
     v_new boolean;
 begin
-    if coalesce(i_subconsumer, '') = '' or position('.' in i_subconsumer) > 0 then
-        raise exception 'pgque: a subconsumer needs a name without a dot, not "%"', i_subconsumer
-            using errcode = '22023';
-    end if;
+    perform pgque.validate_coop_names(i_queue, i_consumer, i_subconsumer);
     v_new := pgque.register_consumer(i_queue, i_consumer) = 1;
     select * into m from pgque.subscription
      where sub_queue = q.queue_id and sub_consumer = i_consumer for update;
     if m.sub_role = 'coop_member' then
-        raise exception 'pgque: "%" is a subconsumer, not a consumer', i_consumer using errcode = 'PQ009';
+        raise exception 'consumer % on queue % is not a cooperative main consumer', i_consumer, i_queue;
     end if;
     if m.sub_role = 'normal' then
         if not v_new and not coalesce(i_convert_normal, false) then
-            raise exception 'pgque: consumer "%" is a plain consumer; it becomes a cooperative group only on request', i_consumer
-                using errcode = 'PQ009',
-                      hint = 'pass convert_normal => true';
+            raise exception 'consumer % on queue % is already a normal consumer; explicit conversion is required', i_consumer, i_queue
+                using hint = 'pass convert_normal => true';
         end if;
         if m.sub_batch is not null then
-            raise exception 'pgque: consumer "%" has batch % open; ack it before it becomes a cooperative group', i_consumer, m.sub_batch
-                using errcode = 'PQ009';
+            raise exception 'cannot convert active normal consumer % on queue % to cooperative main', i_consumer, i_queue
+                using hint = 'ack its open batch first';
         end if;
         update pgque.subscription set sub_role = 'coop_main' where sub_id = m.sub_id;
     end if;
@@ -77,22 +103,25 @@ $$;
 
 -- pgque.find_member(i_queue text, i_consumer text, i_subconsumer text) returns pgque.subscription
 -- Returns the member's row, locked, after locking the group's row (so calls
--- of one group run one after the other). Raises PQ001 / PQ002 / PQ010.
+-- of one group run one after the other), or a row of nulls when the member
+-- is not registered. Raises PgQue's 'cooperative main consumer not found:
+-- <q>/<c>' when the group is not.
 create function pgque.find_member(i_queue text, i_consumer text, i_subconsumer text)
 returns pgque.subscription
 language plpgsql as $$
 declare
-    g pgque.subscription := pgque.find_subscription(i_queue, i_consumer, true);
+    g pgque.subscription;
     m pgque.subscription;
 begin
+    select sb.* into g from pgque.subscription sb join pgque.queue q on q.queue_id = sb.sub_queue
+     where q.queue_name = i_queue and sb.sub_consumer = i_consumer
+       for update of sb;
+    if not found then
+        raise exception 'cooperative main consumer not found: %/%', i_queue, i_consumer;
+    end if;
     select * into m from pgque.subscription
      where sub_main = g.sub_id and sub_consumer = i_consumer || '.' || i_subconsumer
        for update;
-    if not found then
-        raise exception 'pgque: "%" is not a subconsumer of consumer "%" on queue "%"', i_subconsumer, i_consumer, i_queue
-            using errcode = 'PQ010',
-                  hint = 'add it with pgque.register_subconsumer(queue, consumer, subconsumer)';
-    end if;
     return m;
 end;
 $$;
@@ -102,22 +131,37 @@ $$;
 --   i_batch_handling  0 (default): refuse while the member holds a batch;
 --                     1: nack every event of its batch (retry, or dead
 --                     letter past max_retries), then unregister
--- Returns 1.
+-- Returns 1, or 0 when the group or the member is not registered (as
+-- PgQue).
 -- Guarantee: when the last member goes, the group becomes a plain consumer
--- again, with the group's cursor. Raises PQ001 / PQ002 / PQ010, PQ009 for a
--- member holding a batch with i_batch_handling 0.
+-- again, with the group's cursor. Raises PgQue's 'unsupported
+-- batch_handling value: <n>', and 'cannot unregister active cooperative
+-- subconsumer <q>/<c>/<s> without batch_handling = 1' for a member holding a
+-- batch.
 create function pgque.unregister_subconsumer(
     i_queue text, i_consumer text, i_subconsumer text, i_batch_handling int default 0)
 returns integer
 language plpgsql as $$
 declare
-    m pgque.subscription := pgque.find_member(i_queue, i_consumer, i_subconsumer);
+    m pgque.subscription;
     ev record;
 begin
+    perform pgque.validate_coop_names(i_queue, i_consumer, i_subconsumer);
+    if i_batch_handling not in (0, 1) then
+        raise exception 'unsupported batch_handling value: %', i_batch_handling;
+    end if;
+    if not exists (select 1 from pgque.subscription sb join pgque.queue q on q.queue_id = sb.sub_queue
+                    where q.queue_name = i_queue and sb.sub_consumer = i_consumer) then
+        return 0;
+    end if;
+    m := pgque.find_member(i_queue, i_consumer, i_subconsumer);
+    if m.sub_id is null then
+        return 0;
+    end if;
     if m.sub_batch is not null then
-        if coalesce(i_batch_handling, 0) <> 1 then
-            raise exception 'pgque: subconsumer "%" holds batch %: ack it, or unregister with batch_handling => 1', i_subconsumer, m.sub_batch
-                using errcode = 'PQ009';
+        if i_batch_handling <> 1 then
+            raise exception 'cannot unregister active cooperative subconsumer %/%/% without batch_handling = 1', i_queue, i_consumer, i_subconsumer
+                using hint = 'ack its batch first, or pass batch_handling => 1 (its events are nacked)';
         end if;
         for ev in select * from pgque.get_batch_events(m.sub_batch) loop
             perform pgque.nack(m.sub_batch, row(ev.ev_id, m.sub_batch, null, null, null, null,
@@ -134,15 +178,21 @@ end;
 $$;
 
 -- pgque.touch_subconsumer(i_queue text, i_consumer text, i_subconsumer text) returns integer
--- Returns 1: the member's heartbeat (sub_active) is now. Raises as find_member.
+-- Returns 1 when the member's heartbeat (sub_active) is now, 0 when there
+-- is no such member (as PgQue). Raises validate_coop_names's refusals.
 create function pgque.touch_subconsumer(i_queue text, i_consumer text, i_subconsumer text)
 returns integer
 language plpgsql as $$
 declare
-    m pgque.subscription := pgque.find_member(i_queue, i_consumer, i_subconsumer);
+    n int;
 begin
-    update pgque.subscription set sub_active = now() where sub_id = m.sub_id;
-    return 1;
+    perform pgque.validate_coop_names(i_queue, i_consumer, i_subconsumer);
+    update pgque.subscription sb set sub_active = now()
+      from pgque.queue q
+     where q.queue_id = sb.sub_queue and q.queue_name = i_queue
+       and sb.sub_consumer = i_consumer || '.' || i_subconsumer and sb.sub_role = 'coop_member';
+    get diagnostics n = row_count;
+    return n;
 end;
 $$;
 
@@ -170,6 +220,9 @@ declare
 begin
     perform pgque.register_subconsumer(i_queue, i_consumer, i_subconsumer);
     m := pgque.find_member(i_queue, i_consumer, i_subconsumer);
+    if m.sub_id is null then
+        raise exception 'cooperative subconsumer not found: %/%/%', i_queue, i_consumer, i_subconsumer;
+    end if;
     select * into g from pgque.subscription where sub_id = m.sub_main;
     if m.sub_batch is not null then
         update pgque.subscription set sub_active = now() where sub_id = m.sub_id;
@@ -217,17 +270,16 @@ $$;
 -- or when the batch holds no event for the group (it is then finished at
 -- once).
 -- Guarantee: as receive, per member: ack(batch_id) finishes the member's
--- whole batch (the batch-ownership caveat applies here too). Raises 22023
--- for a limit below 1, and as next_batch.
+-- whole batch (the batch-ownership caveat applies here too). Raises PgQue's
+-- 'pgque.receive_coop: max_return must be >= 1, got <n>', and as next_batch.
 create function pgque.receive_coop(i_queue text, i_consumer text, i_subconsumer text,
                                    i_max_return int default 100,
                                    i_dead_interval interval default null)
 returns setof pgque.message
 language plpgsql as $$
 begin
-    if i_max_return is null or i_max_return < 1 then
-        raise exception 'pgque: receive_coop needs max_return of at least 1, not %', i_max_return
-            using errcode = '22023';
+    if i_max_return < 1 then
+        raise exception 'pgque.receive_coop: max_return must be >= 1, got %', i_max_return;
     end if;
     return query select * from pgque.batch_messages(
         pgque.next_batch(i_queue, i_consumer, i_subconsumer, i_dead_interval), i_max_return);
@@ -241,7 +293,7 @@ $$;
 -- bigint, batch_start_tick bigint, batch_end_tick bigint, batch_events int,
 -- last_active timestamptz, idle interval). The lab's own view (PgQue shows
 -- members through its experimental consumer_stats).
--- Guarantee: reads only. Raises PQ001 for an unknown queue.
+-- Guarantee: reads only. Raises find_queue's 'queue not found: <queue>'.
 create function pgque.get_subconsumer_info(i_queue text, i_consumer text default null)
 returns table (consumer text, subconsumer text, batch_id bigint, batch_start_tick bigint,
                batch_end_tick bigint, batch_events int, last_active timestamptz,

@@ -21,8 +21,8 @@
 --   rotation_*   what maint() would do now (see pgque.rotation_status; a
 --                lock on the table is only found by trying); reason/args
 --                say it as a code and its values
--- The lab's queues never have an external ticker and are never paused.
--- Guarantee: reads only. Raises PQ001 for an unknown queue name.
+-- The lab's queues never have an external ticker.
+-- Guarantee: reads only. An unknown queue name gives no rows (as PgQue).
 create function pgque.get_queue_info(i_queue text default null)
 returns table (queue_name text, queue_ntables int, queue_cur_table int,
                queue_rotation_period interval, queue_switch_time timestamptz,
@@ -37,12 +37,9 @@ returns table (queue_name text, queue_ntables int, queue_cur_table int,
 language plpgsql stable as $$
 #variable_conflict use_column
 begin
-    if i_queue is not null then
-        perform pgque.find_queue(i_queue);
-    end if;
     return query
         select q.queue_name, q.queue_ntables, q.queue_cur_table, q.queue_rotation_period,
-               q.queue_switch_time, false, false, q.queue_ticker_max_count,
+               q.queue_switch_time, false, q.queue_ticker_paused, q.queue_ticker_max_count,
                q.queue_ticker_max_lag, q.queue_ticker_idle_period,
                now() - t.tick_time,
                (select (t.tick_event_seq - p.tick_event_seq)::float8
@@ -93,8 +90,8 @@ $$;
 --   holds_rotation  its cursor (or a member's open batch) is what keeps
 --                   maint() from switching tables (rule 3 in 70_maint.sql)
 --   subconsumers    members of a cooperative group (0: a plain consumer)
--- Guarantee: reads only. Raises PQ001 / PQ002 for an unknown queue /
--- consumer name.
+-- Guarantee: reads only. An unknown queue or consumer name gives no rows
+-- (as PgQue).
 create function pgque.get_consumer_info(i_queue text default null, i_consumer text default null)
 returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
                last_tick bigint, current_batch bigint, next_tick bigint,
@@ -106,11 +103,6 @@ language plpgsql stable as $$
 declare
     r record;
 begin
-    if i_queue is not null and i_consumer is not null then
-        perform pgque.find_subscription(i_queue, i_consumer);
-    elsif i_queue is not null then
-        perform pgque.find_queue(i_queue);
-    end if;
     for r in
         select q.queue_id, q.queue_name as qname, q.queue_switch_step2, q.queue_last_tick,
                s.*, t.tick_time, t.tick_snapshot, t.tick_event_seq
@@ -155,6 +147,29 @@ begin
 end;
 $$;
 
+-- pgque.get_batch_info(i_batch_id bigint) returns record
+--   i_batch_id  an open batch
+-- Returns PgQ's (queue_name text, consumer_name text, batch_start
+-- timestamptz, batch_end timestamptz, prev_tick_id bigint, tick_id bigint,
+-- lag interval, seq_start bigint, seq_end bigint): its two ticks, their
+-- times and event sequence positions, and now() - the end tick's time; all
+-- null for a batch that is not open (as PgQue: no error).
+-- Guarantee: reads only.
+create function pgque.get_batch_info(i_batch_id bigint,
+    out queue_name text, out consumer_name text, out batch_start timestamptz,
+    out batch_end timestamptz, out prev_tick_id bigint, out tick_id bigint,
+    out lag interval, out seq_start bigint, out seq_end bigint)
+language sql stable as $$
+    select q.queue_name, s.sub_consumer, prev.tick_time, cur.tick_time,
+           s.sub_last_tick, s.sub_next_tick, now() - cur.tick_time,
+           prev.tick_event_seq, cur.tick_event_seq
+      from pgque.subscription s
+      join pgque.queue q on q.queue_id = s.sub_queue
+      join pgque.tick prev on prev.tick_queue = s.sub_queue and prev.tick_id = s.sub_last_tick
+      join pgque.tick cur on cur.tick_queue = s.sub_queue and cur.tick_id = s.sub_next_tick
+     where s.sub_batch = i_batch_id
+$$;
+
 -- pgque.get_table_info(i_queue text) returns table
 --   i_queue  queue name
 -- Returns one row per event table: (table_no int, table_name text,
@@ -167,7 +182,7 @@ $$;
 --                lag: run `select pg_stat_force_next_flush()` as a statement
 --                of its own first. tup_upd and tup_del stay 0 for ever.
 --   size_bytes   pg_total_relation_size (heap and its ev_txid index)
--- Guarantee: reads only. Raises PQ001 for an unknown queue.
+-- Guarantee: reads only. Raises find_queue's 'queue not found: <queue>' for an unknown queue.
 create function pgque.get_table_info(i_queue text)
 returns table (table_no int, table_name text, is_current boolean, is_next boolean,
                events bigint, dead_tuples bigint, tup_upd bigint, tup_del bigint,
@@ -216,7 +231,7 @@ $$;
 --                next_msg_id the smallest of its unread ev_ids there.
 --   tables       every table holding its unread events, oldest first
 -- The lab's own (PgQ and PgQue have no such call). Guarantee: reads only.
--- Raises PQ001 for an unknown queue.
+-- Raises find_queue's 'queue not found: <queue>' for an unknown queue.
 create function pgque.get_cursor_info(i_queue text)
 returns table (consumer_name text, last_tick bigint, unread bigint, next_msg_id bigint,
                table_no int, table_name text, tables int[])

@@ -8,8 +8,9 @@
 -- consumer has passed, and no transaction may still write into it.
 --
 --   step1  the txid of the transaction that made c current;
---   step2  a txid taken later, by another transaction (the next ticker() or
---          maint() records it).
+--   step2  a txid taken later, by another transaction: PgQue's
+--          maint_rotate_tables_step2(), its own scheduled job (every 10 s),
+--          never in the same transaction as the switch.
 --
 -- A producer takes its txid *before* it reads which table is current
 -- (pgque.insert_event). A producer that still wrote into a table after the
@@ -19,29 +20,32 @@
 --
 -- A consumer's cursor is the tick of its last acked batch (a cooperative
 -- member holding a batch: the batch's start tick; every subscription row
--- with a cursor counts). If that tick's
--- snapshot has xmin > step2, every transaction with txid <= step2 had ended
--- before the tick, so the consumer has received and acked all their events
--- (rolled-back ones never existed for it). It has then passed every table
--- but c.
+-- with a cursor counts). If that tick's snapshot has xmin > step2, every
+-- transaction with txid <= step2 had ended before the tick, so the consumer
+-- has received and acked all their events (rolled-back ones never existed
+-- for it). It has then passed every table but c.
 --
--- So maint() switches c -> c+1 and truncates c+1 only when
+-- So maint() (step 1) switches c -> c+1 and truncates c+1 only when
 --   1. step2 of the switch into c is recorded,
 --   2. the queue's rotation period has passed since that switch,
---   3. every consumer's cursor tick has snapshot xmin > step2. A lagging
---      consumer therefore holds rotation back, and so does any transaction
---      with a txid still open since before step2 (e.g. a prepared one): it
---      might still write into an older table, and every tick taken while it
---      is open has xmin <= its txid. So the current snapshot's xmin must be
---      > step2 as well (this also covers a queue with no consumers);
+--   3. the lowest cursor tick among its consumers has snapshot xmin >
+--      step2. A lagging consumer therefore holds rotation back, and so does
+--      any transaction that has a txid and is still open since before step2
+--      (e.g. a prepared one, or any that wrote): every tick taken while it is
+--      open has xmin <= its txid. A transaction without a txid (a read-only
+--      one, even REPEATABLE READ) is in no snapshot's xmin and holds nothing.
+--      A queue with no consumers rotates (nobody is left to read the old
+--      tables), as PgQue's step 1 does;
 --   4. c+1 can be locked at once. A transaction still holding it (say a
 --      prepared one that read it) makes maint() skip the rotation rather
 --      than wait forever in a one-session database.
--- A rotation therefore needs, after the previous switch: one tick (records
--- step2), then a tick taken after that, which every consumer acks.
+-- A rotation therefore needs, after the previous switch: step 2, then a tick
+-- taken after that, which every consumer acks.
 -- Event tables get INSERTs and TRUNCATEs only: no UPDATE, no DELETE, so no
 -- dead tuples from consuming. (An INSERT whose transaction rolls back does
 -- leave one dead tuple; the table's next TRUNCATE removes it.)
+-- PgQue compares the rotation period with current_timestamp (the server's
+-- clock); the lab with now(), the lab clock.
 
 -- pgque.rotation_status(i_queue_id int) returns (ready boolean, note text, blocker text,
 --                                              reason text, args text[])
@@ -50,8 +54,11 @@
 -- do or what it waits for; blocker names the first consumer holding it back
 -- (null if none); reason is the note as a code and args its values, for a
 -- page that says it in the learner's language:
---   'step2_pending' ()  'period' (not before)  'step2_now' ()
---   'long_tx' (txid)  'consumer' (consumer, tick)  'ready' (next table)
+--   'step2_pending' ()  'period' (not before)  'long_tx' (txid)
+--   'consumer' (consumer, tick)  'ready' (next table)
+-- 'long_tx' names the oldest open transaction with a txid when it is what
+-- keeps the blocking consumer's cursor behind step 2 (it is open since
+-- before step 2, so no tick taken now passes it).
 -- Guarantee: reads only; applies rules 1-3 above (rule 4 is only known by
 -- trying the lock).
 create function pgque.rotation_status(i_queue_id int, out ready boolean, out note text, out blocker text,
@@ -67,7 +74,7 @@ begin
     v_next := 'event_' || q.queue_id || '_' || ((q.queue_cur_table + 1) % q.queue_ntables);
     ready := false;
     if q.queue_switch_step2 is null then
-        note := 'waits for a tick after the last switch (step 2 not recorded yet)';
+        note := 'waits for rotation step 2 after the last switch (pgque.maint_rotate_tables_step2, PgQue''s job every 10 s)';
         reason := 'step2_pending';
         return;
     end if;
@@ -75,19 +82,6 @@ begin
         note := format('rotation period: not before %s', q.queue_switch_time + q.queue_rotation_period);
         reason := 'period';
         args := array[(q.queue_switch_time + q.queue_rotation_period)::text];
-        return;
-    end if;
-    if q.queue_switch_step2 = pg_current_xact_id_if_assigned() then
-        note := 'step 2 was recorded just now; a tick taken after it must be acked first';
-        reason := 'step2_now';
-        return;
-    end if;
-    if pg_snapshot_xmin(pg_current_snapshot()) <= q.queue_switch_step2 then
-        -- every tick taken now has this xmin too: no cursor can pass step 2
-        note := format('a transaction open since before step 2 (txid %s) holds rotation: it may still write to an older table',
-                       pg_snapshot_xmin(pg_current_snapshot()));
-        reason := 'long_tx';
-        args := array[pg_snapshot_xmin(pg_current_snapshot())::text];
         return;
     end if;
     select s.sub_consumer, s.sub_last_tick into v_cons, v_tick
@@ -99,6 +93,14 @@ begin
      limit 1;
     if found then
         blocker := v_cons;
+        if pg_snapshot_xmin(pg_current_snapshot()) <= q.queue_switch_step2 then
+            -- every tick taken now has this xmin too: no cursor can pass step 2
+            note := format('a transaction open since before step 2 (txid %s) holds rotation: consumer "%s" cannot pass it while it is open',
+                           pg_snapshot_xmin(pg_current_snapshot()), v_cons);
+            reason := 'long_tx';
+            args := array[pg_snapshot_xmin(pg_current_snapshot())::text];
+            return;
+        end if;
         note := format('consumer "%s" holds rotation: its cursor (tick %s) is not past every event outside the current table; it must ack a tick taken after step 2',
                        v_cons, v_tick);
         reason := 'consumer';
@@ -112,26 +114,24 @@ begin
 end;
 $$;
 
--- pgque.maint(i_queue text) returns table
+-- pgque.maint_report(i_queue text) returns table
 --   i_queue  a queue name, or null (default) for every queue
 -- Returns (queue_name text, action text, detail text, reason text, args text[]),
--- one row per thing
--- done or waited for, action one of:
---   'step2'   step 2 of the last switch recorded
---   'rotate'  switched tables; detail names the table truncated and its rows
---   'wait'    no switch; detail says why (period, a lagging consumer, a lock)
+-- one row per thing done or waited for, action one of:
+--   'rotate'  switched tables (step 1); detail names the table truncated and its rows
+--   'wait'    no switch; detail says why (step 2, period, a lagging consumer, a lock)
 --   'ticks'   ticks no consumer needs any more were dropped
 -- detail says it in English; reason and args say it as a code and values for
 -- a page in another language: reason is the action, except for 'wait', where
 -- it is rotation_status's reason or 'locked' (args: the table).
--- PgQue's maint() returns only a count of the steps it took; the lab's
--- returns the steps, so the page can say why a rotation waits. Like
--- PgQue's, it leaves retries to maint_retry_events().
+-- The lab's own: what PgQue's maint() does (rotation step 1 for every
+-- queue), with the steps and their reasons returned, so the page can say
+-- why a rotation waits. Step 2 and retries are jobs of their own
+-- (maint_rotate_tables_step2, maint_retry_events).
 -- Guarantee: TRUNCATEs only under the rotation rule above; never UPDATEs or
--- DELETEs an event table; never waits for a lock. Call it every 30 s or so
--- (on the lab clock), in a transaction of its own. Raises PQ001 for an
--- unknown queue name.
-create function pgque.maint(i_queue text default null)
+-- DELETEs an event table; never waits for a lock. Raises find_queue's
+-- 'queue not found: <queue>' for an unknown queue name.
+create function pgque.maint_report(i_queue text default null)
 returns table (queue_name text, action text, detail text, reason text, args text[])
 language plpgsql as $$
 #variable_conflict use_column
@@ -154,17 +154,6 @@ begin
            for update
     loop
         queue_name := q.queue_name;
-
-        if q.queue_switch_step2 is null and q.queue_switch_step1 <> pg_current_xact_id() then
-            q.queue_switch_step2 := pg_current_xact_id();
-            update pgque.queue set queue_switch_step2 = q.queue_switch_step2
-             where queue_id = q.queue_id;
-            action := 'step2';
-            detail := format('step 2 of the last switch recorded (txid %s)', q.queue_switch_step2);
-            reason := 'step2';
-            args := array[q.queue_switch_step2::text];
-            return next;
-        end if;
 
         st := pgque.rotation_status(q.queue_id);
         if st.ready then
@@ -214,5 +203,48 @@ begin
             return next;
         end if;
     end loop;
+end;
+$$;
+
+-- pgque.maint() returns integer
+-- PgQue's maint(): rotation step 1 for every queue that is due (the rule
+-- above), in a transaction of its own; PgQue's scheduled job runs it every
+-- 30 s. Returns what PgQue's returns: the sum of its steps' results, and
+-- rotation step 1 returns 0, so 0. It does not record step 2 and does not
+-- move retries: those are their own jobs (maint_rotate_tables_step2 every
+-- 10 s, maint_retry_events every 30 s). maint_report() says what it did.
+create function pgque.maint()
+returns integer
+language plpgsql as $$
+begin
+    perform pgque.maint_report();
+    return 0;
+end;
+$$;
+
+-- pgque.maint_rotate_tables_step1(i_queue text) returns integer
+-- Rotation step 1 for one queue (what maint() runs for each): switches and
+-- truncates under the rule above, or does nothing. Returns 0 (as PgQue).
+create function pgque.maint_rotate_tables_step1(i_queue text)
+returns integer
+language plpgsql as $$
+begin
+    perform pgque.maint_report(i_queue);
+    return 0;
+end;
+$$;
+
+-- pgque.maint_rotate_tables_step2() returns integer
+-- Rotation step 2: records this transaction's txid as step2 of every queue
+-- whose last switch has none yet. Run it in a transaction of its own, after
+-- the switch committed (PgQue's job pgque_rotate_step2, every 10 s).
+-- Returns 0 (as PgQue).
+create function pgque.maint_rotate_tables_step2()
+returns integer
+language plpgsql as $$
+begin
+    update pgque.queue set queue_switch_step2 = pg_current_xact_id()
+     where queue_switch_step2 is null;
+    return 0;
 end;
 $$;

@@ -257,6 +257,7 @@ async fn housekeeping(db: &Db, page: u32) -> Result<(Option<i64>, Option<Msg>), 
         sql::receive::<serde_json::Value>(db, QUEUE, c, page.into()).await?;
     }
     let rows = db.query::<MaintRow>(MAINT_SQL, &[QUEUE.into()]).await?.rows;
+    sql::rotate_step2(db).await?;
     let truncated = rows
         .iter()
         .filter(|r| r.action == "rotate")

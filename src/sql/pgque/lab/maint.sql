@@ -1,2 +1,2 @@
--- Rotation for every queue: the steps taken and why a rotation waits
-select * from pgque.maint()
+-- Rotation step 1 for every queue (PgQue's maint()): the steps taken and why a rotation waits
+select * from pgque.maint_report()
