@@ -414,6 +414,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_lab_engine_pgcheck_installs_is_every_engine_file_in_name_order() {
+        // The Node runner installs src/sql/pgque/*.sql as it finds them; pgcheck installs
+        // pgq::ENGINE, a list written out: a file added to the engine must be added there.
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src/sql/pgque");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".sql"))
+            .collect();
+        on_disk.sort();
+        let listed: Vec<&str> = pgq::ENGINE.iter().map(|(name, _)| *name).collect();
+        assert_eq!(listed, on_disk, "crates/pgcheck/src/pgq.rs ENGINE");
+    }
+
+    #[test]
     fn replaces_the_database_of_a_url() {
         assert_eq!(
             with_database("postgres://u@h:5432/queue_lab", "contract_1"),
