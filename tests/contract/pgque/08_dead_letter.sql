@@ -30,7 +30,6 @@ select contract.ok((select dl_time is not null and ev_time is not null and ev_tx
   'dl_time, ev_time and ev_txid are set');
 select contract.eq((select dl_queue_id from contract.dead), (select queue_id from pgque.queue where queue_name = 'jobs'),
   'dl_queue_id is the queue''s id');
-select contract.eq(count(*), 0::bigint, 'dlq_inspect of another queue is empty') from pgque.dlq_inspect('nope');
 select contract.put('dl', (select dl_id from contract.dead));
 select contract.put('replayed', pgque.dlq_replay(contract.got('dl')));
 select contract.ok(contract.got('replayed') > contract.got('event'), 'dlq_replay returns a new event id');
@@ -43,3 +42,4 @@ select contract.eq((select retry_count from contract.replayed), null::int, 'as a
 select contract.eq((select type || '/' || payload from contract.replayed), 'job.run/poison', 'with its type and payload');
 select contract.expect_error(format('select pgque.dlq_replay(%s)', contract.got('dl')), 'P0001',
   format('dead letter entry not found: %s', contract.got('dl')));
+select contract.eq(count(*), 0::bigint, 'dlq_inspect of an unknown queue is empty') from pgque.dlq_inspect('nope');

@@ -33,11 +33,13 @@ insert into contract.grants values
   ('pgque.set_tick_period_ms(integer)',                       false, false, true),
   ('pgque.status()',                                          false, false, true);
 select contract.eq(
-  (select string_agg(fn, ', ' order by fn) from contract.grants
-    where has_function_privilege('pgque_reader', fn, 'execute') is distinct from reader
-       or has_function_privilege('pgque_writer', fn, 'execute') is distinct from writer
-       or has_function_privilege('pgque_admin', fn, 'execute') is distinct from admin),
-  null::text, 'functions whose EXECUTE grants differ from PgQue''s');
+  (select string_agg(fn || case when p is null then ' (missing)' else ' (grants differ)' end, ', ' order by fn)
+     from (select g.*, to_regprocedure(g.fn) as p from contract.grants g) g
+    where p is null
+       or has_function_privilege('pgque_reader', p, 'execute') is distinct from reader
+       or has_function_privilege('pgque_writer', p, 'execute') is distinct from writer
+       or has_function_privilege('pgque_admin', p, 'execute') is distinct from admin),
+  null::text, 'functions missing, or whose EXECUTE grants differ from PgQue''s');
 select contract.ok(not has_function_privilege('public', 'pgque.send(text,text)', 'execute'), 'PUBLIC cannot send');
 select contract.ok(has_table_privilege('pgque_reader', 'pgque.dead_letter', 'select'), 'reader reads the dead letters');
 select contract.ok(not has_table_privilege('pgque_reader', 'pgque.dead_letter', 'delete'), 'but does not delete them');
