@@ -8,7 +8,8 @@
 //! but its own (`queue_lab_pgcheck_jobs`, dropped at the end).
 //!
 //! The SQL labs' subcommands live in [`jobs`] (L1), [`vacuum`] (L3) and [`pgq`] (L4) (with
-//! [`against_pgq`], L4's engine beside PgQ's C extension), over
+//! [`against_pgq`], L4's engine beside PgQ's C extension, and [`contract`], L4's engine held
+//! to real PgQue by the contract suite), over
 //! [`target`] (the lab's SQL files, its clock, and the schemas a run reserves and drops).
 //!
 //! How a run measures what the simulator reports:
@@ -44,6 +45,7 @@ use postgres::{Client, NoTls};
 use queue_sim::{job_keys, Durations, Params, Strategy, Summary, TxStats};
 
 pub mod against_pgq;
+pub mod contract;
 pub mod jobs;
 pub mod pgq;
 pub mod target;

@@ -18,11 +18,13 @@ usage: pgcheck [workers] --database-url postgres://USER@HOST:PORT/DB [options]
        pgcheck jobs    --database-url URL
        pgcheck vacuum  --database-url URL [--jobs N] [--rounds R] [--batch B]
        pgcheck pgq     --database-url URL [--events N] [--rounds R] [--page P]
+       pgcheck pgq     --database-url URL --against-pgq | --against-pgque DIR
 
 jobs, vacuum and pgq run L1's must-show scenarios, L3's rounds and L4's side by side with
 the lab's own SQL files; each prints the server's version, works only in the lab's schemas
 (lab, jobs_lab, vacuum_lab, pgq_lab, and vac_* or pgque, pgq_compare), refuses to run when
-one of them holds anything, and drops them at the end. `pgcheck SUBCOMMAND --help` for more.
+one of them holds anything, and drops them at the end (pgq --against-pgque works in
+databases of its own, contract_*, instead). `pgcheck SUBCOMMAND --help` for more.
 
 workers (the default):
 

@@ -41,7 +41,7 @@ pub fn lab_schema() -> &'static str {
 }
 
 /// The engine, in install order (each file one script), as the lab installs it.
-const ENGINE: [(&str, &str); 9] = [
+pub(crate) const ENGINE: [(&str, &str); 9] = [
     ("00_schema.sql", lab_sql!("pgque/00_schema.sql")),
     ("10_queue.sql", lab_sql!("pgque/10_queue.sql")),
     ("20_send.sql", lab_sql!("pgque/20_send.sql")),

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use pgcheck::{against_pgq, jobs, pgq, vacuum, CheckError};
+use pgcheck::{against_pgq, contract, jobs, pgq, vacuum, CheckError};
 
 const JOBS_USAGE: &str = "\
 usage: pgcheck jobs --database-url URL
@@ -26,6 +26,7 @@ Autovacuum is turned off on the four tables (PGlite has none, so the lab runs wi
 const PGQ_USAGE: &str = "\
 usage: pgcheck pgq --database-url URL [--events N] [--rounds R] [--page P]
        pgcheck pgq --against-pgq --database-url URL
+       pgcheck pgq --against-pgque DIR --database-url URL
 
 L4's side by side with L4's own SQL files: the rotation queue (the lab's pgque engine) beside
 a SKIP LOCKED queue with DELETE and VACUUM, without and then with a long transaction (a
@@ -42,7 +43,15 @@ open across ticks on a second connection, ticks, receives, acks, a retry whose d
 rotation, then one event retried past the lab's max_retries) runs on PgQ's C extension
 (create extension pgq; Debian: postgresql-<major>-pgq3) and on the lab's engine in the same
 database, printed side by side. Exits 1 when a step differs, except the steps marked \"by
-design\". PgQ reads real time, so the run sleeps about 4.4 s; the lab's clock moves as much.";
+design\". PgQ reads real time, so the run sleeps about 4.4 s; the lab's clock moves as much.
+
+--against-pgque DIR: L4's engine held to real PgQue by the contract suite
+(tests/contract/pgque/*.sql, built into pgcheck). Every file runs on the lab's engine
+(clock_install.sql, then src/sql/pgque/*.sql) and on real PgQue installed from the checkout DIR
+(DIR/devel/sql/pgque.sql, else DIR/sql/pgque.sql), each file on a database of its own
+(contract_*, created from a template and dropped after: the role needs CREATEDB). Prints one
+row per file: file | lab engine | real PgQue | first difference (the error). Exits 1 when a
+file fails on either engine. Real PgQue sleeps where a file waits: about 25 s in all.";
 
 fn usage(cmd: &str) -> &'static str {
     match cmd {
@@ -98,11 +107,44 @@ fn none_failed(failures: Vec<String>) -> bool {
     failures.is_empty()
 }
 
+/// `--against-pgque DIR` (pgq only: the contract suite on the lab's engine and real PgQue)
+/// taken out of `args`: the directory, if given, and the other arguments.
+fn take_pgque_dir(cmd: &str, args: Vec<String>) -> Result<(Option<String>, Vec<String>), String> {
+    let mut dir = None;
+    let mut rest = Vec::with_capacity(args.len());
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        if cmd == "pgq" && a == "--against-pgque" {
+            dir = Some(
+                it.next()
+                    .ok_or("--against-pgque needs a value (a checkout of PgQue)")?,
+            );
+        } else {
+            rest.push(a);
+        }
+    }
+    Ok((dir, rest))
+}
+
 pub fn main(cmd: &str, args: Vec<String>) -> ExitCode {
+    let (pgque_dir, args) = match take_pgque_dir(cmd, args) {
+        Ok(taken) => taken,
+        Err(message) => {
+            eprintln!("pgcheck: {message}\n\n{}", usage(cmd));
+            return ExitCode::from(2);
+        }
+    };
     let against = cmd == "pgq" && args.iter().any(|a| a == "--against-pgq");
+    if against && pgque_dir.is_some() {
+        eprintln!(
+            "pgcheck: --against-pgq and --against-pgque are two runs; give one\n\n{}",
+            usage(cmd)
+        );
+        return ExitCode::from(2);
+    }
     let args: Vec<String> = args.into_iter().filter(|a| a != "--against-pgq").collect();
     let allowed: &[(&str, u32, u32)] = match cmd {
-        _ if against => &[],
+        _ if against || pgque_dir.is_some() => &[],
         "jobs" => &[],
         "vacuum" => &[
             ("--jobs", 100, 50_000),
@@ -127,6 +169,13 @@ pub fn main(cmd: &str, args: Vec<String>) -> ExitCode {
         }
     };
     let out: Result<bool, CheckError> = match cmd {
+        _ if pgque_dir.is_some() => {
+            let dir = std::path::PathBuf::from(pgque_dir.as_deref().unwrap_or_default());
+            contract::against_pgque(&url, &dir, &mut |line| println!("{line}")).map(|c| {
+                println!("\n{}", c.table());
+                none_failed(c.differences())
+            })
+        }
         _ if against => against_pgq::run(&url).map(|c| {
             println!("\n{}", c.table());
             none_failed(c.differences())
@@ -156,6 +205,13 @@ pub fn main(cmd: &str, args: Vec<String>) -> ExitCode {
     };
     match out {
         Ok(true) => ExitCode::SUCCESS,
+        Ok(false) if pgque_dir.is_some() => {
+            eprintln!(
+                "pgcheck pgq --against-pgque: contract files fail on the lab's engine or on real \
+                 PgQue (FAILED above)"
+            );
+            ExitCode::FAILURE
+        }
         Ok(false) if against => {
             eprintln!("pgcheck pgq --against-pgq: the lab's engine and PgQ differ (FAILED above)");
             ExitCode::FAILURE
@@ -212,5 +268,22 @@ mod tests {
         );
         assert!(unknown.unwrap_err().contains("unknown argument"));
         assert!(matches!(parse("jobs", args(&["--help"]), &[]), Ok(None)));
+    }
+
+    #[test]
+    fn takes_the_pgque_checkout_out_of_pgqs_arguments_only() {
+        let (dir, rest) = take_pgque_dir(
+            "pgq",
+            args(&["--against-pgque", "/src/PgQue", "--database-url", "u"]),
+        )
+        .unwrap();
+        assert_eq!(
+            (dir.as_deref(), rest),
+            (Some("/src/PgQue"), args(&["--database-url", "u"]))
+        );
+        let (dir, rest) = take_pgque_dir("vacuum", args(&["--against-pgque", "d"])).unwrap();
+        assert_eq!((dir, rest), (None, args(&["--against-pgque", "d"])));
+        let missing = take_pgque_dir("pgq", args(&["--against-pgque"])).unwrap_err();
+        assert!(missing.contains("needs a value"), "{missing}");
     }
 }
