@@ -9,7 +9,7 @@ use postgres::Client;
 use super::{Engine, Ev, Received, Tables, BILLING, EMAIL, EVENT_TYPE, NTABLES, QUEUE};
 use crate::pgq::stmt::{
     ACK, CREATE_QUEUE, CURSOR_INFO, DLQ_INSPECT, FORCE_TICK, MAINT, NACK, QUEUE_CONFIG, QUEUE_INFO,
-    RECEIVE, RETRY_EVENTS, SEND, SUBSCRIBE, TABLE_INFO, TICK,
+    RECEIVE, RETRY_EVENTS, ROTATE_STEP2, SEND, SUBSCRIBE, TABLE_INFO, TICK,
 };
 use crate::target;
 use crate::{context, CheckError};
@@ -197,11 +197,10 @@ impl Engine for LabEngine {
     }
 
     fn rotate(&mut self) -> Result<(), CheckError> {
-        // maint() records step 2 of the last switch when it is pending, in a later
-        // transaction than the switch; twice, as PgQ's step1 and step2 are two calls.
-        for _ in 0..2 {
-            context(self.a.query(MAINT, &[]), "maint.sql")?;
-        }
+        // Rotation step 1 (maint_report, what maint() does), then step 2 in a transaction of
+        // its own: the two calls PgQ's side makes.
+        context(self.a.query(MAINT, &[]), "maint.sql")?;
+        context(self.a.query(ROTATE_STEP2, &[]), "rotate_step2.sql")?;
         Ok(())
     }
 

@@ -33,7 +33,7 @@ use postgres::Client;
 use crate::target::{self, en, group, lab_sql, render, table, Print, CLOCK_SCHEMA};
 use crate::{context, CheckError};
 use queue_lab_core::i18n::Msg;
-use stmt::{ACK, FLUSH_STATS, FORCE_TICK, RECEIVE, SEND_BURST, TICK};
+use stmt::{ACK, FLUSH_STATS, FORCE_TICK, RECEIVE, ROTATE_STEP2, SEND_BURST, TICK};
 
 /// L4's schema, as its descriptor names it.
 pub fn lab_schema() -> &'static str {
@@ -41,7 +41,7 @@ pub fn lab_schema() -> &'static str {
 }
 
 /// The engine, in install order (each file one script), as the lab installs it.
-pub(crate) const ENGINE: [(&str, &str); 9] = [
+pub(crate) const ENGINE: [(&str, &str); 11] = [
     ("00_schema.sql", lab_sql!("pgque/00_schema.sql")),
     ("10_queue.sql", lab_sql!("pgque/10_queue.sql")),
     ("20_send.sql", lab_sql!("pgque/20_send.sql")),
@@ -51,6 +51,8 @@ pub(crate) const ENGINE: [(&str, &str); 9] = [
     ("50_retry_dlq.sql", lab_sql!("pgque/50_retry_dlq.sql")),
     ("60_info.sql", lab_sql!("pgque/60_info.sql")),
     ("70_maint.sql", lab_sql!("pgque/70_maint.sql")),
+    ("80_schedule.sql", lab_sql!("pgque/80_schedule.sql")),
+    ("90_roles.sql", lab_sql!("pgque/90_roles.sql")),
 ];
 
 /// A lab session on L4's schema with the engine installed on it, as the lab installs it.
@@ -485,6 +487,8 @@ fn housekeeping(
     }
     let stmt = context(c.prepare_typed(MAINT, &[Type::TEXT]), "compare/maint.sql")?;
     let rows = context(c.query(&stmt, &[&QUEUE]), "compare/maint.sql")?;
+    // rotation step 2 in a transaction of its own, as PgQue's 10 s job records it
+    context(c.batch_execute(ROTATE_STEP2), "rotate_step2.sql")?;
     let mut truncated = None;
     let mut waiting = None;
     for r in rows {

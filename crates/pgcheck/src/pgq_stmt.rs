@@ -19,6 +19,7 @@ pub const ACK: &str = lab_sql!("pgque/lab/ack.sql");
 pub const NACK: &str = lab_sql!("pgque/lab/nack.sql");
 pub const RETRY_EVENTS: &str = lab_sql!("pgque/lab/retry_events.sql");
 pub const MAINT: &str = lab_sql!("pgque/lab/maint.sql");
+pub const ROTATE_STEP2: &str = lab_sql!("pgque/lab/rotate_step2.sql");
 pub const FLUSH_STATS: &str = lab_sql!("pgque/lab/flush_stats.sql");
 pub const TABLE_INFO: &str = lab_sql!("pgque/lab/table_info.sql");
 pub const CURSOR_INFO: &str = lab_sql!("pgque/lab/cursor_info.sql");

@@ -69,8 +69,7 @@ $$;
 --   (nulls: no such condition; all null: the next tick, as next_batch)
 -- Returns (batch_id, cur_tick_id, prev_tick_id, cur_tick_time,
 -- prev_tick_time, cur_tick_event_seq, prev_tick_event_seq): the open batch
--- and its two ticks, or a null batch_id with the cursor's tick as prev_*
--- when none is ready.
+-- and its two ticks, or a row of nulls when none is ready.
 -- Guarantee: as PgQ: a batch spans from the consumer's cursor to a later
 -- tick (the next one; with i_min_count / i_min_interval the newest tick
 -- that satisfies them, so batches can merge several ticks); an open batch is
@@ -115,6 +114,10 @@ begin
          order by t.tick_id desc limit 1;
     end if;
     if not found or (i_min_lag is not null and now() - nxt.tick_time < i_min_lag) then
+        -- no batch: every column null (as PgQue)
+        prev_tick_id := null;
+        prev_tick_time := null;
+        prev_tick_event_seq := null;
         return;
     end if;
     batch_id := nextval('pgque.batch_id_seq');

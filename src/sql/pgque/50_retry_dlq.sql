@@ -6,8 +6,8 @@
 -- Returns 1 when the event was queued for retry, 0 when it already was.
 -- Guarantee: PgQ's event_retry: one retry_queue row with the event as the
 -- batch has it (same ev_id, ev_retry + 1), owned by the consumer (a
--- cooperative member's group). Raises PgQue's 'batch not found' for a batch
--- that is not open and 'event not found' for an event not in it.
+-- cooperative member's group). Raises PgQue's 'event not found' for a batch
+-- that is not open or an event not in it.
 create function pgque.event_retry_raw(i_batch_id bigint, i_event_id bigint,
                                       i_retry_at timestamptz, i_reason text)
 returns integer
@@ -17,6 +17,9 @@ declare
     ev record;
 begin
     select * into s from pgque.subscription where sub_batch = i_batch_id;
+    if not found then
+        raise exception 'event not found';
+    end if;
     select * into ev from pgque.get_batch_events(i_batch_id) b where b.ev_id = i_event_id;
     if not found then
         raise exception 'event not found';
