@@ -540,24 +540,59 @@ async fn an_unacked_batch_comes_back_after_a_restart_with_the_same_id_and_events
 }
 
 #[wasm_bindgen_test]
-async fn auto_tick_ticks_only_when_the_tickers_thresholds_say_a_tick_is_due() {
+async fn pgques_schedule_on_the_lab_clock_ticks_a_send_and_brings_a_nack_back_within_the_retry_jobs_30_s_and_a_tick(
+) {
     let (db, mut lab) = lab().await;
-    run(&mut lab, &db, SetAutoTick(true)).await;
+    run_says(&mut lab, &db, Schedule(true), "pgq.out.schedule_on").await;
     let start = queue_info(&db).await.last_tick;
     run(&mut lab, &db, SendOne).await;
-    run_says(&mut lab, &db, Advance(1), "pgq.out.advanced_no_tick").await;
-    assert_eq!(queue_info(&db).await.last_tick, start);
-    let due = run_says(&mut lab, &db, Advance(2), "pgq.out.advanced_ticked").await;
-    assert_eq!(arg(&due, "tick"), (start + 1).to_string());
+    let moved = run_says(&mut lab, &db, Advance(1), "pgq.out.advanced_jobs").await;
+    assert_ne!(arg(&moved, "ticks"), "0", "the ticker job ticked the send");
+    assert!(queue_info(&db).await.last_tick > start);
+    let (_, batch) = next_batch(&mut lab, &db, BILLING, 100).await;
+    assert_eq!(payloads(&batch), [r#"{"order":1}"#]);
+    run(&mut lab, &db, nack(BILLING, &batch[0], 0)).await;
+    run(&mut lab, &db, ack(BILLING, batch[0].batch_id)).await;
+    let early = run_says(&mut lab, &db, Advance(28), "pgq.out.advanced_jobs").await;
     assert_eq!(
-        payloads(&drain(&mut lab, &db, BILLING).await),
-        [r#"{"order":1}"#]
+        arg(&early, "retries"),
+        "0",
+        "the retry job first runs 30 s after start()"
     );
-    // Idle: no new events, a tick only once the lag passes half of ticker_max_lag.
-    run_says(&mut lab, &db, Advance(1), "pgq.out.advanced_no_tick").await;
-    // The Tick button always ticks (force_next_tick, then ticker).
-    let forced = run_says(&mut lab, &db, Tick, "pgq.result.ticked").await;
-    assert_eq!(arg(&forced, "tick"), (start + 2).to_string());
+    let due = run_says(&mut lab, &db, Advance(2), "pgq.out.advanced_jobs").await;
+    assert_eq!(
+        arg(&due, "retries"),
+        "1",
+        "the retry job put the nacked event back at 30 s"
+    );
+    let back = drain(&mut lab, &db, BILLING).await;
+    assert_eq!(
+        back.iter().map(|e| e.retry_count).collect::<Vec<_>>(),
+        [Some(1)],
+        "back in a batch after a tick, its retry count 1"
+    );
+    let jobs = model::jobs(&db).await.expect("jobs");
+    assert_eq!(
+        jobs.iter()
+            .map(|j| (j.job_name.as_str(), j.every_s))
+            .collect::<Vec<_>>(),
+        [
+            ("pgque_ticker", 1),
+            ("pgque_retry_events", 30),
+            ("pgque_maint", 30),
+            ("pgque_rotate_step2", 10)
+        ],
+        "PgQue's four jobs and periods"
+    );
+    run_says(&mut lab, &db, Schedule(false), "pgq.out.schedule_off").await;
+    let ticks = queue_info(&db).await.last_tick;
+    run(&mut lab, &db, SendOne).await;
+    run_says(&mut lab, &db, Advance(60), "pgq.out.advanced").await;
+    assert_eq!(
+        queue_info(&db).await.last_tick,
+        ticks,
+        "stopped: nothing ticks"
+    );
     db.close().await;
 }
 

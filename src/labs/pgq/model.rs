@@ -55,9 +55,10 @@ pub enum Action {
     Maint,
     RetryEvents,
     Replay(i64),
+    /// Moves the lab clock; PgQue's scheduled jobs that fall due on the way run.
     Advance(i64),
-    SetAutoTick(bool),
-    SetAutoMaint(bool),
+    /// `pgque.start()` / `pgque.stop()`: PgQue's four jobs on the lab clock, or none.
+    Schedule(bool),
     /// `pgque.subscribe`: a new consumer with its own cursor from the newest tick.
     Subscribe(String),
     /// `pgque.unsubscribe`: the consumer, its cursor and its batch are gone.
@@ -122,9 +123,6 @@ pub struct Lab {
     pub nacked: BTreeMap<String, Vec<(i64, String)>>,
     /// The event the prepared in-flight transaction sent, while it is open.
     pub inflight: Option<i64>,
-    /// Tick (and run maint) whenever the lab clock moves.
-    pub auto_tick: bool,
-    pub auto_maint: bool,
     /// maint()'s last answer.
     pub last_maint: Vec<MaintRow>,
     /// Events sent so far by "send one" (numbers the payloads).
@@ -182,18 +180,11 @@ impl Lab {
             Action::RetryEvents => self.retry_events(db).await,
             Action::Replay(id) => self.replay(db, id).await,
             Action::Advance(s) => self.advance(db, s).await,
-            Action::SetAutoTick(on) => {
-                self.auto_tick = on;
+            Action::Schedule(on) => {
+                sql::schedule(db, on).await?;
                 Ok(switched(
                     on,
-                    [keys::PGQ_OUT_AUTO_TICK_OFF, keys::PGQ_OUT_AUTO_TICK_ON],
-                ))
-            }
-            Action::SetAutoMaint(on) => {
-                self.auto_maint = on;
-                Ok(switched(
-                    on,
-                    [keys::PGQ_OUT_AUTO_MAINT_OFF, keys::PGQ_OUT_AUTO_MAINT_ON],
+                    [keys::PGQ_OUT_SCHEDULE_OFF, keys::PGQ_OUT_SCHEDULE_ON],
                 ))
             }
             Action::Subscribe(c) => self.subscribe(db, &c).await,
@@ -531,29 +522,34 @@ impl Lab {
         ))
     }
 
+    /// Moves the lab clock through `pgque.run_jobs`: each of PgQue's scheduled jobs that falls
+    /// due on the way runs at its time, in a transaction of its own; with none scheduled, only
+    /// the clock moves. Says what the jobs did (their runs' sums before and after).
     async fn advance(&mut self, db: &Db, seconds: i64) -> Result<Outcome, DbError> {
-        let now = clock::advance(db, seconds).await?;
-        let mut msg = Msg::new(keys::PGQ_OUT_ADVANCED)
-            .arg("secs", seconds)
-            .arg("now", clock::time_of_day(&now));
-        if self.auto_maint {
-            sql::retry_events(db).await?;
-        }
-        if self.auto_tick {
-            // The scheduler's ticker: a tick only if PgQ's thresholds say one is due.
-            let tick = sql::ticker(db, QUEUE).await?;
-            msg = match tick {
-                Some(tick) => Msg::new(keys::PGQ_OUT_ADVANCED_TICKED)
-                    .arg("secs", seconds)
-                    .arg("now", clock::time_of_day(&now))
-                    .arg("tick", tick),
-                None => Msg::new(keys::PGQ_OUT_ADVANCED_NO_TICK)
-                    .arg("secs", seconds)
-                    .arg("now", clock::time_of_day(&now)),
-            };
-        }
-        if self.auto_maint {
-            self.last_maint = sql::maint(db).await?;
+        let before = sql::jobs(db).await?;
+        sql::run_jobs(db, seconds).await?;
+        let now = clock::now(db).await?;
+        let after = sql::jobs(db).await?;
+        let delta = |name: &str, f: fn(&Job) -> i64| {
+            let get = |jobs: &[Job]| jobs.iter().find(|j| j.job_name == name).map_or(0, f);
+            get(&after) - get(&before)
+        };
+        let msg = if after.iter().any(|j| j.scheduled) {
+            Msg::new(keys::PGQ_OUT_ADVANCED_JOBS)
+                .arg("secs", seconds)
+                .arg("now", clock::time_of_day(&now))
+                .arg("ticks", delta("pgque_ticker", |j| j.total))
+                .arg("retries", delta("pgque_retry_events", |j| j.total))
+                .arg("maint", delta("pgque_maint", |j| j.runs))
+                .arg("step2", delta("pgque_rotate_step2", |j| j.runs))
+        } else {
+            Msg::new(keys::PGQ_OUT_ADVANCED)
+                .arg("secs", seconds)
+                .arg("now", clock::time_of_day(&now))
+        };
+        if delta("pgque_maint", |j| j.runs) > 0 {
+            // The maint job ran after the Maint button's last answer: that answer is stale.
+            self.last_maint.clear();
         }
         Ok(Outcome::new(msg, Tone::Info))
     }
@@ -571,6 +567,7 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
     let retries = sql::retry_list(db, QUEUE).await?;
     let dead = sql::dlq_inspect(db, QUEUE, DLQ_LIMIT).await?;
     let inflight_open = sql::inflight_open(db).await?;
+    let jobs = sql::jobs(db).await?;
     Ok(Snapshot {
         now,
         queue,
@@ -581,6 +578,7 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
         retries,
         dead,
         inflight_open,
+        jobs,
     })
 }
 

@@ -211,6 +211,8 @@ pub struct Snapshot {
     pub retries: Vec<Retry>,
     pub dead: Vec<DeadLetter>,
     pub inflight_open: bool,
+    /// PgQue's four jobs on the lab clock (`pgque.start()` schedules them).
+    pub jobs: Vec<Job>,
 }
 
 /// A statement's row of one column, read only inside the lab: `Name { column: Type }`,
@@ -260,4 +262,19 @@ pub struct SubInfo {
     pub batch_end_tick: Option<i64>,
     pub batch_events: i32,
     pub idle: Option<String>,
+}
+
+/// One of PgQue's four scheduled jobs on the lab clock (jobs.sql).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct Job {
+    pub job_name: String,
+    /// Its period, in seconds.
+    pub every_s: i32,
+    pub scheduled: bool,
+    /// Lab time of day of its last and next run (`HH:MM:SS.mmm`); next is null while stopped.
+    pub last_run: Option<String>,
+    pub next_run: Option<String>,
+    pub runs: i64,
+    /// The sum of what its runs returned (ticker: ticks made; retry job: events put back).
+    pub total: i64,
 }

@@ -32,8 +32,7 @@ pub fn encode(actions: &[Action]) -> String {
         Action::RetryEvents => "y".into(),
         Action::Replay(id) => format!("d{id}"),
         Action::Advance(s) => format!("t{s}"),
-        Action::SetAutoTick(on) => format!("T{}", flag(on)),
-        Action::SetAutoMaint(on) => format!("M{}", flag(on)),
+        Action::Schedule(on) => format!("S{}", flag(on)),
         Action::Subscribe(c) => format!("u{c}"),
         Action::Unsubscribe(c) => format!("U{c}"),
         Action::AddSub { consumer, sub } => format!("g{consumer},{sub}"),
@@ -87,8 +86,10 @@ fn step(s: &share::Step) -> Option<Action> {
         },
         ('d', [id]) => Action::Replay(int(id, 1, i64::MAX)?),
         ('t', [s]) => Action::Advance(int(s, 1, crate::clock::MAX_STEP_SECONDS)?),
-        ('T', [f]) => Action::SetAutoTick(share::read_flag(f)?),
-        ('M', [f]) => Action::SetAutoMaint(share::read_flag(f)?),
+        ('S', [f]) => Action::Schedule(share::read_flag(f)?),
+        // Links made before the scheduler: auto-tick (T) and auto-maint (M) switched the
+        // ticker and maint on clock moves; PgQue's schedule runs both, so either one switches it.
+        ('T' | 'M', [f]) => Action::Schedule(share::read_flag(f)?),
         ('u', [c]) => Action::Subscribe(consumer(c)?),
         ('U', [c]) => Action::Unsubscribe(consumer(c)?),
         ('g', [c, s]) => member(c, s, |consumer, sub| Action::AddSub { consumer, sub })?,
@@ -137,8 +138,8 @@ mod tests {
             Action::RetryEvents,
             Action::Replay(1),
             Action::Advance(31),
-            Action::SetAutoTick(true),
-            Action::SetAutoMaint(false),
+            Action::Schedule(true),
+            Action::Schedule(false),
             Action::Subscribe("audit".into()),
             Action::AddSub {
                 consumer: "audit".into(),

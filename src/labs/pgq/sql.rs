@@ -3,8 +3,8 @@
 //! parameters named, the lab's limits, and the engine's SQLSTATEs.
 
 use super::rows::{BatchEvent, ConsumerInfo, Count, CursorInfo, DeadLetter, Event, Finished, Gid};
+use super::rows::{Job, SubInfo, TableInfo, TickId, TickSnap};
 use super::rows::{MaintRow, MsgId, NackOutcome, Nacked, QueueInfo, Released, Retry, Sent};
-use super::rows::{SubInfo, TableInfo, TickId, TickSnap};
 use crate::db::{sql_file, Conn, Db, DbError, Param};
 use crate::keys;
 use queue_lab_core::i18n::Key;
@@ -61,6 +61,10 @@ sql_file!(ACK_SQL, "pgque/lab/ack.sql");
 sql_file!(NACK_SQL, "pgque/lab/nack.sql");
 sql_file!(MAINT_SQL, "pgque/lab/maint.sql");
 sql_file!(ROTATE_STEP2_SQL, "pgque/lab/rotate_step2.sql");
+sql_file!(JOBS_SQL, "pgque/lab/jobs.sql");
+sql_file!(SCHEDULE_START_SQL, "pgque/lab/schedule_start.sql");
+sql_file!(SCHEDULE_STOP_SQL, "pgque/lab/schedule_stop.sql");
+sql_file!(RUN_JOBS_SQL, "pgque/lab/run_jobs.sql");
 sql_file!(RETRY_EVENTS_SQL, "pgque/lab/retry_events.sql");
 sql_file!(DLQ_INSPECT_SQL, "pgque/lab/dlq_inspect.sql");
 sql_file!(DLQ_REPLAY_SQL, "pgque/lab/dlq_replay.sql");
@@ -364,6 +368,27 @@ pub async fn maint(c: &impl Conn) -> Result<Vec<MaintRow>, DbError> {
     let rows = c.query::<MaintRow>(MAINT_SQL, &[]).await?.rows;
     rotate_step2(c).await?;
     Ok(rows)
+}
+
+/// PgQue's four jobs on the lab clock, in PgQue's order (jobs.sql).
+pub async fn jobs(c: &impl Conn) -> Result<Vec<Job>, DbError> {
+    Ok(c.query::<Job>(JOBS_SQL, &[]).await?.rows)
+}
+
+/// `pgque.start()` or `pgque.stop()`: the four jobs scheduled on the lab clock, or not.
+pub async fn schedule(c: &impl Conn, on: bool) -> Result<(), DbError> {
+    let sql = if on {
+        SCHEDULE_START_SQL
+    } else {
+        SCHEDULE_STOP_SQL
+    };
+    run(c, sql, &[]).await
+}
+
+/// Moves the lab clock `seconds` on, running every scheduled job that falls due on the way,
+/// each in a transaction of its own (`call pgque.run_jobs`: run_jobs.sql).
+pub async fn run_jobs(c: &impl Conn, seconds: i64) -> Result<(), DbError> {
+    run(c, RUN_JOBS_SQL, &[seconds.into()]).await
 }
 
 /// `pgque.maint_rotate_tables_step2()`, on its own (rotate_step2.sql).

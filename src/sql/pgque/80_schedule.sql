@@ -29,17 +29,29 @@ create table pgque.config (
 );
 insert into pgque.config default values;
 
--- The scheduled jobs (pg_cron's cron.job, for the four jobs PgQue schedules).
+-- PgQue's four jobs (pg_cron's cron.job for them), always listed; start() and
+-- stop() switch them on and off together.
 create table pgque.lab_job (
-    job_name  text primary key,
-    schedule  interval not null,
-    command   text not null,
-    last_run  timestamptz,
-    next_run  timestamptz not null,
-    runs      bigint not null default 0,
-    -- what the last run returned (the ticker job: ticks made)
-    last_result bigint
+    job_name    text primary key,
+    -- its place in the list (PgQue's order in start())
+    job_order   int not null,
+    schedule    interval not null,
+    command     text not null,
+    scheduled   boolean not null default false,
+    last_run    timestamptz,
+    -- null while not scheduled
+    next_run    timestamptz,
+    runs        bigint not null default 0,
+    -- what the last run returned, and the sum of what every run returned
+    -- (ticker: queues ticked; retry: events put back; maint and step 2: 0)
+    last_result bigint,
+    total       bigint not null default 0
 );
+insert into pgque.lab_job (job_name, job_order, schedule, command) values
+    ('pgque_ticker', 1, interval '1 second', 'CALL pgque.ticker_loop()'),
+    ('pgque_retry_events', 2, interval '30 seconds', 'select pgque.maint_retry_events()'),
+    ('pgque_maint', 3, interval '30 seconds', 'select pgque.maint()'),
+    ('pgque_rotate_step2', 4, interval '10 seconds', 'select pgque.maint_rotate_tables_step2()');
 
 -- pgque.version() returns text
 -- PgQue's version() answers its release; the lab answers the PgQue API it
@@ -79,11 +91,7 @@ declare
 begin
     perform pgque.stop();
     select tick_period_ms into v_ms from pgque.config;
-    insert into pgque.lab_job (job_name, schedule, command, next_run) values
-        ('pgque_ticker', interval '1 second', 'CALL pgque.ticker_loop()', now() + interval '1 second'),
-        ('pgque_retry_events', interval '30 seconds', 'select pgque.maint_retry_events()', now() + interval '30 seconds'),
-        ('pgque_maint', interval '30 seconds', 'select pgque.maint()', now() + interval '30 seconds'),
-        ('pgque_rotate_step2', interval '10 seconds', 'select pgque.maint_rotate_tables_step2()', now() + interval '10 seconds');
+    update pgque.lab_job set scheduled = true, next_run = now() + schedule;
     update pgque.config set scheduler = 'lab clock';
     raise notice 'pgque started on the lab clock: ticker every 1 s (% ticks/sec), retry_events every 30 s, maint every 30 s, rotate_step2 every 10 s',
         (1000.0 / v_ms)::numeric(10, 2);
@@ -91,12 +99,13 @@ end;
 $$;
 
 -- pgque.stop() returns void
--- Unschedules the four jobs (none scheduled: nothing to do).
+-- Unschedules the four jobs (none scheduled: nothing to do). Their runs so
+-- far stay counted.
 create function pgque.stop()
 returns void
 language plpgsql as $$
 begin
-    delete from pgque.lab_job;
+    update pgque.lab_job set scheduled = false, next_run = null;
     update pgque.config set scheduler = null;
 end;
 $$;
@@ -119,17 +128,17 @@ language sql stable as $$
       from pgque.config c
     union all
     select 'ticker',
-           case when exists (select 1 from pgque.lab_job where job_name = 'pgque_ticker')
+           case when exists (select 1 from pgque.lab_job where job_name = 'pgque_ticker' and scheduled)
                 then 'scheduled' else 'stopped' end,
            coalesce((select format('scheduler=lab clock, next run %s', next_run)
-                       from pgque.lab_job where job_name = 'pgque_ticker'),
+                       from pgque.lab_job where job_name = 'pgque_ticker' and scheduled),
                     format('not scheduled (tick_period_ms=%s)', (select tick_period_ms from pgque.config)))
     union all
     select 'maintenance',
-           case when exists (select 1 from pgque.lab_job where job_name = 'pgque_maint')
+           case when exists (select 1 from pgque.lab_job where job_name = 'pgque_maint' and scheduled)
                 then 'scheduled' else 'stopped' end,
            coalesce((select format('scheduler=lab clock, next run %s', next_run)
-                       from pgque.lab_job where job_name = 'pgque_maint'),
+                       from pgque.lab_job where job_name = 'pgque_maint' and scheduled),
                     'not scheduled')
     union all
     select 'pg_cron', 'unavailable',
@@ -167,11 +176,11 @@ declare
 begin
     select j.job_name, j.next_run into job_name, due
       from pgque.lab_job j
-     where j.job_name <> 'pgque_ticker' and j.next_run <= i_until
+     where j.scheduled and j.job_name <> 'pgque_ticker' and j.next_run <= i_until
      order by j.next_run,
               array_position(array['pgque_rotate_step2', 'pgque_retry_events', 'pgque_maint'], j.job_name)
      limit 1;
-    if exists (select 1 from pgque.lab_job where lab_job.job_name = 'pgque_ticker') then
+    if exists (select 1 from pgque.lab_job where lab_job.job_name = 'pgque_ticker' and scheduled) then
         select tick_period_ms into v_ms from pgque.config;
         select min(greatest(pgque.tick_due_at(q), now())) into v_tick
           from pgque.queue q where not q.queue_ticker_paused;
@@ -221,6 +230,7 @@ begin
         end case;
         update pgque.lab_job
            set last_run = now(), runs = runs + 1, last_result = v_result,
+               total = total + coalesce(v_result, 0),
                next_run = case when job_name = 'pgque_ticker'
                                then date_trunc('second', now()) + interval '1 second'
                                else next_run + schedule end

@@ -1,6 +1,6 @@
 //! L4's state beside the database, for a saved lab (`src/ui/keep.rs`): the batches each
 //! consumer and subconsumer holds and has not acked, the nacks in them, the prepared
-//! in-flight transaction's event, the ticker's switches, maint()'s last answer, the killed
+//! in-flight transaction's event, maint()'s last answer, the killed
 //! subconsumers, and the actions taken (as the share text). The queue itself, its batches,
 //! cursors and the prepared transaction are in the saved data directory.
 
@@ -16,8 +16,6 @@ struct Saved {
     batches: BTreeMap<String, Vec<Event>>,
     nacked: BTreeMap<String, Vec<(i64, String)>>,
     inflight: Option<i64>,
-    auto_tick: bool,
-    auto_maint: bool,
     last_maint: Vec<MaintRow>,
     sent: i64,
     history: String,
@@ -38,8 +36,6 @@ impl Kept for Lab {
             batches: self.batches.clone(),
             nacked: self.nacked.clone(),
             inflight: self.inflight,
-            auto_tick: self.auto_tick,
-            auto_maint: self.auto_maint,
             last_maint: self.last_maint.clone(),
             sent: self.sent,
             history: crate::labs::pgq::share::encode(&self.history),
@@ -64,8 +60,6 @@ impl Kept for Lab {
             batches: s.batches,
             nacked: s.nacked,
             inflight: s.inflight,
-            auto_tick: s.auto_tick,
-            auto_maint: s.auto_maint,
             last_maint: s.last_maint,
             sent: s.sent,
             history: crate::labs::pgq::share::decode(&s.history).ok()?,

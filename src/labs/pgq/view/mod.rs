@@ -5,6 +5,7 @@
 mod compare;
 mod consumers;
 mod ring;
+mod schedule;
 mod wiring;
 
 use super::model::{self, Action, Lab};
@@ -25,6 +26,7 @@ use consumers::Consumers;
 use leptos::prelude::*;
 use queue_lab_core::i18n::{Key, Msg};
 use ring::TableRing;
+use schedule::Schedule;
 use wiring::Wiring;
 
 /// Every way the lab's engine differs from PgQue, each with its reason (shown on the page).
@@ -73,8 +75,6 @@ pub fn PgqLab() -> impl IntoView {
         disabled,
     };
     let working = Signal::derive(move || session.working());
-    let auto_tick = move || lab.with(|l| l.as_ref().is_some_and(|l| l.auto_tick));
-    let auto_maint = move || lab.with(|l| l.as_ref().is_some_and(|l| l.auto_maint));
 
     let intro = move || {
         view! {
@@ -103,18 +103,7 @@ pub fn PgqLab() -> impl IntoView {
                 on_advance=Callback::new(move |s| act.run(Action::Advance(s)))
                 busy=disabled
                 status=move || view! {
-                    <div class="row">
-                        <label>
-                            <input type="checkbox" id="auto-tick" prop:checked=auto_tick disabled=disabled
-                                on:change=move |ev| act.run(Action::SetAutoTick(event_target_checked(&ev)))/>
-                            " " {ctx.t(keys::PGQ_AUTO_TICK)}
-                        </label>
-                        <label>
-                            <input type="checkbox" id="auto-maint" prop:checked=auto_maint disabled=disabled
-                                on:change=move |ev| act.run(Action::SetAutoMaint(event_target_checked(&ev)))/>
-                            " " {ctx.t(keys::PGQ_AUTO_MAINT)}
-                        </label>
-                    </div>
+                    <Schedule w=w/>
                     <LastOutcome last=last explain=Explain {
                         sentence: model::error_key,
                         then: keys::PGQ_ERROR_UNCHANGED,

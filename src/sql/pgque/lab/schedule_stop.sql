@@ -1,0 +1,2 @@
+-- PgQue's stop(): its four jobs unscheduled
+select pgque.stop()
