@@ -862,7 +862,7 @@ async fn event_tables_hold_zero_dead_tuples_after_sends_receives_nacks_acks_and_
 }
 
 #[wasm_bindgen_test]
-async fn bad_calls_raise_pq_errors_with_translations_and_change_nothing() {
+async fn bad_calls_raise_pgques_errors_with_translations_and_change_nothing() {
     let (db, mut lab) = lab().await;
     run_all(&mut lab, &db, [SendOne, SendOne, Tick, receive(BILLING, 1)]).await;
     let first = lab.batch(BILLING)[0].clone();
@@ -873,7 +873,11 @@ async fn bad_calls_raise_pq_errors_with_translations_and_change_nothing() {
         .query::<serde_json::Value>(model::TICK_SQL, &["nope".into()])
         .await
         .expect_err("unknown queue");
-    assert_eq!(code(&unknown_queue), "PQ001");
+    assert_eq!(
+        (code(&unknown_queue), unknown_queue.message.as_str()),
+        ("P0001", "no such queue"),
+        "PgQue's ticker words it so"
+    );
     let unknown_queue = db
         .query::<serde_json::Value>(
             model::RECEIVE_SQL,
@@ -881,7 +885,11 @@ async fn bad_calls_raise_pq_errors_with_translations_and_change_nothing() {
         )
         .await
         .expect_err("unknown queue");
-    assert_eq!(code(&unknown_queue), "PQ001");
+    assert_eq!(
+        (code(&unknown_queue), unknown_queue.message.as_str()),
+        ("P0001", "Not subscriber to queue: nope/billing"),
+        "PgQue's receive words it so"
+    );
     let not_open = Event {
         batch_id: 999,
         ..first.clone()
@@ -890,11 +898,16 @@ async fn bad_calls_raise_pq_errors_with_translations_and_change_nothing() {
         msg_id: first.msg_id + 100,
         ..first.clone()
     };
-    let bad: Vec<(Action, &str)> = vec![
-        (receive("ghost", 10), "PQ002"),
-        (nack(BILLING, &not_open, 5), "PQ003"),
-        (nack(BILLING, &not_in_batch, 5), "PQ007"),
-        (Replay(12345), "PQ008"),
+    // Each refusal as PgQue words it (P0001), and the explanation the page shows for it.
+    let bad: Vec<(Action, &str, &str)> = vec![
+        (
+            receive("ghost", 10),
+            "Not subscriber to queue: orders/ghost",
+            "PQ002",
+        ),
+        (nack(BILLING, &not_open, 5), "batch not found: 999", "PQ003"),
+        (nack(BILLING, &not_in_batch, 5), "msg_id ", "PQ007"),
+        (Replay(12345), "dead letter entry not found: 12345", "PQ008"),
         // a plain consumer is not made a group by a receive_coop
         (
             ReceiveCoop {
@@ -902,24 +915,19 @@ async fn bad_calls_raise_pq_errors_with_translations_and_change_nothing() {
                 sub: "w1".into(),
                 max: 10,
             },
+            "consumer billing on queue orders is already a normal consumer",
             "PQ009",
         ),
-        (
-            RemoveSub {
-                consumer: BILLING.into(),
-                sub: "w9".into(),
-            },
-            "PQ010",
-        ),
     ];
-    for (a, want) in bad {
+    for (a, words, explained) in bad {
         let e = lab
             .run(&db, a.clone())
             .await
             .expect_err(&format!("{a:?} must fail"));
-        assert_eq!(code(&e), want, "{a:?}: {e}");
+        assert_eq!(code(&e), "P0001", "{a:?}: {e}");
+        assert!(e.message.starts_with(words), "{a:?}: {e}");
         let key = model::error_key(&e).expect("a translated explanation");
-        assert_eq!(key, format!("pgq.error.{want}"));
+        assert_eq!(key, format!("pgq.error.{explained}"));
         assert_eq!(
             engine_state(&db).await,
             before,
@@ -927,6 +935,20 @@ async fn bad_calls_raise_pq_errors_with_translations_and_change_nothing() {
         );
         assert_eq!(lab, lab_before, "{a:?} changed the lab's state");
     }
+    // A subconsumer that is not registered: PgQue's unregister_subconsumer returns 0, and the
+    // page says there is no such subconsumer.
+    let mut lab_w9 = lab.clone();
+    run_says(
+        &mut lab_w9,
+        &db,
+        RemoveSub {
+            consumer: BILLING.into(),
+            sub: "w9".into(),
+        },
+        "pgq.error.PQ010",
+    )
+    .await;
+    assert_eq!(engine_state(&db).await, before);
 
     // ack of a batch that is not open returns 0: said so, nothing changed.
     run_says(&mut lab, &db, ack(BILLING, 999), "pgq.result.ack_not_open").await;
@@ -1163,7 +1185,8 @@ async fn receive_coop_gives_two_members_two_different_batches_and_the_group_curs
         .run(&db, receive(GROUP, 100))
         .await
         .expect_err("a group refuses plain receive");
-    assert_eq!(code(&e), "PQ009");
+    assert_eq!(code(&e), "P0001");
+    assert!(e.message.contains("is a cooperative main consumer"), "{e}");
     db.close().await;
 }
 
@@ -1250,7 +1273,12 @@ async fn a_member_holding_a_batch_is_not_removed_and_without_members_the_group_i
         .run(&db, remove("w1"))
         .await
         .expect_err("w1 holds a batch");
-    assert_eq!(code(&e), "PQ009");
+    assert_eq!(code(&e), "P0001");
+    assert!(
+        e.message
+            .contains("cannot unregister active cooperative subconsumer"),
+        "{e}"
+    );
     assert_eq!(lab, before, "refused: nothing changed");
     run(&mut lab, &db, ack_coop("w1")).await;
     for s in ["w1", "w2"] {

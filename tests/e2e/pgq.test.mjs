@@ -21,7 +21,7 @@ test('send, wait for the tick, tick, receive for billing, see the event, ack (En
   await page.click('#send-one');
   await idle(page);
   assert.match(await page.textContent('#last-outcome'), /Event 1 sent/);
-  assert.match(await page.textContent('#waiting-tick'), /^1 event ids? handed out since the last tick/);
+  assert.match(await page.textContent('#waiting-tick'), /^1 committed event waits for the next tick/);
 
   // Delivery latency: before a tick there is nothing to receive.
   await page.click('#consumer-billing [data-act="receive"]');

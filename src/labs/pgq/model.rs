@@ -326,10 +326,9 @@ impl Lab {
                 .into_iter()
                 .find(|c| c.consumer_name == consumer)
                 .unwrap_or_default();
-            let waiting = sql::queue_info(db, QUEUE)
-                .await?
-                .and_then(|q| q.events_since_tick)
-                .unwrap_or(0);
+            // Exact: committed events for this consumer after its cursor, none ticked yet
+            // (PgQue's ev_new reads the event sequence, one short on a fresh queue).
+            let waiting = info.lag_events;
             let msg = if info.lag_ticks > 0 {
                 // receive found a batch with nothing for this consumer and finished it.
                 Msg::new(keys::PGQ_OUT_EMPTY_BATCH)

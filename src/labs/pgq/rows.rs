@@ -41,9 +41,9 @@ pub struct QueueInfo {
     pub last_tick: i64,
     pub last_tick_time: Option<String>,
     pub ticks_kept: i32,
-    /// Event ids handed out since the last tick (PgQue's `ev_new`).
-    #[serde(rename = "ev_new")]
-    pub events_since_tick: Option<i64>,
+    /// Committed events no tick has cut yet (exact; PgQue's `ev_new` is the sequence's
+    /// estimate of it).
+    pub events_waiting: Option<i64>,
     pub consumers: i32,
     pub retries_pending: i32,
     pub dead_letters: i32,

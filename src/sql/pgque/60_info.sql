@@ -1,6 +1,24 @@
 -- Observing: get_queue_info, get_consumer_info (PgQue's columns first, then the
 -- lab's), get_table_info (the lab's own). Read only.
 
+-- pgque.events_after(i_queue_id int, i_snap pg_snapshot) returns bigint
+-- How many committed events of the queue were not yet visible in snapshot
+-- i_snap (a tick's): exact, for every consumer (retries included). Reads only.
+create function pgque.events_after(i_queue_id int, i_snap pg_snapshot)
+returns bigint
+language plpgsql stable as $$
+declare
+    n bigint;
+begin
+    execute format(
+        'select count(*) from %s e
+          where e.ev_txid >= pg_snapshot_xmin($1)
+            and not pg_visible_in_snapshot(e.ev_txid, $1)', pgque.event_table(i_queue_id))
+        into n using i_snap;
+    return n;
+end;
+$$;
+
 -- pgque.get_queue_info(i_queue text) returns table
 --   i_queue  a queue name, or null (default) for every queue
 -- Returns PgQue's columns: (queue_name text, queue_ntables int,
@@ -12,11 +30,15 @@
 -- then the lab's: (cur_table_name text, max_retries int,
 --   last_tick_time timestamptz, ticks_kept int, consumers int,
 --   retries_pending int, dead_letters int, rotation_ready boolean,
---   rotation_note text, rotation_reason text, rotation_args text[]).
+--   rotation_note text, rotation_reason text, rotation_args text[],
+--   events_waiting bigint).
 --   ticker_lag   now() - the last tick's time
 --   ev_per_sec   events per second between the last two ticks (null with one)
---   ev_new       event ids handed out after the last tick: an estimate, it
---                includes rolled-back sends and ones still in flight
+--   ev_new       as PgQue: the event sequence's last_value minus the last
+--                tick's: an estimate (it counts rolled-back sends and ones
+--                still in flight, and on a fresh queue the first event reads
+--                as none: last_value is 1 before and after it)
+--   events_waiting  committed events no tick has cut yet: exact
 --   max_retries  the effective value (PgQue: coalesce(setting, 5))
 --   rotation_*   what maint() would do now (see pgque.rotation_status; a
 --                lock on the table is only found by trying); reason/args
@@ -33,7 +55,7 @@ returns table (queue_name text, queue_ntables int, queue_cur_table int,
                cur_table_name text, max_retries int, last_tick_time timestamptz,
                ticks_kept int, consumers int, retries_pending int, dead_letters int,
                rotation_ready boolean, rotation_note text, rotation_reason text,
-               rotation_args text[])
+               rotation_args text[], events_waiting bigint)
 language plpgsql stable as $$
 #variable_conflict use_column
 begin
@@ -57,7 +79,8 @@ begin
                  where s.sub_queue = q.queue_id and s.sub_role <> 'coop_member'),
                (select count(*)::int from pgque.retry_queue r where r.ev_queue = q.queue_id),
                (select count(*)::int from pgque.dead_letter d where d.dl_queue_id = q.queue_id),
-               rs.ready, rs.note, rs.reason, rs.args
+               rs.ready, rs.note, rs.reason, rs.args,
+               pgque.events_after(q.queue_id, t.tick_snapshot)
           from pgque.queue q
           join pgque.tick t on t.tick_queue = q.queue_id and t.tick_id = q.queue_last_tick
           cross join lateral pgque.rotation_status(q.queue_id) rs

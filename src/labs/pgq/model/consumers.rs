@@ -90,7 +90,10 @@ impl Lab {
         consumer: &str,
         sub: &str,
     ) -> Result<Outcome, DbError> {
-        sql::sub_remove(db, member(consumer, sub)).await?;
+        if sql::sub_remove(db, member(consumer, sub)).await? == 0 {
+            // PgQue returns 0 for a subconsumer that is not registered: nothing changed.
+            return Ok(Outcome::new(Msg::new(keys::PGQ_ERROR_PQ010), Tone::Info));
+        }
         let held = self
             .parts
             .remove(&key(consumer, sub))

@@ -194,7 +194,7 @@ fn Ticker(w: Wiring) -> impl IntoView {
                 .arg("time", time),
         )
     };
-    let waiting = move || q().events_since_tick.unwrap_or(0);
+    let waiting = move || q().events_waiting.unwrap_or(0);
     view! {
         <Panel heading_id="ticker-title" heading=keys::PGQ_SECTION_TICKER>
             <div class="row">
