@@ -1408,3 +1408,35 @@ async fn the_cursor_query_puts_a_consumer_on_the_table_of_its_oldest_unacked_eve
     );
     db.close().await;
 }
+
+/// PgQue's tutorial ends with `drop_queue('orders', true)`, typed into the SQL console: the
+/// lab's own queue is gone. The page still reads (no queue, the jobs), an action is refused
+/// with PgQue's words and an explanation that says to reset, and Reset makes the queue again.
+#[wasm_bindgen_test]
+async fn the_lab_survives_its_queue_dropped_from_the_console_and_reset_makes_it_again() {
+    let (db, mut lab) = lab().await;
+    run_all(&mut lab, &db, [SendOne, Tick]).await;
+    db.query::<serde_json::Value>("select pgque.drop_queue('orders', true)", &[])
+        .await
+        .expect("the tutorial's last step");
+    let snap = model::snapshot(&db).await.expect("the page still reads");
+    assert!(snap.queue.is_none() && snap.consumers.is_empty());
+    assert_eq!(snap.jobs.len(), 4, "the schedule's jobs are still listed");
+    let e = lab
+        .run(&db, SendOne)
+        .await
+        .expect_err("no queue to send to");
+    assert_eq!(
+        (code(&e), e.message.as_str()),
+        ("P0001", "queue not found: orders")
+    );
+    assert_eq!(
+        model::error_key(&e).map(|k| k.to_string()),
+        Some("pgq.error.PQ001".to_string())
+    );
+    let mut lab = Lab::setup(&db).await.expect("Reset sets the lab up again");
+    run_all(&mut lab, &db, [SendOne, Tick]).await;
+    let (_, batch) = next_batch(&mut lab, &db, BILLING, 100).await;
+    assert_eq!(payloads(&batch), [r#"{"order":1}"#]);
+    db.close().await;
+}

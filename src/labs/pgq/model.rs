@@ -559,6 +559,16 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
     let now = clock::now(db).await?;
     sql::flush_stats(db).await?;
     let queue = sql::queue_info(db, QUEUE).await?;
+    if queue.is_none() {
+        // The lab's queue is gone (drop_queue from the SQL console, as PgQue's tutorial ends):
+        // the page says so and offers Reset; nothing else of it can be read.
+        return Ok(Snapshot {
+            now,
+            inflight_open: sql::inflight_open(db).await?,
+            jobs: sql::jobs(db).await?,
+            ..Snapshot::default()
+        });
+    }
     let consumers = sql::consumer_info(db, QUEUE).await?;
     let subs = sql::subconsumer_info(db, QUEUE).await?;
     let tables = sql::table_info(db, QUEUE).await?;

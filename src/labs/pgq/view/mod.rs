@@ -103,6 +103,9 @@ pub fn PgqLab() -> impl IntoView {
                 on_advance=Callback::new(move |s| act.run(Action::Advance(s)))
                 busy=disabled
                 status=move || view! {
+                    {move || (lab.with(Option::is_some) && snap.with(|s| s.queue.is_none())).then(|| view! {
+                        <p class="note warn" id="queue-gone" role="status">{ctx.t(keys::PGQ_QUEUE_GONE)}</p>
+                    })}
                     <Schedule w=w/>
                     <LastOutcome last=last explain=Explain {
                         sentence: model::error_key,
