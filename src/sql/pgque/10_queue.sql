@@ -90,8 +90,8 @@ $$;
 -- pgque.create_queue(i_queue text, i_ntables int) returns integer
 --   i_queue    queue name, at most 57 bytes (PgQue's limit: the wake-up
 --              channel 'pgque_<queue>' must fit PostgreSQL's 63-byte names)
---   i_ntables  how many event tables rotate (2..16, default 3: PgQue's
---              fixed number; the argument is the lab's own)
+--   i_ntables  how many event tables rotate (2..16; the one-argument form
+--              below makes PgQue's fixed 3; this argument is the lab's own)
 -- Returns 1 when the queue was created, 0 when it already existed (nothing
 -- is changed then).
 -- Guarantee: creates the event tables pgque.event_<id>_0 .. _<n-1> (children
@@ -102,7 +102,7 @@ $$;
 -- / 3 s / 1 min idle); change them with set_queue_config. Raises PgQue's
 -- 'Invalid NULL value' and 'queue name too long: …'; 22023 for a table
 -- count out of range (the lab's own argument).
-create function pgque.create_queue(i_queue text, i_ntables int default 3)
+create function pgque.create_queue(i_queue text, i_ntables int)
 returns integer
 language plpgsql as $$
 declare
@@ -156,6 +156,12 @@ begin
     return 1;
 end;
 $$;
+
+-- pgque.create_queue(i_queue text) returns integer
+-- PgQue's one-argument form: three event tables.
+create function pgque.create_queue(i_queue text)
+returns integer
+language sql as $$ select pgque.create_queue(i_queue, 3) $$;
 
 -- pgque.set_queue_config(i_queue text, i_param text, i_value text) returns integer
 --   i_queue  queue name
