@@ -17,8 +17,8 @@ const site = useSite();
 const KEPT = new Set(
   readFileSync(new URL('../../assets/i18n/kept_words.txt', import.meta.url), 'utf8')
     .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#')),
+    .filter((l) => l.trim() && !l.startsWith('#'))
+    .map((l) => l.split('\t')[0].trim()), // each word, then a tab and why it is kept
 );
 
 /** Latin words in visible text outside code, SQL, inputs and the SQL log. */
