@@ -849,7 +849,7 @@ fn numbers_are_read_as_a_reader_reads_them() {
         got("20,000 jobs, 20 million a day"),
         [20_000.0, 20_000_000.0]
     );
-    assert_eq!(got("작업 2만 건, 1억 행"), [20_000.0, 100_000_000.0]);
+    assert_eq!(got("작업 2만 건, 1억 행 (8장)"), [20_000.0, 100_000_000.0]);
     assert_eq!(
         got("done four ways, Three rounds, twice as fast, one job, hundreds of pages"),
         [4.0, 3.0, 2.0]
@@ -894,6 +894,11 @@ fn numbers_in(text: &str) -> Vec<(String, f64)> {
         let shown: String = chars[i..j].iter().collect();
         let mut value: f64 = shown.replace(',', "").parse().unwrap_or(f64::NAN);
         let rest: String = chars[j..].iter().take(8).collect();
+        // "8장" is the article's section 8 (§8 in English): a name, not a figure.
+        if rest.starts_with('장') {
+            i = j;
+            continue;
+        }
         if rest.starts_with(" million") {
             value *= 1e6;
         } else if rest.starts_with('만') {
