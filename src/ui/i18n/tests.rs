@@ -1177,7 +1177,7 @@ fn every_line_reads_with_its_smallest_typical_and_largest_value() {
         ("attempts", "attempt"),
         ("tuples", "tuple"),
     ];
-    const COUNTERS: [&str; 6] = ["개", "건", "행", "번째", "페이지", "바이트"];
+    const COUNTERS: [&str; 7] = ["개", "건", "행", "번째", "페이지", "바이트", "%"];
     let mut problems = Vec::new();
     for (file, key, en, ko) in catalog_lines() {
         if placeholders(&en).is_empty() || GLOSSARY_PENDING.contains(&file) {
