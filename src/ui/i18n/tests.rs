@@ -1235,10 +1235,18 @@ fn off_register(text: &str) -> Vec<String> {
         if !ends_sentence {
             continue;
         }
-        let plain = w.ends_with('다') && !w.ends_with("니다");
+        let plain = (w.ends_with('다') && !w.ends_with("니다")) || w.ends_with("는가");
         let polite = w.ends_with('요') && !w.ends_with("세요") && w != "아니요";
         if plain || polite {
             out.push(w.to_owned());
+        }
+    }
+    // A particle left to the reader, 은(는), reads as a form, not as a sentence.
+    for both in [
+        "은(는)", "는(은)", "이(가)", "가(이)", "을(를)", "를(을)", "과(와)", "와(과)",
+    ] {
+        if text.contains(both) {
+            out.push(both.to_owned());
         }
     }
     out
@@ -1248,6 +1256,8 @@ fn off_register(text: &str) -> Vec<String> {
 fn off_register_endings_are_found() {
     assert_eq!(off_register("① 한 라운드가 죽은 행을 남긴다"), ["남긴다"]);
     assert_eq!(off_register("막지 않는다면요. 보세요."), ["않는다면요"]);
+    assert_eq!(off_register("무엇이 없애는가"), ["없애는가"]);
+    assert_eq!(off_register("\"x\"은(는) 쓸 수 없습니다."), ["은(는)"]);
     assert!(off_register("남깁니다. 눌러 보세요. 아니요 (6장)").is_empty());
 }
 
