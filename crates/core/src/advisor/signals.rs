@@ -1,5 +1,6 @@
-//! The five leave-signals of §8 ([`SignalKind`], [`Signal`]), the thresholds they are judged
-//! by, each signal's verdict for a workload, and the notes that are not signals on their own.
+//! The five leave-signals of §8 and §6's long transaction ([`SignalKind`], [`Signal`]), the
+//! thresholds they are judged by, each signal's verdict for a workload, and the notes that
+//! are not signals on their own.
 
 use super::inputs::Workload;
 use super::messages::Msg;
