@@ -17,13 +17,24 @@ const site = useSite();
 const KEPT = new Set(
   readFileSync(new URL('../../assets/i18n/kept_words.txt', import.meta.url), 'utf8')
     .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#')),
+    .filter((l) => l.trim() && !l.startsWith('#'))
+    .map((l) => l.split('\t')[0].trim()), // each word, then a tab and why it is kept
 );
+
+/**
+ * Glosses the glossary places, `term(english)` (its fourth column): the one place a Korean
+ * text may show an ordinary English word, for a learner who will meet it in English docs.
+ */
+const GLOSSES = readFileSync(new URL('../../assets/i18n/glossary.tsv', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((l) => !l.startsWith('#'))
+  .map((l) => l.split('\t'))
+  .filter((c) => c.length === 4)
+  .map(([english, korean]) => [`${korean}(${english})`, korean]);
 
 /** Latin words in visible text outside code, SQL, inputs and the SQL log. */
 async function englishWords(page) {
-  return page.evaluate(() => {
+  return page.evaluate((glosses) => {
     const skip = 'code, pre, kbd, samp, textarea, input, select, .mono, .sql-log, script, style, noscript, [translate="no"], svg';
     const words = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -33,12 +44,14 @@ async function englishWords(page) {
       const lang = el.closest('[lang]')?.getAttribute('lang');
       if (lang && lang !== 'ko') continue; // marked as another language (the language switch)
       if (!el.getClientRects().length) continue; // hidden
-      for (const m of n.textContent.matchAll(/[A-Za-z][A-Za-z0-9_'’./-]*[A-Za-z0-9_]/g)) {
+      let text = n.textContent;
+      for (const [gloss, term] of glosses) text = text.split(gloss).join(term);
+      for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9_'’./-]*[A-Za-z0-9_]/g)) {
         words.push({ word: m[0], where: (el.id ? '#' + el.id : el.tagName.toLowerCase()) + ': ' + n.textContent.trim().slice(0, 80) });
       }
     }
     return words;
-  });
+  }, GLOSSES);
 }
 
 function untranslated(found) {

@@ -78,7 +78,7 @@ test('the three worked cases give what §8 says', async () => {
   await page.click('#case-side');
   let v = await verdict(page);
   assert.equal(v.rec, 'stay', 'a side project stays on one Postgres');
-  assert.deepEqual(Object.values(v.met), [false, false, false, false, false]);
+  assert.deepEqual(Object.values(v.met), [false, false, false, false, false, false]);
   assert.equal(await page.inputValue('#leave-sustained'), '5');
   assert.equal(await page.locator('#leave-fixes-none').count(), 1);
   await shot(page, 'leave-side-en');
@@ -88,12 +88,15 @@ test('the three worked cases give what §8 says', async () => {
   v = await verdict(page);
   assert.equal(await page.inputValue('#leave-sustained'), '800');
   assert.ok(await page.isChecked('#leave-longtx'));
-  assert.equal(v.met.autovacuum, true, 'autovacuum falls behind: the long transaction pins the horizon');
+  // 1,600 dead versions a second: 50 + 0.2 × 960 live rows + 1,600 × 60 wait for a pass.
+  assert.equal(v.met.autovacuum, true, 'autovacuum falls behind by PostgreSQL 18\'s formula');
+  assert.equal(v.met.long_tx, true, 'the long transaction pins the horizon, a signal of its own');
   assert.equal(v.met.main_db, true);
   assert.equal(v.met.fan_out, false);
   assert.equal(v.rec, 'own_postgres', 'move the queue to its own Postgres first');
-  assert.match(await page.textContent('#signal-autovacuum'), /long transaction/);
-  assert.match(await page.textContent('#signal-autovacuum'), /1,600/);
+  assert.match(await page.textContent('#signal-autovacuum'), /96,242/);
+  assert.match(await page.textContent('#signal-long_tx'), /long transaction/);
+  assert.match(await page.textContent('#signal-long_tx'), /1,600/);
   const fixes = await page.$$eval('#leave-fixes li', (lis) => lis.map((li) => li.dataset.fix));
   assert.equal(fixes[0], 'leave.fix.end_long_tx', 'end the long transaction first');
   assert.ok(fixes.includes('leave.fix.tune_autovacuum'));
@@ -111,8 +114,38 @@ test('the three worked cases give what §8 says', async () => {
   assert.match(await page.getAttribute('#link-pgq', 'href'), /^#\/pgq\?consumers=5$/);
   assert.match(await page.textContent('#leave-interface'), /enqueue[\s\S]*dequeue[\s\S]*ack[\s\S]*fail/);
   assert.equal(await page.locator('#leave-refs tbody tr').count(), 7);
+  assert.equal(await page.locator('#leave-libs tr[data-library="Hatchet"]').count(), 1);
   await shot(page, 'leave-teams-en');
   await assertNoRawKeys(page);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the autovacuum signal follows PostgreSQL 18\'s formula: short jobs keep up, long jobs raise the trigger past it', async () => {
+  const page = await newPage(site.browser);
+  // 100 jobs/s of 1 s: 200 live rows, a pass above 50 + 0.2 × 200 = 90, and 200 × 60 = 12,000
+  // more in one naptime: 12,090 wait, within 20,000.
+  await open(page, 'sustained=100&peak=100&duration=1&longtx=0');
+  let v = await verdict(page);
+  assert.equal(v.met.autovacuum, false);
+  assert.equal(v.met.long_tx, false);
+  const summary = () => page.textContent('#leave-dead-summary');
+  assert.match(await summary(), /= 90 dead row versions/);
+  assert.match(await summary(), /200 × 60 = 12,000/);
+  assert.match(await summary(), /90 \+ 12,000 = 12,090/);
+  assert.match(await page.textContent('#signal-autovacuum'), /12,090/);
+  // 200 jobs/s of 3,599 s: 720,000 live rows, a pass above 50 + 144,000, so 168,050 wait;
+  // tuned, 13,250: tune, and stay.
+  await open(page, 'sustained=200&peak=200&duration=3599&longtx=0');
+  await page.waitForFunction(() => document.querySelector('#signal-autovacuum')?.dataset.met === 'true');
+  v = await verdict(page);
+  assert.equal(v.met.autovacuum, true);
+  assert.equal(v.met.long_tx, false);
+  assert.equal(v.rec, 'stay', 'the tuned settings keep up, so tuning answers it');
+  assert.match(await summary(), /= 144,050 dead row versions/);
+  assert.match(await summary(), /144,050 \+ 24,000 = 168,050/);
+  assert.match(await page.textContent('#signal-autovacuum'), /168,050[\s\S]*13,250/);
+  const fixes = await page.$$eval('#leave-fixes li', (lis) => lis.map((li) => li.dataset.fix));
+  assert.deepEqual(fixes, ['leave.fix.tune_autovacuum']);
   assert.deepEqual(page.errors, []);
 });
 

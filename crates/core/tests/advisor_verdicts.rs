@@ -35,16 +35,23 @@ fn side_project_at_5_jobs_per_s_meets_no_signal_and_stays_on_one_postgres() {
 fn planetscale_case_800_jobs_per_s_beside_analytics_with_long_transaction_moves_queue_to_own_postgres(
 ) {
     let v = ok(&Workload::planetscale_case());
+    // 1,600 dead versions a second: 96,000 in one 60 s naptime, and 24,000 even tuned.
     let autovacuum = v.signal(AutovacuumBehind);
     assert!(autovacuum.met);
-    assert_eq!(autovacuum.reason.key, keys::LEAVE_AUTOVACUUM_MET_LONG_TX);
-    assert_eq!(autovacuum.reason.number("dead_per_s"), Some(1_600.0));
+    assert_eq!(autovacuum.reason.key, keys::LEAVE_AUTOVACUUM_MET);
+    let long_tx = v.signal(LongTransaction);
+    assert!(long_tx.met);
+    assert_eq!(long_tx.reason.key, keys::LEAVE_LONG_TX_MET);
+    assert_eq!(long_tx.reason.number("dead_per_s"), Some(1_600.0));
     assert!(v.is_met(QueueEatsMainDb));
     assert!(!v.is_met(FanOut));
     assert!(!v.is_met(Replay));
     assert!(!v.is_met(SustainedThousands));
     assert_eq!(v.recommendation, Recommendation::QueueOnOwnPostgres);
-    assert_eq!(v.driven_by, vec![AutovacuumBehind, QueueEatsMainDb]);
+    assert_eq!(
+        v.driven_by,
+        vec![AutovacuumBehind, LongTransaction, QueueEatsMainDb]
+    );
     assert_eq!(v.fixes.first(), Some(&Fix::EndLongTransactions));
     assert!(v.fixes.contains(&Fix::TuneAutovacuum));
     assert!(v.dead_tuples.horizon_pinned);
@@ -69,64 +76,139 @@ fn five_teams_consuming_the_same_events_is_fan_out_and_recommends_a_log() {
 // --- autovacuum falling behind ----------------------------------------------------
 
 #[test]
-fn autovacuum_signal_is_met_when_a_long_transaction_pins_the_horizon() {
+fn a_long_transaction_is_its_own_signal_and_does_not_decide_autovacuums() {
     let mut w = at_rate(0.1);
-    assert!(!ok(&w).is_met(AutovacuumBehind));
+    assert!(!ok(&w).is_met(LongTransaction));
+    assert_reason(&w, LongTransaction, keys::LEAVE_LONG_TX_NOT_MET);
     w.long_transactions = true;
     let v = ok(&w);
-    assert!(v.is_met(AutovacuumBehind));
+    assert!(v.is_met(LongTransaction));
+    assert_reason(&w, LongTransaction, keys::LEAVE_LONG_TX_MET);
+    // The rates are tiny: by PostgreSQL's formula autovacuum keeps up; it is the horizon
+    // that stops it, and that is the other signal.
+    assert!(!v.is_met(AutovacuumBehind));
     assert_eq!(v.dead_tuples.default.clears_per_s, 0.0);
-    assert!(!v.dead_tuples.tuned.keeps_up);
+    assert_eq!(v.recommendation, Recommendation::QueueOnOwnPostgres);
+    assert_eq!(v.driven_by, vec![LongTransaction]);
+    assert_eq!(v.fixes.first(), Some(&Fix::EndLongTransactions));
 }
 
 #[test]
-fn long_transaction_with_no_jobs_leaves_nothing_to_clear_so_autovacuum_signal_is_unmet() {
+fn long_transaction_with_no_jobs_leaves_nothing_to_clear_so_neither_signal_is_met() {
     let w = Workload {
         long_transactions: true,
         ..at_rate(0.0)
     };
     let v = ok(&w);
     assert!(!v.is_met(AutovacuumBehind));
+    assert!(!v.is_met(LongTransaction));
     assert!(!v.dead_tuples.horizon_pinned);
 }
 
+/// PostgreSQL 18: a pass starts once dead versions exceed
+/// `min(autovacuum_vacuum_threshold + autovacuum_vacuum_scale_factor × reltuples,
+/// autovacuum_vacuum_max_threshold)`, checked every `autovacuum_naptime`.
 #[test]
-fn autovacuum_signal_is_met_just_above_the_tuned_ceiling_not_at_or_below_it() {
-    let boundary = VacuumSettings::TUNED.clear_ceiling_per_s() / DEAD_VERSIONS_PER_JOB;
-    assert!(boundary < 1_000_000.0, "the boundary must be a valid input");
-    let below = reason_key(&at_rate(just_below(boundary)), AutovacuumBehind);
-    let at = ok(&at_rate(boundary));
+fn the_trigger_is_postgresql_18s_formula_with_its_defaults() {
+    let d = VacuumSettings::DEFAULT;
+    assert_eq!(
+        (d.threshold, d.scale_factor, d.max_threshold, d.naptime_s),
+        (50.0, 0.2, 100_000_000.0, 60.0)
+    );
+    assert_eq!(d.trigger_dead(0.0), 50.0);
+    assert_eq!(d.trigger_dead(1_000.0), 250.0);
+    // The cap: from 499,999,750 live rows on, the trigger stays at 100,000,000.
+    assert_eq!(d.trigger_dead(499_999_750.0), 100_000_000.0);
+    assert_eq!(d.trigger_dead(2_000_000_000.0), 100_000_000.0);
+    let t = VacuumSettings::TUNED;
+    assert_eq!(t.trigger_dead(720_000.0), 50.0 + 7_200.0);
+}
+
+/// The two shapes the page shows: a short-job queue where the defaults keep up, and a
+/// long-job queue whose 720,000 live rows raise the trigger past what the queue tolerates.
+#[test]
+fn autovacuum_keeps_up_for_short_jobs_and_falls_behind_when_live_rows_raise_the_trigger() {
+    let short = Workload {
+        job_duration_s: 1.0,
+        ..at_rate(100.0)
+    };
+    let v = ok(&short);
+    let d = &v.dead_tuples.default;
+    // 100 jobs/s × (1 s + 1 s latency) = 200 live rows: trigger 50 + 40 = 90.
+    assert_eq!(d.trigger_dead, 90.0);
+    assert_eq!(d.per_look, 200.0 * 60.0);
+    assert_eq!(d.dead_before_pass, 90.0 + 12_000.0);
+    assert!(d.keeps_up);
+    assert!(!v.is_met(AutovacuumBehind));
+    assert_reason(&short, AutovacuumBehind, keys::LEAVE_AUTOVACUUM_NOT_MET);
+    assert_eq!(v.recommendation, Recommendation::StayOnOnePostgres);
+
+    let long = Workload {
+        job_duration_s: 3_599.0,
+        ..at_rate(200.0)
+    };
+    let v = ok(&long);
+    let d = &v.dead_tuples.default;
+    // 200 jobs/s × 3,600 s = 720,000 live rows: trigger 50 + 144,000.
+    assert_eq!(d.trigger_dead, 144_050.0);
+    assert_eq!(d.dead_before_pass, 144_050.0 + 400.0 * 60.0);
+    assert!(!d.keeps_up);
+    assert!(v.is_met(AutovacuumBehind));
+    // Tuned: 50 + 7,200 + 400 × 15 = 13,250, within 20,000: tune, do not move.
+    assert_eq!(v.dead_tuples.tuned.dead_before_pass, 13_250.0);
+    assert_reason(&long, AutovacuumBehind, keys::LEAVE_AUTOVACUUM_MET_TUNE);
+    assert_eq!(v.recommendation, Recommendation::StayOnOnePostgres);
+    assert_eq!(v.fixes, vec![Fix::TuneAutovacuum]);
+    let reason = &v.signal(AutovacuumBehind).reason;
+    assert_eq!(reason.number("dead_before_pass"), Some(168_050.0));
+    assert_eq!(reason.number("tuned_before_pass"), Some(13_250.0));
+    assert_eq!(reason.number("bloat_at"), Some(BLOAT_WARNING_DEAD));
+}
+
+#[test]
+fn autovacuum_signal_is_met_just_above_20000_waiting_dead_versions_not_at_it() {
+    let dead_before = |jobs: f64| ok(&at_rate(jobs)).dead_tuples.default.dead_before_pass;
+    // Linear in the rate: find where the defaults carry exactly BLOAT_WARNING_DEAD.
+    let slope = dead_before(1.0) - dead_before(0.0);
+    let boundary = (BLOAT_WARNING_DEAD - dead_before(0.0)) / slope;
+    let below = ok(&at_rate(boundary * (1.0 - 1e-6)));
+    let above = ok(&at_rate(boundary * (1.0 + 1e-6)));
+    assert!(!below.is_met(AutovacuumBehind));
+    assert!(!below.fixes.contains(&Fix::TuneAutovacuum));
+    assert!(above.is_met(AutovacuumBehind));
+    assert!(above.fixes.contains(&Fix::TuneAutovacuum));
+    // About 166 jobs/s for the default workload's shape: far below the 800,000 at which
+    // the I/O ceiling alone would have decided it.
+    assert!((160.0..170.0).contains(&boundary), "{boundary}");
+}
+
+#[test]
+fn when_even_tuned_settings_fall_behind_the_queue_moves_to_its_own_postgres() {
+    // 700 jobs/s: tuned, 50 + ~14 + 1,400 × 15 = ~21,064 wait, above 20,000.
+    let v = ok(&at_rate(700.0));
+    assert!(!v.dead_tuples.tuned.keeps_up);
+    assert_reason(
+        &at_rate(700.0),
+        AutovacuumBehind,
+        keys::LEAVE_AUTOVACUUM_MET,
+    );
+    assert_eq!(v.recommendation, Recommendation::QueueOnOwnPostgres);
+    assert_eq!(v.driven_by, vec![AutovacuumBehind]);
+    // 600 jobs/s: tuned, ~18,062: tuning answers it.
+    let v = ok(&at_rate(600.0));
+    assert!(v.dead_tuples.tuned.keeps_up);
+    assert_eq!(v.recommendation, Recommendation::StayOnOnePostgres);
+}
+
+#[test]
+fn above_the_default_io_ceiling_the_reason_is_the_rate() {
+    let boundary = VacuumSettings::DEFAULT.clear_ceiling_per_s() / DEAD_VERSIONS_PER_JOB;
     let above = ok(&at_rate(just_above(boundary)));
-    assert_eq!(below, keys::LEAVE_AUTOVACUUM_NOT_MET_TUNE);
-    assert!(!at.is_met(AutovacuumBehind));
-    assert!(at.dead_tuples.tuned.keeps_up);
     assert!(above.is_met(AutovacuumBehind));
     assert_eq!(
         above.signal(AutovacuumBehind).reason.key,
         keys::LEAVE_AUTOVACUUM_MET_RATE
     );
-}
-
-#[test]
-fn above_the_default_ceiling_autovacuum_advice_is_to_tune_not_to_leave() {
-    let boundary = VacuumSettings::DEFAULT.clear_ceiling_per_s() / DEAD_VERSIONS_PER_JOB;
-    assert_reason(
-        &at_rate(just_below(boundary)),
-        AutovacuumBehind,
-        keys::LEAVE_AUTOVACUUM_NOT_MET,
-    );
-    assert_reason(
-        &at_rate(boundary),
-        AutovacuumBehind,
-        keys::LEAVE_AUTOVACUUM_NOT_MET,
-    );
-    let above = ok(&at_rate(just_above(boundary)));
-    assert!(!above.is_met(AutovacuumBehind));
-    assert_eq!(
-        above.signal(AutovacuumBehind).reason.key,
-        keys::LEAVE_AUTOVACUUM_NOT_MET_TUNE
-    );
-    assert!(above.fixes.contains(&Fix::TuneAutovacuum));
 }
 
 #[test]
@@ -170,19 +252,6 @@ fn dead_versions_before_a_pass_are_trigger_plus_one_naptime_of_dead_versions() {
     assert!((d.default.dead_before_pass - (50.0 + 192.0 + 1_600.0 * 60.0)).abs() < 1e-6);
     assert!((d.tuned.dead_before_pass - (50.0 + 9.6 + 1_600.0 * 15.0)).abs() < 1e-6);
     assert!(d.tuned.dead_before_pass < d.default.dead_before_pass);
-}
-
-#[test]
-fn tune_autovacuum_fix_appears_once_default_settings_carry_more_than_20000_dead_versions() {
-    let dead_before = |jobs: f64| ok(&at_rate(jobs)).dead_tuples.default.dead_before_pass;
-    // Find the rate where the default carries exactly BLOAT_WARNING_DEAD (linear in jobs).
-    let slope = dead_before(1.0) - dead_before(0.0);
-    let boundary = (BLOAT_WARNING_DEAD - dead_before(0.0)) / slope;
-    let fixes = |jobs: f64| ok(&at_rate(jobs)).fixes;
-    assert!(!fixes(boundary * (1.0 - 1e-6)).contains(&Fix::TuneAutovacuum));
-    assert!(fixes(boundary * (1.0 + 1e-6)).contains(&Fix::TuneAutovacuum));
-    // The boundary sits at about 166 jobs/s for the default workload's shape.
-    assert!((160.0..170.0).contains(&boundary), "{boundary}");
 }
 
 // --- the queue eating the main database -------------------------------------------
@@ -365,7 +434,7 @@ fn jobs_in_flight_follow_littles_law() {
 }
 
 #[test]
-fn verdict_lists_five_signals_in_article_order_and_the_four_interface_ops() {
+fn verdict_lists_six_signals_in_order_and_the_four_interface_ops() {
     let v = ok(&Workload::default());
     let kinds: Vec<_> = v.signals.iter().map(|s| s.kind).collect();
     assert_eq!(kinds, SignalKind::ALL.to_vec());

@@ -294,41 +294,215 @@ fn report(problems: Vec<String>, what: &str) {
     assert!(problems.is_empty(), "{what}:\n{}", problems.join("\n"));
 }
 
-/// One Korean word per idea: a catalog's Korean uses the glossary's term for each idea,
-/// never a word the glossary rejects for it (회전, not 교체, for rotation).
-#[test]
-fn one_korean_word_per_idea() {
+/// The glossary's entries: (english, Korean term, rejected words).
+fn glossary() -> Vec<(String, String, Vec<String>)> {
     let root = env!("CARGO_MANIFEST_DIR");
-    let glossary = std::fs::read_to_string(format!("{root}/assets/i18n/glossary.tsv"))
+    let text = std::fs::read_to_string(format!("{root}/assets/i18n/glossary.tsv"))
         .expect("glossary.tsv readable");
     let mut terms = Vec::new();
-    for line in glossary.lines() {
+    for line in text.lines() {
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
         let cols: Vec<&str> = line.split('\t').collect();
-        let [english, korean, rejected] = cols[..] else {
-            panic!("glossary.tsv: three columns expected: {line:?}");
+        let (english, korean, rejected) = match cols[..] {
+            [e, k, r] | [e, k, r, _] => (e, k, r),
+            _ => panic!("glossary.tsv: three or four columns expected: {line:?}"),
         };
-        let rejected: Vec<&str> = rejected.split(',').map(str::trim).collect();
+        let rejected: Vec<String> = rejected
+            .split(',')
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(str::to_owned)
+            .collect();
         assert!(
-            !rejected.iter().any(|r| korean.contains(r)),
+            !rejected.is_empty(),
+            "glossary.tsv: {english}: an entry names at least one word not to use"
+        );
+        assert!(
+            !rejected.iter().any(|r| korean.contains(r.as_str())),
             "glossary.tsv: {english}: the term {korean} contains a word it rejects"
         );
-        terms.push((english, korean, rejected));
+        terms.push((english.to_owned(), korean.to_owned(), rejected));
     }
-    assert!(terms.len() >= 8, "the glossary lists its terms");
+    terms
+}
+
+/// The glosses the glossary places: (`term(english)`, the keys whose Korean carries it).
+fn glosses() -> Vec<(String, Vec<String>)> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    std::fs::read_to_string(format!("{root}/assets/i18n/glossary.tsv"))
+        .expect("glossary.tsv readable")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| match l.split('\t').collect::<Vec<_>>()[..] {
+            [english, korean, _, keys] => Some((
+                format!("{korean}({english})"),
+                keys.split(',').map(|k| k.trim().to_owned()).collect(),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `text` without its glosses: `죽은 행(dead tuple)` reads as `죽은 행`.
+fn without_glosses(text: &str, glosses: &[(String, Vec<String>)]) -> String {
+    let mut out = text.to_owned();
+    for (gloss, _) in glosses {
+        if let Some(term) = gloss.split('(').next() {
+            out = out.replace(gloss.as_str(), term);
+        }
+    }
+    out
+}
+
+/// A learner meets these ideas in English docs too: the page that introduces each one
+/// glosses it once, `term(english)`, where the glossary says.
+#[test]
+fn each_gloss_is_where_the_glossary_places_it() {
+    let texts = korean_texts();
+    let placed = glosses();
+    assert!(placed.len() >= 8, "{}", placed.len());
     let mut problems = Vec::new();
-    for (file, key, text) in korean_texts() {
-        for (english, korean, rejected) in &terms {
-            for r in rejected.iter().filter(|r| text.contains(**r)) {
+    for (gloss, keys) in &placed {
+        for key in keys {
+            match texts.iter().find(|(_, k, _)| k == key) {
+                Some((_, _, text)) if text.contains(gloss.as_str()) => {}
+                Some(_) => problems.push(format!("{key}: no {gloss}")),
+                None => problems.push(format!("{key}: no such key")),
+            }
+        }
+    }
+    report(problems, "a gloss the glossary places that is not there");
+}
+
+/// Catalogs the glossary does not yet hold to: L4's (`pgq.tsv`) is being reshaped by the
+/// lead and gets its Korean pass after (#38). `the_glossary_exemption_is_still_needed`
+/// fails once it no longer needs the exemption, so the exemption cannot outlive its reason.
+const GLOSSARY_PENDING: [&str; 1] = ["pgq.tsv"];
+
+/// Rejected words in `texts`: "file: key: word for idea; the glossary's word is term".
+fn rejected_words_in(
+    texts: &[(String, String, String)],
+    terms: &[(String, String, Vec<String>)],
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (file, key, text) in texts {
+        for (english, korean, rejected) in terms {
+            for r in rejected.iter().filter(|r| text.contains(r.as_str())) {
                 problems.push(format!(
                     "{file}: {key}: {r:?} for {english}; the glossary's word is {korean:?}"
                 ));
             }
         }
     }
+    problems
+}
+
+/// One Korean word per idea: a catalog's Korean uses the glossary's term for each idea,
+/// never a word the glossary rejects for it (회전, not 교체, for rotation). Every entry is
+/// read: each names a word it rejects, and its term is in use (or is the word a pending
+/// catalog's rejected word is to become).
+#[test]
+fn one_korean_word_per_idea() {
+    let terms = glossary();
+    let all = korean_texts();
+    let (pending, held): (Vec<_>, Vec<_>) = all
+        .iter()
+        .cloned()
+        .partition(|(file, _, _)| GLOSSARY_PENDING.contains(&file.as_str()));
+    let mut problems = rejected_words_in(&held, &terms);
+    for (english, korean, rejected) in &terms {
+        let used = all.iter().any(|(_, _, t)| t.contains(korean.as_str()));
+        let awaited = pending
+            .iter()
+            .any(|(_, _, t)| rejected.iter().any(|r| t.contains(r.as_str())));
+        if !used && !awaited {
+            problems.push(format!(
+                "glossary.tsv: {english}: {korean:?} is used by no text"
+            ));
+        }
+    }
     report(problems, "a Korean word the glossary rejects");
+}
+
+#[test]
+fn the_glossary_exemption_is_still_needed() {
+    let terms = glossary();
+    for file in GLOSSARY_PENDING {
+        let texts: Vec<_> = korean_texts()
+            .into_iter()
+            .filter(|(f, _, _)| f == file)
+            .collect();
+        assert!(
+            !rejected_words_in(&texts, &terms).is_empty(),
+            "{file} now follows the glossary: take it out of GLOSSARY_PENDING"
+        );
+    }
+}
+
+/// The glossary has an entry for every idea the labs teach (the list of #38).
+#[test]
+fn the_glossary_covers_the_labs_ideas() {
+    const IDEAS: [&str; 31] = [
+        "queue",
+        "job",
+        "worker",
+        "claim",
+        "lease",
+        "heartbeat",
+        "backoff",
+        "retry",
+        "dead letter",
+        "ack",
+        "nack",
+        "batch",
+        "tick",
+        "consumer",
+        "subconsumer",
+        "cursor",
+        "rotation",
+        "xmin horizon",
+        "bloat",
+        "dead tuple",
+        "all-visible",
+        "burst",
+        "death spiral",
+        "fan-out",
+        "producer",
+        "snapshot",
+        "dequeue rate",
+        "worker N",
+        "long transaction",
+        "live row",
+        "visibility map",
+    ];
+    let terms = glossary();
+    let missing: Vec<&str> = IDEAS
+        .iter()
+        .copied()
+        .filter(|idea| {
+            !terms
+                .iter()
+                .any(|(e, _, _)| e == idea || e.starts_with(&format!("{idea} (")))
+        })
+        .collect();
+    assert!(missing.is_empty(), "no glossary entry for {missing:?}");
+}
+
+#[test]
+fn a_rejected_word_is_found_where_it_is_planted() {
+    let terms = vec![(
+        "burst".to_owned(),
+        "한꺼번에".to_owned(),
+        vec!["버스트".to_owned()],
+    )];
+    let planted = vec![(
+        "jobs.tsv".to_owned(),
+        "a.key".to_owned(),
+        "버스트 보내기".to_owned(),
+    )];
+    assert_eq!(rejected_words_in(&planted, &terms).len(), 1);
 }
 
 /// The words `kept_words.txt` lets a Korean text show in Latin letters outside code.
@@ -337,10 +511,27 @@ fn kept_words() -> Vec<String> {
     std::fs::read_to_string(format!("{root}/assets/i18n/kept_words.txt"))
         .expect("kept_words.txt readable")
         .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(str::to_owned)
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (word, why) = l.split_once('\t').unwrap_or((l, ""));
+            assert!(
+                why.trim().len() >= 10,
+                "kept_words.txt: {word:?} says why it is kept, after a tab"
+            );
+            word.trim().to_owned()
+        })
         .collect()
+}
+
+#[test]
+fn every_kept_word_says_why() {
+    let kept = kept_words();
+    assert!(kept.len() > 50, "{}", kept.len());
+    // A word kept only to let English through, fixed in #38 (모두 보임).
+    assert!(
+        !kept.iter().any(|k| k == "all-visible"),
+        "all-visible is kept again"
+    );
 }
 
 /// Latin words in a Korean text outside `code`, `{placeholders}`, identifiers
@@ -409,9 +600,10 @@ fn english_in_korean_reads_prose_only() {
 #[test]
 fn korean_texts_show_no_english_outside_code() {
     let kept = kept_words();
+    let glosses = glosses();
     let mut problems = Vec::new();
     for (file, key, text) in korean_texts() {
-        let words = english_in_korean(&text, &kept);
+        let words = english_in_korean(&without_glosses(&text, &glosses), &kept);
         if !words.is_empty() {
             problems.push(format!("{file}: {key}: {}", words.join(", ")));
         }
@@ -657,7 +849,7 @@ fn numbers_are_read_as_a_reader_reads_them() {
         got("20,000 jobs, 20 million a day"),
         [20_000.0, 20_000_000.0]
     );
-    assert_eq!(got("작업 2만 건, 1억 행"), [20_000.0, 100_000_000.0]);
+    assert_eq!(got("작업 2만 건, 1억 행 (8장)"), [20_000.0, 100_000_000.0]);
     assert_eq!(
         got("done four ways, Three rounds, twice as fast, one job, hundreds of pages"),
         [4.0, 3.0, 2.0]
@@ -702,6 +894,11 @@ fn numbers_in(text: &str) -> Vec<(String, f64)> {
         let shown: String = chars[i..j].iter().collect();
         let mut value: f64 = shown.replace(',', "").parse().unwrap_or(f64::NAN);
         let rest: String = chars[j..].iter().take(8).collect();
+        // "8장" is the article's section 8 (§8 in English): a name, not a figure.
+        if rest.starts_with('장') {
+            i = j;
+            continue;
+        }
         if rest.starts_with(" million") {
             value *= 1e6;
         } else if rest.starts_with('만') {
@@ -816,4 +1013,267 @@ fn number_words(plain: &str) -> Vec<(String, f64)> {
         i = word_end.max(i + 1);
     }
     out
+}
+
+/// Every catalog line as (file, key, English, Korean).
+fn catalog_lines() -> Vec<(&'static str, String, String, String)> {
+    let mut out = Vec::new();
+    for (file, text) in FILES {
+        for line in text.lines() {
+            let cols: Vec<&str> = line.split('\t').collect();
+            if line.starts_with('#') || cols.len() < 3 {
+                continue;
+            }
+            out.push((
+                *file,
+                cols[0].to_owned(),
+                cols[1].to_owned(),
+                cols[2].to_owned(),
+            ));
+        }
+    }
+    out
+}
+
+/// The `{placeholder}` names of a text (a plural choice `{n|one|other}` names `n`).
+fn placeholders(text: &str) -> std::collections::BTreeSet<String> {
+    text.split('{')
+        .skip(1)
+        .filter_map(|p| p.split_once('}'))
+        .map(|(inner, _)| inner.split('|').next().unwrap_or("").to_owned())
+        .collect()
+}
+
+/// The names from SQL a text carries: `code` spans, and outside them identifiers with `_`
+/// (`locked_until`, `n_dead_tup`) or a call (`pg_notification_queue_usage()`).
+fn sql_names(text: &str) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let plain: String = text
+        .split('{')
+        .enumerate()
+        .map(|(i, p)| {
+            if i == 0 {
+                p
+            } else {
+                p.split_once('}').map_or(p, |(_, r)| r)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    for (code, part) in code_spans(&plain) {
+        if code {
+            out.insert(part.trim().to_owned());
+            continue;
+        }
+        for w in part.split(|c: char| !(c.is_ascii_alphanumeric() || "_.".contains(c))) {
+            let w = w.trim_matches('.');
+            if w.starts_with(|c: char| c.is_ascii_alphabetic()) && w.contains('_') {
+                out.insert(w.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// The figures a text states (0 and 1 are no figures), as a set.
+/// Only figures written in digits: number words are idiom as often as figures ("more than
+/// once" is "두 번 이상"). A section ("8장" for §8) and a month ("4월" for April) are named
+/// differently in the two languages and are left out.
+fn figures(text: &str) -> Vec<f64> {
+    let words: Vec<String> = number_words(text).into_iter().map(|(w, _)| w).collect();
+    let mut v: Vec<f64> = numbers_in(text)
+        .into_iter()
+        .filter(|(shown, _)| !words.contains(shown))
+        .filter(|(shown, _)| {
+            let after = text.split(shown.as_str()).nth(1).unwrap_or("");
+            !(after.starts_with('장') || after.starts_with('월'))
+        })
+        .map(|(_, v)| v)
+        .filter(|v| *v != 0.0 && *v != 1.0)
+        .collect();
+    v.sort_by(f64::total_cmp);
+    v.dedup();
+    v
+}
+
+/// A Korean line says what its English says where it can be checked by machine: the same
+/// figures (2만 is 20,000; 두 번 is twice), the same names from SQL, the same placeholders.
+/// L4's catalog waits for its Korean pass ([`GLOSSARY_PENDING`]).
+#[test]
+fn korean_carries_the_english_numbers_and_sql_names() {
+    let mut problems = Vec::new();
+    for (file, key, en, ko) in catalog_lines() {
+        if GLOSSARY_PENDING.contains(&file) {
+            continue;
+        }
+        if figures(&en) != figures(&ko) {
+            problems.push(format!(
+                "{file}: {key}: figures {:?} in English, {:?} in Korean",
+                figures(&en),
+                figures(&ko)
+            ));
+        }
+        if sql_names(&en) != sql_names(&ko) {
+            problems.push(format!(
+                "{file}: {key}: SQL names {:?} in English, {:?} in Korean",
+                sql_names(&en),
+                sql_names(&ko)
+            ));
+        }
+        if placeholders(&en) != placeholders(&ko) {
+            problems.push(format!("{file}: {key}: placeholders differ"));
+        }
+    }
+    report(
+        problems,
+        "a Korean line that does not carry its English line's facts",
+    );
+}
+
+#[test]
+fn a_korean_line_that_drops_a_figure_or_a_name_is_caught() {
+    assert_ne!(
+        figures("claims 20,000 jobs"),
+        figures("작업 2천 건을 가져옵니다")
+    );
+    assert_eq!(
+        figures("claims 20,000 jobs (§8)"),
+        figures("작업 2만 건을 가져옵니다(8장)")
+    );
+    assert_ne!(
+        sql_names("sets `locked_until` and n_dead_tup"),
+        sql_names("`locked_until`을 정합니다")
+    );
+    assert_eq!(
+        sql_names("reads pg_notification_queue_usage() and `SKIP LOCKED` (n_dead_tup)"),
+        sql_names("`SKIP LOCKED`와 pg_notification_queue_usage()를 읽습니다(n_dead_tup)")
+    );
+}
+
+/// `text` filled with `value` for every placeholder, as the app fills it.
+fn filled(text: &str, value: f64) -> String {
+    let mut msg = Msg::new(queue_lab_core::i18n::Key::with_english("x", "x"));
+    for name in placeholders(text) {
+        msg = msg.num(Box::leak(name.into_boxed_str()), value);
+    }
+    queue_lab_core::i18n::fill(text, &msg)
+}
+
+/// Every line, filled with the smallest (0, 1), a typical (2, 37) and the largest
+/// (1,000,000,000) value a placeholder can take, reads right: nothing left unfilled, "1"
+/// never before an English plural ("1 rows"), no English singular after another count
+/// ("2 row"), and Korean never puts a space between a number and its counter ("3 개").
+#[test]
+fn every_line_reads_with_its_smallest_typical_and_largest_value() {
+    const PLURALS: [(&str, &str); 10] = [
+        ("rows", "row"),
+        ("jobs", "job"),
+        ("pages", "page"),
+        ("workers", "worker"),
+        ("events", "event"),
+        ("consumers", "consumer"),
+        ("batches", "batch"),
+        ("versions", "version"),
+        ("attempts", "attempt"),
+        ("tuples", "tuple"),
+    ];
+    const COUNTERS: [&str; 7] = ["개", "건", "행", "번째", "페이지", "바이트", "%"];
+    let mut problems = Vec::new();
+    for (file, key, en, ko) in catalog_lines() {
+        if placeholders(&en).is_empty() || GLOSSARY_PENDING.contains(&file) {
+            continue;
+        }
+        for value in [0.0, 1.0, 2.0, 37.0, 1_000_000_000.0] {
+            let shown = queue_lab_core::format::number(value);
+            let (e, k) = (filled(&en, value), filled(&ko, value));
+            for (lang, t) in [("en", &e), ("ko", &k)] {
+                if t.contains('{') || t.contains('}') {
+                    problems.push(format!("{file}: {key} ({lang}, {shown}): unfilled: {t}"));
+                }
+            }
+            for (plural, singular) in PLURALS {
+                if value == 1.0 && e.contains(&format!(" 1 {plural}")) {
+                    problems.push(format!("{file}: {key}: \"1 {plural}\": {e}"));
+                }
+                let one = format!(" {shown} {singular}");
+                // A singular ends its phrase ("2 row.", "2 row updated"); "2 row versions"
+                // is a compound, not a singular.
+                let ends = |rest: &str| {
+                    rest.is_empty()
+                        || rest.starts_with(['.', ',', ';', ':', ')'])
+                        || [" was", " is", " updated", " removed", " changed", " a "]
+                            .iter()
+                            .any(|w| rest.starts_with(w))
+                };
+                if value != 1.0
+                    && e.match_indices(&one)
+                        .any(|(i, _)| ends(&e[i + one.len()..]))
+                {
+                    problems.push(format!("{file}: {key}: \"{shown} {singular}\": {e}"));
+                }
+            }
+            for counter in COUNTERS {
+                if k.contains(&format!("{shown} {counter}")) {
+                    problems.push(format!("{file}: {key}: \"{shown} {counter}\": {k}"));
+                }
+            }
+        }
+    }
+    problems.dedup();
+    report(problems, "a line that reads wrong for some value");
+}
+
+/// The word before each sentence end (". ", ")", "」", "”", a title's end) of a Korean text
+/// that breaks 합니다체: a plain "-다" (남긴다, 읽는다) or a 해요체 "-요" other than a
+/// request (-세요) or the answer 아니요.
+fn off_register(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in text.split(|c: char| c.is_whitespace()) {
+        let w = word.trim_end_matches(['.', ')', '」', '”', '’', ':', '!']);
+        let ends_sentence =
+            w.len() < word.len() || word == text.split_whitespace().last().unwrap_or("");
+        if !ends_sentence {
+            continue;
+        }
+        let plain = (w.ends_with('다') && !w.ends_with("니다")) || w.ends_with("는가");
+        let polite = w.ends_with('요') && !w.ends_with("세요") && w != "아니요";
+        if plain || polite {
+            out.push(w.to_owned());
+        }
+    }
+    // A particle left to the reader, 은(는), reads as a form, not as a sentence.
+    for both in [
+        "은(는)", "는(은)", "이(가)", "가(이)", "을(를)", "를(을)", "과(와)", "와(과)",
+    ] {
+        if text.contains(both) {
+            out.push(both.to_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn off_register_endings_are_found() {
+    assert_eq!(off_register("① 한 라운드가 죽은 행을 남긴다"), ["남긴다"]);
+    assert_eq!(off_register("막지 않는다면요. 보세요."), ["않는다면요"]);
+    assert_eq!(off_register("무엇이 없애는가"), ["없애는가"]);
+    assert_eq!(off_register("\"x\"은(는) 쓸 수 없습니다."), ["은(는)"]);
+    assert!(off_register("남깁니다. 눌러 보세요. 아니요 (6장)").is_empty());
+}
+
+/// One register across the site: every Korean sentence ends in 합니다체 (or is a label
+/// with no ending). L4's catalog waits for its Korean pass ([`GLOSSARY_PENDING`]).
+#[test]
+fn korean_keeps_one_register() {
+    let mut problems = Vec::new();
+    for (file, key, text) in korean_texts() {
+        if GLOSSARY_PENDING.contains(&file.as_str()) {
+            continue;
+        }
+        let off = off_register(&text);
+        if !off.is_empty() {
+            problems.push(format!("{file}: {key}: {}", off.join(", ")));
+        }
+    }
+    report(problems, "a Korean sentence that leaves 합니다체");
 }

@@ -51,13 +51,16 @@
 //! magnitude, not a forecast: its lesson is that at the rates a queue usually runs,
 //! autovacuum's speed is rarely the limit; a pinned horizon, and the gap between passes, are.
 //!
-//! The gap between passes: autovacuum looks at the table every `autovacuum_naptime` (60 s) and
-//! starts a pass once the dead versions exceed `threshold + scale_factor × live rows` (50 +
-//! 20 %). Live rows come from Little's law: arrival rate × (job duration + latency target),
-//! assuming completed jobs are deleted and the workers keep up. So a table can carry up to
-//! `trigger + dead per second × naptime` dead versions before a pass starts
-//! ([`VacuumEstimate::dead_before_pass`]); the article's lab showed what 20,000 of them do to
-//! the claim query (723 pages read instead of 2).
+//! The gap between passes decides the autovacuum signal. PostgreSQL 18 starts a pass once
+//! the dead versions exceed `min(autovacuum_vacuum_threshold + autovacuum_vacuum_scale_factor
+//! × live rows, autovacuum_vacuum_max_threshold)` (defaults 50, 0.2 and 100,000,000), and
+//! looks every `autovacuum_naptime` (60 s). Live rows come from Little's law: arrival rate ×
+//! (job duration + latency target), assuming completed jobs are deleted and the workers keep
+//! up. So a table can carry up to `trigger + dead per second × naptime` dead versions before a
+//! pass starts ([`VacuumEstimate::dead_before_pass`]). Above [`BLOAT_WARNING_DEAD`] (the
+//! article's lab: 20,000 made the claim query read 723 pages instead of 2), or above the I/O
+//! ceiling, autovacuum counts as falling behind. A long transaction is judged apart
+//! ([`SignalKind::LongTransaction`]): it stops VACUUM whatever the rates.
 //!
 //! # Layout
 //!
@@ -93,7 +96,8 @@ pub use vacuum::{
 const SECONDS_PER_DAY: f64 = 86_400.0;
 
 use signals::{
-    autovacuum_signal, fan_out_signal, main_db_signal, notes, replay_signal, thousands_signal,
+    autovacuum_signal, fan_out_signal, long_transaction_signal, main_db_signal, notes,
+    replay_signal, thousands_signal,
 };
 
 /// Where the queue should live.
@@ -188,7 +192,7 @@ impl LabLink {
 /// Everything the calculator answers for one workload.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Verdict {
-    /// The five signals of §8, in [`SignalKind::ALL`] order.
+    /// The five signals of §8 and §6's long transaction, in [`SignalKind::ALL`] order.
     pub signals: Vec<Signal>,
     /// Considerations that are not leave-signals on their own: jobs in flight, latency,
     /// the lease (jobs of 30 s or more), strict ordering.
@@ -217,23 +221,29 @@ impl Verdict {
 /// Answers the calculator for one workload, or refuses it with every out-of-range input.
 ///
 /// The recommendation follows §8: fan-out or replay → a log; otherwise sustained thousands
-/// per second → a managed queue; otherwise autovacuum falling behind or the queue eating
-/// the main database → first the queue's own Postgres instance; otherwise stay.
+/// per second → a managed queue; otherwise autovacuum falling behind even when tuned, a long
+/// transaction, or the queue eating the main database → first the queue's own Postgres
+/// instance; otherwise stay (with autovacuum tuned if the defaults fall behind).
 pub fn advise(w: &Workload) -> Result<Verdict, Vec<FieldError>> {
     w.validate()?;
     let dead = DeadTuples::new(w);
     let signals = vec![
         autovacuum_signal(&dead),
+        long_transaction_signal(&dead),
         main_db_signal(w),
         fan_out_signal(w),
         replay_signal(w),
         thousands_signal(w),
     ];
+    // autovacuum falling behind at the defaults is a reason to move only when the tuned
+    // settings fall behind too; otherwise tuning (a fix below) answers it.
+    let tuning_falls_short = !dead.tuned.keeps_up;
     let met = |kinds: &[SignalKind]| -> Vec<SignalKind> {
         kinds
             .iter()
             .copied()
             .filter(|k| signals.iter().any(|s| s.kind == *k && s.met))
+            .filter(|k| *k != SignalKind::AutovacuumBehind || tuning_falls_short)
             .collect()
     };
     let rules = [
@@ -247,7 +257,11 @@ pub fn advise(w: &Workload) -> Result<Verdict, Vec<FieldError>> {
         ),
         (
             Recommendation::QueueOnOwnPostgres,
-            met(&[SignalKind::AutovacuumBehind, SignalKind::QueueEatsMainDb]),
+            met(&[
+                SignalKind::AutovacuumBehind,
+                SignalKind::LongTransaction,
+                SignalKind::QueueEatsMainDb,
+            ]),
         ),
     ];
     let (recommendation, driven_by) = rules
@@ -259,9 +273,7 @@ pub fn advise(w: &Workload) -> Result<Verdict, Vec<FieldError>> {
     if dead.horizon_pinned {
         fixes.push(Fix::EndLongTransactions);
     }
-    if (!dead.default.keeps_up && !dead.horizon_pinned)
-        || dead.default.dead_before_pass > BLOAT_WARNING_DEAD
-    {
+    if !dead.default.keeps_up {
         fixes.push(Fix::TuneAutovacuum);
     }
     if recommendation != Recommendation::StayOnOnePostgres {

@@ -1,9 +1,10 @@
-//! The five leave-signals of §8 ([`SignalKind`], [`Signal`]), the thresholds they are judged
-//! by, each signal's verdict for a workload, and the notes that are not signals on their own.
+//! The five leave-signals of §8 and §6's long transaction ([`SignalKind`], [`Signal`]), the
+//! thresholds they are judged by, each signal's verdict for a workload, and the notes that
+//! are not signals on their own.
 
 use super::inputs::Workload;
 use super::messages::Msg;
-use super::vacuum::DeadTuples;
+use super::vacuum::{DeadTuples, BLOAT_WARNING_DEAD};
 use super::SECONDS_PER_DAY;
 use crate::i18n::Key;
 use crate::keys;
@@ -31,11 +32,15 @@ pub const MEDIUM_LOAD_PERCENT: f64 = 40.0;
 /// that is already at its limit, a hundred a second (300 writes) is not nothing.
 pub const QUEUE_MATTERS_AT: f64 = 100.0;
 
-/// The leave-signals of §8, in the article's order.
+/// The leave-signals of §8, in the article's order, and §6's long transaction after the
+/// first (it stops VACUUM whatever the rates, so it is judged apart from them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SignalKind {
-    /// autovacuum cannot keep up: `n_dead_tup` keeps growing, the claim gets slower.
+    /// autovacuum cannot keep up: `n_dead_tup` keeps growing, the claim gets slower. Decided
+    /// by PostgreSQL 18's trigger formula and naptime at their defaults.
     AutovacuumBehind,
+    /// a long transaction on the primary pins the xmin horizon (§6).
+    LongTransaction,
     /// the queue's writes, connections and I/O slow the core queries.
     QueueEatsMainDb,
     /// several services each subscribe to the same events.
@@ -47,8 +52,9 @@ pub enum SignalKind {
 }
 
 impl SignalKind {
-    pub const ALL: [SignalKind; 5] = [
+    pub const ALL: [SignalKind; 6] = [
         SignalKind::AutovacuumBehind,
+        SignalKind::LongTransaction,
         SignalKind::QueueEatsMainDb,
         SignalKind::FanOut,
         SignalKind::Replay,
@@ -58,6 +64,7 @@ impl SignalKind {
     pub fn id(self) -> &'static str {
         match self {
             SignalKind::AutovacuumBehind => "autovacuum",
+            SignalKind::LongTransaction => "long_tx",
             SignalKind::QueueEatsMainDb => "main_db",
             SignalKind::FanOut => "fan_out",
             SignalKind::Replay => "replay",
@@ -69,6 +76,7 @@ impl SignalKind {
     pub fn title_key(self) -> Key {
         match self {
             SignalKind::AutovacuumBehind => keys::LEAVE_SIGNAL_AUTOVACUUM,
+            SignalKind::LongTransaction => keys::LEAVE_SIGNAL_LONG_TX,
             SignalKind::QueueEatsMainDb => keys::LEAVE_SIGNAL_MAIN_DB,
             SignalKind::FanOut => keys::LEAVE_SIGNAL_FAN_OUT,
             SignalKind::Replay => keys::LEAVE_SIGNAL_REPLAY,
@@ -96,40 +104,49 @@ impl Signal {
     }
 }
 
+/// Decided by PostgreSQL 18's formula at its defaults, from the workload's rates: dead
+/// versions per second against `min(50 + 0.2 × live rows, 100,000)` and a look every 60 s,
+/// and against the I/O ceiling. Whether a long transaction holds the horizon is
+/// [`long_transaction_signal`].
 pub(super) fn autovacuum_signal(dead: &DeadTuples) -> Signal {
-    let (met, reason) = if dead.horizon_pinned {
-        (
-            true,
-            Msg::new(keys::LEAVE_AUTOVACUUM_MET_LONG_TX)
-                .num("dead_per_s", dead.per_s)
-                .num("dead_per_hour", dead.per_s * 3_600.0),
-        )
-    } else if !dead.tuned.keeps_up {
-        (
-            true,
-            Msg::new(keys::LEAVE_AUTOVACUUM_MET_RATE)
-                .num("dead_per_s", dead.per_s)
-                .num("tuned_ceiling_per_s", dead.tuned.clear_ceiling_per_s),
-        )
-    } else if !dead.default.keeps_up {
-        (
-            false,
-            Msg::new(keys::LEAVE_AUTOVACUUM_NOT_MET_TUNE)
-                .num("dead_per_s", dead.per_s)
-                .num("default_ceiling_per_s", dead.default.clear_ceiling_per_s)
-                .num("tuned_ceiling_per_s", dead.tuned.clear_ceiling_per_s),
-        )
+    let d = &dead.default;
+    let t = &dead.tuned;
+    let reason = if dead.per_s > d.clear_ceiling_per_s {
+        Msg::new(keys::LEAVE_AUTOVACUUM_MET_RATE)
+            .num("dead_per_s", dead.per_s)
+            .num("default_ceiling_per_s", d.clear_ceiling_per_s)
+            .num("tuned_ceiling_per_s", t.clear_ceiling_per_s)
     } else {
-        (
-            false,
-            Msg::new(keys::LEAVE_AUTOVACUUM_NOT_MET)
-                .num("dead_per_s", dead.per_s)
-                .num("default_ceiling_per_s", dead.default.clear_ceiling_per_s),
-        )
+        let key = match (d.keeps_up, t.keeps_up) {
+            (true, _) => keys::LEAVE_AUTOVACUUM_NOT_MET,
+            (false, true) => keys::LEAVE_AUTOVACUUM_MET_TUNE,
+            (false, false) => keys::LEAVE_AUTOVACUUM_MET,
+        };
+        Msg::new(key)
+            .num("dead_before_pass", d.dead_before_pass)
+            .num("tuned_before_pass", t.dead_before_pass)
+            .num("bloat_at", BLOAT_WARNING_DEAD)
     };
     Signal {
         kind: SignalKind::AutovacuumBehind,
-        met,
+        met: !d.keeps_up,
+        reason,
+    }
+}
+
+/// A long transaction on the primary: VACUUM removes nothing that died after it began,
+/// whatever the settings.
+pub(super) fn long_transaction_signal(dead: &DeadTuples) -> Signal {
+    let reason = if dead.horizon_pinned {
+        Msg::new(keys::LEAVE_LONG_TX_MET)
+            .num("dead_per_s", dead.per_s)
+            .num("dead_per_hour", dead.per_s * 3_600.0)
+    } else {
+        Msg::new(keys::LEAVE_LONG_TX_NOT_MET)
+    };
+    Signal {
+        kind: SignalKind::LongTransaction,
+        met: dead.horizon_pinned,
         reason,
     }
 }

@@ -16,9 +16,11 @@ pub const INDEX_ENTRIES_PER_LEAF_PAGE: f64 = 300.0;
 pub const COST_PAGE_HIT: f64 = 1.0;
 pub const COST_PAGE_MISS: f64 = 2.0;
 pub const COST_PAGE_DIRTY: f64 = 20.0;
-/// Dead versions between passes above which we advise tuning: the article's lab round of
-/// 20,000 made the claim read 723 pages instead of 2 (§6).
+/// Dead versions waiting for a pass above which autovacuum counts as falling behind: the
+/// article's lab round of 20,000 made the claim read 723 pages instead of 2 (§6).
 pub const BLOAT_WARNING_DEAD: f64 = 20_000.0;
+/// `autovacuum_vacuum_max_threshold`, new in PostgreSQL 18: the trigger never exceeds it.
+pub const MAX_THRESHOLD_PG18: f64 = 100_000_000.0;
 
 /// The autovacuum settings the model reads. See the [`advisor`](super) module doc for the model.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,6 +29,8 @@ pub struct VacuumSettings {
     pub threshold: f64,
     /// `autovacuum_vacuum_scale_factor`, fraction of live rows.
     pub scale_factor: f64,
+    /// `autovacuum_vacuum_max_threshold` (PostgreSQL 18), rows: a cap on the trigger.
+    pub max_threshold: f64,
     /// `autovacuum_vacuum_cost_limit` (-1 means `vacuum_cost_limit`, 200).
     pub cost_limit: f64,
     /// `autovacuum_vacuum_cost_delay`, milliseconds.
@@ -36,10 +40,11 @@ pub struct VacuumSettings {
 }
 
 impl VacuumSettings {
-    /// PostgreSQL's defaults (12 and later).
+    /// PostgreSQL 18's defaults (the cost delay since 12, the max threshold new in 18).
     pub const DEFAULT: VacuumSettings = VacuumSettings {
         threshold: 50.0,
         scale_factor: 0.2,
+        max_threshold: MAX_THRESHOLD_PG18,
         cost_limit: 200.0,
         cost_delay_ms: 2.0,
         naptime_s: 60.0,
@@ -51,6 +56,7 @@ impl VacuumSettings {
     pub const TUNED: VacuumSettings = VacuumSettings {
         threshold: 50.0,
         scale_factor: 0.01,
+        max_threshold: MAX_THRESHOLD_PG18,
         cost_limit: 2_000.0,
         cost_delay_ms: 2.0,
         naptime_s: 15.0,
@@ -67,9 +73,10 @@ impl VacuumSettings {
         round_to_two_figures(self.cost_budget_per_s() / cost_per_dead_version())
     }
 
-    /// Dead versions that start a pass, for a table of `live_rows`.
+    /// Dead versions that start a pass, for a table of `live_rows`: PostgreSQL 18's
+    /// `min(threshold + scale_factor × live rows, max_threshold)`.
     pub fn trigger_dead(&self, live_rows: f64) -> f64 {
-        self.threshold + self.scale_factor * live_rows
+        (self.threshold + self.scale_factor * live_rows).min(self.max_threshold)
     }
 }
 
@@ -97,11 +104,16 @@ pub struct VacuumEstimate {
     /// Dead versions per second it actually removes: the rate made, up to the ceiling;
     /// 0 while a long transaction pins the horizon.
     pub clears_per_s: f64,
-    /// Dead versions that start a pass (`threshold + scale_factor × live rows`).
+    /// Dead versions that start a pass (`min(threshold + scale_factor × live rows,
+    /// max_threshold)`).
     pub trigger_dead: f64,
+    /// Dead versions the workload makes between two looks (dead per second × naptime).
+    pub per_look: f64,
     /// Dead versions the table can carry before a pass starts (trigger + one naptime).
     pub dead_before_pass: f64,
-    /// Removes at least what the workload makes, at the sustained rate.
+    /// Keeps up: its I/O budget removes what the workload makes, and no more than
+    /// [`BLOAT_WARNING_DEAD`] dead versions wait for a pass. Says nothing of the horizon: a
+    /// long transaction is a signal of its own.
     pub keeps_up: bool,
 }
 
@@ -130,6 +142,8 @@ impl DeadTuples {
         let estimate = |settings: VacuumSettings| {
             let ceiling = settings.clear_ceiling_per_s();
             let trigger = settings.trigger_dead(live_rows);
+            let per_look = per_s * settings.naptime_s;
+            let dead_before_pass = trigger + per_look;
             VacuumEstimate {
                 settings,
                 clear_ceiling_per_s: ceiling,
@@ -139,8 +153,9 @@ impl DeadTuples {
                     per_s.min(ceiling)
                 },
                 trigger_dead: trigger,
-                dead_before_pass: trigger + per_s * settings.naptime_s,
-                keeps_up: !horizon_pinned && per_s <= ceiling,
+                per_look,
+                dead_before_pass,
+                keeps_up: per_s <= ceiling && dead_before_pass <= BLOAT_WARNING_DEAD,
             }
         };
         DeadTuples {
@@ -172,9 +187,13 @@ impl DeadTuples {
         ] {
             lines.push(
                 Msg::new(key)
+                    .num("live_rows", self.live_rows)
+                    .num("trigger", estimate.trigger_dead)
+                    .num("dead_per_s", self.per_s)
+                    .num("per_look", estimate.per_look)
+                    .num("dead_before_pass", estimate.dead_before_pass)
                     .num("clears_per_s", estimate.clears_per_s)
                     .num("ceiling_per_s", estimate.clear_ceiling_per_s)
-                    .num("dead_before_pass", estimate.dead_before_pass)
                     .num("naptime_s", estimate.settings.naptime_s),
             );
         }

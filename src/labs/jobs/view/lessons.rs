@@ -96,9 +96,9 @@ pub fn Idempotency(ui: Ui) -> impl IntoView {
     };
     view! {
         <Panel heading_id="idem-title" heading=keys::JOBS_IDEM_TITLE id="idempotency">
-            <p class="note">{ctx.t(keys::JOBS_IDEM_NOTE)}</p>
+            <p class="note">{ctx.rich(keys::JOBS_IDEM_NOTE)}</p>
             <div class="row">{WorkerId::ALL.into_iter().map(button).collect_view()}</div>
-            <h3>{ctx.t(keys::JOBS_IDEM_TABLE)}</h3>
+            <h3>{ctx.rich(keys::JOBS_IDEM_TABLE)}</h3>
             <Show when=move || ui.snap.with(|s| !s.effects.is_empty()) fallback=move || view! { <p class="muted">{ctx.t(keys::JOBS_IDEM_NONE)}</p> }>
                 <ScrollTable id="effects-table" head=move || view! {
                     <th scope="col" translate="no">"idempotency_key"</th>

@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use queue_lab_core::i18n::Key;
 
 /// (name, ecosystem, catalog key of what it does). In the article's order.
-pub const LIBRARIES: [(&str, &str, Key); 7] = [
+pub const LIBRARIES: [(&str, &str, Key); 8] = [
     ("pg-boss", "Node.js", keys::LEAVE_UI_LIB_PG_BOSS),
     ("Procrastinate", "Python", keys::LEAVE_UI_LIB_PROCRASTINATE),
     ("Oban", "Elixir", keys::LEAVE_UI_LIB_OBAN),
@@ -26,6 +26,11 @@ pub const LIBRARIES: [(&str, &str, Key); 7] = [
         "Solid Queue",
         "Ruby on Rails",
         keys::LEAVE_UI_LIB_SOLID_QUEUE,
+    ),
+    (
+        "Hatchet",
+        "Python, TypeScript, Go, Ruby",
+        keys::LEAVE_UI_LIB_HATCHET,
     ),
 ];
 

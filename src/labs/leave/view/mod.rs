@@ -306,7 +306,7 @@ fn status_class(met: bool) -> &'static str {
     }
 }
 
-/// The recommendation and the five signals, beside the inputs.
+/// The recommendation and the six signals, beside the inputs.
 fn top_results(lang: Lang, v: &Verdict) -> impl IntoView {
     let rec = v.recommendation;
     let rec_class = if rec == Recommendation::StayOnOnePostgres {
@@ -332,7 +332,7 @@ fn top_results(lang: Lang, v: &Verdict) -> impl IntoView {
                     <span class=status_class(s.met)>{tr(lang, s.status_key())}</span>
                     " "
                     <strong>{tr(lang, s.kind.title_key())}</strong>
-                    <p class="reason">{render(lang, &s.reason)}</p>
+                    <p class="reason">{rich(&render(lang, &s.reason))}</p>
                 </li>
             }
         })
@@ -397,7 +397,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
     let summary = dead
         .summary()
         .iter()
-        .map(|m| view! { <li>{render(lang, m)}</li> })
+        .map(|m| view! { <li>{rich(&render(lang, m))}</li> })
         .collect_view();
     let fixes = if v.fixes.is_empty() {
         view! { <p class="note good" id="leave-fixes-none">{tr(lang, keys::LEAVE_UI_FIXES_NONE)}</p> }
@@ -417,7 +417,7 @@ fn more_results(lang: Lang, v: &Verdict) -> impl IntoView {
     let notes = v
         .notes
         .iter()
-        .map(|m| view! { <li>{render(lang, m)}</li> })
+        .map(|m| view! { <li>{rich(&render(lang, m))}</li> })
         .collect_view();
     let interface = v
         .interface

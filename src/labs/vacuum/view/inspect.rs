@@ -102,7 +102,7 @@ pub(super) fn PageMapPanel(ui: Ui) -> impl IntoView {
     view! {
         <section class="panel" id="vacuum-page-map-panel" aria-labelledby="vacuum-page-map-title" node_ref=panel>
             <h2 id="vacuum-page-map-title">{ctx.t(keys::VACUUM_PAGE_MAP)}</h2>
-            <p class="muted">{ctx.t(keys::VACUUM_PAGE_MAP_HELP)}</p>
+            <p class="muted">{ctx.rich(keys::VACUUM_PAGE_MAP_HELP)}</p>
             <Show
                 when=move || available.get()
                 fallback=move || view! { <p class="note bad">{ctx.t(keys::VACUUM_PAGE_MAP_UNAVAILABLE)}</p> }
