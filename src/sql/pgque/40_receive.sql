@@ -59,6 +59,53 @@ begin
 end;
 $$;
 
+-- pgque.merged_batch_end(prev pgque.tick, i_min_count int8, i_min_interval interval)
+--   returns pgque.tick
+--   prev  the consumer's cursor tick
+--   i_min_count, i_min_interval  how many events, or how much time, a batch should
+--         gather at least (a null one does not count)
+-- Returns the tick a merged batch ends at, or a row of nulls when none may yet.
+-- Guarantee: PgQ's rule. The newest tick ends the batch when it satisfies a
+-- condition and overshoots none by more than double (more than twice
+-- i_min_count events, or twice i_min_interval, since the cursor); when it
+-- overshoots, the first tick that satisfies a condition ends it instead, so
+-- a consumer that fell far behind catches up in batches of about the size
+-- asked for. Reads only.
+create function pgque.merged_batch_end(prev pgque.tick, i_min_count int8, i_min_interval interval)
+returns pgque.tick
+language plpgsql stable as $$
+declare
+    newest pgque.tick;
+    first_ok pgque.tick;
+    v_enough boolean := false;
+    v_overshoot boolean := false;
+begin
+    select * into newest from pgque.tick
+     where tick_queue = prev.tick_queue and tick_id > prev.tick_id
+     order by tick_id desc limit 1;
+    if not found then
+        return null;
+    end if;
+    if i_min_count is not null then
+        v_enough := newest.tick_event_seq - prev.tick_event_seq >= i_min_count;
+        v_overshoot := newest.tick_event_seq - prev.tick_event_seq > i_min_count * 2;
+    end if;
+    if i_min_interval is not null then
+        v_enough := v_enough or newest.tick_time - prev.tick_time >= i_min_interval;
+        v_overshoot := v_overshoot or newest.tick_time - prev.tick_time > i_min_interval * 2;
+    end if;
+    if not v_overshoot then
+        return case when v_enough then newest end;
+    end if;
+    select * into first_ok from pgque.tick t
+     where t.tick_queue = prev.tick_queue and t.tick_id > prev.tick_id
+       and ((i_min_count is not null and t.tick_event_seq - prev.tick_event_seq >= i_min_count)
+            or (i_min_interval is not null and t.tick_time - prev.tick_time >= i_min_interval))
+     order by t.tick_id limit 1;
+    return first_ok;
+end;
+$$;
+
 -- pgque.next_batch_custom(i_queue text, i_consumer text, i_min_lag interval,
 --                         i_min_count int, i_min_interval interval) returns record
 --   i_queue, i_consumer  names
@@ -71,8 +118,8 @@ $$;
 -- prev_tick_time, cur_tick_event_seq, prev_tick_event_seq): the open batch
 -- and its two ticks, or a row of nulls when none is ready.
 -- Guarantee: as PgQ: a batch spans from the consumer's cursor to a later
--- tick (the next one; with i_min_count / i_min_interval the newest tick
--- that satisfies them, so batches can merge several ticks); an open batch is
+-- tick (the next one; with i_min_count / i_min_interval the tick
+-- merged_batch_end picks, so a batch can merge several ticks); an open batch is
 -- returned again until it is finished, so a consumer that crashed before
 -- its ack gets the same batch after a restart. Raises PgQue's 'Not
 -- subscriber to queue: <q>/<c>' and the cooperative refusals (refuse_coop).
@@ -106,14 +153,9 @@ begin
          where t.tick_queue = s.sub_queue and t.tick_id > s.sub_last_tick
          order by t.tick_id limit 1;
     else
-        -- the newest tick, if enough events or time have gathered since the cursor
-        select * into nxt from pgque.tick t
-         where t.tick_queue = s.sub_queue and t.tick_id > s.sub_last_tick
-           and ((i_min_count is not null and t.tick_event_seq - prev.tick_event_seq >= i_min_count)
-                or (i_min_interval is not null and t.tick_time - prev.tick_time >= i_min_interval))
-         order by t.tick_id desc limit 1;
+        nxt := pgque.merged_batch_end(prev, i_min_count, i_min_interval);
     end if;
-    if not found or (i_min_lag is not null and now() - nxt.tick_time < i_min_lag) then
+    if nxt.tick_id is null or (i_min_lag is not null and now() - nxt.tick_time < i_min_lag) then
         -- no batch: every column null (as PgQue)
         prev_tick_id := null;
         prev_tick_time := null;
