@@ -59,6 +59,9 @@ create table pgque.queue (
     -- PgQue's pause switch (set_queue_config 'ticker_paused'): ticker() skips
     -- the queue, ticker(queue) refuses it
     queue_ticker_paused      boolean not null default false,
+    -- PgQ's external ticker (set_queue_config 'external_ticker'): the queue's
+    -- ticks come only from ticker(queue, tick_id, time, event_seq)
+    queue_external_ticker    boolean not null default false,
     queue_switch_time        timestamptz not null,
     -- txid of the transaction that made the current table current
     queue_switch_step1       xid8 not null,

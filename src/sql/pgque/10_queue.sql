@@ -166,8 +166,8 @@ language sql as $$ select pgque.create_queue(i_queue, 3) $$;
 -- pgque.set_queue_config(i_queue text, i_param text, i_value text) returns integer
 --   i_queue  queue name
 --   i_param  one of max_retries, rotation_period, ticker_max_count,
---            ticker_max_lag, ticker_idle_period, ticker_paused (PgQue's
---            names, without the queue_ prefix)
+--            ticker_max_lag, ticker_idle_period, ticker_paused,
+--            external_ticker (PgQue's names, without the queue_ prefix)
 --   i_value  the new value as text; null resets it to the default
 -- Returns 1.
 -- Guarantee: range-checked as PgQue does, with PgQue's messages: 'Invalid
@@ -189,9 +189,9 @@ begin
     end if;
     q := pgque.find_queue(i_queue, 'No such event queue');
     if i_param not in ('max_retries', 'rotation_period', 'ticker_max_count', 'ticker_max_lag',
-                       'ticker_idle_period', 'ticker_paused') then
+                       'ticker_idle_period', 'ticker_paused', 'external_ticker') then
         raise exception using message = format('cannot change parameter "%ss"', i_param),
-                              hint = 'max_retries, rotation_period, ticker_max_count, ticker_max_lag, ticker_idle_period or ticker_paused';
+                              hint = 'max_retries, rotation_period, ticker_max_count, ticker_max_lag, ticker_idle_period, ticker_paused or external_ticker';
     end if;
     case i_param
     when 'max_retries' then
@@ -208,6 +208,9 @@ begin
         update pgque.queue set queue_ticker_max_count = v_int where queue_id = q.queue_id;
     when 'ticker_paused' then
         update pgque.queue set queue_ticker_paused = coalesce(i_value::boolean, false)
+         where queue_id = q.queue_id;
+    when 'external_ticker' then
+        update pgque.queue set queue_external_ticker = coalesce(i_value::boolean, false)
          where queue_id = q.queue_id;
     else
         v_interval := coalesce(i_value::interval,

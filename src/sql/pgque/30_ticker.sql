@@ -54,7 +54,8 @@ $$;
 -- a prepared one) is in the snapshot's in-progress list, so its events fall
 -- into a batch ending at a later tick, after it commits: none is lost, none
 -- is delivered twice. A tick notifies channel 'pgque_<queue>' (PgQue's
--- wake-up for consumers). Raises PgQue's 'no such queue', and 'Ticker has
+-- wake-up for consumers). Raises PgQue's 'no such queue', 'This queue has
+-- external tick source.' for a queue ticked from outside, and 'Ticker has
 -- been paused for this queue' for a paused queue.
 create function pgque.ticker(i_queue text)
 returns bigint
@@ -67,6 +68,9 @@ begin
     select * into q from pgque.queue where queue_name = i_queue for update;
     if not found then
         raise exception 'no such queue';
+    end if;
+    if q.queue_external_ticker then
+        raise exception 'This queue has external tick source.';
     end if;
     if q.queue_ticker_paused then
         raise exception 'Ticker has been paused for this queue';
@@ -88,7 +92,8 @@ $$;
 
 -- pgque.ticker() returns bigint
 -- Returns how many queues got a tick.
--- Guarantee: ticker(queue) for every queue that is not paused, in name
+-- Guarantee: ticker(queue) for every queue that is neither paused nor
+-- ticked from outside, in name
 -- order (as PgQue); this is what the scheduler's ticker job calls
 -- (pgque.ticker_loop, 80_schedule.sql).
 create function pgque.ticker()
@@ -98,7 +103,8 @@ declare
     v_name text;
     n bigint := 0;
 begin
-    for v_name in select queue_name from pgque.queue where not queue_ticker_paused
+    for v_name in select queue_name from pgque.queue
+                   where not queue_ticker_paused and not queue_external_ticker
                    order by queue_name loop
         if pgque.ticker(v_name) is not null then
             n := n + 1;
@@ -128,6 +134,9 @@ begin
     if q.queue_ticker_paused then
         raise exception 'queue % is paused (queue_ticker_paused = true)', i_queue;
     end if;
+    if q.queue_external_ticker then
+        raise exception 'queue % is configured for external ticker; force_tick is meaningless — push ticks via pgque.ticker(queue, tick_id, ts, event_seq)', i_queue;
+    end if;
     update pgque.queue set queue_force_tick = true where queue_id = q.queue_id;
     return q.queue_last_tick;
 end;
@@ -136,3 +145,53 @@ $$;
 create function pgque.force_tick(i_queue text)
 returns bigint
 language sql as $$ select pgque.force_next_tick(i_queue) $$;
+
+-- pgque.ticker(i_queue text, i_tick_id bigint, i_orig_timestamp timestamptz, i_event_seq bigint)
+--   returns bigint
+--   i_queue           a queue configured with external_ticker
+--   i_tick_id         the new tick's id: above every tick the queue has
+--   i_orig_timestamp  its time, as the source queue recorded it
+--   i_event_seq       the event sequence position it stands for: not below
+--                     the last tick's
+-- Returns i_tick_id.
+-- Guarantee: PgQ's external ticker (a replica ticking as its source did):
+-- the tick is recorded as given, with the current snapshot, and the event
+-- sequence is brought up to i_event_seq. Raises PgQue's 'queue not found:
+-- <q>', 'queue <q> is paused (queue_ticker_paused = true)', 'queue <q> is
+-- not configured for external ticker (queue_external_ticker = false); use
+-- pgque.ticker(queue) instead', 'external ticker tick_id must be strictly
+-- greater than current max (<id> <= <max>)' and 'external ticker event_seq
+-- must be >= previous tick (<seq> < <last>)'.
+create function pgque.ticker(i_queue text, i_tick_id bigint, i_orig_timestamp timestamptz,
+                             i_event_seq bigint)
+returns bigint
+language plpgsql as $$
+declare
+    q pgque.queue := pgque.find_queue(i_queue);
+    v_last pgque.tick;
+begin
+    if q.queue_ticker_paused then
+        raise exception 'queue % is paused (queue_ticker_paused = true)', i_queue;
+    end if;
+    if not q.queue_external_ticker then
+        raise exception 'queue % is not configured for external ticker (queue_external_ticker = false); use pgque.ticker(queue) instead', i_queue;
+    end if;
+    select * into v_last from pgque.tick where tick_queue = q.queue_id order by tick_id desc limit 1;
+    if i_tick_id <= coalesce(v_last.tick_id, 0) then
+        raise exception 'external ticker tick_id must be strictly greater than current max (% <= %)',
+            i_tick_id, coalesce(v_last.tick_id, 0);
+    end if;
+    if v_last.tick_event_seq is not null and i_event_seq < v_last.tick_event_seq then
+        raise exception 'external ticker event_seq must be >= previous tick (% < %)',
+            i_event_seq, v_last.tick_event_seq;
+    end if;
+    insert into pgque.tick (tick_queue, tick_id, tick_time, tick_snapshot, tick_event_seq)
+    values (q.queue_id, i_tick_id, i_orig_timestamp, pg_current_snapshot(), i_event_seq);
+    update pgque.queue set queue_last_tick = i_tick_id where queue_id = q.queue_id;
+    if i_event_seq > pgque.event_seq(q.queue_id) then
+        perform setval(format('pgque.%I', 'event_' || q.queue_id || '_id_seq')::regclass, i_event_seq);
+    end if;
+    perform pg_notify('pgque_' || q.queue_name, i_tick_id::text);
+    return i_tick_id;
+end;
+$$;

@@ -68,12 +68,13 @@ create function pgque.register_subconsumer(
 returns integer
 language plpgsql as $$
 declare
-    q pgque.queue := pgque.find_queue(i_queue, 'Event queue not created yet');
+    q pgque.queue;
     m pgque.subscription;
     v_name text := i_consumer || '.' || i_subconsumer;
     v_new boolean;
 begin
     perform pgque.validate_coop_names(i_queue, i_consumer, i_subconsumer);
+    q := pgque.find_queue(i_queue, 'Event queue not created yet');
     v_new := pgque.register_consumer(i_queue, i_consumer) = 1;
     select * into m from pgque.subscription
      where sub_queue = q.queue_id and sub_consumer = i_consumer for update;
@@ -196,27 +197,32 @@ begin
 end;
 $$;
 
--- pgque.next_batch(i_queue text, i_consumer text, i_subconsumer text, i_dead_interval interval)
---   returns bigint
+-- pgque.next_batch_custom(i_queue text, i_consumer text, i_subconsumer text,
+--                         i_min_lag interval, i_min_count int, i_min_interval interval,
+--                         i_dead_interval interval) returns (batch_id bigint,
+--                         prev_tick_id bigint, next_tick_id bigint)
 -- Returns the member's open batch, or a stale member's batch it takes over,
--- or the group's next batch, or null when no tick follows the group's
--- cursor.
+-- or the group's next batch (its ticks), or a row of nulls when no tick
+-- follows the group's cursor (or none meets the conditions, as the plain
+-- next_batch_custom reads them: merged_batch_end, i_min_lag).
 -- Guarantee: (registers the member, as PgQue's receive_coop does) 1. a
 -- member holding a batch gets it again (its heartbeat moves); 2. else, with
 -- i_dead_interval, the batch of the member idle longest beyond it is moved
--- to the caller under a new batch id; 3. else the group's cursor moves one
--- tick interval and the caller holds that batch. Raises as
--- register_subconsumer.
-create function pgque.next_batch(i_queue text, i_consumer text, i_subconsumer text,
-                                 i_dead_interval interval default null)
-returns bigint
+-- to the caller under a new batch id; 3. else the group's cursor moves to
+-- the batch's end tick and the caller holds that batch. An empty window
+-- opens nothing and leaves the member's heartbeat as it was (so a member
+-- that stopped polling still looks idle). Raises as register_subconsumer.
+create function pgque.next_batch_custom(i_queue text, i_consumer text, i_subconsumer text,
+    i_min_lag interval, i_min_count int4, i_min_interval interval,
+    i_dead_interval interval default null,
+    out batch_id bigint, out prev_tick_id bigint, out next_tick_id bigint)
 language plpgsql as $$
 declare
     g pgque.subscription;
     m pgque.subscription;
     v pgque.subscription;
-    v_next bigint;
-    v_batch bigint;
+    prev pgque.tick;
+    nxt pgque.tick;
 begin
     perform pgque.register_subconsumer(i_queue, i_consumer, i_subconsumer);
     m := pgque.find_member(i_queue, i_consumer, i_subconsumer);
@@ -226,7 +232,10 @@ begin
     select * into g from pgque.subscription where sub_id = m.sub_main;
     if m.sub_batch is not null then
         update pgque.subscription set sub_active = now() where sub_id = m.sub_id;
-        return m.sub_batch;
+        batch_id := m.sub_batch;
+        prev_tick_id := m.sub_last_tick;
+        next_tick_id := m.sub_next_tick;
+        return;
     end if;
     if i_dead_interval is not null then
         select * into v from pgque.subscription
@@ -236,32 +245,64 @@ begin
          limit 1
            for update;
         if found then
-            v_batch := nextval('pgque.batch_id_seq');
+            batch_id := nextval('pgque.batch_id_seq');
             update pgque.subscription
                set sub_last_tick = null, sub_next_tick = null, sub_batch = null
              where sub_id = v.sub_id;
             update pgque.subscription
                set sub_last_tick = v.sub_last_tick, sub_next_tick = v.sub_next_tick,
-                   sub_batch = v_batch, sub_active = now()
+                   sub_batch = batch_id, sub_active = now()
              where sub_id = m.sub_id;
-            return v_batch;
+            prev_tick_id := v.sub_last_tick;
+            next_tick_id := v.sub_next_tick;
+            return;
         end if;
     end if;
-    select min(t.tick_id) into v_next from pgque.tick t
-     where t.tick_queue = g.sub_queue and t.tick_id > g.sub_last_tick;
-    if v_next is null then
-        return null;
+    select * into prev from pgque.tick where tick_queue = g.sub_queue and tick_id = g.sub_last_tick;
+    if i_min_count is null and i_min_interval is null then
+        select * into nxt from pgque.tick t
+         where t.tick_queue = g.sub_queue and t.tick_id > g.sub_last_tick
+         order by t.tick_id limit 1;
+    else
+        nxt := pgque.merged_batch_end(prev, i_min_count, i_min_interval);
     end if;
-    v_batch := nextval('pgque.batch_id_seq');
-    update pgque.subscription set sub_last_tick = v_next, sub_active = now()
+    if nxt.tick_id is null or (i_min_lag is not null and now() - nxt.tick_time < i_min_lag) then
+        return;
+    end if;
+    batch_id := nextval('pgque.batch_id_seq');
+    prev_tick_id := g.sub_last_tick;
+    next_tick_id := nxt.tick_id;
+    update pgque.subscription set sub_last_tick = nxt.tick_id, sub_active = now()
      where sub_id = g.sub_id;
     update pgque.subscription
-       set sub_last_tick = g.sub_last_tick, sub_next_tick = v_next, sub_batch = v_batch,
+       set sub_last_tick = g.sub_last_tick, sub_next_tick = nxt.tick_id, sub_batch = batch_id,
            sub_active = now()
      where sub_id = m.sub_id;
-    return v_batch;
 end;
 $$;
+
+-- pgque.next_batch(i_queue text, i_consumer text, i_subconsumer text, i_dead_interval interval)
+--   returns bigint
+-- The cooperative next_batch_custom with no conditions: the batch id, or null.
+create function pgque.next_batch(i_queue text, i_consumer text, i_subconsumer text,
+                                 i_dead_interval interval default null)
+returns bigint
+language sql as $$
+    select batch_id from pgque.next_batch_custom(i_queue, i_consumer, i_subconsumer,
+                                                  null, null, null, i_dead_interval)
+$$;
+
+-- pgque.subscribe_subconsumer(...) and pgque.unsubscribe_subconsumer(...):
+-- PgQue's aliases of register_subconsumer and unregister_subconsumer.
+create function pgque.subscribe_subconsumer(
+    i_queue text, i_consumer text, i_subconsumer text, i_convert_normal boolean default false)
+returns integer
+language sql as $$ select pgque.register_subconsumer(i_queue, i_consumer, i_subconsumer, i_convert_normal) $$;
+
+create function pgque.unsubscribe_subconsumer(
+    i_queue text, i_consumer text, i_subconsumer text, i_batch_handling int default 0)
+returns integer
+language sql as $$ select pgque.unregister_subconsumer(i_queue, i_consumer, i_subconsumer, i_batch_handling) $$;
 
 -- pgque.receive_coop(i_queue text, i_consumer text, i_subconsumer text, i_max_return int,
 --                    i_dead_interval interval) returns setof pgque.message

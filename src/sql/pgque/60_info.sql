@@ -43,7 +43,6 @@ $$;
 --   rotation_*   what maint() would do now (see pgque.rotation_status; a
 --                lock on the table is only found by trying); reason/args
 --                say it as a code and its values
--- The lab's queues never have an external ticker.
 -- Guarantee: reads only. An unknown queue name gives no rows (as PgQue).
 create function pgque.get_queue_info(i_queue text default null)
 returns table (queue_name text, queue_ntables int, queue_cur_table int,
@@ -61,7 +60,7 @@ language plpgsql stable as $$
 begin
     return query
         select q.queue_name, q.queue_ntables, q.queue_cur_table, q.queue_rotation_period,
-               q.queue_switch_time, false, q.queue_ticker_paused, q.queue_ticker_max_count,
+               q.queue_switch_time, q.queue_external_ticker, q.queue_ticker_paused, q.queue_ticker_max_count,
                q.queue_ticker_max_lag, q.queue_ticker_idle_period,
                now() - t.tick_time,
                (select (t.tick_event_seq - p.tick_event_seq)::float8

@@ -183,7 +183,7 @@ begin
     if exists (select 1 from pgque.lab_job where lab_job.job_name = 'pgque_ticker' and scheduled) then
         select tick_period_ms into v_ms from pgque.config;
         select min(greatest(pgque.tick_due_at(q), now())) into v_tick
-          from pgque.queue q where not q.queue_ticker_paused;
+          from pgque.queue q where not q.queue_ticker_paused and not q.queue_external_ticker;
         if v_tick is not null then
             -- round up to the next instant of the grid (every v_ms of lab time)
             v_grid := ceil(extract(epoch from v_tick) * 1000 / v_ms) * v_ms / 1000.0;
