@@ -91,8 +91,10 @@ $$;
 -- pgque.get_consumer_info(i_queue text, i_consumer text) returns table
 --   i_queue     a queue name, or null (default) for every queue
 --   i_consumer  a consumer name, or null (default) for every consumer
--- Returns one row per consumer (a cooperative group is one consumer; its
--- members are in get_subconsumer_info), PgQue's columns:
+-- Returns one row per consumer, as PgQue: a cooperative group's members too,
+-- under their names '<group>.<member>' (a member's cursor is its open
+-- batch's start tick, null while it holds none; get_subconsumer_info shows
+-- them with their batches). PgQue's columns:
 --   (queue_name text, consumer_name text, lag interval, last_seen interval,
 --    last_tick bigint, current_batch bigint, next_tick bigint,
 --    pending_events bigint)
@@ -130,9 +132,8 @@ begin
                s.*, t.tick_time, t.tick_snapshot, t.tick_event_seq
           from pgque.subscription s
           join pgque.queue q on q.queue_id = s.sub_queue
-          join pgque.tick t on t.tick_queue = s.sub_queue and t.tick_id = s.sub_last_tick
-         where s.sub_role <> 'coop_member'
-           and (i_queue is null or q.queue_name = i_queue)
+          left join pgque.tick t on t.tick_queue = s.sub_queue and t.tick_id = s.sub_last_tick
+         where (i_queue is null or q.queue_name = i_queue)
            and (i_consumer is null or s.sub_consumer = i_consumer)
          order by q.queue_id, s.sub_consumer
     loop
@@ -148,12 +149,15 @@ begin
         last_tick_time := r.tick_time;
         select count(*)::int into lag_ticks from pgque.tick k
          where k.tick_queue = r.queue_id and k.tick_id > r.sub_last_tick;
-        execute format(
-            'select count(*) from %s e
-              where e.ev_txid >= pg_snapshot_xmin($1)
-                and not pg_visible_in_snapshot(e.ev_txid, $1)
-                and (e.ev_owner is null or e.ev_owner = $2)', pgque.event_table(r.queue_id))
-            into lag_events using r.tick_snapshot, r.sub_id;
+        lag_events := null;
+        if r.tick_snapshot is not null then
+            execute format(
+                'select count(*) from %s e
+                  where e.ev_txid >= pg_snapshot_xmin($1)
+                    and not pg_visible_in_snapshot(e.ev_txid, $1)
+                    and (e.ev_owner is null or e.ev_owner = $2)', pgque.event_table(r.queue_id))
+                into lag_events using r.tick_snapshot, coalesce(r.sub_main, r.sub_id);
+        end if;
         select count(*)::int into retries_pending from pgque.retry_queue rq where rq.ev_owner = r.sub_id;
         select count(*)::int into dead_letters from pgque.dead_letter d
          where d.dl_queue_id = r.queue_id and d.dl_consumer = r.sub_consumer;
