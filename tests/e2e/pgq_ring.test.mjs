@@ -107,7 +107,7 @@ test('the ring reads in Korean: its labels, caption and text alternative from th
   assert.equal(await page.textContent('#table-ring .caught-title'), '다 읽음');
   assert.equal(await page.textContent('#ring-title'), '이벤트 테이블을 고리로 보기');
   assert.ok(r.label.startsWith('이벤트 테이블을 고리로 보기 현재 테이블(send가 쓰는 곳): pgque.event_1_0, 이벤트 1개.'), r.label);
-  assert.ok(r.facts.includes('billing: 다 읽음. 커밋된 이벤트를 모두 확인(ack)했습니다.'), r.facts.join(' | '));
+  assert.ok(r.facts.includes('billing: 다 읽음. 커밋된 이벤트를 모두 ack했습니다.'), r.facts.join(' | '));
   await page.locator('#table-ring').screenshot({ path: `${ARTIFACTS}/pgq-ring-ko.png` });
   assert.deepEqual(await violations(page), [], 'axe (ko): no WCAG A/AA violations with the ring');
   assert.deepEqual(page.errors, []);

@@ -180,7 +180,7 @@ pub fn Compare(disabled: Signal<bool>, on_done: Callback<()>) -> impl IntoView {
                 <tr><th scope="row">"SKIP LOCKED"</th><td class="mono">{ctx.t(keys::PGQ_CMP_REF_SKIP_DEAD)}</td><td class="mono">{ctx.t(keys::PGQ_CMP_REF_SKIP_RATE)}</td></tr>
                 <tr><th scope="row">"PgQue"</th><td class="mono">"0"</td><td class="mono">{ctx.t(keys::PGQ_CMP_REF_PGQUE_RATE)}</td></tr>
             </ScrollTable>
-            <p class="muted">{ctx.t(keys::PGQ_CMP_REFERENCE_NOTE)}</p>
+            <p class="muted">{ctx.rich(keys::PGQ_CMP_REFERENCE_NOTE)}</p>
         </section>
     }
 }

@@ -79,7 +79,7 @@ pub fn PgqLab() -> impl IntoView {
     let intro = move || {
         view! {
             <p class="lead">{ctx.t(keys::PGQ_LEAD)}</p>
-            <p class="muted">{ctx.t(keys::PGQ_ENGINE_NOTE)}</p>
+            <p class="muted">{ctx.rich(keys::PGQ_ENGINE_NOTE)}</p>
             <details class="pgque-diff" id="pgque-diff">
                 <summary>{ctx.t(keys::PGQ_DIFF_TITLE)}</summary>
                 <ul>
