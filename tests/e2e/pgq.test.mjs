@@ -277,3 +277,31 @@ test('side by side: without and then with the long transaction; the default run 
   console.log(`# L4 side by side, 20,000 events × 3 rounds with the pin: ${(ms / 1000).toFixed(1)} s (target ≤ 20 s)\n# ${rows.join('\n# ')}`);
   assert.deepEqual(page.errors, []);
 });
+
+test("PgQue's schedule: the panel lists its four jobs on the lab clock in both languages; switched on, a clock move runs them and a send is ticked", async () => {
+  for (const lang of ['en', 'ko']) {
+    const page = await newPage(site.browser);
+    await openLab(page, lang);
+    const jobs = () => page.$$eval('#pgq-jobs tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent.trim())));
+    const before = await jobs();
+    assert.deepEqual(before.map((r) => r[0]), ['pgque_ticker', 'pgque_retry_events', 'pgque_maint', 'pgque_rotate_step2']);
+    assert.deepEqual(before.map((r) => r[1]), lang === 'en' ? ['1 s', '30 s', '30 s', '10 s'] : ['1초', '30초', '30초', '10초']);
+    assert.ok(before.every((r) => r[3] === (lang === 'en' ? 'not scheduled' : '예약되지 않음')), JSON.stringify(before));
+    await page.check('#schedule');
+    await idle(page);
+    assert.deepEqual((await jobs()).map((r) => r[3]), ['09:00:01.000', '09:00:30.000', '09:00:30.000', '09:00:10.000'],
+      'start() scheduled each job one period from now');
+    await page.click('#send-one');
+    await idle(page);
+    await page.fill('#clock-custom', '31');
+    await page.click('.custom-step button[type=submit]');
+    await idle(page);
+    const outcome = await page.textContent('#last-outcome');
+    assert.match(outcome, lang === 'en' ? /PgQue's jobs ran on the way: the ticker made \d+ ticks?/ : /PgQue 작업이 돌았습니다/);
+    const after = await jobs();
+    assert.ok(after.every((r) => Number(r[4]) >= 1), `every job ran: ${JSON.stringify(after)}`);
+    assert.match(await page.textContent('#waiting-tick'), lang === 'en' ? /^0 committed events wait/ : /이벤트 0개$/, 'the send was ticked');
+    await shot(page, `pgq-schedule-${lang}`);
+    await page.close();
+  }
+});
