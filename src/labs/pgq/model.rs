@@ -523,30 +523,24 @@ impl Lab {
 
     /// Moves the lab clock through `pgque.run_jobs`: each of PgQue's scheduled jobs that falls
     /// due on the way runs at its time, in a transaction of its own; with none scheduled, only
-    /// the clock moves. Says what the jobs did (their runs' sums before and after).
+    /// the clock moves. One statement, which says what the jobs did.
     async fn advance(&mut self, db: &Db, seconds: i64) -> Result<Outcome, DbError> {
-        let before = sql::jobs(db).await?;
-        sql::run_jobs(db, seconds).await?;
-        let now = clock::now(db).await?;
-        let after = sql::jobs(db).await?;
-        let delta = |name: &str, f: fn(&Job) -> i64| {
-            let get = |jobs: &[Job]| jobs.iter().find(|j| j.job_name == name).map_or(0, f);
-            get(&after) - get(&before)
-        };
-        let msg = if after.iter().any(|j| j.scheduled) {
+        let run = sql::run_jobs(db, seconds).await?;
+        let now = clock::time_of_day(&run.now_text);
+        let msg = if run.scheduled {
             Msg::new(keys::PGQ_OUT_ADVANCED_JOBS)
                 .arg("secs", seconds)
-                .arg("now", clock::time_of_day(&now))
-                .arg("ticks", delta("pgque_ticker", |j| j.total))
-                .arg("retries", delta("pgque_retry_events", |j| j.total))
-                .arg("maint", delta("pgque_maint", |j| j.runs))
-                .arg("step2", delta("pgque_rotate_step2", |j| j.runs))
+                .arg("now", now)
+                .arg("ticks", run.ticks)
+                .arg("retries", run.retries)
+                .arg("maint", run.maint_runs)
+                .arg("step2", run.step2_runs)
         } else {
             Msg::new(keys::PGQ_OUT_ADVANCED)
                 .arg("secs", seconds)
-                .arg("now", clock::time_of_day(&now))
+                .arg("now", now)
         };
-        if delta("pgque_maint", |j| j.runs) > 0 {
+        if run.maint_runs > 0 {
             // The maint job ran after the Maint button's last answer: that answer is stale.
             self.last_maint.clear();
         }

@@ -278,3 +278,16 @@ pub struct Job {
     /// The sum of what its runs returned (ticker: ticks made; retry job: events put back).
     pub total: i64,
 }
+
+/// What a clock move's `call pgque.run_jobs` did (run_jobs.sql).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct JobsRun {
+    pub ticks: i64,
+    pub retries: i64,
+    pub maint_runs: i64,
+    pub step2_runs: i64,
+    /// Whether PgQue's jobs are scheduled (`pgque.start()`).
+    pub scheduled: bool,
+    /// Lab time after the move.
+    pub now_text: String,
+}

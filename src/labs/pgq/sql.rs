@@ -3,7 +3,7 @@
 //! parameters named, the lab's limits, and the engine's SQLSTATEs.
 
 use super::rows::{BatchEvent, ConsumerInfo, Count, CursorInfo, DeadLetter, Event, Finished, Gid};
-use super::rows::{Job, SubInfo, TableInfo, TickId, TickSnap};
+use super::rows::{Job, JobsRun, SubInfo, TableInfo, TickId, TickSnap};
 use super::rows::{MaintRow, MsgId, NackOutcome, Nacked, QueueInfo, Released, Retry, Sent};
 use crate::db::{sql_file, Conn, Db, DbError, Param};
 use crate::keys;
@@ -386,9 +386,13 @@ pub async fn schedule(c: &impl Conn, on: bool) -> Result<(), DbError> {
 }
 
 /// Moves the lab clock `seconds` on, running every scheduled job that falls due on the way,
-/// each in a transaction of its own (`call pgque.run_jobs`: run_jobs.sql).
-pub async fn run_jobs(c: &impl Conn, seconds: i64) -> Result<(), DbError> {
-    run(c, RUN_JOBS_SQL, &[seconds.into()]).await
+/// each in a transaction of its own (`call pgque.run_jobs`: run_jobs.sql); what they did.
+pub async fn run_jobs(c: &impl Conn, seconds: i64) -> Result<JobsRun, DbError> {
+    let rows = c.query::<JobsRun>(RUN_JOBS_SQL, &[seconds.into()]).await?;
+    rows.rows
+        .into_iter()
+        .next()
+        .ok_or_else(|| DbError::other("call pgque.run_jobs returned no row"))
 }
 
 /// `pgque.maint_rotate_tables_step2()`, on its own (rotate_step2.sql).

@@ -199,6 +199,9 @@ $$;
 
 -- pgque.run_jobs(i_until timestamptz) (procedure)
 --   i_until  lab time to run the schedule up to
+-- Returns (CALL's row) what the run did: ticks (queues ticked), retries (events
+-- put back), maint_runs, step2_runs, whether the jobs are scheduled, and the
+-- lab time it ends at (now_text).
 -- Runs every scheduled job that falls due after the lab clock and at or
 -- before i_until, in time order: moves the lab clock to the job's time, runs
 -- it, records its run (last_run, runs, last_result, next_run one period
@@ -207,13 +210,20 @@ $$;
 -- tick, then a receive). Ends with the lab clock at i_until. Call it with
 -- CALL, outside a transaction block. With no job scheduled it only moves
 -- the clock.
-create procedure pgque.run_jobs(i_until timestamptz)
+create procedure pgque.run_jobs(i_until timestamptz,
+    inout ticks bigint default null, inout retries bigint default null,
+    inout maint_runs bigint default null, inout step2_runs bigint default null,
+    inout scheduled boolean default null, inout now_text text default null)
 language plpgsql as $$
 declare
     j record;
     v_result bigint;
     n int := 0;
 begin
+    ticks := 0;
+    retries := 0;
+    maint_runs := 0;
+    step2_runs := 0;
     loop
         select * into j from pgque.next_job(i_until);
         exit when j.job_name is null;
@@ -223,10 +233,18 @@ begin
         end if;
         perform set_config('lab.clock', greatest(j.due, now())::text, false);
         case j.job_name
-        when 'pgque_ticker' then v_result := pgque.ticker();
-        when 'pgque_retry_events' then v_result := pgque.maint_retry_events();
-        when 'pgque_maint' then v_result := pgque.maint();
-        when 'pgque_rotate_step2' then v_result := pgque.maint_rotate_tables_step2();
+        when 'pgque_ticker' then
+            v_result := pgque.ticker();
+            ticks := ticks + v_result;
+        when 'pgque_retry_events' then
+            v_result := pgque.maint_retry_events();
+            retries := retries + v_result;
+        when 'pgque_maint' then
+            v_result := pgque.maint();
+            maint_runs := maint_runs + 1;
+        when 'pgque_rotate_step2' then
+            v_result := pgque.maint_rotate_tables_step2();
+            step2_runs := step2_runs + 1;
         end case;
         update pgque.lab_job
            set last_run = now(), runs = runs + 1, last_result = v_result,
@@ -238,5 +256,7 @@ begin
         commit;
     end loop;
     perform set_config('lab.clock', greatest(i_until, now())::text, false);
+    scheduled := exists (select 1 from pgque.lab_job where lab_job.scheduled);
+    now_text := now()::text;
 end;
 $$;

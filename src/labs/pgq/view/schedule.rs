@@ -18,11 +18,13 @@ pub fn Schedule(w: Wiring) -> impl IntoView {
         move |s: i32| move || render(ctx.lang.get(), &Msg::new(keys::PGQ_JOB_EVERY_S).arg("s", s));
     view! {
         <div class="pgq-schedule" id="pgq-schedule">
-            <label>
-                <input type="checkbox" id="schedule" prop:checked=on disabled=w.disabled
-                    on:change=move |ev| w.act.run(Action::Schedule(event_target_checked(&ev)))/>
-                " " {ctx.t(keys::PGQ_SCHEDULE)}
-            </label>
+            <div class="row">
+                <label>
+                    <input type="checkbox" id="schedule" prop:checked=on disabled=w.disabled
+                        on:change=move |ev| w.act.run(Action::Schedule(event_target_checked(&ev)))/>
+                    " " {ctx.t(keys::PGQ_SCHEDULE)}
+                </label>
+            </div>
             <ScrollTable id="pgq-jobs" class="compact" head=move || col_heads(ctx, &[
                 keys::PGQ_JOB_NAME, keys::PGQ_JOB_EVERY, keys::PGQ_JOB_LAST, keys::PGQ_JOB_NEXT, keys::PGQ_JOB_RUNS,
             ])>
