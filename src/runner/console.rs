@@ -68,8 +68,8 @@ impl ConsoleStep {
     }
 }
 
-/// What to do in the lab instead of a psql command it does not run.
-fn unsupported_hint(what: crate::psql::Unsupported, name: &str) -> Msg {
+/// What to do in the lab instead of a psql command it does not run (`command`: as typed).
+fn unsupported_hint(what: crate::psql::Unsupported, command: &str) -> Msg {
     use crate::psql::Unsupported as U;
     let key = match what {
         U::Include => crate::keys::CONSOLE_META_INCLUDE,
@@ -81,7 +81,7 @@ fn unsupported_hint(what: crate::psql::Unsupported, name: &str) -> Msg {
         U::Watch => crate::keys::CONSOLE_META_WATCH,
         U::Other => crate::keys::CONSOLE_META_OTHER,
     };
-    Msg::new(key).arg("cmd", format!("\\{name}"))
+    Msg::new(key).arg("cmd", command)
 }
 
 impl Runner {
@@ -199,7 +199,7 @@ impl Runner {
                             self.inner.vars.borrow_mut().remove(&name);
                             StepOutcome::Done
                         }
-                        Meta::Unsupported(what) => StepOutcome::Note(unsupported_hint(what, &name)),
+                        Meta::Unsupported(what) => StepOutcome::Note(unsupported_hint(what, &text)),
                     };
                     ConsoleStep {
                         number,
