@@ -316,7 +316,7 @@ for (const lang of ['en', 'ko']) {
       assert.match(got[7].note, /Not run: a tab has no pg_cron\. In L4, pgque\.start\(\) schedules PgQue's jobs on the lab clock.*call pgque\.run_jobs\(now\(\) \+ interval '30 seconds'\)/);
       assert.match(got[8].note, /psql's \\frobnicate does not run in the lab's console/);
     } else {
-      assert.match(got[1].note, /파일을 읽는데, 탭에는 파일이 없습니다/);
+      assert.match(got[1].note, /파일을 읽는 명령인데, 탭에는 파일이 없습니다/);
       assert.match(got[7].note, /탭에는 pg_cron이 없습니다/);
       assert.match(got[8].note, /실험실 콘솔에서 실행되지 않습니다/);
     }
