@@ -41,6 +41,7 @@ pub struct ConsoleStep {
     pub outcome: StepOutcome,
 }
 
+/// What one step gave.
 #[derive(Clone)]
 pub enum StepOutcome {
     /// What PostgreSQL answered (rows, a tag, describe text or an error), with its notices.
@@ -107,7 +108,7 @@ impl Runner {
                     .iter()
                     .rev()
                     .find_map(|s| match &s.outcome {
-                        StepOutcome::Reply(r) => Some(r.tx),
+                        StepOutcome::Reply(r) | StepOutcome::Stored(r, _) => Some(r.tx),
                         _ => None,
                     })
                     .unwrap_or_else(|| self.inner.tx.get());
