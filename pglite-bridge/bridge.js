@@ -286,11 +286,12 @@ class Session {
   exec(sql, arrays) {
     return this.conn.call({ op: 'exec', sql, arrays: !!arrays, tx: this.tx });
   }
-  /** The SQL console's call: a script whose last result is cut to `limit` rows in the worker
-   * (`total` says how many there were), answered with the session's transaction state
-   * (`idle`, `open` or `failed`) even when the statement failed. */
-  console(sql, limit) {
-    return this.conn.call({ op: 'console', sql, limit });
+  /** The SQL console's call: one statement, its psql variables bound as `params` ($1…), its
+   * result cut to `limit` rows in the worker (`total` says how many there were) with its
+   * command tag, the notices it raised, and the session's transaction state (`idle`, `open`
+   * or `failed`), even when the statement failed. */
+  console(sql, params, limit) {
+    return this.conn.call({ op: 'console', sql, params: Array.from(params), limit });
   }
   /** pg_dump of the schemas matching `schemas` (pg_dump's patterns): { text, schemas }. */
   dump(schemas) {

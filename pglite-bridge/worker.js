@@ -14,8 +14,9 @@
 // Messages in:  { id, op: 'query', sql, params, arrays, tx } · { id, op: 'exec', sql, arrays, tx }
 //               { id, op: 'begin' } → tx id · { id, op: 'commit' | 'rollback', tx }
 //               { id, op: 'listen', channel } → listen id · { id, op: 'unlisten', listen }
-//               { id, op: 'console', sql, limit } → { result, total, tx } or { error, tx };
-//               a psql describe command as `sql` (`\d jobs`) → { result, total, tx, text }
+//               { id, op: 'console', sql, params, limit } → { result (with `tag`), total, tx,
+//               notices } or { error, tx, notices }: one statement; a psql describe command
+//               as `sql` (`\d jobs`) → { result, total, tx, text, notices }
 //               { id, op: 'dump', schemas } → { text, schemas }: pg_dump of those schemas that
 //               exist (patterns as pg_dump takes them, `vac_*`), for servers 15–18; see dump
 //               { id, op: 'datadir' } → { dump: Uint8Array (PGlite's dumpDataDir, a gzip tarball, after a
@@ -255,6 +256,40 @@ function plainError(e) {
   };
 }
 
+/** A notice (NOTICE, WARNING, INFO…) as the console shows it, with its severity. */
+function plainNotice(n) {
+  const field = (v) => (v === undefined || v === null || v === '' ? null : String(v));
+  return {
+    severity: field(n.severity) ?? 'NOTICE',
+    message: String(n.message ?? ''),
+    code: field(n.code),
+    detail: field(n.detail),
+    hint: field(n.hint),
+  };
+}
+
+/** Runs `run` and reads the command tags PostgreSQL sent meanwhile (PGlite's results give
+ * only the tag's first word, `command`): PGlite's query and exec send each protocol message
+ * through the instance's public execProtocolStream, so a wrapper on this instance, for the
+ * one call, sees each CommandComplete. The last tag is the statement's. */
+async function withCommandTags(db, run) {
+  const tags = [];
+  const own = Object.prototype.hasOwnProperty.call(db, 'execProtocolStream');
+  const original = db.execProtocolStream;
+  db.execProtocolStream = async function (message, options) {
+    const out = await original.call(this, message, options);
+    for (const msg of out ?? []) if (msg?.name === 'commandComplete') tags.push(msg.text);
+    return out;
+  };
+  try {
+    const results = await run();
+    return { results, tag: tags.length > 0 ? tags[tags.length - 1] : null };
+  } finally {
+    if (own) db.execProtocolStream = original;
+    else delete db.execProtocolStream;
+  }
+}
+
 const started = start().catch((e) => {
   report({ type: 'error', message: e.message });
   throw e;
@@ -406,26 +441,38 @@ const ops = {
     if (stop) await stop();
     return null;
   },
-  // The SQL console: the last result cut to `limit` rows here, so a huge result never
-  // crosses to the page; the session's transaction state comes back with it, failed or not.
-  // A psql describe command (`\d jobs`) answers with psql's text in `text` instead of rows.
+  // The SQL console, one statement a call (src/psql.rs splits the input as psql does): its
+  // result cut to `limit` rows here, so a huge result never crosses to the page; its command
+  // tag as PostgreSQL sent it (`ROLLBACK` for a COMMIT of an aborted transaction); the
+  // notices it raised (RAISE NOTICE, WARNING), failed or not; and the session's transaction
+  // state, failed or not. With `params` (psql variables, bound as $1…) it runs as an
+  // extended query, else as a simple one, as psql runs it. A psql describe command
+  // (`\d jobs`) answers with psql's text in `text` instead of rows.
   async console(db, m) {
     const state = () => (db.isInTransaction() ? 'open' : 'idle');
+    const notices = [];
+    const onNotice = (n) => notices.push(plainNotice(n));
     try {
       const cmd = m.sql.trim();
       if (DESCRIBE_COMMAND.test(cmd)) {
         const text = await describeCommand(db, cmd);
-        return { result: { rows: [], fields: [], affected: null }, total: 0, tx: state(), text };
+        return { result: { rows: [], fields: [], affected: null }, total: 0, tx: state(), text, notices };
       }
-      const results = await db.exec(m.sql, { parsers, rowMode: 'array' });
+      const params = Array.from(m.params ?? []);
+      const { results, tag } = await withCommandTags(db, () =>
+        params.length > 0
+          ? db.query(m.sql, params, { parsers, rowMode: 'array', onNotice }).then((r) => [r])
+          : db.exec(m.sql, { parsers, rowMode: 'array', onNotice }),
+      );
       const last = results[results.length - 1];
       const result = last ? plainResult(last) : { rows: [], fields: [], affected: null };
+      result.tag = tag ?? (last?.command ? [last.command, last.rowCount].filter((x) => x != null).join(' ') : null);
       const total = result.rows.length;
       if (m.limit > 0 && total > m.limit) result.rows = result.rows.slice(0, m.limit);
-      return { result, total, tx: state() };
+      return { result, total, tx: state(), notices };
     } catch (e) {
       // After an error inside BEGIN … the block is aborted until ROLLBACK.
-      return { error: plainError(e), tx: db.isInTransaction() ? 'failed' : 'idle' };
+      return { error: plainError(e), tx: db.isInTransaction() ? 'failed' : 'idle', notices };
     }
   },
   async dump(db, m) {

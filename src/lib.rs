@@ -19,6 +19,7 @@ pub mod ctx;
 pub mod db;
 pub mod lab;
 pub mod labs;
+pub mod psql;
 pub mod runner;
 pub mod testing;
 pub mod ui;

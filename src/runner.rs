@@ -24,6 +24,9 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
+mod console;
+pub use console::{ConsoleRun, ConsoleStep, StepOutcome};
+
 /// A piece of work with its result type erased (`Runner::run_named` keeps the result).
 type ErasedWork<'a> =
     Box<dyn FnOnce(Work) -> Pin<Box<dyn Future<Output = Result<(), DbError>> + 'a>> + 'a>;
@@ -184,6 +187,8 @@ struct Inner {
     clocks: RefCell<HashMap<LabId, String>>,
     /// The labs whose schema the runner made (or found) since the last Reset.
     schemas: RefCell<HashSet<LabId>>,
+    /// The console's psql variables (`\set`, `\gset`), for the session's life.
+    vars: RefCell<crate::psql::Vars>,
     /// Each lab's model state, kept across visits to its page.
     kept: RefCell<HashMap<LabId, Box<dyn Any>>>,
     dead: RefCell<Option<String>>,
@@ -238,6 +243,7 @@ impl Runner {
                 tx: Cell::new(TxState::Idle),
                 cancels: RefCell::default(),
                 clocks: RefCell::default(),
+                vars: RefCell::default(),
                 schemas: RefCell::default(),
                 kept: RefCell::default(),
                 dead: RefCell::default(),
@@ -442,52 +448,6 @@ impl Runner {
     /// is a session setting, not in the data directory).
     pub fn set_clock(&self, lab: LabId, clock: &str) {
         self.inner.clocks.borrow_mut().insert(lab, clock.to_owned());
-    }
-
-    /// Runs console SQL in the current lab's search path and clock, then reads the session:
-    /// the transaction it left, and whether the lab clock is still there.
-    pub async fn console(&self, lab: Option<LabId>, sql: &str) -> crate::db::ConsoleReply {
-        let named = sql.to_owned();
-        let sql = sql.to_owned();
-        let reply = self
-            .run_named(
-                Scope::Console(lab),
-                None,
-                Some(named),
-                async move |w: &Work| Ok(w.db().console(&sql, CONSOLE_ROW_LIMIT).await),
-            )
-            .await;
-        let reply = match reply {
-            Ok(r) => r,
-            Err(e) => crate::db::ConsoleReply {
-                result: Err(e),
-                total: 0,
-                tx: self.inner.tx.get(),
-                text: None,
-            },
-        };
-        self.inner.tx.set(reply.tx);
-        let clock_missing = if reply.tx == TxState::Idle {
-            let db = self.inner.db.clone();
-            #[derive(Deserialize)]
-            struct Ok_ {
-                clock: bool,
-            }
-            let check = self
-                .run(Scope::Admin, None, async move |_: &Work| {
-                    db.quiet::<Ok_>(CLOCK_CHECK_SQL, &[]).await
-                })
-                .await;
-            check.ok().and_then(|r| r.first()).is_some_and(|c| !c.clock)
-        } else {
-            self.inner.status.with_untracked(|s| s.clock_missing)
-        };
-        self.inner.status.update(|s| {
-            s.tx = reply.tx;
-            s.clock_missing = clock_missing;
-        });
-        self.wake();
-        reply
     }
 
     /// Puts the session back as the labs need it, whatever the console did: rolls back an

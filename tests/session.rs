@@ -276,7 +276,7 @@ async fn lab_work_waits_while_the_console_holds_a_transaction_and_its_rollback_u
             "insert into orders (customer, total) values ('console', 1);",
         )
         .await
-        .result
+        .result()
         .expect("insert in the console's transaction");
 
     let ran = Rc::new(Cell::new(false));
@@ -330,7 +330,7 @@ async fn lab_work_waits_while_the_console_holds_a_transaction_and_its_rollback_u
     // A failed statement inside the transaction: named, and ROLLBACK still gets through.
     runner.console(Some(JOBS_LAB), "begin;").await;
     let failed = runner.console(Some(JOBS_LAB), "select 1/0;").await;
-    assert!(failed.result.is_err());
+    assert!(failed.result().is_err());
     assert_eq!(failed.tx, TxState::Failed);
     assert_eq!(
         runner.console(Some(JOBS_LAB), "rollback;").await.tx,
@@ -544,7 +544,7 @@ async fn each_piece_sees_its_labs_clock_as_the_last_piece_left_it() {
     let reply = runner
         .console(Some(JOBS_LAB), "select now()::text as now")
         .await;
-    let rows = reply.result.expect("console select").rows;
+    let rows = reply.result().expect("console select").rows.clone();
     assert_eq!(rows[0][0], "2026-01-05 09:00:10+00");
     // Another lab moves its own clock; L1's is where L1 left it, and back again.
     in_lab(&runner, PGQ_LAB, async |w: &Work| {

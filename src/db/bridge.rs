@@ -50,7 +50,12 @@ extern "C" {
     #[wasm_bindgen(method, catch)]
     pub async fn exec(this: &Session, sql: &str, arrays: bool) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch)]
-    pub async fn console(this: &Session, sql: &str, limit: u32) -> Result<JsValue, JsValue>;
+    pub async fn console(
+        this: &Session,
+        sql: &str,
+        params: &js_sys::Array,
+        limit: u32,
+    ) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch)]
     pub async fn dump(this: &Session, schemas: js_sys::Array) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = commit)]

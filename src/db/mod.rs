@@ -339,8 +339,22 @@ pub enum TxState {
     Failed,
 }
 
-/// What one console call returned: the result (cut to a row limit) or the error, and the
-/// transaction state it left.
+/// A notice a statement raised (`RAISE NOTICE`, a WARNING), as PostgreSQL sent it.
+#[derive(Clone, Debug, PartialEq, Default, serde::Deserialize)]
+pub struct Notice {
+    /// `NOTICE`, `WARNING`, `INFO`, `LOG` or `DEBUG`.
+    pub severity: String,
+    pub message: String,
+    #[serde(default)]
+    pub code: Option<String>,
+    #[serde(default)]
+    pub detail: Option<String>,
+    #[serde(default)]
+    pub hint: Option<String>,
+}
+
+/// What one console call (one statement) returned: the result (cut to a row limit) or the
+/// error, and the transaction state it left.
 #[derive(Clone, Debug)]
 pub struct ConsoleReply {
     pub result: Result<Rows<Vec<serde_json::Value>>, DbError>,
@@ -349,6 +363,24 @@ pub struct ConsoleReply {
     pub tx: TxState,
     /// What a psql describe command (`\d jobs`) printed, as psql formats it; `None` for SQL.
     pub text: Option<String>,
+    /// The command tag PostgreSQL sent (`INSERT 0 1`, `CREATE TABLE`, `ROLLBACK`).
+    pub tag: Option<String>,
+    /// The notices the statement raised, in order, failed or not.
+    pub notices: Vec<Notice>,
+}
+
+impl ConsoleReply {
+    /// A reply for a statement that never reached PostgreSQL.
+    pub fn failed(error: DbError, tx: TxState) -> Self {
+        ConsoleReply {
+            result: Err(error),
+            total: 0,
+            tx,
+            text: None,
+            tag: None,
+            notices: Vec::new(),
+        }
+    }
 }
 
 /// An open database. Cheap to clone: clones share the one PGlite and the one SQL log.
@@ -454,24 +486,34 @@ impl Db {
         finish(result, &self.log, sql, &[], started)
     }
 
-    /// The SQL console's call: any SQL, the result cut to `limit` rows inside the worker, and
-    /// the transaction state the statement left, whether it failed or not.
-    pub async fn console(&self, sql: &str, limit: u32) -> ConsoleReply {
+    /// The SQL console's call: one statement with its psql variables bound as `params`, the
+    /// result cut to `limit` rows inside the worker, its command tag and notices, and the
+    /// transaction state the statement left, whether it failed or not.
+    pub async fn console(&self, sql: &str, params: &[Param], limit: u32) -> ConsoleReply {
         let started = log::now_ms();
+        let js_params = js_sys::Array::new();
+        for p in params {
+            js_params.push(&p.to_js());
+        }
         let reply = self
             .in_flight
-            .watch(sql, self.handle.session().console(sql, limit))
+            .watch(sql, self.handle.session().console(sql, &js_params, limit))
             .await;
         let field = |v: &JsValue, name: &str| {
             js_sys::Reflect::get(v, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
         };
         let mut text = None;
+        let mut tag = None;
+        let mut notices = Vec::new();
         let (result, total, tx) = match reply {
             Ok(v) => {
                 text = field(&v, "text").as_string();
+                notices = serde_wasm_bindgen::from_value(field(&v, "notices")).unwrap_or_default();
                 let error = field(&v, "error");
                 let result = if error.is_undefined() {
-                    Ok(field(&v, "result"))
+                    let result = field(&v, "result");
+                    tag = field(&result, "tag").as_string();
+                    Ok(result)
                 } else {
                     Err(error)
                 };
@@ -500,13 +542,15 @@ impl Db {
                 .map_err(DbError::from_js);
             finish_unit(result, &self.log, sql, started)
         } else {
-            finish(result, &self.log, sql, &[], started)
+            finish(result, &self.log, sql, params, started)
         };
         ConsoleReply {
             result,
             total,
             tx,
             text,
+            tag,
+            notices,
         }
     }
 

@@ -1,26 +1,22 @@
 //! The SQL console: for learners who want to look for themselves. Runs any SQL against the
-//! lab's database, shows the result as a table or the error with a caret at its position,
-//! answers psql's describe commands (`\d`, `\dt`, `\d jobs`: psql-describe, in the worker)
-//! with psql's text, keeps a history (↑/↓), and tells the labs to reload after a statement.
+//! lab's database as psql with `ON_ERROR_STOP=1` would: every statement's result in order
+//! (a table, or the command tag PostgreSQL sent), the notices each raised, and the first
+//! error with a caret at its position, after which nothing more runs. Answers psql's describe
+//! commands (`\d`, `\dt`, `\d jobs`: psql-describe, in the worker) with psql's text, keeps
+//! psql variables (`\set`, `\gset`, `:name` bound as parameters, `\echo`), says what to do
+//! instead of the psql commands a tab cannot run (src/psql.rs reads them), keeps a history
+//! (↑/↓), and tells the labs to reload after a statement.
 //! A result copies as text (an aligned table like psql's) or as CSV; `?sql=…` in the page's
 //! address pre-fills it (it runs only when the learner presses Run).
 
 use crate::ctx::use_ctx;
-use crate::db::{DbError, Rows};
+use crate::db::{ConsoleReply, DbError, Notice, Rows};
 use crate::keys;
+use crate::runner::{ConsoleRun, ConsoleStep, StepOutcome};
 use crate::ui::i18n::render;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Key;
 use queue_lab_core::i18n::Msg;
-
-#[derive(Clone)]
-enum Outcome {
-    /// The rows (cut to the runner's limit) and how many the statement returned.
-    Table(Rows<Vec<serde_json::Value>>, usize),
-    /// What a psql describe command printed, as psql-describe formats it.
-    Text(String),
-    Failed(DbError),
-}
 
 /// How a value shows in a result cell: text as text, JSON compact, NULL marked.
 pub fn cell_text(v: &serde_json::Value) -> String {
@@ -50,7 +46,7 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
     let copy_status = CopyStatus::new();
     let history = StoredValue::new(Vec::<String>::new());
     let cursor = StoredValue::new(0usize);
-    let outcome = RwSignal::new_local(None::<Outcome>);
+    let outcome = RwSignal::new_local(None::<std::rc::Rc<ConsoleRun>>);
     let running = RwSignal::new(false);
     // How many answers the console has shown (`data-answers`: what a test waits on, since an
     // answer like the last one redraws in place).
@@ -76,13 +72,9 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
         });
         running.set(true);
         leptos::task::spawn_local(async move {
-            let reply = runner.console(lab, &sql).await;
+            let run = runner.console(lab, &sql).await;
             running.set(false);
-            outcome.set(Some(match (reply.result, reply.text) {
-                (Ok(_), Some(text)) => Outcome::Text(text),
-                (Ok(rows), None) => Outcome::Table(rows, reply.total),
-                (Err(e), _) => Outcome::Failed(e),
-            }));
+            outcome.set(Some(std::rc::Rc::new(run)));
             answers.update(|n| *n += 1);
             // Whatever the statement did, the lab's views read the database again.
             ctx.data_changed.update(|n| *n += 1);
@@ -116,23 +108,9 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
     };
 
     let result_view = move || {
-        outcome.get().map(|o| match o {
-            Outcome::Table(rows, total) => {
-                view! { <ResultTable rows=rows total=total status=copy_status/> }.into_any()
-            }
-            Outcome::Text(out) => {
-                let copied = out.clone();
-                view! {
-                    <pre class="describe" id="console-describe" tabindex="0">{out}</pre>
-                    <div class="console-actions">
-                        <CopyButton id="console-copy-describe" label=keys::COPY_TEXT status=copy_status
-                            text=move || copied.clone()/>
-                    </div>
-                }
-                .into_any()
-            }
-            Outcome::Failed(e) => view! { <ErrorBox error=e/> }.into_any(),
-        })
+        outcome
+            .get()
+            .map(|run| view! { <RunView run=run status=copy_status/> })
     };
 
     view! {
@@ -179,11 +157,172 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
     }
 }
 
-/// A statement's rows: how many it returned (and how many came, when cut), and the table.
+/// The steps of one run, in order, each with its notices and result; the last step's
+/// elements carry the plain ids (`#console-summary`, `#console-copy-csv`…), the others the
+/// same ids with `-{n}` (n: the step's number). Then, when a step failed, which one and how
+/// many did not run.
+#[component]
+fn RunView(run: std::rc::Rc<ConsoleRun>, status: CopyStatus) -> impl IntoView {
+    let ctx = use_ctx();
+    let many = run.steps.len() > 1 || run.not_run > 0;
+    let last = run.steps.len().saturating_sub(1);
+    let total = run.steps.last().map_or(0, |s| s.number) + run.not_run;
+    let stopped = run.steps.last().filter(|s| s.failed()).map(|s| s.number);
+    let not_run = run.not_run;
+    let steps = run
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, step)| {
+            let suffix = if i == last {
+                String::new()
+            } else {
+                format!("-{}", step.number)
+            };
+            view! { <StepView step=step.clone() suffix=suffix many=many status=status/> }
+        })
+        .collect_view();
+    let stopped_note = stopped.map(|n| {
+        let msg = Msg::new(keys::CONSOLE_STMT_FAILED)
+            .arg("n", n)
+            .arg("total", total)
+            .arg("rest", not_run);
+        view! {
+            <p class="console-stopped" id="console-stopped">
+                {move || crate::ui::i18n::rich(&render(ctx.lang.get(), &msg))}
+            </p>
+        }
+    });
+    view! { {steps} {stopped_note} }
+}
+
+/// One statement or backslash command of a run and what it gave.
+#[component]
+fn StepView(step: ConsoleStep, suffix: String, many: bool, status: CopyStatus) -> impl IntoView {
+    let ctx = use_ctx();
+    let number = step.number;
+    let head = many.then(|| {
+        let label = move || {
+            render(
+                ctx.lang.get(),
+                &Msg::new(keys::CONSOLE_STEP).arg("n", number),
+            )
+        };
+        view! {
+            <p class="console-step-head"><span class="muted">{label}</span></p>
+            <pre class="console-stmt" lang="en">{step.text.clone()}</pre>
+        }
+    });
+    let params = (!step.params.is_empty()).then(|| {
+        let list = step
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("${} = '{}'", i + 1, v.replace('\'', "''")))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let msg = Msg::new(keys::CONSOLE_PARAMS).arg("list", list);
+        view! { <p class="muted console-params">{move || render(ctx.lang.get(), &msg)}</p> }
+    });
+    let failed = step.failed();
+    let body = match step.outcome {
+        StepOutcome::Reply(reply) => {
+            view! { <ReplyView reply=reply suffix=suffix.clone() status=status/> }.into_any()
+        }
+        StepOutcome::Stored(reply, names) => {
+            let msg = Msg::new(keys::CONSOLE_GSET_STORED).arg("names", names.join(", "));
+            view! {
+                <NoticesView notices=reply.notices.clone()/>
+                <p class="console-summary console-gset" id=format!("console-summary{suffix}")>
+                    {move || crate::ui::i18n::rich(&render(ctx.lang.get(), &msg))}
+                </p>
+            }
+            .into_any()
+        }
+        StepOutcome::Echo(text) => {
+            view! { <pre class="console-echo" id=format!("console-echo{suffix}")>{text}</pre> }
+                .into_any()
+        }
+        StepOutcome::Done => ().into_any(),
+        StepOutcome::Note(msg) => view! {
+            <p class="note console-note" id=format!("console-note{suffix}")>
+                {move || crate::ui::i18n::rich(&render(ctx.lang.get(), &msg))}
+            </p>
+        }
+        .into_any(),
+        StepOutcome::Refused(msg) => view! {
+            <div class="error" role="alert">
+                <p>{move || crate::ui::i18n::rich(&render(ctx.lang.get(), &msg))}</p>
+            </div>
+        }
+        .into_any(),
+    };
+    view! {
+        <div class="console-step" data-step=number data-failed=failed.to_string()>
+            {head}
+            {params}
+            {body}
+        </div>
+    }
+}
+
+/// The notices a statement raised, as psql prints them (`NOTICE:  …`, `WARNING:  …`, with
+/// their DETAIL and HINT lines).
+#[component]
+fn NoticesView(notices: Vec<Notice>) -> impl IntoView {
+    (!notices.is_empty()).then(|| {
+        let text = notices
+            .iter()
+            .map(|n| {
+                let mut line = format!("{}:  {}", n.severity, n.message);
+                if let Some(d) = &n.detail {
+                    line.push_str(&format!("\nDETAIL:  {d}"));
+                }
+                if let Some(h) = &n.hint {
+                    line.push_str(&format!("\nHINT:  {h}"));
+                }
+                line
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        view! { <pre class="console-notices" lang="en">{text}</pre> }
+    })
+}
+
+/// What PostgreSQL answered to one statement: its notices, then its rows, its command tag,
+/// describe text, or its error.
+#[component]
+fn ReplyView(reply: ConsoleReply, suffix: String, status: CopyStatus) -> impl IntoView {
+    let notices = reply.notices.clone();
+    let body = match (reply.result, reply.text) {
+        (Ok(_), Some(out)) => {
+            let copied = out.clone();
+            view! {
+                <pre class="describe" id=format!("console-describe{suffix}") tabindex="0">{out}</pre>
+                <div class="console-actions">
+                    <CopyButton id=format!("console-copy-describe{suffix}") label=keys::COPY_TEXT status=status
+                        text=move || copied.clone()/>
+                </div>
+            }
+            .into_any()
+        }
+        (Ok(rows), None) => view! {
+            <ResultTable rows=rows total=reply.total tag=reply.tag suffix=suffix status=status/>
+        }
+        .into_any(),
+        (Err(e), _) => view! { <ErrorBox error=e/> }.into_any(),
+    };
+    view! { <NoticesView notices=notices/> {body} }
+}
+
+/// A statement's rows: how many it returned (and how many came, when cut), and the table; or,
+/// for a statement without rows, the command tag PostgreSQL sent (`INSERT 0 1`, `ROLLBACK`).
 #[component]
 fn ResultTable(
     rows: Rows<Vec<serde_json::Value>>,
     total: usize,
+    tag: Option<String>,
+    suffix: String,
     status: CopyStatus,
 ) -> impl IntoView {
     let ctx = use_ctx();
@@ -192,9 +331,9 @@ fn ResultTable(
         let (f2, d2) = (fields.clone(), data.clone());
         view! {
             <div class="console-actions">
-                <CopyButton id="console-copy-text" label=keys::COPY_TEXT status=status
+                <CopyButton id=format!("console-copy-text{suffix}") label=keys::COPY_TEXT status=status
                     text=move || psql_table(&fields, &data)/>
-                <CopyButton id="console-copy-csv" label=keys::COPY_CSV status=status
+                <CopyButton id=format!("console-copy-csv{suffix}") label=keys::COPY_CSV status=status
                     text=move || csv(&f2, &d2)/>
             </div>
         }
@@ -204,6 +343,14 @@ fn ResultTable(
     let shown = rows.rows.len();
     let no_result_set = rows.fields.is_empty();
     let affected = rows.affected;
+    // The words of the tag that count rows (INSERT, UPDATE, DELETE, MERGE, COPY): the count
+    // is said in words too.
+    let counts = tag.as_deref().is_some_and(|t| {
+        matches!(
+            t.split(' ').next(),
+            Some("INSERT" | "UPDATE" | "DELETE" | "MERGE" | "COPY")
+        )
+    });
     let summary = move || {
         let msg = if no_result_set {
             Msg::new(keys::LOG_ROWS_AFFECTED).arg("n", affected)
@@ -218,23 +365,41 @@ fn ResultTable(
             .arg("total", count);
         render(ctx.lang.get(), &msg)
     };
+    let summary_view = match (no_result_set, tag) {
+        (true, Some(tag)) => view! {
+            <p class="console-summary" id=format!("console-summary{suffix}")>
+                <code class="console-tag">{tag}</code>
+                {counts.then(|| view! { " · " {summary} })}
+            </p>
+        }
+        .into_any(),
+        _ => {
+            view! { <p class="console-summary" id=format!("console-summary{suffix}")>{summary}</p> }
+                .into_any()
+        }
+    };
+    let table = (!no_result_set).then(|| {
+        view! {
+            <div class="table-wrap" tabindex="0">
+                <table class="result">
+                    <thead><tr>{rows.fields.into_iter().map(|f| view! { <th scope="col">{f}</th> }).collect_view()}</tr></thead>
+                    <tbody>
+                        {rows.rows.into_iter().map(|row| view! {
+                            <tr>{row.iter().map(|v| {
+                                let null = v.is_null();
+                                view! { <td class:null=null>{cell_text(v)}</td> }
+                            }).collect_view()}</tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        }
+    });
     view! {
-        <p class="console-summary" id="console-summary">{summary}</p>
-        {cut.then(|| view! { <p class="muted" id="console-cut">{cut_note}</p> })}
+        {summary_view}
+        {cut.then(|| view! { <p class="muted" id=format!("console-cut{suffix}")>{cut_note}</p> })}
         {copy}
-        <div class="table-wrap" tabindex="0">
-            <table class="result">
-                <thead><tr>{rows.fields.into_iter().map(|f| view! { <th scope="col">{f}</th> }).collect_view()}</tr></thead>
-                <tbody>
-                    {rows.rows.into_iter().map(|row| view! {
-                        <tr>{row.iter().map(|v| {
-                            let null = v.is_null();
-                            view! { <td class:null=null>{cell_text(v)}</td> }
-                        }).collect_view()}</tr>
-                    }).collect_view()}
-                </tbody>
-            </table>
-        </div>
+        {table}
     }
 }
 
@@ -309,7 +474,7 @@ pub fn CopyStatusLine(status: CopyStatus, id: &'static str) -> impl IntoView {
 /// A button that puts `text()` on the clipboard and reports to `status`.
 #[component]
 pub fn CopyButton(
-    #[prop(optional)] id: Option<&'static str>,
+    #[prop(optional, into)] id: Option<String>,
     /// The catalog key of its label.
     label: Key,
     status: CopyStatus,

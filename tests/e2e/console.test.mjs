@@ -161,3 +161,168 @@ for (const lang of ['en', 'ko']) {
     assert.deepEqual(found, [], 'with \\d output');
   });
 }
+
+// The console as a psql user expects it (issue #37): every statement's result in order, the
+// notices each raised, psql's ON_ERROR_STOP=1, PostgreSQL's command tags, psql variables bound
+// as parameters, and a hint for what a tab cannot run.
+
+/** Each step of the console's last answer: { step, failed, head, stmt, summary, cells, notices,
+ * note, echo, error, caret }. */
+async function steps(page) {
+  return page.$$eval('.console-result .console-step', (els) =>
+    els.map((el) => {
+      const text = (sel) => el.querySelector(sel)?.textContent.trim() ?? null;
+      return {
+        step: Number(el.dataset.step),
+        failed: el.dataset.failed === 'true',
+        stmt: text('pre.console-stmt'),
+        summary: text('.console-summary'),
+        cells: Array.from(el.querySelectorAll('table.result tbody tr'), (tr) => Array.from(tr.cells, (td) => td.textContent)),
+        notices: text('pre.console-notices'),
+        note: text('.console-note'),
+        echo: text('pre.console-echo'),
+        error: text('.error'),
+        caret: text('.error .caret'),
+        params: text('.console-params'),
+      };
+    }),
+  );
+}
+
+test('several statements: each one\'s result in order, a table or PostgreSQL\'s command tag', async () => {
+  const page = await openLab('en');
+  await started(page);
+  await run(page, `create temp table console_multi (n int);
+insert into console_multi values (1), (2);
+select n from console_multi order by n;
+update console_multi set n = n + 10;
+select count(*) as c, sum(n) as s from console_multi;
+drop table console_multi;`);
+  const got = await steps(page);
+  assert.deepEqual(got.map((s) => s.step), [1, 2, 3, 4, 5, 6]);
+  assert.equal(got[0].summary, 'CREATE TABLE');
+  assert.match(got[1].summary, /^INSERT 0 2 · 2 rows affected$/);
+  assert.deepEqual(got[2].cells, [['1'], ['2']]);
+  assert.match(got[2].summary, /^2 rows$/);
+  assert.match(got[3].summary, /^UPDATE 2/);
+  assert.deepEqual(got[4].cells, [['2', '23']]);
+  assert.equal(got[5].summary, 'DROP TABLE');
+  assert.equal(got[0].stmt, 'create temp table console_multi (n int)', 'each step shows its statement');
+  // The last step's summary keeps the id a single statement's has.
+  assert.equal(await page.textContent('#console-summary'), 'DROP TABLE');
+  assert.equal(await page.locator('#console-stopped').count(), 0);
+  await shot(page, 'console-multi-en');
+});
+
+test('a failed statement shows its error and caret, says its number, and nothing after it runs (ON_ERROR_STOP=1)', async () => {
+  const page = await openLab('en');
+  await started(page);
+  await run(page, 'create temp table console_stop (n int);\nselect 1 as one;\nselec 2;\ninsert into console_stop values (1);\nselect 3;');
+  const got = await steps(page);
+  assert.equal(got.length, 3, 'statements 4 and 5 did not run');
+  assert.deepEqual(got[1].cells, [['1']]);
+  assert.ok(got[2].failed);
+  assert.match(got[2].error, /syntax error at or near "selec"/);
+  assert.match(got[2].error, /SQLSTATE 42601/);
+  assert.equal(got[2].caret, 'LINE 1: selec 2\n        ^');
+  assert.match(await page.textContent('#console-stopped'), /^Statement 3 of 5 failed\. .*the 2 statements after it did not run\.$/);
+  await run(page, 'select count(*) as n from console_stop');
+  assert.deepEqual((await steps(page))[0].cells, [['0']], 'the insert after the failure never ran');
+  await run(page, 'drop table console_stop');
+});
+
+test('notices and warnings show with their statement and severity, also when the statement fails', async () => {
+  const page = await openLab('en');
+  await started(page);
+  await run(page, `select 1 as before;
+do $$ begin raise notice 'hello %', 42; raise warning 'careful' using hint = 'mind the gap'; end $$;
+do $$ begin raise notice 'about to fail'; perform 1 / 0; end $$;`);
+  const got = await steps(page);
+  assert.equal(got.length, 3);
+  assert.equal(got[0].notices, null, 'the first statement raised none');
+  assert.equal(got[1].notices, 'NOTICE:  hello 42\nWARNING:  careful\nHINT:  mind the gap');
+  assert.equal(got[1].summary, 'DO');
+  assert.equal(got[2].notices, 'NOTICE:  about to fail');
+  assert.match(got[2].error, /division by zero/);
+});
+
+test('COMMIT (or END) of an aborted transaction answers ROLLBACK, as PostgreSQL reports it', async () => {
+  const page = await openLab('en');
+  await started(page);
+  await run(page, 'begin; select 1/0;');
+  await page.waitForSelector('#console-tx');
+  await run(page, 'commit;');
+  assert.equal(await page.textContent('#console-summary'), 'ROLLBACK');
+  await page.waitForSelector('#console-tx', { state: 'detached' });
+  await run(page, 'begin; select 1/0;');
+  await run(page, 'end');
+  assert.equal(await page.textContent('#console-summary'), 'ROLLBACK');
+  // A transaction that did not fail commits.
+  await run(page, 'begin; commit;');
+  assert.deepEqual((await steps(page)).map((s) => s.summary), ['BEGIN', 'COMMIT']);
+});
+
+test('\\gset stores one row\'s columns, :name and :\'name\' reach SQL as bound parameters, \\set and \\echo', async () => {
+  const page = await openLab('en');
+  await started(page);
+  await run(page, "select 41 + 1 as answer, 'x''); select 1/0; --' as evil \\gset");
+  assert.match(await page.textContent('#console-summary'), /`?\\gset`? stored answer, evil\./);
+  await run(page, "select :answer::int + 1 as next, :'evil' as evil, ':answer' as quoted, 2::int as typed;\n\\echo answer is :answer");
+  let got = await steps(page);
+  assert.deepEqual(got[0].cells, [['43', "x'); select 1/0; --", ':answer', '2']], 'the value is bound: no statement inside it ran');
+  assert.equal(got[0].stmt, 'select $1::int + 1 as next, $2 as evil, \':answer\' as quoted, 2::int as typed');
+  assert.equal(got[0].params, "Variables bound as parameters: $1 = '42', $2 = 'x''); select 1/0; --'");
+  assert.equal(got[1].echo, 'answer is 42');
+  // The SQL log has the statement as sent, with its parameters.
+  const logged = await page.locator('.sql-log pre.sql').allTextContents();
+  assert.ok(logged.some((s) => s.includes('select $1::int + 1 as next')), 'logged with $1');
+
+  // psql's rules and words: exactly one row.
+  await run(page, 'select g from generate_series(1, 2) as g \\gset\nselect 1;');
+  got = await steps(page);
+  assert.equal(got.length, 1);
+  assert.match(got[0].error, /more than one row returned for \\gset/);
+  await run(page, 'select 1 as x where false \\gset');
+  assert.match((await steps(page))[0].error, /no rows returned for \\gset/);
+
+  await run(page, '\\set n 7\nselect :n::int * 6 as product;\n\\echo :n :nope');
+  got = await steps(page);
+  assert.deepEqual(got[1].cells, [['42']]);
+  assert.equal(got[2].echo, '7 :nope', 'an unset variable stays as typed');
+  // An unset variable reaches the server as typed: its error, not a silent empty value.
+  await run(page, 'select :nope;');
+  assert.match((await steps(page))[0].error, /syntax error at or near ":"/);
+});
+
+for (const lang of ['en', 'ko']) {
+  test(`psql commands a tab cannot run get a hint, not a syntax error; so does pg_cron (${lang})`, async () => {
+    const page = await openLab(lang);
+    await started(page);
+    await run(page, "begin;\n\\i sql/pgque.sql\ncommit;\n\\x\n\\timing on\n\\c mydb\n\\q\nselect cron.schedule('daily', '0 9 * * *', $$select 1$$);\n\\frobnicate\nselect 'after' as s;");
+    const got = await steps(page);
+    assert.equal(got.length, 10, 'every step ran: a hint stops nothing');
+    assert.equal(got[0].summary, 'BEGIN');
+    assert.equal(got[2].summary, 'COMMIT', 'the transaction the tutorial opens around \\i is committed');
+    for (const i of [1, 3, 4, 5, 6, 7, 8]) {
+      assert.ok(got[i].note, `step ${i + 1} has a hint`);
+      assert.equal(got[i].error, null, `step ${i + 1} is no error`);
+    }
+    if (lang === 'en') {
+      assert.match(got[1].note, /\\i sql\/pgque\.sql reads a file.*installed already/);
+      assert.match(got[3].note, /\\x sets psql's output format/);
+      assert.match(got[4].note, /SQL log below shows every statement's time/);
+      assert.match(got[5].note, /one database/);
+      assert.match(got[6].note, /nothing to quit/);
+      assert.match(got[7].note, /Not run: a tab has no pg_cron\. In L4, pgque\.start\(\) schedules PgQue's jobs on the lab clock.*call pgque\.run_jobs\(now\(\) \+ interval '30 seconds'\)/);
+      assert.match(got[8].note, /psql's \\frobnicate does not run in the lab's console/);
+    } else {
+      assert.match(got[1].note, /파일을 읽는 명령인데, 탭에는 파일이 없습니다/);
+      assert.match(got[7].note, /탭에는 pg_cron이 없습니다/);
+      assert.match(got[8].note, /실험실 콘솔에서 실행되지 않습니다/);
+    }
+    assert.deepEqual(got[9].cells, [['after']]);
+    await page.waitForSelector('#console-tx', { state: 'detached' });
+    const found = await violations(page);
+    assert.deepEqual(found, [], 'axe, with hints and several steps');
+  });
+}
