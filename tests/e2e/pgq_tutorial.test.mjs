@@ -208,9 +208,27 @@ select * from pgque.receive('orders', 'processor', 100);`);
 
   // Where to go from here: pgque.start() schedules on the lab clock (pg_cron's place).
   s = await ok(page, 'select pgque.start();');
-  // TODO(#37): the tutorial ends with `select pgque.drop_queue('orders', true);`. The lead is
-  // making L4 survive dropping its own queue; replay that last statement here once it does.
+  s = await ok(page, 'select pgque.stop();');
+
+  // The tutorial's last step drops the queue, here the lab's own: the page says so, an action
+  // is refused with PgQue's words and the way out, and Reset makes the queue again.
+  s = await ok(page, "select pgque.drop_queue('orders', true);");
+  assert.equal(value(s[0]), '1');
+  await pgqIdle(page);
+  await page.waitForSelector('#queue-gone', { timeout: 30_000 });
+  assert.match(await page.textContent('#queue-gone'), /orders does not exist any more/);
+  await page.click('#send-one');
+  await pgqIdle(page);
+  const refused = await page.textContent('#last-outcome');
+  assert.match(refused, /queue not found: orders/);
+  assert.match(refused, /Reset this lab to create it again/);
   await page.screenshot({ path: path.join(SHOTS, 'tutorial-end-en.png'), fullPage: false });
+  await page.click('#pgq-reset');
+  await pgqIdle(page);
+  await page.waitForSelector('#queue-gone', { state: 'detached', timeout: 30_000 });
+  await page.click('#send-one');
+  await pgqIdle(page);
+  assert.match(await page.textContent('#last-outcome'), /Event 1 sent/);
 });
 
 test('PgQue\'s examples: fan-out, batch send, pg_cron, the dead-letter recipe, payload overloads', { timeout: 600_000 }, async () => {
