@@ -59,19 +59,44 @@ begin
 end;
 $$;
 
--- pgque.merged_batch_end(prev pgque.tick, i_min_count int8, i_min_interval interval)
---   returns pgque.tick
+-- pgque.batch_end(prev pgque.tick, i_min_count int8, i_min_interval interval,
+--                 i_min_lag interval) returns pgque.tick
 --   prev  the consumer's cursor tick
 --   i_min_count, i_min_interval  how many events, or how much time, a batch should
---         gather at least (a null one does not count)
--- Returns the tick a merged batch ends at, or a row of nulls when none may yet.
--- Guarantee: PgQ's rule. The newest tick ends the batch when it satisfies a
--- condition and overshoots none by more than double (more than twice
--- i_min_count events, or twice i_min_interval, since the cursor); when it
--- overshoots, the first tick that satisfies a condition ends it instead, so
--- a consumer that fell far behind catches up in batches of about the size
--- asked for. Reads only.
-create function pgque.merged_batch_end(prev pgque.tick, i_min_count int8, i_min_interval interval)
+--         gather at least (a null one does not count; both null: the next tick)
+--   i_min_lag  the end tick must be at least this old (null: any)
+-- Returns the tick the next batch ends at, or a row of nulls when none may yet.
+-- Guarantee: PgQ's rule. With no conditions, the next tick after prev. With
+-- them, the newest tick ends the batch when it satisfies a condition and
+-- overshoots none by more than double (more than twice i_min_count events,
+-- or twice i_min_interval, since the cursor); when it overshoots, the first
+-- tick that satisfies a condition ends it instead, so a consumer that fell
+-- far behind catches up in batches of about the size asked for. Reads only.
+create function pgque.batch_end(prev pgque.tick, i_min_count int8, i_min_interval interval,
+                                i_min_lag interval)
+returns pgque.tick
+language plpgsql stable as $$
+declare
+    found_tick pgque.tick;
+begin
+    if i_min_count is null and i_min_interval is null then
+        select * into found_tick from pgque.tick
+         where tick_queue = prev.tick_queue and tick_id > prev.tick_id
+         order by tick_id limit 1;
+    else
+        found_tick := pgque.merged_batch_tick(prev, i_min_count, i_min_interval);
+    end if;
+    if i_min_lag is not null and now() - found_tick.tick_time < i_min_lag then
+        return null;
+    end if;
+    return found_tick;
+end;
+$$;
+
+-- pgque.merged_batch_tick(prev pgque.tick, i_min_count int8, i_min_interval interval)
+--   returns pgque.tick
+-- batch_end's rule for a batch with conditions (see there). Reads only.
+create function pgque.merged_batch_tick(prev pgque.tick, i_min_count int8, i_min_interval interval)
 returns pgque.tick
 language plpgsql stable as $$
 declare
@@ -118,8 +143,8 @@ $$;
 -- prev_tick_time, cur_tick_event_seq, prev_tick_event_seq): the open batch
 -- and its two ticks, or a row of nulls when none is ready.
 -- Guarantee: as PgQ: a batch spans from the consumer's cursor to a later
--- tick (the next one; with i_min_count / i_min_interval the tick
--- merged_batch_end picks, so a batch can merge several ticks); an open batch is
+-- tick (batch_end: the next one; with i_min_count / i_min_interval a tick
+-- that can merge several); an open batch is
 -- returned again until it is finished, so a consumer that crashed before
 -- its ack gets the same batch after a restart. Raises PgQue's 'Not
 -- subscriber to queue: <q>/<c>' and the cooperative refusals (refuse_coop).
@@ -148,14 +173,8 @@ begin
         cur_tick_event_seq := nxt.tick_event_seq;
         return;
     end if;
-    if i_min_count is null and i_min_interval is null then
-        select * into nxt from pgque.tick t
-         where t.tick_queue = s.sub_queue and t.tick_id > s.sub_last_tick
-         order by t.tick_id limit 1;
-    else
-        nxt := pgque.merged_batch_end(prev, i_min_count, i_min_interval);
-    end if;
-    if nxt.tick_id is null or (i_min_lag is not null and now() - nxt.tick_time < i_min_lag) then
+    nxt := pgque.batch_end(prev, i_min_count, i_min_interval, i_min_lag);
+    if nxt.tick_id is null then
         -- no batch: every column null (as PgQue)
         prev_tick_id := null;
         prev_tick_time := null;

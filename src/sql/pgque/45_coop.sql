@@ -204,7 +204,7 @@ $$;
 -- Returns the member's open batch, or a stale member's batch it takes over,
 -- or the group's next batch (its ticks), or a row of nulls when no tick
 -- follows the group's cursor (or none meets the conditions, as the plain
--- next_batch_custom reads them: merged_batch_end, i_min_lag).
+-- next_batch_custom reads them: batch_end).
 -- Guarantee: (registers the member, as PgQue's receive_coop does) 1. a
 -- member holding a batch gets it again (its heartbeat moves); 2. else, with
 -- i_dead_interval, the batch of the member idle longest beyond it is moved
@@ -259,14 +259,8 @@ begin
         end if;
     end if;
     select * into prev from pgque.tick where tick_queue = g.sub_queue and tick_id = g.sub_last_tick;
-    if i_min_count is null and i_min_interval is null then
-        select * into nxt from pgque.tick t
-         where t.tick_queue = g.sub_queue and t.tick_id > g.sub_last_tick
-         order by t.tick_id limit 1;
-    else
-        nxt := pgque.merged_batch_end(prev, i_min_count, i_min_interval);
-    end if;
-    if nxt.tick_id is null or (i_min_lag is not null and now() - nxt.tick_time < i_min_lag) then
+    nxt := pgque.batch_end(prev, i_min_count, i_min_interval, i_min_lag);
+    if nxt.tick_id is null then
         return;
     end if;
     batch_id := nextval('pgque.batch_id_seq');
