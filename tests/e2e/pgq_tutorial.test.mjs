@@ -95,6 +95,17 @@ test('PgQue\'s tutorial, statement by statement, in L4\'s console', { timeout: 6
   // to skip when following as the install owner; the roles themselves exist:
   s = await ok(page, "select string_agg(rolname, ',' order by rolname) as roles from pg_roles where rolname like 'pgque\\_%';");
   assert.equal(value(s[0]), 'pgque_admin,pgque_reader,pgque_writer');
+  // The grants themselves, once the app roles they name exist (the tutorial assumes them).
+  await ok(page, 'create role app_orders; create role app_webhook; create role metrics;');
+  s = await ok(page, `-- produce and consume:
+grant pgque_reader, pgque_writer to app_orders;
+
+-- produce only:
+grant pgque_writer to app_webhook;
+
+-- consume only (dashboard, metrics):
+grant pgque_reader to metrics;`);
+  assert.deepEqual(s.map((x) => x.summary), ['GRANT ROLE', 'GRANT ROLE', 'GRANT ROLE']);
 
   // Step 2: create the queue and the consumer. L4's own queue is already named `orders`, so
   // create_queue returns 0 here where the tutorial shows 1 (it documents 0 for an existing one).
