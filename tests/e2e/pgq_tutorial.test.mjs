@@ -230,7 +230,7 @@ select * from pgque.receive('orders', 'processor', 100);`);
   assert.match(await page.textContent('#queue-gone'), /orders does not exist any more/);
   await page.click('#send-one');
   await pgqIdle(page);
-  const refused = await page.textContent('#last-outcome');
+  const refused = await page.textContent('#last-error');
   assert.match(refused, /queue not found: orders/);
   assert.match(refused, /Reset this lab to create it again/);
   await page.screenshot({ path: path.join(SHOTS, 'tutorial-end-en.png'), fullPage: false });
