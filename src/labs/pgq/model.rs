@@ -3,8 +3,9 @@
 //! The queue is the PL/pgSQL engine in `src/sql/pgque/` (schema `pgque`, PgQue's API); every
 //! statement the lab runs is a file in `src/sql/pgque/lab/`, shown verbatim in the SQL log. This
 //! module holds only what the database cannot: the events each consumer last received (what
-//! it is "working on"), whether the in-flight demo transaction is prepared, the auto-tick
-//! switches, and maint()'s last answer.
+//! it is "working on"), whether the in-flight demo transaction is prepared, and maint()'s
+//! last answer. PgQue's schedule (its four jobs on the lab clock) is in the database
+//! (`80_schedule.sql`): a clock move runs what falls due.
 
 use crate::clock;
 use crate::db::{Db, DbError};
