@@ -4,39 +4,11 @@
 // behaviour the L4 lab must show. Run: node --test tests/node/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
-import { CLOCK, advance } from './clock.mjs';
-import { maintThenStep2, rotatingQueue } from './pgque.mjs';
+import { advance } from './clock.mjs';
+import { engineBoot, maintThenStep2, rotatingQueue } from './pgque.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const { PGlite } = await import(
-  join(root, 'pglite-bridge/node_modules/@electric-sql/pglite/dist/index.js'));
-// PGQ_SQL_DIR lets a mutation run point the suite at a broken copy of the engine.
-const sqlDir = process.env.PGQ_SQL_DIR ?? join(root, 'src/sql/pgque');
-
-
-const conf = 'max_prepared_transactions = 4';
-// Booting PGlite from scratch costs seconds; each test starts from a copy of
-// one installed data directory instead. The session setting is per session.
-let installed;
 /** A fresh database for test `t`, closed when the test ends (passed or not). */
-async function boot(t) {
-  if (!installed) {
-    const db = await PGlite.create({ postgresqlconf: conf });
-    await db.exec(CLOCK);
-    for (const f of readdirSync(sqlDir).filter((f) => f.endsWith('.sql')).sort()) {
-      await db.exec(readFileSync(join(sqlDir, f), 'utf8'));
-    }
-    installed = await db.dumpDataDir('none');
-    await db.close();
-  }
-  const db = await PGlite.create({ loadDataDir: installed, postgresqlconf: conf });
-  await db.exec(CLOCK);
-  t.after(() => db.close());
-  return db;
-}
+const boot = engineBoot();
 
 /** A fresh database for test `t` with queue 'q' (its defaults) and these consumers on it. */
 async function bootQueue(t, consumers) {

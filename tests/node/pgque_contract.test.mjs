@@ -5,38 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
-import { CLOCK, advance } from './clock.mjs';
+import { join } from 'node:path';
+import { advance } from './clock.mjs';
+import { ROOT, engineBoot } from './pgque.mjs';
 import { splitStatements, contractHeader } from '../contract/split.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const { PGlite } = await import(
-  join(root, 'pglite-bridge/node_modules/@electric-sql/pglite/dist/index.js'));
-// PGQ_SQL_DIR lets a mutation run point the suite at a broken copy of the engine.
-const sqlDir = process.env.PGQ_SQL_DIR ?? join(root, 'src/sql/pgque');
-const contractDir = join(root, 'tests/contract');
-const PRELUDE = readFileSync(join(contractDir, 'prelude.sql'), 'utf8');
-
-const conf = 'max_prepared_transactions = 4';
+const contractDir = join(ROOT, 'tests/contract');
 // The engine and the prelude are installed once; each file starts from a copy of that.
-let installed;
-async function boot(t) {
-  if (!installed) {
-    const db = await PGlite.create({ postgresqlconf: conf });
-    await db.exec(CLOCK);
-    for (const f of readdirSync(sqlDir).filter((f) => f.endsWith('.sql')).sort()) {
-      await db.exec(readFileSync(join(sqlDir, f), 'utf8'));
-    }
-    await db.exec(PRELUDE);
-    installed = await db.dumpDataDir('none');
-    await db.close();
-  }
-  const db = await PGlite.create({ loadDataDir: installed, postgresqlconf: conf });
-  await db.exec(CLOCK);
-  t.after(() => db.close());
-  return db;
-}
+const boot = engineBoot(readFileSync(join(contractDir, 'prelude.sql'), 'utf8'));
 
 /** The statement as the report shows it: whole, up to a few lines. */
 function shown(sql) {

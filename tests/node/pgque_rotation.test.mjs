@@ -6,26 +6,10 @@
 // Run: node --test tests/node/pgque_rotation.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
-import { CLOCK, advance } from './clock.mjs';
-import { maintThenStep2, rotatingQueue } from './pgque.mjs';
+import { advance } from './clock.mjs';
+import { engineBoot, maintThenStep2, rotatingQueue } from './pgque.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const { PGlite } = await import(
-  join(root, 'pglite-bridge/node_modules/@electric-sql/pglite/dist/index.js'));
-const sqlDir = join(root, 'src/sql/pgque');
-
-async function boot(t) {
-  const db = await PGlite.create({ postgresqlconf: 'max_prepared_transactions = 4' });
-  await db.exec(CLOCK);
-  for (const f of readdirSync(sqlDir).filter((f) => f.endsWith('.sql')).sort()) {
-    await db.exec(readFileSync(join(sqlDir, f), 'utf8'));
-  }
-  t.after(() => db.close());
-  return db;
-}
+const boot = engineBoot();
 
 const rows = async (db, sql, params) => (await db.query(sql, params)).rows;
 const val = async (db, sql, params) => Object.values((await rows(db, sql, params))[0])[0];
