@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, newPage, shot, startPostgres, useSite, violations } from './harness.mjs';
+import { ROOT, newPage, shot, startPostgres, useSite, violations, runInConsole } from './harness.mjs';
 
 const site = useSite();
 
@@ -26,13 +26,7 @@ async function started(page) {
 }
 
 /** Types `sql` into the console and runs it; waits for its answer (rows, text or error). */
-async function run(page, sql) {
-  const before = Number(await page.getAttribute('.console-result', 'data-answers'));
-  await page.fill('#console-input', sql);
-  await page.click('#console-run');
-  await page.waitForFunction((n) => Number(document.querySelector('.console-result').dataset.answers) > n, before, { timeout: 60_000 });
-  await page.waitForFunction(() => !document.querySelector('#console-run').disabled);
-}
+const run = runInConsole;
 
 const clipboardText = (page) => page.evaluate(() => navigator.clipboard.readText());
 

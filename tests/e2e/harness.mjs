@@ -303,3 +303,13 @@ export async function simulated(page) {
     return b && !b.disabled;
   }, null, { timeout: 120_000 });
 }
+
+/** Types `sql` into the page's SQL console and runs it; waits until its answer (rows, text,
+ * an error) is shown and the console takes input again. */
+export async function runInConsole(page, sql) {
+  const before = Number(await page.getAttribute('.console-result', 'data-answers'));
+  await page.fill('#console-input', sql);
+  await page.click('#console-run');
+  await page.waitForFunction((n) => Number(document.querySelector('.console-result').dataset.answers) > n, before, { timeout: 60_000 });
+  await page.waitForFunction(() => !document.querySelector('#console-run').disabled);
+}

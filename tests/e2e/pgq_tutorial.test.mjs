@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { newPage, startPostgres, useSite, pgqIdle } from './harness.mjs';
+import { newPage, startPostgres, useSite, pgqIdle, runInConsole } from './harness.mjs';
 
 const site = useSite();
 const SHOTS = '/tmp/console-shots';
@@ -22,11 +22,7 @@ const SHOTS = '/tmp/console-shots';
 /** Runs `sql` in the console and returns each step: { step, failed, stmt, summary, cells,
  * fields, notices, note, echo, error }. */
 async function run(page, sql) {
-  const before = Number(await page.getAttribute('.console-result', 'data-answers'));
-  await page.fill('#console-input', sql);
-  await page.click('#console-run');
-  await page.waitForFunction((n) => Number(document.querySelector('.console-result').dataset.answers) > n, before, { timeout: 60_000 });
-  await page.waitForFunction(() => !document.querySelector('#console-run').disabled);
+  await runInConsole(page, sql);
   return page.$$eval('.console-result .console-step', (els) =>
     els.map((el) => {
       const text = (sel) => el.querySelector(sel)?.textContent.trim() ?? null;
