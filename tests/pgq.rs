@@ -1368,7 +1368,7 @@ async fn the_cursor_query_puts_a_consumer_on_the_table_of_its_oldest_unacked_eve
     assert_eq!(
         consumer_info(&db, EMAIL).await.lag_events,
         3,
-        "the same count as get_consumer_info's"
+        "the same count as consumer_report's"
     );
 
     // email reads them too; the period passes; maint switches to table 1.
@@ -1384,7 +1384,18 @@ async fn the_cursor_query_puts_a_consumer_on_the_table_of_its_oldest_unacked_eve
     run_all(&mut lab, &db, [Tick, Tick]).await;
     drain(&mut lab, &db, BILLING).await;
     drain(&mut lab, &db, EMAIL).await;
-    run_all(&mut lab, &db, [SendOne, Tick]).await;
+    run(&mut lab, &db, SendOne).await;
+    // Event ids are PgQue's: each Tick (force_next_tick) moved the sequence ahead, so event
+    // 5's id is read, not counted.
+    let fifth = db
+        .query::<serde_json::Value>("select max(ev_id)::int as id from pgque.event_1", &[])
+        .await
+        .expect("the newest event id")
+        .first()
+        .and_then(|r| r["id"].as_i64())
+        .expect("an id");
+    assert!(fifth > 5, "a forced tick moved the sequence ahead: {fifth}");
+    run(&mut lab, &db, Tick).await;
     drain(&mut lab, &db, BILLING).await;
     run_all(&mut lab, &db, [Advance(model::ROTATION_SECONDS + 1), Maint]).await;
     assert!(maint_did(&lab, "rotate"), "{:?}", lab.last_maint);
@@ -1404,7 +1415,7 @@ async fn the_cursor_query_puts_a_consumer_on_the_table_of_its_oldest_unacked_eve
         .expect("email");
     assert_eq!(
         (email.next_msg_id, email.table_name.as_deref()),
-        (Some(5), Some("pgque.event_1_1"))
+        (Some(fifth), Some("pgque.event_1_1"))
     );
     db.close().await;
 }
@@ -1435,6 +1446,38 @@ async fn the_lab_survives_its_queue_dropped_from_the_console_and_reset_makes_it_
         Some("pgq.error.PQ001".to_string())
     );
     let mut lab = Lab::setup(&db).await.expect("Reset sets the lab up again");
+    run_all(&mut lab, &db, [SendOne, Tick]).await;
+    let (_, batch) = next_batch(&mut lab, &db, BILLING, 100).await;
+    assert_eq!(payloads(&batch), [r#"{"order":1}"#]);
+    db.close().await;
+}
+
+/// PgQue's `uninstall()`, typed into the SQL console, drops schema pgque: the page still
+/// reads and says the engine is gone, an action's error is explained by the same words,
+/// and Reset installs the engine and the lab's queue again.
+#[wasm_bindgen_test]
+async fn the_lab_survives_pgque_uninstalled_from_the_console_and_reset_installs_it_again() {
+    let (db, mut lab) = lab().await;
+    run_all(&mut lab, &db, [SendOne, Tick]).await;
+    db.query::<serde_json::Value>("select pgque.uninstall()", &[])
+        .await
+        .expect("uninstall");
+    let snap = model::snapshot(&db).await.expect("the page still reads");
+    assert!(snap.uninstalled && snap.queue.is_none() && snap.jobs.is_empty());
+    let e = lab
+        .run(&db, SendOne)
+        .await
+        .expect_err("no engine to send with");
+    assert_eq!(code(&e), "3F000", "{}", e.message);
+    assert_eq!(
+        model::error_key(&e).map(|k| k.to_string()),
+        Some("pgq.engine_gone".to_string())
+    );
+    let mut lab = Lab::setup(&db)
+        .await
+        .expect("Reset installs the engine again");
+    let snap = model::snapshot(&db).await.expect("reads");
+    assert!(!snap.uninstalled && snap.queue.is_some());
     run_all(&mut lab, &db, [SendOne, Tick]).await;
     let (_, batch) = next_batch(&mut lab, &db, BILLING, 100).await;
     assert_eq!(payloads(&batch), [r#"{"order":1}"#]);

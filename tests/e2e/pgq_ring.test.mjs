@@ -58,7 +58,7 @@ test('the ring marks the current table and the next to truncate, and puts each c
   assert.equal(r.role, 'img');
   // What holds rotation is the engine's: the period has not passed (its reason comes first).
   assert.match(r.nextState, /^not before \d\d:\d\d:\d\d/);
-  assert.deepEqual(r.holds.sort(), ['audit', 'email'], 'get_consumer_info says which cursors hold rotation');
+  assert.deepEqual(r.holds.sort(), ['audit', 'email'], 'consumer_report says which cursors hold rotation');
   assert.deepEqual(r.facts.slice(0, 2), [
     'Current table, where send writes: pgque.event_1_0, 1 event.',
     `Next to truncate: pgque.event_1_1, 0 events; ${r.nextState}.`,

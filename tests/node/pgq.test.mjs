@@ -39,7 +39,7 @@ async function tick(db, queue = 'q') {
 async function drain(db, queue, consumer) {
   const got = [];
   for (let i = 0; i < 1000; i++) {
-    const lag = await val(db, `select lag_ticks from pgque.get_consumer_info($1, $2)`, [queue, consumer]);
+    const lag = await val(db, `select lag_ticks from pgque.consumer_report($1, $2)`, [queue, consumer]);
     if (lag === 0) return got;
     const batch = await receive(db, queue, consumer, 10000);
     got.push(...batch.map((r) => r.payload));
@@ -162,7 +162,7 @@ test('receive returns the whole batch when its limit is at least the batch size;
   assert.deepEqual(again, b, 'same batch id, same events');
   assert.equal(await val(db, `select pgque.ack($1)`, [b[0].batch_id]), 1);
   assert.equal(await val(db, `select pgque.ack($1)`, [b[0].batch_id]), 0, 'a second ack finds no open batch');
-  const info = await one(db, `select * from pgque.get_consumer_info('q', 'a')`);
+  const info = await one(db, `select * from pgque.consumer_report('q', 'a')`);
   assert.equal(info.current_batch, null);
   assert.equal(Number(info.last_tick), 2);
 });
@@ -232,7 +232,7 @@ test('an event sent after the newest tick waits for the next tick (delivery late
   const db = await bootQueue(t, ['a']);
   await send(db, 'q', 'x');
   assert.deepEqual(await receive(db, 'q', 'a'), []);
-  const lag = await one(db, `select lag_events, lag_ticks from pgque.get_consumer_info('q', 'a')`);
+  const lag = await one(db, `select lag_events, lag_ticks from pgque.consumer_report('q', 'a')`);
   assert.equal(Number(lag.lag_events), 1);
   assert.equal(lag.lag_ticks, 0);
   await tick(db);
@@ -282,9 +282,9 @@ test('a nacked event returns to that consumer only, with the same id, after its 
   assert.equal(await val(db, `select pgque.maint_retry_events()`), 0);
   await tick(db);
   assert.deepEqual(await drain(db, 'q', 'a'), [], 'a dead event is not retried');
-  const dead = await rows(db, `select * from pgque.dlq_inspect('q')`);
+  const dead = await rows(db, `select c.co_name as dl_consumer, d.* from pgque.dlq_inspect('q') d join pgque.consumer c on c.co_id = d.dl_consumer_id`);
   assert.deepEqual(dead.map((d) => [d.dl_consumer, d.ev_data, d.ev_retry, d.dl_reason]), [['a', 'flaky', 5, 'attempt 5']]);
-  const info = await one(db, `select dead_letters, retries_pending, max_retries from pgque.get_queue_info('q')`);
+  const info = await one(db, `select dead_letters, retries_pending, max_retries from pgque.queue_report('q')`);
   assert.deepEqual([info.dead_letters, info.retries_pending, info.max_retries], [1, 0, 5]);
 });
 
@@ -336,7 +336,7 @@ test('maint() truncates only a table every consumer has passed; a lagging consum
   const wait = (await maint()).find((r) => r.action === 'wait');
   assert.deepEqual([wait.reason, wait.args[0]], ['consumer', 'slow'], 'the wait names the consumer that holds it');
   assert.equal(await cur(), 0);
-  const info = await rows(db, `select consumer_name, holds_rotation from pgque.get_consumer_info('q') order by 1`);
+  const info = await rows(db, `select consumer_name, holds_rotation from pgque.consumer_report('q') order by 1`);
   assert.deepEqual(info.map((r) => [r.consumer_name, r.holds_rotation]), [['fast', false], ['slow', true]]);
 
   gotSlow.push(...(await drain(db, 'q', 'slow')));
@@ -498,7 +498,7 @@ test('get_cursor_info puts each consumer on the oldest table holding an event it
   const cursors = async () => Object.fromEntries(
     (await rows(db, `select * from pgque.get_cursor_info('q')`)).map((r) => [r.consumer_name,
       [r.table_no, r.table_name, Number(r.unread), r.next_msg_id === null ? null : Number(r.next_msg_id), r.tables]]));
-  const lag = async (c) => Number(await val(db, `select lag_events from pgque.get_consumer_info('q', $1)`, [c]));
+  const lag = async (c) => Number(await val(db, `select lag_events from pgque.consumer_report('q', $1)`, [c]));
   const cur = async () => (await one(db, `select queue_cur_table from pgque.get_queue_info('q')`)).queue_cur_table;
   // The period passes and maint() runs: it rotates, and the current table is then `table`.
   const rotatesTo = async (table) => {
@@ -521,14 +521,15 @@ test('get_cursor_info puts each consumer on the oldest table holding an event it
   const after = await cursors();
   assert.deepEqual(after.fast, [null, null, 0, null, []], 'acked: fast is caught up');
   assert.deepEqual(after.slow, [0, 'pgque.event_1_0', 3, 1, [0]], 'slow still has all three in table 0');
-  assert.equal(await lag('slow'), 3, 'the same count as get_consumer_info.lag_events');
+  assert.equal(await lag('slow'), 3, 'the same count as consumer_report.lag_events');
 
   // Rotation: once slow has read them too, both cursors are past table 0 and the period has
   // passed, so maint switches to table 1 (truncating it: it is empty).
   await drain(db, 'q', 'slow');
   await rotatesTo(1);
-  await send(db, 'q', 'e4');
-  assert.deepEqual((await cursors()).slow, [1, 'pgque.event_1_1', 1, 4, [1]], 'after the rotation the next event is in the new current table');
+  // Event ids are PgQue's: each forced tick moved the sequence ahead, so they are read back.
+  const e4 = Number(await send(db, 'q', 'e4'));
+  assert.deepEqual((await cursors()).slow, [1, 'pgque.event_1_1', 1, e4, [1]], 'after the rotation the next event is in the new current table');
   // Both read e4 (the ticks record step 2 and pass it); e5 goes into table 1 unread by
   // either; fast reads it, slow does not, and the next rotation leaves slow's cursor on
   // table 1, behind the new current table 2.
@@ -536,14 +537,14 @@ test('get_cursor_info puts each consumer on the oldest table holding an event it
   await tick(db);
   await drain(db, 'q', 'fast');
   await drain(db, 'q', 'slow');
-  await send(db, 'q', 'e5');
+  const e5 = Number(await send(db, 'q', 'e5'));
   await tick(db);
   await drain(db, 'q', 'fast');
   await rotatesTo(2);
-  await send(db, 'q', 'e6');
+  const e6 = Number(await send(db, 'q', 'e6'));
   const c = await cursors();
-  assert.deepEqual(c.fast, [2, 'pgque.event_1_2', 1, 6, [2]], 'fast: only e6, in the current table');
-  assert.deepEqual(c.slow, [1, 'pgque.event_1_1', 2, 5, [1, 2]], 'slow: e5 in table 1 (older), then e6 in table 2');
+  assert.deepEqual(c.fast, [2, 'pgque.event_1_2', 1, e6, [2]], 'fast: only e6, in the current table');
+  assert.deepEqual(c.slow, [1, 'pgque.event_1_1', 2, e5, [1, 2]], 'slow: e5 in table 1 (older), then e6 in table 2');
   assert.equal(await lag('slow'), 2);
   await rejects(db.query(`select * from pgque.get_cursor_info('nope')`), 'P0001', /^queue not found: nope$/);
 });

@@ -22,7 +22,7 @@ async function tick(db) {
 async function drain(db, consumer) {
   const got = [];
   for (let i = 0; i < 100; i++) {
-    const lag = await val(db, `select lag_ticks from pgque.get_consumer_info('q', $1)`, [consumer]);
+    const lag = await val(db, `select lag_ticks from pgque.consumer_report('q', $1)`, [consumer]);
     if (lag === 0) return got;
     const batch = await rows(db, `select * from pgque.receive('q', $1, 10000)`, [consumer]);
     got.push(...batch.map((r) => r.payload));

@@ -549,11 +549,26 @@ impl Lab {
     }
 }
 
+/// PostgreSQL's SQLSTATE for a schema that does not exist (`invalid_schema_name`).
+const UNDEFINED_SCHEMA: &str = "3F000";
+
 /// Reads the queue for the view (statistics flushed first, so dead tuples are current).
 pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
     let now = clock::now(db).await?;
     sql::flush_stats(db).await?;
-    let queue = sql::queue_info(db, QUEUE).await?;
+    let queue = match sql::queue_info(db, QUEUE).await {
+        // Schema pgque is gone (pgque.uninstall() from the SQL console): the page says so and
+        // offers Reset, which installs the engine again.
+        Err(e) if e.code.as_deref() == Some(UNDEFINED_SCHEMA) => {
+            return Ok(Snapshot {
+                now,
+                uninstalled: true,
+                inflight_open: sql::inflight_open(db).await?,
+                ..Snapshot::default()
+            });
+        }
+        queue => queue?,
+    };
     if queue.is_none() {
         // The lab's queue is gone (drop_queue from the SQL console, as PgQue's tutorial ends):
         // the page says so and offers Reset; nothing else of it can be read.
@@ -583,6 +598,7 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
         dead,
         inflight_open,
         jobs,
+        uninstalled: false,
     })
 }
 

@@ -19,7 +19,7 @@ pub struct Event {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-/// `pgque.get_queue_info`: PgQue's columns (under the lab's field names where the view has
+/// `pgque.queue_report`: PgQue's columns (under the lab's field names where the view has
 /// its own), then the lab's.
 pub struct QueueInfo {
     pub queue_name: String,
@@ -82,7 +82,7 @@ pub fn reason_msg(reason: Option<&str>, args: &[String]) -> Msg {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-/// `pgque.get_consumer_info`: PgQue's columns, then the lab's.
+/// `pgque.consumer_report`: PgQue's columns (get_consumer_info's), then the lab's.
 pub struct ConsumerInfo {
     pub consumer_name: String,
     pub last_tick: i64,
@@ -213,6 +213,8 @@ pub struct Snapshot {
     pub inflight_open: bool,
     /// PgQue's four jobs on the lab clock (`pgque.start()` schedules them).
     pub jobs: Vec<Job>,
+    /// Schema pgque is gone (`pgque.uninstall()`): nothing else was read.
+    pub uninstalled: bool,
 }
 
 /// A statement's row of one column, read only inside the lab: `Name { column: Type }`,

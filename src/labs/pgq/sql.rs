@@ -111,6 +111,8 @@ pub fn error_key(e: &DbError) -> Option<Key> {
     match e.code.as_deref()? {
         "22023" => return Some(keys::PGQ_ERROR_22023),
         "55P03" => return Some(keys::PGQ_ERROR_55P03),
+        // schema pgque does not exist: pgque.uninstall() ran
+        "3F000" => return Some(keys::PGQ_ENGINE_GONE),
         "P0001" => {}
         _ => return None,
     }
@@ -440,7 +442,7 @@ pub async fn flush_stats(c: &impl Conn) -> Result<(), DbError> {
     run(c, FLUSH_STATS_SQL, &[]).await
 }
 
-/// The queue's row of `pgque.get_queue_info` (queue_info.sql).
+/// The queue's row of `pgque.queue_report` (queue_info.sql).
 pub async fn queue_info(c: &impl Conn, queue: &str) -> Result<Option<QueueInfo>, DbError> {
     Ok(c.query::<QueueInfo>(QUEUE_INFO_SQL, &[queue.into()])
         .await?
@@ -456,7 +458,7 @@ async fn of_queue<T: DeserializeOwned>(
     Ok(c.query::<T>(sql, &[queue.into()]).await?.rows)
 }
 
-/// Every consumer of the queue, as `pgque.get_consumer_info` reports it (consumer_info.sql).
+/// Every consumer of the queue, as `pgque.consumer_report` reports it (consumer_info.sql).
 pub async fn consumer_info(c: &impl Conn, queue: &str) -> Result<Vec<ConsumerInfo>, DbError> {
     of_queue(c, CONSUMER_INFO_SQL, queue).await
 }

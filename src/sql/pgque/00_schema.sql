@@ -54,8 +54,6 @@ create table pgque.queue (
     queue_ticker_max_count   int not null default 500,
     queue_ticker_max_lag     interval not null default '3 seconds',
     queue_ticker_idle_period interval not null default '1 minute',
-    -- set by force_next_tick: the next ticker(queue) ticks whatever the thresholds
-    queue_force_tick         boolean not null default false,
     -- PgQue's pause switch (set_queue_config 'ticker_paused'): ticker() skips
     -- the queue, ticker(queue) refuses it
     queue_ticker_paused      boolean not null default false,
@@ -82,6 +80,17 @@ create table pgque.tick (
     tick_snapshot  pg_snapshot not null,
     tick_event_seq bigint not null,
     primary key (tick_queue, tick_id)
+);
+
+-- Consumer names, as PgQue's pgque.consumer: one row per name that has a
+-- subscription on some queue (a cooperative member's name is
+-- '<group>.<member>'), made by the first subscription and deleted with the
+-- last (pgque.forget_consumers). pgque.dead_letter refers to it by co_id.
+-- PgQue's pgque.subscription refers to it by id too (sub_consumer int4);
+-- the lab's keeps the name (sub_consumer text), which its queries read.
+create table pgque.consumer (
+    co_id   serial primary key,
+    co_name text not null unique
 );
 
 -- A consumer's registration on a queue: its cursor and its open batch.
@@ -151,26 +160,27 @@ create table pgque.retry_queue (
 
 -- Events a consumer gave up on: nacked once more after max_retries
 -- retries (PgQue's dead letter queue; PgQ has none). One row per queue,
--- consumer and event, however often it is nacked. PgQue refers to the
--- consumer by id (dl_consumer_id, a row of pgque.consumer); the lab keeps
--- its name here, dl_consumer.
+-- consumer and event, however often it is nacked. As PgQue's: the consumer
+-- is an id into pgque.consumer, and its rows go with it (on delete
+-- cascade): unregistering a consumer's last subscription drops its dead
+-- letters, and so does dropping the queue.
 create table pgque.dead_letter (
-    dl_id        bigint generated always as identity primary key,
-    dl_queue_id  int not null references pgque.queue on delete cascade,
-    dl_consumer  text not null,
-    dl_time      timestamptz not null,
-    dl_reason    text,
-    ev_id        bigint not null,
-    ev_time      timestamptz not null,
-    ev_txid      xid8,
-    ev_retry     int,
-    ev_type      text,
-    ev_data      text,
-    ev_extra1    text,
-    ev_extra2    text,
-    ev_extra3    text,
-    ev_extra4    text,
-    unique (dl_queue_id, dl_consumer, ev_id)
+    dl_id          bigint generated always as identity primary key,
+    dl_queue_id    int not null references pgque.queue on delete cascade,
+    dl_consumer_id int not null references pgque.consumer on delete cascade,
+    dl_time        timestamptz not null,
+    dl_reason      text,
+    ev_id          bigint not null,
+    ev_time        timestamptz not null,
+    ev_txid        xid8,
+    ev_retry       int,
+    ev_type        text,
+    ev_data        text,
+    ev_extra1      text,
+    ev_extra2      text,
+    ev_extra3      text,
+    ev_extra4      text,
+    unique (dl_queue_id, dl_consumer_id, ev_id)
 );
 
 -- Event tables are made per queue by create_queue():

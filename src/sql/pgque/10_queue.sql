@@ -232,6 +232,18 @@ begin
 end;
 $$;
 
+-- pgque.forget_consumers() returns void
+-- Guarantee: as PgQue's unregister_consumer: a name in pgque.consumer with
+-- no subscription left on any queue is deleted, and its dead letters with
+-- it (pgque.dead_letter's on delete cascade). Called after every
+-- unsubscribe and by drop_queue.
+create function pgque.forget_consumers()
+returns void
+language sql as $$
+    delete from pgque.consumer c
+     where not exists (select 1 from pgque.subscription s where s.sub_consumer = c.co_name)
+$$;
+
 -- pgque.drop_queue(i_queue text, i_force boolean) returns integer
 --   i_queue  queue name
 --   i_force  unsubscribe its consumers first (default false: refuse)
@@ -257,6 +269,7 @@ begin
     execute format('drop table %s cascade', pgque.event_table(q.queue_id));
     execute format('drop sequence pgque.%I', 'event_' || q.queue_id || '_id_seq');
     delete from pgque.queue where queue_id = q.queue_id;
+    perform pgque.forget_consumers();
     return 1;
 end;
 $$;
@@ -289,6 +302,7 @@ begin
         end if;
         return 0;
     end if;
+    insert into pgque.consumer (co_name) values (i_consumer) on conflict (co_name) do nothing;
     insert into pgque.subscription (sub_queue, sub_consumer, sub_last_tick, sub_active,
                                     sub_registered_at)
     values (q.queue_id, i_consumer, coalesce(i_tick_pos, q.queue_last_tick), now(), now());
@@ -307,9 +321,10 @@ language sql as $$ select pgque.register_consumer_at(i_queue, i_consumer, null) 
 --   i_queue, i_consumer  names (a member's: '<group>.<member>')
 -- Returns 1 when it was registered and is now gone, 0 when it was not
 -- registered (as PgQue: no error).
--- Guarantee: the consumer's cursor, open batch and pending retries are gone
--- (its dead letters stay, for inspection); it no longer holds rotation
--- back. A member (named '<group>.<member>') goes alone, and its group
+-- Guarantee: the consumer's cursor, open batch and pending retries are gone;
+-- it no longer holds rotation back. With its last subscription its name
+-- leaves pgque.consumer, and its dead letters go with it (as PgQue: read
+-- or copy them first, dlq_inspect). A member (named '<group>.<member>') goes alone, and its group
 -- becomes a plain consumer again when it was the last. Raises PgQue's
 -- 'cannot unregister cooperative main consumer with registered
 -- subconsumers' for a group that still has members, and 'cannot unregister
@@ -336,6 +351,7 @@ begin
         update pgque.subscription g set sub_role = 'normal', sub_active = now()
          where g.sub_id = s.sub_main
            and not exists (select 1 from pgque.subscription m where m.sub_main = s.sub_main);
+        perform pgque.forget_consumers();
         return 1;
     end if;
     if exists (select 1 from pgque.subscription where sub_main = s.sub_id) then
@@ -343,6 +359,7 @@ begin
             using hint = 'unregister its subconsumers first: pgque.unregister_subconsumer(queue, consumer, subconsumer)';
     end if;
     delete from pgque.subscription where sub_id = s.sub_id;
+    perform pgque.forget_consumers();
     return 1;
 end;
 $$;

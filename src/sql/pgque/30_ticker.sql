@@ -11,7 +11,8 @@
 -- and than twice the gap before it (idle ticks thin out up to
 -- ticker_idle_period); at once when the queue has no tick or a single one
 -- (no gap to measure yet: so the first send after create_queue is ticked at
--- once, as in PgQue) and after force_next_tick. Reads only. The scheduler
+-- once, as in PgQue); force_next_tick makes the first case true by moving
+-- the sequence ahead. Reads only. The scheduler
 -- (80_schedule.sql) uses it to jump the lab clock from one tick to the next
 -- instead of calling ticker() every 100 ms of lab time.
 create function pgque.tick_due_at(q pgque.queue)
@@ -24,7 +25,7 @@ declare
 begin
     select * into v_last from pgque.tick
      where tick_queue = q.queue_id order by tick_id desc limit 1;
-    if not found or q.queue_force_tick then
+    if not found then
         return '-infinity';
     end if;
     if v_seq > v_last.tick_event_seq then
@@ -83,7 +84,7 @@ begin
     v_tick := q.queue_last_tick + 1;
     insert into pgque.tick (tick_queue, tick_id, tick_time, tick_snapshot, tick_event_seq)
     values (q.queue_id, v_tick, now(), pg_current_snapshot(), pgque.event_seq(q.queue_id));
-    update pgque.queue set queue_last_tick = v_tick, queue_force_tick = false
+    update pgque.queue set queue_last_tick = v_tick
      where queue_id = q.queue_id;
     perform pg_notify('pgque_' || q.queue_name, v_tick::text);
     return v_tick;
@@ -118,18 +119,22 @@ $$;
 -- pgque.force_tick(i_queue text) returns bigint
 --   i_queue  queue name
 -- Returns the queue's last tick id (not a new one).
--- Guarantee: the next ticker(queue) makes a tick whatever its thresholds;
+-- Guarantee: PgQue's: the next ticker(queue) makes a tick whatever its
+-- thresholds, because the event id sequence is moved ahead by
+-- ticker_max_count * 2 + 1000 (as if that many events had been sent); it
 -- inserts no tick itself (PgQue's idiom: force_next_tick, then ticker, in
--- transactions of their own). force_tick is PgQ's older name for it. PgQue
--- forces it by moving the event id sequence ahead (ticker_max_count * 2 +
--- 1000); the lab sets a flag, so event ids stay small. Raises PgQue's
--- 'queue not found: <queue>', and 'queue <q> is paused
--- (queue_ticker_paused = true)'.
+-- transactions of their own). So the next event's id is that much higher,
+-- and ev_new and pending_events (estimates from the sequence) count the
+-- jump; events_waiting and lag_events (the lab's exact counts) do not.
+-- force_tick is PgQ's older name for it. Raises PgQue's 'queue not found:
+-- <queue>', 'queue <q> is paused (queue_ticker_paused = true)' and the
+-- external ticker's refusal.
 create function pgque.force_next_tick(i_queue text)
 returns bigint
 language plpgsql as $$
 declare
     q pgque.queue := pgque.find_queue(i_queue);
+    v_seq text := format('pgque.%I', 'event_' || q.queue_id || '_id_seq');
 begin
     if q.queue_ticker_paused then
         raise exception 'queue % is paused (queue_ticker_paused = true)', i_queue;
@@ -137,7 +142,7 @@ begin
     if q.queue_external_ticker then
         raise exception 'queue % is configured for external ticker; force_tick is meaningless — push ticks via pgque.ticker(queue, tick_id, ts, event_seq)', i_queue;
     end if;
-    update pgque.queue set queue_force_tick = true where queue_id = q.queue_id;
+    perform setval(v_seq, nextval(v_seq) + q.queue_ticker_max_count * 2 + 1000);
     return q.queue_last_tick;
 end;
 $$;

@@ -246,6 +246,51 @@ begin
 end;
 $$;
 
+-- pgque.get_batch_cursor(i_batch_id bigint, i_cursor_name text, i_quick_limit int,
+--                        i_extra_where text) returns setof record
+-- pgque.get_batch_cursor(i_batch_id, i_cursor_name, i_quick_limit): no filter
+--   i_cursor_name  the cursor to declare (quoted as an identifier)
+--   i_quick_limit  how many events to return at once (0 or less: none)
+--   i_extra_where  a trusted SQL fragment over get_batch_events' columns,
+--                  spliced in verbatim as PgQ's is: never user input
+-- Returns the first i_quick_limit events of the batch, as get_batch_events;
+-- the rest are read with `fetch N from <cursor>` in the same transaction
+-- (a cursor lives until the transaction ends: call it inside begin … commit).
+-- Null arguments: no rows, no cursor (as PgQ). Guarantee: reads only; raises
+-- get_batch_events' 'batch not found' for a batch that is not open.
+create function pgque.get_batch_cursor(i_batch_id bigint, i_cursor_name text,
+                                       i_quick_limit int4, i_extra_where text)
+returns table (ev_id bigint, ev_time timestamptz, ev_txid bigint, ev_retry int,
+               ev_type text, ev_data text, ev_extra1 text, ev_extra2 text,
+               ev_extra3 text, ev_extra4 text)
+language plpgsql as $$
+declare
+    v_sql text;
+begin
+    if i_batch_id is null or i_cursor_name is null or i_quick_limit is null then
+        return;
+    end if;
+    perform 1 from pgque.get_batch_events(i_batch_id) limit 1;
+    v_sql := format('select * from pgque.get_batch_events(%s) e', i_batch_id);
+    if i_extra_where is not null then
+        v_sql := v_sql || ' where ' || i_extra_where;
+    end if;
+    execute format('declare %I no scroll cursor for %s order by 1', i_cursor_name, v_sql);
+    if i_quick_limit <= 0 then
+        return;
+    end if;
+    return query execute format('fetch %s from %I', i_quick_limit, i_cursor_name);
+end;
+$$;
+
+create function pgque.get_batch_cursor(i_batch_id bigint, i_cursor_name text, i_quick_limit int4)
+returns table (ev_id bigint, ev_time timestamptz, ev_txid bigint, ev_retry int,
+               ev_type text, ev_data text, ev_extra1 text, ev_extra2 text,
+               ev_extra3 text, ev_extra4 text)
+language sql as $$
+    select * from pgque.get_batch_cursor(i_batch_id, i_cursor_name, i_quick_limit, null)
+$$;
+
 -- pgque.finish_batch(i_batch_id bigint) returns integer
 --   i_batch_id  an open batch
 -- Returns 1 when the batch was open and is now finished, 0 (with PgQue's

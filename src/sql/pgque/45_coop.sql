@@ -95,6 +95,7 @@ begin
     if exists (select 1 from pgque.subscription where sub_queue = q.queue_id and sub_consumer = v_name) then
         return 0;
     end if;
+    insert into pgque.consumer (co_name) values (v_name) on conflict (co_name) do nothing;
     insert into pgque.subscription (sub_queue, sub_consumer, sub_role, sub_main, sub_last_tick,
                                     sub_active, sub_registered_at)
     values (q.queue_id, v_name, 'coop_member', m.sub_id, null, now(), now());
@@ -171,6 +172,7 @@ begin
         end loop;
     end if;
     delete from pgque.subscription where sub_id = m.sub_id;
+    perform pgque.forget_consumers();
     if not exists (select 1 from pgque.subscription where sub_main = m.sub_main) then
         update pgque.subscription set sub_role = 'normal' where sub_id = m.sub_main;
     end if;

@@ -92,20 +92,21 @@ returns integer
 language plpgsql as $$
 declare
     s pgque.subscription;
-    v_consumer text;
+    v_consumer int;
 begin
     select * into s from pgque.subscription where sub_batch = i_batch_id;
     if not found then
         raise exception 'batch not found: %', i_batch_id;
     end if;
-    select sub_consumer into v_consumer from pgque.subscription
-     where sub_id = coalesce(s.sub_main, s.sub_id);
-    insert into pgque.dead_letter (dl_queue_id, dl_consumer, dl_time, dl_reason, ev_id, ev_time,
+    select c.co_id into v_consumer from pgque.subscription g
+      join pgque.consumer c on c.co_name = g.sub_consumer
+     where g.sub_id = coalesce(s.sub_main, s.sub_id);
+    insert into pgque.dead_letter (dl_queue_id, dl_consumer_id, dl_time, dl_reason, ev_id, ev_time,
                                    ev_txid, ev_retry, ev_type, ev_data, ev_extra1, ev_extra2,
                                    ev_extra3, ev_extra4)
     values (s.sub_queue, v_consumer, now(), i_reason, i_event_id, i_ev_time, i_ev_txid,
             i_ev_retry, i_ev_type, i_ev_data, i_ev_extra1, i_ev_extra2, i_ev_extra3, i_ev_extra4)
-    on conflict (dl_queue_id, dl_consumer, ev_id) do nothing;
+    on conflict (dl_queue_id, dl_consumer_id, ev_id) do nothing;
     return 1;
 end;
 $$;

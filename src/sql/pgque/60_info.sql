@@ -1,5 +1,7 @@
--- Observing: get_queue_info, get_consumer_info (PgQue's columns first, then the
--- lab's), get_table_info (the lab's own). Read only.
+-- Observing: queue_report and consumer_report (PgQue's columns first, then the
+-- lab's: what L4's page reads, in one call each), get_queue_info and
+-- get_consumer_info (PgQue's overloads and columns, from the reports),
+-- get_batch_info, get_table_info and get_cursor_info (the lab's own). Read only.
 
 -- pgque.events_after(i_queue_id int, i_snap pg_snapshot) returns bigint
 -- How many committed events of the queue were not yet visible in snapshot
@@ -19,7 +21,7 @@ begin
 end;
 $$;
 
--- pgque.get_queue_info(i_queue text) returns table
+-- pgque.queue_report(i_queue text) returns table: get_queue_info and more
 --   i_queue  a queue name, or null (default) for every queue
 -- Returns PgQue's columns: (queue_name text, queue_ntables int,
 --   queue_cur_table int, queue_rotation_period interval,
@@ -44,7 +46,7 @@ $$;
 --                lock on the table is only found by trying); reason/args
 --                say it as a code and its values
 -- Guarantee: reads only. An unknown queue name gives no rows (as PgQue).
-create function pgque.get_queue_info(i_queue text default null)
+create function pgque.queue_report(i_queue text default null)
 returns table (queue_name text, queue_ntables int, queue_cur_table int,
                queue_rotation_period interval, queue_switch_time timestamptz,
                queue_external_ticker boolean, queue_ticker_paused boolean,
@@ -88,7 +90,8 @@ begin
 end;
 $$;
 
--- pgque.get_consumer_info(i_queue text, i_consumer text) returns table
+-- pgque.consumer_report(i_queue text, i_consumer text) returns table:
+-- get_consumer_info and more
 --   i_queue     a queue name, or null (default) for every queue
 --   i_consumer  a consumer name, or null (default) for every consumer
 -- Returns one row per consumer, as PgQue: a cooperative group's members too,
@@ -116,7 +119,7 @@ $$;
 --   subconsumers    members of a cooperative group (0: a plain consumer)
 -- Guarantee: reads only. An unknown queue or consumer name gives no rows
 -- (as PgQue).
-create function pgque.get_consumer_info(i_queue text default null, i_consumer text default null)
+create function pgque.consumer_report(i_queue text default null, i_consumer text default null)
 returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
                last_tick bigint, current_batch bigint, next_tick bigint,
                pending_events bigint, last_tick_time timestamptz, lag_ticks int,
@@ -160,7 +163,8 @@ begin
         end if;
         select count(*)::int into retries_pending from pgque.retry_queue rq where rq.ev_owner = r.sub_id;
         select count(*)::int into dead_letters from pgque.dead_letter d
-         where d.dl_queue_id = r.queue_id and d.dl_consumer = r.sub_consumer;
+          join pgque.consumer c on c.co_id = d.dl_consumer_id
+         where d.dl_queue_id = r.queue_id and c.co_name = r.sub_consumer;
         select r.queue_switch_step2 is not null and exists (
                    select 1 from pgque.subscription x
                      join pgque.tick xt on xt.tick_queue = x.sub_queue and xt.tick_id = x.sub_last_tick
@@ -171,6 +175,76 @@ begin
         return next;
     end loop;
 end;
+$$;
+
+-- PgQue's info functions, with PgQue's overloads and columns only (its
+-- reference lists them so; a report's extra columns would change what
+-- `select *` shows and what a caller declares):
+--   pgque.get_queue_info()                      every queue
+--   pgque.get_queue_info(i_queue_name text)     one queue (none: no rows)
+--   pgque.get_consumer_info()                   every consumer of every queue
+--   pgque.get_consumer_info(i_queue_name text)  the queue's consumers
+--   pgque.get_consumer_info(i_queue_name text, i_consumer_name text)
+-- Each is the first columns of queue_report / consumer_report, which say
+-- what every column means. Reads only.
+create function pgque.get_queue_info()
+returns table (queue_name text, queue_ntables int, queue_cur_table int,
+               queue_rotation_period interval, queue_switch_time timestamptz,
+               queue_external_ticker boolean, queue_ticker_paused boolean,
+               queue_ticker_max_count int, queue_ticker_max_lag interval,
+               queue_ticker_idle_period interval, ticker_lag interval,
+               ev_per_sec float8, ev_new bigint, last_tick_id bigint)
+language sql stable as $$
+    select queue_name, queue_ntables, queue_cur_table, queue_rotation_period, queue_switch_time,
+           queue_external_ticker, queue_ticker_paused, queue_ticker_max_count,
+           queue_ticker_max_lag, queue_ticker_idle_period, ticker_lag, ev_per_sec, ev_new,
+           last_tick_id
+      from pgque.queue_report(null)
+$$;
+
+create function pgque.get_queue_info(i_queue_name text)
+returns table (queue_name text, queue_ntables int, queue_cur_table int,
+               queue_rotation_period interval, queue_switch_time timestamptz,
+               queue_external_ticker boolean, queue_ticker_paused boolean,
+               queue_ticker_max_count int, queue_ticker_max_lag interval,
+               queue_ticker_idle_period interval, ticker_lag interval,
+               ev_per_sec float8, ev_new bigint, last_tick_id bigint)
+language sql stable as $$
+    select queue_name, queue_ntables, queue_cur_table, queue_rotation_period, queue_switch_time,
+           queue_external_ticker, queue_ticker_paused, queue_ticker_max_count,
+           queue_ticker_max_lag, queue_ticker_idle_period, ticker_lag, ev_per_sec, ev_new,
+           last_tick_id
+      from pgque.queue_report(i_queue_name)
+$$;
+
+create function pgque.get_consumer_info()
+returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
+               last_tick bigint, current_batch bigint, next_tick bigint,
+               pending_events bigint)
+language sql stable as $$
+    select queue_name, consumer_name, lag, last_seen, last_tick, current_batch, next_tick,
+           pending_events
+      from pgque.consumer_report(null, null)
+$$;
+
+create function pgque.get_consumer_info(i_queue_name text)
+returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
+               last_tick bigint, current_batch bigint, next_tick bigint,
+               pending_events bigint)
+language sql stable as $$
+    select queue_name, consumer_name, lag, last_seen, last_tick, current_batch, next_tick,
+           pending_events
+      from pgque.consumer_report(i_queue_name, null)
+$$;
+
+create function pgque.get_consumer_info(i_queue_name text, i_consumer_name text)
+returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
+               last_tick bigint, current_batch bigint, next_tick bigint,
+               pending_events bigint)
+language sql stable as $$
+    select queue_name, consumer_name, lag, last_seen, last_tick, current_batch, next_tick,
+           pending_events
+      from pgque.consumer_report(i_queue_name, i_consumer_name)
 $$;
 
 -- pgque.get_batch_info(i_batch_id bigint) returns record

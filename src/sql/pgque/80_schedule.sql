@@ -53,6 +53,22 @@ insert into pgque.lab_job (job_name, job_order, schedule, command) values
     ('pgque_maint', 3, interval '30 seconds', 'select pgque.maint()'),
     ('pgque_rotate_step2', 4, interval '10 seconds', 'select pgque.maint_rotate_tables_step2()');
 
+-- pgque.uninstall() returns void
+-- As PgQue's: stops the jobs, then drops schema pgque with everything in
+-- it (queues, events, consumers, dead letters), and says so in a notice.
+-- The roles stay (they belong to the server, not to one database). In the
+-- lab, L4's page then says PgQue is not installed, and Reset installs it
+-- again. Revoked from pgque_admin (90_roles.sql): only the owner runs it.
+create function pgque.uninstall()
+returns void
+language plpgsql as $$
+begin
+    perform pgque.stop();
+    drop schema pgque cascade;
+    raise notice 'pgque uninstalled. Run DROP ROLE IF EXISTS pgque_reader, pgque_writer, pgque_admin; manually if needed.';
+end;
+$$;
+
 -- pgque.version() returns text
 -- PgQue's version() answers its release; the lab answers the PgQue API it
 -- follows (PgQue 0.3.0-devel) with its own name as build metadata.

@@ -51,7 +51,9 @@ grant execute on function
     pgque.touch_subconsumer(text, text, text),
     pgque.next_batch(text, text, text, interval),
     pgque.receive_coop(text, text, text, int, interval),
-    pgque.get_queue_info(text), pgque.get_consumer_info(text, text),
+    pgque.get_queue_info(), pgque.get_queue_info(text),
+    pgque.get_consumer_info(), pgque.get_consumer_info(text), pgque.get_consumer_info(text, text),
+    pgque.queue_report(text), pgque.consumer_report(text, text),
     pgque.get_batch_info(bigint), pgque.version(), pgque.dlq_inspect(text, int)
   to pgque_reader;
 
@@ -68,3 +70,5 @@ grant execute on function
 
 -- internal: callers use send_batch
 revoke execute on function pgque.insert_event_bulk(text, text, text[]) from pgque_admin;
+-- the owner's alone (it drops the schema)
+revoke execute on function pgque.uninstall() from pgque_admin;

@@ -31,7 +31,13 @@ insert into contract.grants values
   ('pgque.maint_retry_events()',                              false, false, true),
   ('pgque.dlq_purge(text,interval)',                          false, false, true),
   ('pgque.set_tick_period_ms(integer)',                       false, false, true),
-  ('pgque.status()',                                          false, false, true);
+  ('pgque.status()',                                          false, false, true),
+  ('pgque.get_queue_info()',                                  true,  false, true),
+  ('pgque.get_consumer_info()',                               true,  false, true),
+  ('pgque.get_consumer_info(text)',                           true,  false, true),
+  ('pgque.get_batch_cursor(bigint,text,integer)',             false, false, true),
+  ('pgque.get_batch_cursor(bigint,text,integer,text)',        false, false, true),
+  ('pgque.uninstall()',                                       false, false, false);
 select contract.eq(
   (select string_agg(fn || case when p is null then ' (missing)' else ' (grants differ)' end, ', ' order by fn)
      from (select g.*, to_regprocedure(g.fn) as p from contract.grants g) g

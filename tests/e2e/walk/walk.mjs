@@ -11,7 +11,7 @@
 //   - the SQL labs' tables on screen equal a query of their own schema, read through the
 //     page's own SQL console (it runs on the lab's PGlite, in the lab's search path):
 //     L1's jobs table and counts against `jobs`, L4's consumer cards (cursor, events not
-//     acked) against `pgque.get_consumer_info('orders')`.
+//     acked) against `pgque.consumer_report('orders')`.
 // The screen is read before the console's query: the query makes the lab read its tables
 // again, which would hide a table that an action left stale.
 import { startPostgres, switchLanguage } from '../harness.mjs';
@@ -191,17 +191,17 @@ async function checkL4(page, nonce) {
     lag: a.querySelector('p.muted')?.textContent ?? '',
   })));
   const row = await consoleRow(page, `coalesce((select json_agg(json_build_array(consumer_name, last_tick, lag_events) order by consumer_name)
-      from pgque.get_consumer_info('orders')), '[]')::text as consumers;`, nonce);
+      from pgque.consumer_report('orders')), '[]')::text as consumers;`, nonce);
   const db = JSON.parse(row.consumers);
   const names = screen.map((c) => c.name).sort();
   const dbNames = db.map((c) => c[0]).sort();
-  if (canon(names) !== canon(dbNames)) fail(`L4's consumer cards (${names.join(', ') || 'none'}) differ from pgque.get_consumer_info('orders') (${dbNames.join(', ') || 'none'})`);
+  if (canon(names) !== canon(dbNames)) fail(`L4's consumer cards (${names.join(', ') || 'none'}) differ from pgque.consumer_report('orders') (${dbNames.join(', ') || 'none'})`);
   for (const [name, tick, lag] of db) {
     const c = screen.find((s) => s.name === name);
     const cursor = numbers(c.cursor)[0];
-    if (cursor !== Number(tick)) fail(`L4's consumer ${name} shows "${c.cursor.trim()}", get_consumer_info has last_tick ${tick}`);
+    if (cursor !== Number(tick)) fail(`L4's consumer ${name} shows "${c.cursor.trim()}", consumer_report has last_tick ${tick}`);
     const shownLag = numbers(c.lag)[1];
-    if (shownLag !== Number(lag)) fail(`L4's consumer ${name} shows "${c.lag.trim()}", get_consumer_info has lag_events ${lag}`);
+    if (shownLag !== Number(lag)) fail(`L4's consumer ${name} shows "${c.lag.trim()}", consumer_report has lag_events ${lag}`);
   }
   return { consumers: db.length };
 }

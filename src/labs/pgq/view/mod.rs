@@ -30,14 +30,13 @@ use schedule::Schedule;
 use wiring::Wiring;
 
 /// Every way the lab's engine differs from PgQue, each with its reason (shown on the page).
-pub const DIFFERENCES: [Key; 9] = [
+pub const DIFFERENCES: [Key; 8] = [
     keys::PGQ_DIFF_CODE,
     keys::PGQ_DIFF_NTABLES,
     keys::PGQ_DIFF_CLOCK,
-    keys::PGQ_DIFF_FORCE_TICK,
     keys::PGQ_DIFF_MAINT,
     keys::PGQ_DIFF_INFO,
-    keys::PGQ_DIFF_DEAD_LETTER,
+    keys::PGQ_DIFF_SUBSCRIPTION,
     keys::PGQ_DIFF_RETRY_BATCH,
     keys::PGQ_DIFF_OMITTED,
 ];
@@ -103,8 +102,9 @@ pub fn PgqLab() -> impl IntoView {
                 on_advance=Callback::new(move |s| act.run(Action::Advance(s)))
                 busy=disabled
                 status=move || view! {
-                    {move || (lab.with(Option::is_some) && snap.with(|s| s.queue.is_none())).then(|| view! {
-                        <p class="note warn" id="queue-gone" role="status">{ctx.t(keys::PGQ_QUEUE_GONE)}</p>
+                    {move || (lab.with(Option::is_some) && snap.with(|s| s.queue.is_none())).then(|| {
+                        let gone = if snap.with(|s| s.uninstalled) { keys::PGQ_ENGINE_GONE } else { keys::PGQ_QUEUE_GONE };
+                        view! { <p class="note warn" id="queue-gone" role="status">{ctx.t(gone)}</p> }
                     })}
                     <Schedule w=w/>
                     <LastOutcome last=last explain=Explain {
@@ -177,6 +177,11 @@ fn Producers(w: Wiring) -> impl IntoView {
     }
 }
 
+/// How far force_next_tick moves the event id sequence: PgQue's `ticker_max_count * 2 + 1000`.
+fn force_jump(ticker_max_count: i32) -> i64 {
+    i64::from(ticker_max_count) * 2 + 1000
+}
+
 #[component]
 fn Ticker(w: Wiring) -> impl IntoView {
     let (snap, act, disabled) = (w.snap, w.act, w.disabled);
@@ -209,6 +214,9 @@ fn Ticker(w: Wiring) -> impl IntoView {
             </p>
             <p class="muted" id="ticker-thresholds">
                 {move || { let q = q(); render(ctx.lang.get(), &Msg::new(keys::PGQ_LABEL_THRESHOLDS).arg("count", q.ticker_max_count).arg("lag", q.ticker_max_lag)) }}
+            </p>
+            <p class="muted" id="force-note">
+                {move || render(ctx.lang.get(), &Msg::new(keys::PGQ_TICKER_FORCE_NOTE).arg("jump", force_jump(q().ticker_max_count)))}
             </p>
             <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_LATENCY)}</p>
             <p class="muted">{ctx.t(keys::PGQ_EXPLAIN_FANOUT)}</p>

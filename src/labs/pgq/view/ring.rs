@@ -1,6 +1,6 @@
 //! L4's event tables as a ring: one segment per table (`get_table_info`), the current one
 //! (where send writes) and the next to be truncated marked, whether the next rotation is held
-//! back and by what (the engine's own rotation status, `get_queue_info`, and each consumer's
+//! back and by what (the engine's own rotation status, `queue_report`, and each consumer's
 //! `holds_rotation`: nothing is judged here), and each consumer's cursor as a marker on the
 //! oldest table holding an event it has not read (`get_cursor_info`), or under "caught up"
 //! when it has none. The same facts are written under the picture and in its label.
@@ -54,7 +54,7 @@ pub fn cursors_on(cursors: &[CursorInfo], no: i32) -> Vec<&CursorInfo> {
     cursors.iter().filter(|c| c.table_no == Some(no)).collect()
 }
 
-/// Whether the engine says `consumer` holds rotation back (get_consumer_info).
+/// Whether the engine says `consumer` holds rotation back (consumer_report).
 fn holds(snap: &Snapshot, consumer: &str) -> bool {
     snap.consumers
         .iter()
