@@ -1,17 +1,20 @@
 // Splits a contract file (tests/contract/README.md) into what a runner does in order: SQL
-// statements, each to run alone in autocommit, and `-- @wait N` directives. A `;` ends a
+// statements, each to run alone in autocommit, and `-- @wait N` and `-- @session2 SQL`
+// directives. A `;` ends a
 // statement only outside single quotes (E'' strings with backslash escapes too), double
 // quotes, dollar quotes ($$ and $tag$), `--` comments and `/* */` comments (which nest, as
 // in PostgreSQL). The Rust runner (crates/pgcheck/src/contract_split.rs) follows the same
 // rules.
 
 const WAIT = /^--\s*@wait\s+(\d+)\s*$/;
+const SESSION2 = /^--\s*@session2\s+(\S.*?)\s*$/;
 const IDENT = /[A-Za-z0-9_$]/;
 const TAG = /^\$([A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/u;
 
 /**
  * The steps of `text`, in order: `{ kind: 'sql', sql, line }` (without its `;`, `line` the
- * 1-based line of its first character) or `{ kind: 'wait', seconds, line }`. Comments
+ * 1-based line of its first character), `{ kind: 'wait', seconds, line }` or
+ * `{ kind: 'session2', sql, line }`. Comments
  * between statements are dropped; comments inside a statement stay in its text.
  * Throws on an unterminated quote or comment, and on `-- @wait` inside a statement.
  */
@@ -43,11 +46,17 @@ export function splitStatements(text) {
       if (end < 0) end = n;
       const comment = text.slice(i, end).trimEnd();
       const wait = WAIT.exec(comment);
+      const second = SESSION2.exec(comment);
       if (wait) {
         if (start >= 0) throw new Error(`line ${line}: -- @wait inside a statement`);
         steps.push({ kind: 'wait', seconds: Number(wait[1]), line });
       } else if (/^--\s*@wait\b/.test(comment)) {
         throw new Error(`line ${line}: malformed directive ${JSON.stringify(comment)} (-- @wait N, N whole seconds)`);
+      } else if (second) {
+        if (start >= 0) throw new Error(`line ${line}: -- @session2 inside a statement`);
+        steps.push({ kind: 'session2', sql: second[1], line });
+      } else if (/^--\s*@session2\b/.test(comment)) {
+        throw new Error(`line ${line}: malformed directive ${JSON.stringify(comment)} (-- @session2 followed by one statement)`);
       }
       skipTo(end);
       continue;

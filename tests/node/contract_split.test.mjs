@@ -39,6 +39,16 @@ test('@wait directives come in order, with the line each statement starts on', (
   ]);
 });
 
+test('a @session2 directive carries its statement and line; it stands alone and names one', () => {
+  assert.deepEqual(splitStatements('select 1;\n-- @session2 begin isolation level repeatable read\nselect 2;'), [
+    { kind: 'sql', sql: 'select 1', line: 1 },
+    { kind: 'session2', sql: 'begin isolation level repeatable read', line: 2 },
+    { kind: 'sql', sql: 'select 2', line: 3 },
+  ]);
+  assert.throws(() => splitStatements('-- @session2\nselect 1;'), /malformed directive/);
+  assert.throws(() => splitStatements('select\n-- @session2 commit\n1;'), /@session2 inside a statement/);
+});
+
 test('refuses unterminated quotes, a wait inside a statement and a malformed wait', () => {
   assert.throws(() => splitStatements("select 'open;"), /line 1: unterminated quoted string/);
   assert.throws(() => splitStatements('select 1;\ndo $$ begin'), /line 2: unterminated dollar quote \$\$/);

@@ -240,10 +240,25 @@ fn session(url: &str, engine: &Engine) -> Result<Client, CheckError> {
     }
 }
 
-/// Runs the steps of one file on `c`: Ok, or where it stopped.
-fn run_steps(c: &mut Client, engine: &Engine, steps: &[Step]) -> Result<(), Failure> {
+/// Runs the steps of one file on `c` (and `-- @session2` steps on a second session of the
+/// database at `url`, opened at the first): Ok, or where it stopped.
+fn run_steps(c: &mut Client, url: &str, engine: &Engine, steps: &[Step]) -> Result<(), Failure> {
+    let mut second: Option<Client> = None;
     for step in steps {
         match step {
+            Step::Session2 { sql, line } => {
+                let fail = |error: String| Failure {
+                    line: *line,
+                    statement: format!("-- @session2 {sql}"),
+                    error,
+                };
+                if second.is_none() {
+                    second = Some(session(url, engine).map_err(|e| fail(e.0))?);
+                }
+                if let Some(s) = second.as_mut() {
+                    s.batch_execute(sql).map_err(|e| fail(error_text(&e)))?;
+                }
+            }
             Step::Sql { sql, line } => {
                 c.batch_execute(sql).map_err(|e| Failure {
                     line: *line,
@@ -289,8 +304,9 @@ pub fn run(
         let steps = split::split(text).map_err(bad)?;
         let outcome = if header.runs_on(engine.name()) {
             let db = dbs.create(&format!("{:02}", n + 1), Some(&template))?;
-            let mut c = session(&with_database(url, &db), engine)?;
-            let out = run_steps(&mut c, engine, &steps);
+            let db_url = with_database(url, &db);
+            let mut c = session(&db_url, engine)?;
+            let out = run_steps(&mut c, &db_url, engine, &steps);
             drop(c);
             dbs.drop_one(&db)?;
             match out {

@@ -1,5 +1,6 @@
 //! A contract file (tests/contract/README.md) as the steps a runner takes in order: SQL
-//! statements, each run alone in autocommit, and `-- @wait N` directives. A `;` ends a
+//! statements, each run alone in autocommit, and `-- @wait N` and `-- @session2 SQL`
+//! directives. A `;` ends a
 //! statement only outside single quotes (E'' strings with backslash escapes too), double
 //! quotes, dollar quotes (`$$`, `$tag$`), `--` comments and `/* */` comments (nested, as in
 //! PostgreSQL): the rules of the Node runner's `tests/contract/split.mjs`.
@@ -14,6 +15,9 @@ pub enum Step {
     Sql { sql: String, line: usize },
     /// `-- @wait N`: the lab clock moves N seconds, or real PgQue sleeps N seconds.
     Wait { seconds: u64, line: usize },
+    /// `-- @session2 SQL`: the statement on the rest of the line runs on a second session,
+    /// opened at its first use and kept (with any transaction it holds open) to the file's end.
+    Session2 { sql: String, line: usize },
 }
 
 /// A contract file's first lines.
@@ -89,6 +93,28 @@ fn wait_directive(comment: &str) -> Result<Option<u64>, String> {
     }
 }
 
+/// A `-- @session2 SQL` comment's SQL; an error for one without a statement.
+fn session2_directive(comment: &str) -> Result<Option<String>, String> {
+    let rest = comment[2..].trim_start();
+    let Some(after) = rest.strip_prefix("@session2") else {
+        return Ok(None);
+    };
+    if after
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    {
+        return Ok(None);
+    }
+    let sql = after.trim();
+    if sql.is_empty() {
+        return Err(format!(
+            "malformed directive {comment:?} (-- @session2 followed by one statement)"
+        ));
+    }
+    Ok(Some(sql.to_owned()))
+}
+
 /// The steps of `text`, in order. Comments between statements are dropped; comments inside a
 /// statement stay in its text. Errors: an unterminated quote or comment, `-- @wait` inside a
 /// statement, a malformed `-- @wait`; each with its line.
@@ -117,6 +143,13 @@ pub fn split(text: &str) -> Result<Vec<Step>, String> {
                     return Err(format!("line {line}: -- @wait inside a statement"));
                 }
                 steps.push(Step::Wait { seconds, line });
+            } else if let Some(sql) =
+                session2_directive(comment).map_err(|e| format!("line {line}: {e}"))?
+            {
+                if start.is_some() {
+                    return Err(format!("line {line}: -- @session2 inside a statement"));
+                }
+                steps.push(Step::Session2 { sql, line });
             }
             skip_to(&mut i, &mut line, end);
             continue;
@@ -261,6 +294,7 @@ mod tests {
             .map(|s| match s {
                 Step::Sql { sql, .. } => sql,
                 Step::Wait { seconds, .. } => format!("@wait {seconds}"),
+                Step::Session2 { sql, .. } => format!("@session2 {sql}"),
             })
             .collect()
     }
@@ -323,6 +357,35 @@ mod tests {
                     line: 3
                 },
             ]
+        );
+    }
+
+    #[test]
+    fn a_second_session_step_carries_its_statement_and_line() {
+        assert_eq!(
+            split("select 1;\n-- @session2 begin isolation level repeatable read\nselect 2;")
+                .unwrap(),
+            [
+                Step::Sql {
+                    sql: "select 1".into(),
+                    line: 1
+                },
+                Step::Session2 {
+                    sql: "begin isolation level repeatable read".into(),
+                    line: 2
+                },
+                Step::Sql {
+                    sql: "select 2".into(),
+                    line: 3
+                },
+            ]
+        );
+        assert!(split("-- @session2\nselect 1;")
+            .unwrap_err()
+            .contains("malformed directive"));
+        assert_eq!(
+            split("select\n-- @session2 commit\n1;").unwrap_err(),
+            "line 2: -- @session2 inside a statement"
         );
     }
 

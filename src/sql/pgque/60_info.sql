@@ -1,6 +1,6 @@
--- Observing: queue_report and consumer_report (PgQue's columns first, then the
--- lab's: what L4's page reads, in one call each), get_queue_info and
--- get_consumer_info (PgQue's overloads and columns, from the reports),
+-- Observing: get_queue_info and get_consumer_info (PgQue's overloads and
+-- columns), queue_report and consumer_report (those columns, then the lab's:
+-- what L4's page reads, in one call each),
 -- get_batch_info, get_table_info and get_cursor_info (the lab's own). Read only.
 
 -- pgque.events_after(i_queue_id int, i_snap pg_snapshot) returns bigint
@@ -21,31 +21,110 @@ begin
 end;
 $$;
 
--- pgque.queue_report(i_queue text) returns table: get_queue_info and more
+-- PgQue's info functions, with PgQue's overloads and columns only (a lab
+-- column would change what `select *` shows and what a caller declares):
+--   pgque.get_queue_info()                      every queue
+--   pgque.get_queue_info(i_queue_name text)     one queue (none: no rows)
+--   pgque.get_consumer_info()                   every consumer of every queue
+--   pgque.get_consumer_info(i_queue_name text)  the queue's consumers
+--   pgque.get_consumer_info(i_queue_name text, i_consumer_name text)
+-- Like PgQue's, they read the queue, tick and subscription rows only, never
+-- an event table, so a session that calls one and stays in its transaction
+-- holds no lock that rotation would wait on. The columns:
+--   ticker_lag      now() - the last tick's time
+--   ev_per_sec      events per second between the last two ticks (null with one)
+--   ev_new          as PgQue: the event sequence's last_value minus the last
+--                   tick's: an estimate (it counts rolled-back sends, ones still
+--                   in flight, and force_next_tick's jump; on a fresh queue the
+--                   first event reads as none: last_value is 1 before and after)
+--   lag             now() - the consumer's cursor tick's time
+--   last_seen       now() - its last receive, ack or heartbeat
+--   last_tick       the cursor: the tick its last finished batch ended at (a
+--                   cooperative member: its open batch's start tick, or null)
+--   current_batch   the open batch (null when none), next_tick its end tick
+--   pending_events  as PgQ: event ids handed out between the cursor tick and
+--                   the newest tick (an estimate, as ev_new)
+-- A cooperative group's members are listed too, as '<group>.<member>' (as
+-- PgQue). Rows come in PgQue's order: queue name, then consumer name.
+-- Guarantee: reads only. An unknown queue or consumer name gives no rows.
+create function pgque.get_queue_info(i_queue_name text)
+returns table (queue_name text, queue_ntables int, queue_cur_table int,
+               queue_rotation_period interval, queue_switch_time timestamptz,
+               queue_external_ticker boolean, queue_ticker_paused boolean,
+               queue_ticker_max_count int, queue_ticker_max_lag interval,
+               queue_ticker_idle_period interval, ticker_lag interval,
+               ev_per_sec float8, ev_new bigint, last_tick_id bigint)
+language sql stable as $$
+    select q.queue_name, q.queue_ntables, q.queue_cur_table, q.queue_rotation_period,
+           q.queue_switch_time, q.queue_external_ticker, q.queue_ticker_paused,
+           q.queue_ticker_max_count, q.queue_ticker_max_lag, q.queue_ticker_idle_period,
+           now() - t.tick_time,
+           (select (t.tick_event_seq - p.tick_event_seq)::float8
+                   / nullif(extract(epoch from t.tick_time - p.tick_time), 0)::float8
+              from pgque.tick p
+             where p.tick_queue = q.queue_id and p.tick_id < t.tick_id
+             order by p.tick_id desc limit 1),
+           pgque.event_seq(q.queue_id) - t.tick_event_seq,
+           q.queue_last_tick
+      from pgque.queue q
+      join pgque.tick t on t.tick_queue = q.queue_id and t.tick_id = q.queue_last_tick
+     where i_queue_name is null or q.queue_name = i_queue_name
+     order by q.queue_name
+$$;
+
+create function pgque.get_queue_info()
+returns table (queue_name text, queue_ntables int, queue_cur_table int,
+               queue_rotation_period interval, queue_switch_time timestamptz,
+               queue_external_ticker boolean, queue_ticker_paused boolean,
+               queue_ticker_max_count int, queue_ticker_max_lag interval,
+               queue_ticker_idle_period interval, ticker_lag interval,
+               ev_per_sec float8, ev_new bigint, last_tick_id bigint)
+language sql stable as $$ select * from pgque.get_queue_info(null::text) $$;
+
+create function pgque.get_consumer_info(i_queue_name text, i_consumer_name text)
+returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
+               last_tick bigint, current_batch bigint, next_tick bigint,
+               pending_events bigint)
+language sql stable as $$
+    select q.queue_name, s.sub_consumer, now() - t.tick_time, now() - s.sub_active,
+           s.sub_last_tick, s.sub_batch, s.sub_next_tick,
+           (select k.tick_event_seq from pgque.tick k
+             where k.tick_queue = q.queue_id and k.tick_id = q.queue_last_tick) - t.tick_event_seq
+      from pgque.subscription s
+      join pgque.queue q on q.queue_id = s.sub_queue
+      left join pgque.tick t on t.tick_queue = s.sub_queue and t.tick_id = s.sub_last_tick
+     where (i_queue_name is null or q.queue_name = i_queue_name)
+       and (i_consumer_name is null or s.sub_consumer = i_consumer_name)
+     order by q.queue_name, s.sub_consumer
+$$;
+
+create function pgque.get_consumer_info(i_queue_name text)
+returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
+               last_tick bigint, current_batch bigint, next_tick bigint,
+               pending_events bigint)
+language sql stable as $$ select * from pgque.get_consumer_info(i_queue_name, null) $$;
+
+create function pgque.get_consumer_info()
+returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
+               last_tick bigint, current_batch bigint, next_tick bigint,
+               pending_events bigint)
+language sql stable as $$ select * from pgque.get_consumer_info(null::text, null::text) $$;
+
+-- pgque.queue_report(i_queue text) returns table
 --   i_queue  a queue name, or null (default) for every queue
--- Returns PgQue's columns: (queue_name text, queue_ntables int,
---   queue_cur_table int, queue_rotation_period interval,
---   queue_switch_time timestamptz, queue_external_ticker boolean,
---   queue_ticker_paused boolean, queue_ticker_max_count int,
---   queue_ticker_max_lag interval, queue_ticker_idle_period interval,
---   ticker_lag interval, ev_per_sec float8, ev_new bigint, last_tick_id bigint)
--- then the lab's: (cur_table_name text, max_retries int,
+-- Returns get_queue_info's columns, then the lab's, which L4's page reads in
+-- the same call: (cur_table_name text, max_retries int,
 --   last_tick_time timestamptz, ticks_kept int, consumers int,
 --   retries_pending int, dead_letters int, rotation_ready boolean,
 --   rotation_note text, rotation_reason text, rotation_args text[],
 --   events_waiting bigint).
---   ticker_lag   now() - the last tick's time
---   ev_per_sec   events per second between the last two ticks (null with one)
---   ev_new       as PgQue: the event sequence's last_value minus the last
---                tick's: an estimate (it counts rolled-back sends and ones
---                still in flight, and on a fresh queue the first event reads
---                as none: last_value is 1 before and after it)
---   events_waiting  committed events no tick has cut yet: exact
+--   events_waiting  committed events no tick has cut yet: exact (it reads the
+--                   event tables, which get_queue_info does not)
 --   max_retries  the effective value (PgQue: coalesce(setting, 5))
 --   rotation_*   what maint() would do now (see pgque.rotation_status; a
 --                lock on the table is only found by trying); reason/args
 --                say it as a code and its values
--- Guarantee: reads only. An unknown queue name gives no rows (as PgQue).
+-- Guarantee: reads only. An unknown queue name gives no rows.
 create function pgque.queue_report(i_queue text default null)
 returns table (queue_name text, queue_ntables int, queue_cur_table int,
                queue_rotation_period interval, queue_switch_time timestamptz,
@@ -58,71 +137,48 @@ returns table (queue_name text, queue_ntables int, queue_cur_table int,
                rotation_ready boolean, rotation_note text, rotation_reason text,
                rotation_args text[], events_waiting bigint)
 language plpgsql stable as $$
-#variable_conflict use_column
+-- plpgsql, not sql: rotation_status is made later (70_maint.sql)
 begin
     return query
-        select q.queue_name, q.queue_ntables, q.queue_cur_table, q.queue_rotation_period,
-               q.queue_switch_time, q.queue_external_ticker, q.queue_ticker_paused, q.queue_ticker_max_count,
-               q.queue_ticker_max_lag, q.queue_ticker_idle_period,
-               now() - t.tick_time,
-               (select (t.tick_event_seq - p.tick_event_seq)::float8
-                       / nullif(extract(epoch from t.tick_time - p.tick_time), 0)::float8
-                  from pgque.tick p
-                 where p.tick_queue = q.queue_id and p.tick_id < t.tick_id
-                 order by p.tick_id desc limit 1),
-               pgque.event_seq(q.queue_id) - t.tick_event_seq,
-               q.queue_last_tick,
-               'pgque.event_' || q.queue_id || '_' || q.queue_cur_table,
-               coalesce(q.queue_max_retries, 5),
-               t.tick_time,
-               (select count(*)::int from pgque.tick k where k.tick_queue = q.queue_id),
-               (select count(*)::int from pgque.subscription s
-                 where s.sub_queue = q.queue_id and s.sub_role <> 'coop_member'),
-               (select count(*)::int from pgque.retry_queue r where r.ev_queue = q.queue_id),
-               (select count(*)::int from pgque.dead_letter d where d.dl_queue_id = q.queue_id),
-               rs.ready, rs.note, rs.reason, rs.args,
-               pgque.events_after(q.queue_id, t.tick_snapshot)
-          from pgque.queue q
-          join pgque.tick t on t.tick_queue = q.queue_id and t.tick_id = q.queue_last_tick
-          cross join lateral pgque.rotation_status(q.queue_id) rs
-         where i_queue is null or q.queue_name = i_queue
-         order by q.queue_id;
+    select g.*,
+           'pgque.event_' || q.queue_id || '_' || q.queue_cur_table,
+           coalesce(q.queue_max_retries, 5),
+           t.tick_time,
+           (select count(*)::int from pgque.tick k where k.tick_queue = q.queue_id),
+           (select count(*)::int from pgque.subscription s
+             where s.sub_queue = q.queue_id and s.sub_role <> 'coop_member'),
+           (select count(*)::int from pgque.retry_queue r where r.ev_queue = q.queue_id),
+           (select count(*)::int from pgque.dead_letter d where d.dl_queue_id = q.queue_id),
+           rs.ready, rs.note, rs.reason, rs.args,
+           pgque.events_after(q.queue_id, t.tick_snapshot)
+      from pgque.get_queue_info(i_queue) g
+      join pgque.queue q on q.queue_name = g.queue_name
+      join pgque.tick t on t.tick_queue = q.queue_id and t.tick_id = q.queue_last_tick
+     cross join lateral pgque.rotation_status(q.queue_id) rs
+     order by g.queue_name;
 end;
 $$;
 
--- pgque.consumer_report(i_queue text, i_consumer text) returns table:
--- get_consumer_info and more
+-- pgque.consumer_report(i_queue text, i_consumer text) returns table
 --   i_queue     a queue name, or null (default) for every queue
 --   i_consumer  a consumer name, or null (default) for every consumer
--- Returns one row per consumer, as PgQue: a cooperative group's members too,
--- under their names '<group>.<member>' (a member's cursor is its open
--- batch's start tick, null while it holds none; get_subconsumer_info shows
--- them with their batches). PgQue's columns:
---   (queue_name text, consumer_name text, lag interval, last_seen interval,
---    last_tick bigint, current_batch bigint, next_tick bigint,
---    pending_events bigint)
--- then the lab's:
+-- Returns get_consumer_info's rows and columns, then the lab's:
 --   (last_tick_time timestamptz, lag_ticks int, lag_events bigint,
 --    retries_pending int, dead_letters int, holds_rotation boolean,
 --    subconsumers int).
---   lag             now() - the cursor tick's time
---   last_seen       now() - its last receive, ack or heartbeat
---   last_tick       the cursor: the tick its last finished batch ended at
---   current_batch   the open batch (null when none), next_tick its end tick
---   pending_events  as PgQ: event ids handed out between the cursor tick and
---                   the newest tick (an estimate: it counts rolled-back sends)
 --   lag_ticks       ticks taken after the cursor
 --   lag_events      committed events for this consumer after the cursor
---                   (ticked or not yet), exact
+--                   (ticked or not yet), exact: it reads the event tables
 --   holds_rotation  its cursor (or a member's open batch) is what keeps
 --                   maint() from switching tables (rule 3 in 70_maint.sql)
 --   subconsumers    members of a cooperative group (0: a plain consumer)
--- Guarantee: reads only. An unknown queue or consumer name gives no rows
--- (as PgQue).
+-- (get_subconsumer_info shows a group's members with their batches.)
+-- Guarantee: reads only. An unknown queue or consumer name gives no rows.
 create function pgque.consumer_report(i_queue text default null, i_consumer text default null)
 returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
                last_tick bigint, current_batch bigint, next_tick bigint,
-               pending_events bigint, last_tick_time timestamptz, lag_ticks int,
+               pending_events bigint,
+               last_tick_time timestamptz, lag_ticks int,
                lag_events bigint, retries_pending int, dead_letters int,
                holds_rotation boolean, subconsumers int)
 language plpgsql stable as $$
@@ -131,24 +187,22 @@ declare
     r record;
 begin
     for r in
-        select q.queue_id, q.queue_name as qname, q.queue_switch_step2, q.queue_last_tick,
-               s.*, t.tick_time, t.tick_snapshot, t.tick_event_seq
-          from pgque.subscription s
-          join pgque.queue q on q.queue_id = s.sub_queue
+        select g.queue_name as g_queue, g.consumer_name as g_consumer, g.lag as g_lag,
+               g.last_seen as g_last_seen, g.pending_events as g_pending,
+               q.queue_id, q.queue_switch_step2, s.*, t.tick_time, t.tick_snapshot
+          from pgque.get_consumer_info(i_queue, i_consumer) g
+          join pgque.queue q on q.queue_name = g.queue_name
+          join pgque.subscription s on s.sub_queue = q.queue_id and s.sub_consumer = g.consumer_name
           left join pgque.tick t on t.tick_queue = s.sub_queue and t.tick_id = s.sub_last_tick
-         where (i_queue is null or q.queue_name = i_queue)
-           and (i_consumer is null or s.sub_consumer = i_consumer)
-         order by q.queue_id, s.sub_consumer
     loop
-        queue_name := r.qname;
-        consumer_name := r.sub_consumer;
-        lag := now() - r.tick_time;
-        last_seen := now() - r.sub_active;
+        queue_name := r.g_queue;
+        consumer_name := r.g_consumer;
+        lag := r.g_lag;
+        last_seen := r.g_last_seen;
         last_tick := r.sub_last_tick;
         current_batch := r.sub_batch;
         next_tick := r.sub_next_tick;
-        select k.tick_event_seq - r.tick_event_seq into pending_events from pgque.tick k
-         where k.tick_queue = r.queue_id and k.tick_id = r.queue_last_tick;
+        pending_events := r.g_pending;
         last_tick_time := r.tick_time;
         select count(*)::int into lag_ticks from pgque.tick k
          where k.tick_queue = r.queue_id and k.tick_id > r.sub_last_tick;
@@ -175,76 +229,6 @@ begin
         return next;
     end loop;
 end;
-$$;
-
--- PgQue's info functions, with PgQue's overloads and columns only (its
--- reference lists them so; a report's extra columns would change what
--- `select *` shows and what a caller declares):
---   pgque.get_queue_info()                      every queue
---   pgque.get_queue_info(i_queue_name text)     one queue (none: no rows)
---   pgque.get_consumer_info()                   every consumer of every queue
---   pgque.get_consumer_info(i_queue_name text)  the queue's consumers
---   pgque.get_consumer_info(i_queue_name text, i_consumer_name text)
--- Each is the first columns of queue_report / consumer_report, which say
--- what every column means. Reads only.
-create function pgque.get_queue_info()
-returns table (queue_name text, queue_ntables int, queue_cur_table int,
-               queue_rotation_period interval, queue_switch_time timestamptz,
-               queue_external_ticker boolean, queue_ticker_paused boolean,
-               queue_ticker_max_count int, queue_ticker_max_lag interval,
-               queue_ticker_idle_period interval, ticker_lag interval,
-               ev_per_sec float8, ev_new bigint, last_tick_id bigint)
-language sql stable as $$
-    select queue_name, queue_ntables, queue_cur_table, queue_rotation_period, queue_switch_time,
-           queue_external_ticker, queue_ticker_paused, queue_ticker_max_count,
-           queue_ticker_max_lag, queue_ticker_idle_period, ticker_lag, ev_per_sec, ev_new,
-           last_tick_id
-      from pgque.queue_report(null)
-$$;
-
-create function pgque.get_queue_info(i_queue_name text)
-returns table (queue_name text, queue_ntables int, queue_cur_table int,
-               queue_rotation_period interval, queue_switch_time timestamptz,
-               queue_external_ticker boolean, queue_ticker_paused boolean,
-               queue_ticker_max_count int, queue_ticker_max_lag interval,
-               queue_ticker_idle_period interval, ticker_lag interval,
-               ev_per_sec float8, ev_new bigint, last_tick_id bigint)
-language sql stable as $$
-    select queue_name, queue_ntables, queue_cur_table, queue_rotation_period, queue_switch_time,
-           queue_external_ticker, queue_ticker_paused, queue_ticker_max_count,
-           queue_ticker_max_lag, queue_ticker_idle_period, ticker_lag, ev_per_sec, ev_new,
-           last_tick_id
-      from pgque.queue_report(i_queue_name)
-$$;
-
-create function pgque.get_consumer_info()
-returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
-               last_tick bigint, current_batch bigint, next_tick bigint,
-               pending_events bigint)
-language sql stable as $$
-    select queue_name, consumer_name, lag, last_seen, last_tick, current_batch, next_tick,
-           pending_events
-      from pgque.consumer_report(null, null)
-$$;
-
-create function pgque.get_consumer_info(i_queue_name text)
-returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
-               last_tick bigint, current_batch bigint, next_tick bigint,
-               pending_events bigint)
-language sql stable as $$
-    select queue_name, consumer_name, lag, last_seen, last_tick, current_batch, next_tick,
-           pending_events
-      from pgque.consumer_report(i_queue_name, null)
-$$;
-
-create function pgque.get_consumer_info(i_queue_name text, i_consumer_name text)
-returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
-               last_tick bigint, current_batch bigint, next_tick bigint,
-               pending_events bigint)
-language sql stable as $$
-    select queue_name, consumer_name, lag, last_seen, last_tick, current_batch, next_tick,
-           pending_events
-      from pgque.consumer_report(i_queue_name, i_consumer_name)
 $$;
 
 -- pgque.get_batch_info(i_batch_id bigint) returns record

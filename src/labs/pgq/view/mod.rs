@@ -30,13 +30,14 @@ use schedule::Schedule;
 use wiring::Wiring;
 
 /// Every way the lab's engine differs from PgQue, each with its reason (shown on the page).
-pub const DIFFERENCES: [Key; 8] = [
+pub const DIFFERENCES: [Key; 9] = [
     keys::PGQ_DIFF_CODE,
     keys::PGQ_DIFF_NTABLES,
     keys::PGQ_DIFF_CLOCK,
     keys::PGQ_DIFF_MAINT,
     keys::PGQ_DIFF_INFO,
     keys::PGQ_DIFF_SUBSCRIPTION,
+    keys::PGQ_DIFF_READONLY_TX,
     keys::PGQ_DIFF_RETRY_BATCH,
     keys::PGQ_DIFF_OMITTED,
 ];
