@@ -299,3 +299,87 @@ select pgque.dlq_purge('orders', interval '7 days');`);
 select pgque.send('orders', 'order.created', '{"order_id": 1}'::jsonb);  -- jsonb, validated`);
   assert.equal(s.length, 2);
 });
+
+test('PgQue\'s examples: cooperative consumers (its msg_ids, force_next_tick\'s jumps included) and exactly-once processing', { timeout: 600_000 }, async () => {
+  const page = await newPage(site.browser);
+  await page.goto(`${site.server.url}?lang=en#/pgq`);
+  await startPostgres(page);
+  await page.waitForSelector('#tick', { timeout: 60_000 });
+  await pgqIdle(page);
+  await page.waitForFunction(() => !document.querySelector('#console-run')?.disabled, null, { timeout: 60_000 });
+
+  // Cooperative consumers on a fresh queue `demo`, as the recipe runs them: a tick before
+  // registering, three events, a tick, three more, a tick. PgQue's page shows w1 with
+  // 2002-2004 and w2 with 4006-4008: each force_next_tick moves the event sequence ahead by
+  // ticker_max_count * 2 + 1000, and the lab's engine does the same.
+  let s = await ok(page, `select pgque.create_queue('demo');
+select pgque.force_next_tick('demo');  -- separate transaction; skip if pg_cron ticks
+select pgque.ticker('demo');           -- separate transaction; skip if pg_cron ticks
+select pgque.register_subconsumer('demo', 'workers', 'w1');
+select pgque.register_subconsumer('demo', 'workers', 'w2');
+select pgque.send('demo', 'n', '{"n": 1}'::jsonb);
+select pgque.send('demo', 'n', '{"n": 2}'::jsonb);
+select pgque.send('demo', 'n', '{"n": 3}'::jsonb);
+select pgque.force_next_tick('demo');
+select pgque.ticker('demo');
+select pgque.send('demo', 'n', '{"n": 4}'::jsonb);
+select pgque.send('demo', 'n', '{"n": 5}'::jsonb);
+select pgque.send('demo', 'n', '{"n": 6}'::jsonb);
+select pgque.force_next_tick('demo');
+select pgque.ticker('demo');
+-- worker w1 (its own process / connection)
+select msg_id, batch_id, payload
+from pgque.receive_coop('demo', 'workers', 'w1', 100);
+-- worker w2 (a different process / connection)
+select msg_id, batch_id, payload
+from pgque.receive_coop('demo', 'workers', 'w2', 100);`);
+  assert.equal(s.length, 17);
+  const w1 = rows(s[15]);
+  const w2 = rows(s[16]);
+  assert.deepEqual(w1.map((r) => [r.msg_id, r.payload]), [['2002', '{"n": 1}'], ['2003', '{"n": 2}'], ['2004', '{"n": 3}']],
+    'w1 gets the first batch, with PgQue\'s ids');
+  assert.deepEqual(w2.map((r) => [r.msg_id, r.payload]), [['4006', '{"n": 4}'], ['4007', '{"n": 5}'], ['4008', '{"n": 6}']],
+    'w2 gets the next one, with PgQue\'s ids');
+  const [b1, b2] = [Number(w1[0].batch_id), Number(w2[0].batch_id)];
+  assert.equal(b2, b1 + 1, 'one batch each, one apart');
+  s = await ok(page, `select pgque.ack(${b1});  -- w1's batch
+select pgque.ack(${b2});  -- w2's batch
+select pgque.touch_subconsumer('demo', 'workers', 'w1');
+select pgque.unregister_subconsumer('demo', 'workers', 'w2');
+select consumer_name from pgque.get_consumer_info('demo');`);
+  assert.deepEqual(s.slice(0, 4).map(value), ['1', '1', '1', '1']);
+  assert.deepEqual(s[4].cells.map((r) => r[0]), ['workers', 'workers.w1'], 'the group and its remaining member');
+
+  // Exactly-once: receive, the business write and ack in one transaction.
+  s = await ok(page, `create table processed_orders (order_id int, status text);
+select pgque.subscribe('orders', 'processor');
+select pgque.send('orders', 'order.created', '{"order_id": 7}'::jsonb);
+select pgque.force_next_tick('orders');
+select pgque.ticker();`);
+  s = await ok(page, `begin;
+  with msgs as (
+    select * from pgque.receive('orders', 'processor', 500)
+  ),
+  inserted as (
+    insert into processed_orders (order_id, status)
+    select (payload::jsonb->>'order_id')::int, 'done'
+    from msgs
+  )
+  select pgque.ack((select batch_id from msgs limit 1));
+commit;
+select order_id, status from processed_orders;
+select count(*) from pgque.receive('orders', 'processor', 500);`);
+  assert.equal(value(s[1]), '1', 'the batch acked in the same transaction');
+  assert.deepEqual(s[3].cells, [['7', 'done']], 'and the business row written with it');
+  assert.equal(value(s[4]), '0', 'nothing is delivered again');
+
+  // The snapshot rule: all in one transaction, the consumer sees 0 rows.
+  s = await ok(page, `-- WRONG -- consumer sees 0 rows
+begin;
+  select pgque.send('orders', 'order.created', '{"id": 1}'::jsonb);
+  select pgque.force_next_tick('orders');
+  select pgque.ticker();
+  select * from pgque.receive('orders', 'processor', 100);  -- 0 rows
+commit;`);
+  assert.equal(s[4].cells.length, 0, 'the event is in progress at tick time: not in the batch');
+});
