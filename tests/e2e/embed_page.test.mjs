@@ -44,7 +44,7 @@ async function start(frame) {
     await frame.waitForSelector('#pg-version', { timeout: 240_000 });
   } catch (e) {
     const panel = await frame.locator('.start-panel').textContent().catch(() => '(no panel)');
-    throw new Error(`${frame.url()}: PostgreSQL did not start; the panel says: ${panel}\n${e.message}`);
+    throw new Error(`${frame.url()}: PostgreSQL did not start; the panel says: ${panel}\n${e.message}`, { cause: e });
   }
 }
 

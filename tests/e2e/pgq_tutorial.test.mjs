@@ -12,7 +12,6 @@
 // - version() and status() are the lab's (its version string, its scheduler rows).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { newPage, startPostgres, useSite, pgqIdle, runInConsole } from './harness.mjs';
 
@@ -147,7 +146,7 @@ grant pgque_reader to metrics;`);
   assert.equal(s[0].cells.length, 0);
 
   // Step 7: a bad order, nack with a delay, watch it come back.
-  s = await ok(page, "select pgque.set_queue_config('orders', 'max_retries', '2');");
+  await ok(page, "select pgque.set_queue_config('orders', 'max_retries', '2');");
   s = await ok(page, `select pgque.send('orders', '{"order_id": 43, "total": 10.00}'::jsonb);
 select pgque.force_next_tick('orders');
 select pgque.ticker();
@@ -214,8 +213,8 @@ select * from pgque.receive('orders', 'processor', 100);`);
   }
 
   // Where to go from here: pgque.start() schedules on the lab clock (pg_cron's place).
-  s = await ok(page, 'select pgque.start();');
-  s = await ok(page, 'select pgque.stop();');
+  await ok(page, 'select pgque.start();');
+  await ok(page, 'select pgque.stop();');
 
   // The tutorial's last step drops the queue, here the lab's own: the page says so, an action
   // is refused with PgQue's words and the way out, and Reset makes the queue again.
