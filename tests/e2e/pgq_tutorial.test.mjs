@@ -75,7 +75,7 @@ test('PgQue\'s tutorial, statement by statement, in L4\'s console', { timeout: 6
   await startPostgres(page);
   await page.waitForSelector('#tick', { timeout: 60_000 });
   await pgqIdle(page);
-  await page.waitForFunction(() => !document.querySelector('#console-run')?.disabled, null, { timeout: 60_000 });
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#console-run'))?.disabled, null, { timeout: 60_000 });
 
   // Step 1: install. `\i` gets the hint; the transaction around it opens and commits.
   let s = await ok(page, 'begin;\n\\i sql/pgque.sql\ncommit;');
@@ -243,7 +243,7 @@ test('PgQue\'s examples: fan-out, batch send, pg_cron, the dead-letter recipe, p
   await startPostgres(page);
   await page.waitForSelector('#tick', { timeout: 60_000 });
   await pgqIdle(page);
-  await page.waitForFunction(() => !document.querySelector('#console-run')?.disabled, null, { timeout: 60_000 });
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#console-run'))?.disabled, null, { timeout: 60_000 });
 
   // Fan-out: three consumers, one event, each receives it through its own cursor.
   let s = await ok(page, `select pgque.subscribe('orders', 'audit_logger');
