@@ -23,7 +23,7 @@
 //
 // The folder name carries PGlite's version and the data directory's name its inputs' hash,
 // so a host can cache the folder for good; pglite.json, beside it, is revalidated (README,
-// Deploy). Takes seconds; the data directory is made again only when its inputs change.
+// Deploying). Takes seconds; the data directory is made again only when its inputs change.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';

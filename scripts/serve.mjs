@@ -3,7 +3,7 @@
 //
 //   node scripts/serve.mjs [dir] [port]        serves dir (default dist) on 127.0.0.1:port
 //
-// What a host should do too (README, Deploy):
+// What a host should do too (README, Deploying):
 // - compress what compresses (.wasm, .js, .data, .json, .html, .css, .svg, .tar): brotli when
 //   the client accepts it (PGlite's .wasm and .data are 22 % and 50 % smaller than gzipped),
 //   from the `.br` file beside it when there is one (pglite-bridge/build.mjs writes them for
