@@ -33,15 +33,15 @@ export async function timeAction(page, sel, { marks = false } = {}) {
       if (marks) performance.mark('action-start');
       const t0 = performance.now();
       document.querySelector(s).click();
-      await new Promise((resolve) => {
+      await /** @type {Promise<void>} */ (new Promise((resolve) => {
         const check = () =>
           document.querySelector('#job-counts').textContent !== before &&
-          !document.querySelector('#enqueue').disabled &&
+          !/** @type {HTMLButtonElement} */ (document.querySelector('#enqueue')).disabled &&
           document.querySelector('.jobs-lab').getAttribute('aria-busy') === 'false'
             ? resolve()
             : requestAnimationFrame(check);
         check();
-      });
+      }));
       if (marks) performance.mark('action-end');
       return performance.now() - t0;
     },

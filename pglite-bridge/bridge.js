@@ -74,7 +74,7 @@ export async function open(base, workerUrl, onProgress, timeoutMs, datadir, rest
   }
   const worker = conn.worker;
   let how = { boot: null, note: null, pglite: null };
-  const started = new Promise((resolve, reject) => {
+  const started = /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
     conn.onStart = (msg) => {
       if (msg.type === 'progress') onProgress(msg.file, msg.loaded, msg.total);
       if (msg.type === 'booting') onProgress('boot', 0, 0);
@@ -89,7 +89,7 @@ export async function open(base, workerUrl, onProgress, timeoutMs, datadir, rest
     });
     for (const msg of replay) conn.onStart(msg);
     worker.postMessage({ queueLab: 'boot' });
-  });
+  }));
   // A start that never answers becomes an error the page can offer Retry for, instead of a
   // progress bar that waits forever.
   let timer;
@@ -161,7 +161,7 @@ export async function readFile(input) {
 }
 
 function bridgeError(message) {
-  const e = new Error(message);
+  const e = /** @type {Error & { bridge?: boolean }} */ (new Error(message));
   e.bridge = true;
   return e;
 }
@@ -188,6 +188,7 @@ class Connection {
     this.listeners = new Map();
     this.nextId = 1;
     this.dead = null;
+    /** @type {(msg: any) => void} What the worker says before it is ready (progress, ready, error). */
     this.onStart = () => {};
     // The watch (see above): on once the worker is ready.
     this.watching = false;
@@ -308,6 +309,13 @@ class Session {
 class Handle extends Session {
   constructor(conn) {
     super(conn, null);
+    /** How PostgreSQL booted ('datadir' or 'initdb'), the note of a fallback, PGlite's version: set by open(). */
+    /** @type {string | null} */
+    this.boot = null;
+    /** @type {string | null} */
+    this.bootNote = null;
+    /** @type {string | null} */
+    this.pgliteVersion = null;
   }
 
   /** Starts a transaction that holds the database until commit() or rollback(): every other

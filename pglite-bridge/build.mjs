@@ -23,7 +23,7 @@
 //
 // The folder name carries PGlite's version and the data directory's name its inputs' hash,
 // so a host can cache the folder for good; pglite.json, beside it, is revalidated (README,
-// Deploy). Takes seconds; the data directory is made again only when its inputs change.
+// Deploying). Takes seconds; the data directory is made again only when its inputs change.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -160,7 +160,7 @@ const binaries = ['pglite.wasm', 'pglite.data', 'initdb.wasm', ...EXTENSIONS.map
 const wanted = new Set([...modules, ...binaries]);
 const BROTLI = ['pglite.wasm', 'pglite.data', 'initdb.wasm'];
 // Files of an earlier build that this one does not ship any more.
-for (const rel of fs.readdirSync(out, { recursive: true })) {
+for (const rel of fs.readdirSync(out, { recursive: true, encoding: 'utf8' })) {
   const full = path.join(out, rel);
   const kept = wanted.has(rel) || rel === 'LICENSE' || rel === DATADIR || (rel.endsWith('.br') && BROTLI.includes(rel.slice(0, -3)));
   if (fs.statSync(full).isFile() && !kept) {
@@ -234,4 +234,4 @@ const manifest = { version, datadir: DATADIR, files };
 // A start downloads everything but initdb.wasm (needed only when the data directory fails).
 const download = files['pglite.wasm'] + files['pglite.data'] + files[DATADIR];
 writeIfChanged(path.join(outRoot, 'pglite.json'), JSON.stringify({ dir: `${dirName}/`, download, ...manifest, describe: `${describeDir}/index.js`, pgDump: `${toolsDir}/pg_dump.js` }, null, 1) + '\n');
-console.log(`pglite build: ${path.relative(root, out)} (${fs.readdirSync(out, { recursive: true }).filter((f) => fs.statSync(path.join(out, f)).isFile()).length} files), a start downloads ${(download / 1048576).toFixed(1)} MB`);
+console.log(`pglite build: ${path.relative(root, out)} (${fs.readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => fs.statSync(path.join(out, f)).isFile()).length} files), a start downloads ${(download / 1048576).toFixed(1)} MB`);

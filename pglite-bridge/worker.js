@@ -79,7 +79,7 @@ async function fetchOk(url, label) {
   try {
     response = await fetch(url);
   } catch (e) {
-    throw new Error(`${label}: ${url} could not be fetched (${e.message})`);
+    throw new Error(`${label}: ${url} could not be fetched (${e.message})`, { cause: e });
   }
   if (!response.ok) {
     throw new Error(`${label}: ${url} answered HTTP ${response.status}`);
@@ -144,7 +144,7 @@ async function start() {
     ]);
     modules = { PGlite, extensions: { pageinspect, pg_visibility } };
   } catch (e) {
-    throw new Error(`PGlite's scripts did not load from ${base}: ${e.message}`);
+    throw new Error(`PGlite's scripts did not load from ${base}: ${e.message}`, { cause: e });
   }
   const m = await manifest();
   pgliteVersion = m?.version ?? null;

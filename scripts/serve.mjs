@@ -3,7 +3,7 @@
 //
 //   node scripts/serve.mjs [dir] [port]        serves dir (default dist) on 127.0.0.1:port
 //
-// What a host should do too (README, Deploy):
+// What a host should do too (README, Deploying):
 // - compress what compresses (.wasm, .js, .data, .json, .html, .css, .svg, .tar): brotli when
 //   the client accepts it (PGlite's .wasm and .data are 22 % and 50 % smaller than gzipped),
 //   from the `.br` file beside it when there is one (pglite-bridge/build.mjs writes them for
@@ -42,6 +42,8 @@ const IMMUTABLE = /(^|\/)pglite-[0-9][^/]*\//;
  * cacheable. `bytesPerSecond`: send bodies slowly (tests that watch a download progress).
  * `contentLength`: send content-length also for a compressed body (its compressed size, as
  * some hosts do).
+ * @param {{ root?: string, prefix?: string, compress?: boolean, brotli?: boolean, cache?: boolean, bytesPerSecond?: number, contentLength?: boolean }} [options]
+ * @returns {import('node:http').Server & { sent: () => number }}
  */
 export function createServer({ root, prefix = '/', compress = true, brotli = true, cache = true, bytesPerSecond = 0, contentLength = true } = {}) {
   let sent = 0; // body bytes written, as they went over the wire (compressed or not)
@@ -122,8 +124,9 @@ export function createServer({ root, prefix = '/', compress = true, brotli = tru
     res.end();
   });
   /** Body bytes sent so far. */
-  server.sent = () => sent;
-  return server;
+  const counted = /** @type {import('node:http').Server & { sent: () => number }} */ (server);
+  counted.sent = () => sent;
+  return counted;
 }
 
 /** Starts a server on 127.0.0.1 (port 0: any free one); resolves to { url, close, sent }
@@ -132,7 +135,7 @@ export function listen(options, port = 0) {
   const server = createServer(options);
   return new Promise((resolve) => {
     server.listen(port, '127.0.0.1', () => {
-      const p = server.address().port;
+      const p = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
       resolve({ url: `http://127.0.0.1:${p}${options.prefix || '/'}`, close: () => server.close(), sent: server.sent });
     });
   });

@@ -55,9 +55,9 @@
   // Read now: document.currentScript is only set while this script first runs (and never
   // for modules, hence the search for our own <script> tag).
   var SCRIPT_URL = (function () {
-    var current = document.currentScript;
+    var current = /** @type {HTMLScriptElement | null} */ (document.currentScript);
     if (current && current.src) return current.src;
-    var scripts = document.querySelectorAll('script[src]');
+    var scripts = /** @type {NodeListOf<HTMLScriptElement>} */ (document.querySelectorAll('script[src]'));
     for (var i = scripts.length - 1; i >= 0; i--) {
       if (/(^|\/)queue-lab\.js([?#]|$)/.test(scripts[i].src)) return scripts[i].src;
     }
@@ -219,7 +219,7 @@
     _stopOthers() {
       var all = document.querySelectorAll('queue-lab');
       for (var i = 0; i < all.length; i++) {
-        var other = all[i];
+        var other = /** @type {QueueLabElement} */ (all[i]);
         if (other === this || !other._frame || !other._frame.contentWindow) continue;
         other._frame.contentWindow.postMessage({ type: 'queue-lab:stop' }, other._origin || '*');
       }

@@ -1,5 +1,5 @@
 //! One shape for every lab: the files a lab folder `src/labs/<slug>/` holds, stated once here
-//! (the README's layout section says the same in words). A newcomer who has read one lab
+//! (docs/ARCHITECTURE.md, "A lab's folder", says the same in words). A newcomer who has read one lab
 //! knows where everything is in the next.
 //!
 //! - Every lab: `mod.rs` (its descriptor), `model.rs` (state and actions, no UI) and

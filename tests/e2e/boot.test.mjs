@@ -4,7 +4,7 @@
 // an embed waits for the click.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage } from './harness.mjs';
+import { serve, launch } from './harness.mjs';
 
 let browser;
 before(async () => {

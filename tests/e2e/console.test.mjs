@@ -22,7 +22,7 @@ async function openLab(lang = 'en', { query = '', clipboard = true } = {}) {
 async function started(page) {
   await startPostgres(page);
   await page.waitForSelector('#jobs-table');
-  await page.waitForFunction(() => !document.querySelector('#console-run')?.disabled, null, { timeout: 60_000 });
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#console-run'))?.disabled, null, { timeout: 60_000 });
 }
 
 /** Types `sql` into the console and runs it; waits for its answer (rows, text or error). */
@@ -51,7 +51,7 @@ test('copy on a SQL log entry puts its statement, as shown, on the clipboard, by
   await page.waitForFunction(() => document.querySelector('#sql-log-copy-status')?.textContent.trim() === 'Copied.');
   assert.equal(await clipboardText(page), shown);
   // The last action's panel copies its (comment-less) text the same way.
-  await page.waitForFunction(() => !document.querySelector('#enqueue')?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 60_000 });
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#enqueue'))?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 60_000 });
   await page.click('#enqueue');
   await page.waitForSelector('#last-sql .log-entry');
   const last = page.locator('#last-sql .log-entry').first();

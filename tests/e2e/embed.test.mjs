@@ -19,7 +19,7 @@ async function labFrame(page, elementId) {
 }
 
 function frameHeight(page, elementId) {
-  return page.evaluate((id) => parseFloat(document.getElementById(id).iframe.style.height), elementId);
+  return page.evaluate((id) => parseFloat(/** @type {HTMLElement & { iframe: HTMLIFrameElement }} */ (document.getElementById(id)).iframe.style.height), elementId);
 }
 
 function contentHeight(frame) {
@@ -146,7 +146,7 @@ test('the snippet page writes an iframe and a <queue-lab> snippet for the chosen
   await page.selectOption('#lab', 'leave');
   await page.selectOption('#lang', 'ko');
   await page.fill('#height', '900');
-  await page.waitForFunction(() => document.getElementById('iframe-code').value.includes('lab=leave'));
+  await page.waitForFunction(() => /** @type {HTMLInputElement} */ (document.getElementById('iframe-code')).value.includes('lab=leave'));
 
   const element = await page.inputValue('#element-code');
   assert.match(element, /<queue-lab lab="leave" lang="ko" height="900">/);

@@ -17,7 +17,7 @@ function background(frame) {
 async function idle(frame) {
   await frame.waitForFunction(
     () => document.querySelector('section.lab')?.getAttribute('aria-busy') === 'false' &&
-      !document.querySelector('#enqueue')?.disabled,
+      !/** @type {HTMLButtonElement} */ (document.querySelector('#enqueue'))?.disabled,
     null, { timeout: 120_000 });
 }
 
@@ -44,7 +44,7 @@ async function start(frame) {
     await frame.waitForSelector('#pg-version', { timeout: 240_000 });
   } catch (e) {
     const panel = await frame.locator('.start-panel').textContent().catch(() => '(no panel)');
-    throw new Error(`${frame.url()}: PostgreSQL did not start; the panel says: ${panel}\n${e.message}`);
+    throw new Error(`${frame.url()}: PostgreSQL did not start; the panel says: ${panel}\n${e.message}`, { cause: e });
   }
 }
 
@@ -94,7 +94,7 @@ test('theme=dark shows the dark palette on a light system, theme=light the light
   // The snippet page offers it.
   await light.goto(site.server.url + 'embed/index.html');
   await light.selectOption('#theme', 'dark');
-  await light.waitForFunction(() => document.getElementById('element-code').value.includes('theme="dark"'));
+  await light.waitForFunction(() => /** @type {HTMLInputElement} */ (document.getElementById('element-code')).value.includes('theme="dark"'));
   assert.match(await light.inputValue('#iframe-code'), /theme=dark/);
   await light.close();
   await dark.close();

@@ -69,7 +69,7 @@ async function consoleValue(page, sql) {
     const err = box?.querySelector('.error, [role="alert"]');
     const cells = [...(box?.querySelectorAll('table.result tbody tr:first-child td') ?? [])].map((t) => t.textContent);
     if (cells[0] === n) return { value: cells[1] };
-    if (err && !document.querySelector('#console-run')?.disabled) return { error: err.textContent.trim() };
+    if (err && !/** @type {HTMLButtonElement} */ (document.querySelector('#console-run'))?.disabled) return { error: err.textContent.trim() };
     return null;
   }, nonce, { timeout: 120_000, polling: 50 }).then((h) => h.jsonValue());
   assert.equal(got.error, undefined, `the console's query failed: ${got.error}`);
@@ -113,7 +113,7 @@ async function exportMatches(page, patterns) {
 }
 
 async function l1Idle(page) {
-  await page.waitForFunction(() => !document.querySelector('#enqueue')?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 60_000 });
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#enqueue'))?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 60_000 });
 }
 
 /** L1 with PostgreSQL started and the lab idle. */

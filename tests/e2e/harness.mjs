@@ -173,7 +173,7 @@ export async function fillAndClick(page, fields, button) {
  *  disables the buttons while it runs). */
 export async function pgqIdle(page) {
   await page.waitForFunction(() => {
-    const b = document.querySelector('#tick');
+    const b = /** @type {HTMLButtonElement | null} */ (document.querySelector('#tick'));
     return b && !b.disabled && document.querySelector('.pgq-lab')?.getAttribute('aria-busy') === 'false';
   }, null, { timeout: 60_000 });
 }
@@ -299,7 +299,7 @@ export async function violations(page) {
 export async function simulated(page) {
   await page.waitForSelector('#w-results');
   await page.waitForFunction(() => {
-    const b = document.querySelector('#w-run');
+    const b = /** @type {HTMLButtonElement | null} */ (document.querySelector('#w-run'));
     return b && !b.disabled;
   }, null, { timeout: 120_000 });
 }
@@ -310,6 +310,6 @@ export async function runInConsole(page, sql) {
   const before = Number(await page.getAttribute('.console-result', 'data-answers'));
   await page.fill('#console-input', sql);
   await page.click('#console-run');
-  await page.waitForFunction((n) => Number(document.querySelector('.console-result').dataset.answers) > n, before, { timeout: 60_000 });
-  await page.waitForFunction(() => !document.querySelector('#console-run').disabled);
+  await page.waitForFunction((n) => Number(/** @type {HTMLElement} */ (document.querySelector('.console-result')).dataset.answers) > n, before, { timeout: 60_000 });
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#console-run')).disabled);
 }

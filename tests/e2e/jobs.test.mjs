@@ -15,7 +15,7 @@ async function openLab(lang = 'en', opts = {}) {
 }
 
 async function idle(page) {
-  await page.waitForFunction(() => !document.querySelector('#enqueue')?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 60_000 });
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#enqueue'))?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 60_000 });
 }
 
 async function tourStep(page, n) {
@@ -86,7 +86,7 @@ test('a share link already on screen follows a language switch: it opens in the 
   await idle(page);
   assert.equal(new URL(await page.inputValue('#share-url')).searchParams.get('lang'), 'en');
   await page.click('button.lang[lang="ko"]');
-  await page.waitForFunction(() => new URL(document.querySelector('#share-url').value).searchParams.get('lang') === 'ko', null, { timeout: 10_000 });
+  await page.waitForFunction(() => new URL(/** @type {HTMLInputElement} */ (document.querySelector('#share-url')).value).searchParams.get('lang') === 'ko', null, { timeout: 10_000 });
   assert.match(await page.inputValue('#share-url'), /#\/jobs\?s=/, 'the link still carries the action');
   assert.deepEqual(page.errors, []);
 });
@@ -143,7 +143,7 @@ test('an action changes the page in one go: its counts, its SQL and the buttons 
   await idle(page);
   const look = () => ({
     counts: document.querySelector('#job-counts').textContent,
-    disabled: document.querySelector('#enqueue').disabled,
+    disabled: /** @type {HTMLButtonElement} */ (document.querySelector('#enqueue')).disabled,
     busy: document.querySelector('.jobs-lab').getAttribute('aria-busy'),
     at: performance.now(),
     sql: document.querySelectorAll('#last-sql li').length,
@@ -248,8 +248,8 @@ async function states(page) {
   return page.evaluate(() => {
     const svg = document.querySelector('#job-states');
     const counts = {};
-    for (const g of svg.querySelectorAll('[data-state]')) counts[g.dataset.state] = Number(g.querySelector('.count').textContent);
-    const on = [...svg.querySelectorAll('[data-move][data-on="true"]')].map((g) => g.dataset.move);
+    for (const g of /** @type {NodeListOf<SVGElement>} */ (svg.querySelectorAll('[data-state]'))) counts[g.dataset.state] = Number(g.querySelector('.count').textContent);
+    const on = [.../** @type {NodeListOf<SVGElement>} */ (svg.querySelectorAll('[data-move][data-on="true"]'))].map((g) => g.dataset.move);
     return { counts, on, label: svg.getAttribute('aria-label'), role: svg.getAttribute('role') };
   });
 }

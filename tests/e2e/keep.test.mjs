@@ -15,15 +15,15 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'queue-lab-keep-'));
 test.after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 async function idle(page) {
-  await page.waitForFunction(() => !document.querySelector('#enqueue')?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 60_000 });
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#enqueue'))?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 60_000 });
 }
 
 /** What the lab shows of its state: every jobs row, the clock, the three workers. */
 async function shown(page) {
   return page.evaluate(() => ({
-    jobs: [...document.querySelectorAll('#jobs-table tbody tr')].map((tr) => tr.innerText),
+    jobs: [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#jobs-table tbody tr'))].map((tr) => tr.innerText),
     clock: document.querySelector('#lab-clock')?.textContent,
-    workers: ['A', 'B', 'C'].map((w) => document.querySelector(`#worker-${w}`)?.innerText),
+    workers: ['A', 'B', 'C'].map((w) => /** @type {HTMLElement} */ (document.querySelector(`#worker-${w}`))?.innerText),
   }));
 }
 

@@ -33,7 +33,7 @@ function shown(page) {
 }
 
 async function jobsIdle(page) {
-  await page.waitForFunction(() => !document.querySelector('#enqueue')?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 60_000 });
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#enqueue'))?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 60_000 });
 }
 
 test('a page opened in Korean asks for the Korean file once, while the .wasm downloads, and shows Korean; an English page never asks', async () => {
@@ -49,7 +49,7 @@ test('a page opened in Korean asks for the Korean file once, while the .wasm dow
   // the app's code had arrived: its main .wasm and, in the release split by lab, the lab's
   // modules (scripts/split-release.mjs), which the app fetches before it mounts too.
   const t = await page.evaluate(() => {
-    const all = performance.getEntriesByType('resource');
+    const all = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource'));
     const ko = all.find((e) => new URL(e.name).pathname.endsWith('/i18n/ko.tsv'));
     const wasm = all.filter((e) => /(_bg|\/(split|chunk)_[^/]+)\.wasm$/.test(e.name) && !/sim-worker/.test(e.name));
     return { ko: ko ? ko.startTime : null, wasmEnd: wasm.length ? Math.max(...wasm.map((e) => e.responseEnd)) : null };

@@ -14,9 +14,9 @@ async function open(page, query = '', lang = 'en') {
 /** What the page currently concludes: the recommendation and each signal's met/not met. */
 async function verdict(page) {
   return page.evaluate(() => ({
-    rec: document.querySelector('#leave-recommendation')?.dataset.rec,
+    rec: /** @type {HTMLElement} */ (document.querySelector('#leave-recommendation'))?.dataset.rec,
     met: Object.fromEntries(
-      [...document.querySelectorAll('#leave-signals li')].map((li) => [li.id.replace('signal-', ''), li.dataset.met === 'true']),
+      [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#leave-signals li'))].map((li) => [li.id.replace('signal-', ''), li.dataset.met === 'true']),
     ),
   }));
 }
@@ -84,7 +84,7 @@ test('the three worked cases give what §8 says', async () => {
   await shot(page, 'leave-side-en');
 
   await page.click('#case-planetscale');
-  await page.waitForFunction(() => document.querySelector('#leave-recommendation').dataset.rec !== 'stay');
+  await page.waitForFunction(() => /** @type {HTMLElement} */ (document.querySelector('#leave-recommendation')).dataset.rec !== 'stay');
   v = await verdict(page);
   assert.equal(await page.inputValue('#leave-sustained'), '800');
   assert.ok(await page.isChecked('#leave-longtx'));
@@ -106,7 +106,7 @@ test('the three worked cases give what §8 says', async () => {
   await shot(page, 'leave-planetscale-en');
 
   await page.click('#case-teams');
-  await page.waitForFunction(() => document.querySelector('#leave-recommendation').dataset.rec === 'log');
+  await page.waitForFunction(() => /** @type {HTMLElement} */ (document.querySelector('#leave-recommendation')).dataset.rec === 'log');
   v = await verdict(page);
   assert.equal(v.met.fan_out, true, 'five teams on the same events is fan-out');
   assert.equal(v.met.autovacuum, false);
@@ -136,7 +136,7 @@ test('the autovacuum signal follows PostgreSQL 18\'s formula: short jobs keep up
   // 200 jobs/s of 3,599 s: 720,000 live rows, a pass above 50 + 144,000, so 168,050 wait;
   // tuned, 13,250: tune, and stay.
   await open(page, 'sustained=200&peak=200&duration=3599&longtx=0');
-  await page.waitForFunction(() => document.querySelector('#signal-autovacuum')?.dataset.met === 'true');
+  await page.waitForFunction(() => /** @type {HTMLElement} */ (document.querySelector('#signal-autovacuum'))?.dataset.met === 'true');
   v = await verdict(page);
   assert.equal(v.met.autovacuum, true);
   assert.equal(v.met.long_tx, false);
@@ -181,7 +181,7 @@ test('Korean, and readable at 360 px', async () => {
   const page = await newPage(site.browser);
   await open(page, '', 'ko');
   await page.click('#case-planetscale');
-  await page.waitForFunction(() => document.querySelector('#leave-recommendation').dataset.rec === 'own_postgres');
+  await page.waitForFunction(() => /** @type {HTMLElement} */ (document.querySelector('#leave-recommendation')).dataset.rec === 'own_postgres');
   assert.equal(await page.textContent('h1'), 'L5 · Postgres를 떠날 때');
   assert.match(await page.textContent('#leave-rec-name'), /전용 Postgres/);
   assert.match(await page.textContent('#signal-autovacuum'), /해당/);
@@ -193,7 +193,7 @@ test('Korean, and readable at 360 px', async () => {
   const narrow = await newPage(site.browser, { width: 360, height: 740, colorScheme: 'dark' });
   await open(narrow, '', 'ko');
   await narrow.click('#case-teams');
-  await narrow.waitForFunction(() => document.querySelector('#leave-recommendation').dataset.rec === 'log');
+  await narrow.waitForFunction(() => /** @type {HTMLElement} */ (document.querySelector('#leave-recommendation')).dataset.rec === 'log');
   const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `page is ${overflow}px wider than a 360px screen`);
   await shot(narrow, 'leave-teams-360-dark-ko');

@@ -17,7 +17,7 @@ async function open(route, lang = 'en') {
 
 async function jobsIdle(page) {
   await page.waitForSelector('#jobs-table', { timeout: 120_000 });
-  await page.waitForFunction(() => !document.querySelector('#enqueue')?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 120_000 });
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#enqueue'))?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 120_000 });
 }
 
 

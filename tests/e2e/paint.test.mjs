@@ -91,6 +91,7 @@ test('an embed with theme=dark on a light system is dark from the first paint, b
 
 // Each route's static screen against the app that replaces it: the same header box, heading
 // and intro, and the static screen gone.
+/** @type {[string, number][]} */
 const ROUTES = [
   ['?lang=en#/', 1200],
   ['?lang=ko#/jobs', 1200],

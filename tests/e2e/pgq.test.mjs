@@ -7,7 +7,7 @@ import { newPage, shot, startPostgres, ARTIFACTS, useSite, pgqIdle as idle, clic
 
 const site = useSite();
 
-async function openLab(page, lang, width) {
+async function openLab(page, lang) {
   await page.goto(site.server.url + `?lang=${lang}#/pgq`);
   const version = await startPostgres(page);
   assert.match(version, /PostgreSQL 18\./);

@@ -27,14 +27,14 @@ async function ring(page) {
     const svg = document.querySelector('#table-ring');
     const one = (sel) => [...svg.querySelectorAll(sel)].map((g) => Number(g.dataset.table));
     const cursors = {};
-    for (const t of svg.querySelectorAll('text.cursor')) cursors[t.dataset.consumer] = t.dataset.table;
+    for (const t of /** @type {NodeListOf<SVGElement>} */ (svg.querySelectorAll('text.cursor'))) cursors[t.dataset.consumer] = t.dataset.table;
     return {
       tables: svg.querySelectorAll('g.table').length,
       current: one('g.table[data-current="true"]'),
       next: one('g.table[data-next="true"]'),
       nextState: svg.querySelector('g.table[data-next="true"] .next-state')?.textContent,
       cursors,
-      holds: [...svg.querySelectorAll('text.cursor.holds')].map((t) => t.dataset.consumer),
+      holds: [.../** @type {NodeListOf<SVGElement>} */ (svg.querySelectorAll('text.cursor.holds'))].map((t) => t.dataset.consumer),
       label: svg.getAttribute('aria-label'),
       role: svg.getAttribute('role'),
       facts: [...document.querySelectorAll('#ring-facts li')].map((li) => li.textContent),

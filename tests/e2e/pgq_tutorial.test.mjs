@@ -12,7 +12,6 @@
 // - version() and status() are the lab's (its version string, its scheduler rows).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { newPage, startPostgres, useSite, pgqIdle, runInConsole } from './harness.mjs';
 
@@ -76,7 +75,7 @@ test('PgQue\'s tutorial, statement by statement, in L4\'s console', { timeout: 6
   await startPostgres(page);
   await page.waitForSelector('#tick', { timeout: 60_000 });
   await pgqIdle(page);
-  await page.waitForFunction(() => !document.querySelector('#console-run')?.disabled, null, { timeout: 60_000 });
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#console-run'))?.disabled, null, { timeout: 60_000 });
 
   // Step 1: install. `\i` gets the hint; the transaction around it opens and commits.
   let s = await ok(page, 'begin;\n\\i sql/pgque.sql\ncommit;');
@@ -147,7 +146,7 @@ grant pgque_reader to metrics;`);
   assert.equal(s[0].cells.length, 0);
 
   // Step 7: a bad order, nack with a delay, watch it come back.
-  s = await ok(page, "select pgque.set_queue_config('orders', 'max_retries', '2');");
+  await ok(page, "select pgque.set_queue_config('orders', 'max_retries', '2');");
   s = await ok(page, `select pgque.send('orders', '{"order_id": 43, "total": 10.00}'::jsonb);
 select pgque.force_next_tick('orders');
 select pgque.ticker();
@@ -214,8 +213,8 @@ select * from pgque.receive('orders', 'processor', 100);`);
   }
 
   // Where to go from here: pgque.start() schedules on the lab clock (pg_cron's place).
-  s = await ok(page, 'select pgque.start();');
-  s = await ok(page, 'select pgque.stop();');
+  await ok(page, 'select pgque.start();');
+  await ok(page, 'select pgque.stop();');
 
   // The tutorial's last step drops the queue, here the lab's own: the page says so, an action
   // is refused with PgQue's words and the way out, and Reset makes the queue again.
@@ -244,7 +243,7 @@ test('PgQue\'s examples: fan-out, batch send, pg_cron, the dead-letter recipe, p
   await startPostgres(page);
   await page.waitForSelector('#tick', { timeout: 60_000 });
   await pgqIdle(page);
-  await page.waitForFunction(() => !document.querySelector('#console-run')?.disabled, null, { timeout: 60_000 });
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#console-run'))?.disabled, null, { timeout: 60_000 });
 
   // Fan-out: three consumers, one event, each receives it through its own cursor.
   let s = await ok(page, `select pgque.subscribe('orders', 'audit_logger');

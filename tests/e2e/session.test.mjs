@@ -21,7 +21,7 @@ async function go(page, route) {
 
 async function jobsIdle(page) {
   await page.waitForSelector('#jobs-table', { timeout: 120_000 });
-  await page.waitForFunction(() => !document.querySelector('#enqueue')?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 120_000 });
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#enqueue'))?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 120_000 });
 }
 
 async function jobRows(page) {
@@ -31,7 +31,7 @@ async function jobRows(page) {
 async function console_(page, sql) {
   await page.fill('#console-input', sql);
   await page.click('#console-run');
-  await page.waitForFunction(() => !document.querySelector('#console-run')?.disabled, null, { timeout: 60_000 });
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#console-run'))?.disabled, null, { timeout: 60_000 });
 }
 
 /** L1 on a new page, idle, after the SQL console has run `sql`. */
@@ -149,7 +149,7 @@ test('leaving a lab mid-run cancels it: the next lab works, and coming back says
   // L3's default run (3 × 20,000), left after its first thousand jobs.
   await vacuumIdle(page);
   await page.click('#vacuum-run');
-  await page.waitForFunction(() => Number(document.querySelector('#vacuum-progress-bar')?.value || 0) >= 1000, null, { timeout: 120_000 });
+  await page.waitForFunction(() => Number(/** @type {HTMLProgressElement} */ (document.querySelector('#vacuum-progress-bar'))?.value || 0) >= 1000, null, { timeout: 120_000 });
   await go(page, 'jobs');
   await jobsIdle(page);
   await page.click('#enqueue');

@@ -120,7 +120,7 @@ test('Cancel stops a long run between batches and the lab stays usable; plans si
   const page = await openLab('en');
   await fillAndClick(page, { '#vacuum-jobs': '50000', '#vacuum-rounds': '2' }, '#vacuum-run');
   await page.waitForSelector('#vacuum-cancel');
-  await page.waitForFunction(() => Number(document.querySelector('#vacuum-progress-bar')?.value || 0) >= 1000);
+  await page.waitForFunction(() => Number(/** @type {HTMLProgressElement} */ (document.querySelector('#vacuum-progress-bar'))?.value || 0) >= 1000);
   await page.click('#vacuum-cancel');
   await page.waitForSelector('#vacuum-notice', { timeout: 30_000 });
   assert.match(await page.textContent('#vacuum-notice'), /Cancelled/);
@@ -243,7 +243,7 @@ async function mapDuringRun(onScreen) {
     await page.evaluate(() => document.querySelector('#vacuum-page-map-title').scrollIntoView({ block: 'start' }));
     await page.waitForTimeout(200);
     // From script: a mouse click would scroll the button, and the map out of view.
-    await page.evaluate(() => document.querySelector('#vacuum-run').click());
+    await page.evaluate(() => /** @type {HTMLElement} */ (document.querySelector('#vacuum-run')).click());
   } else {
     await page.click('#vacuum-run');
   }

@@ -176,7 +176,7 @@ test('timing: one simulation of 16 workers × 100,000 jobs in the browser', asyn
     // The run is over when the Run button, disabled while it runs, is enabled again (two
     // runs may well take the same tenth of a millisecond, so #w-took's figure cannot tell).
     await page.evaluate(() => {
-      const run = document.querySelector('#w-run');
+      const run = /** @type {HTMLButtonElement} */ (document.querySelector('#w-run'));
       window.__ranOnce = false;
       new MutationObserver((_, obs) => {
         if (run.disabled) { window.__ranOnce = true; obs.disconnect(); }
@@ -186,7 +186,7 @@ test('timing: one simulation of 16 workers × 100,000 jobs in the browser', asyn
     await page.waitForFunction(
       (s) => {
         const col = document.querySelector(`#w-results td[data-strategy="${s}"]`);
-        const run = document.querySelector('#w-run');
+        const run = /** @type {HTMLButtonElement | null} */ (document.querySelector('#w-run'));
         return window.__ranOnce && col && run && !run.disabled;
       },
       strategy,

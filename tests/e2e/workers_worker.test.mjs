@@ -25,7 +25,7 @@ async function watchLongTasks(page) {
       for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, ms: Math.round(e.duration) });
     }).observe({ type: 'longtask' });
     new MutationObserver((_, obs) => {
-      if (document.querySelector('#w-results') && !document.querySelector('#w-run').disabled) {
+      if (document.querySelector('#w-results') && !/** @type {HTMLButtonElement} */ (document.querySelector('#w-run')).disabled) {
         window.__resultsAt = performance.now();
         obs.disconnect();
       }
@@ -158,10 +158,10 @@ test('during 64 workers × 200,000 jobs the page stays responsive, shows progres
   await startBig(page, 'all');
   assert.match(await page.textContent('#w-progress-text'), /\d+ % done/);
   assert.equal(closed.length, 0, 'no worker closed before Cancel');
-  await page.evaluate(() => document.querySelector('#w-cancel').click());
+  await page.evaluate(() => /** @type {HTMLElement} */ (document.querySelector('#w-cancel')).click());
   await page.waitForSelector('#w-cancelled');
   assert.match(await page.textContent('#w-cancelled'), /cancelled/);
-  await page.waitForFunction(() => !document.querySelector('#w-run').disabled);
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#w-run')).disabled);
   assert.equal(await page.locator('#w-progress').count(), 0);
   assert.equal(await page.locator('#w-results').count(), 0, 'no figures of other inputs are left');
   // The inputs stay, in the form and in the address.
@@ -194,14 +194,14 @@ test('while the worker computes 64 workers × 200,000 jobs every main-thread tas
   // Progress moves on while the run goes on. Read without waiting: this one strategy can end
   // in tens of milliseconds in the worker, and with it the progress bar (a CI run waited 30 s
   // for a bar that had gone).
-  const first = await page.evaluate(() => Number(document.querySelector('#w-progress progress')?.value ?? -1));
+  const first = await page.evaluate(() => Number(/** @type {HTMLProgressElement} */ (document.querySelector('#w-progress progress'))?.value ?? -1));
   await page.waitForFunction(
-    (f) => Number(document.querySelector('#w-progress progress')?.value) > f || !document.querySelector('#w-run').disabled,
+    (f) => Number(/** @type {HTMLProgressElement} */ (document.querySelector('#w-progress progress'))?.value) > f || !/** @type {HTMLButtonElement} */ (document.querySelector('#w-run')).disabled,
     first,
     { timeout: 120_000 },
   );
   await page.waitForFunction(
-    () => !document.querySelector('#w-run').disabled && document.querySelector('#w-results td[data-strategy="skip-locked-lease"]'),
+    () => !/** @type {HTMLButtonElement} */ (document.querySelector('#w-run')).disabled && document.querySelector('#w-results td[data-strategy="skip-locked-lease"]'),
     null,
     { timeout: 600_000 },
   );
@@ -222,7 +222,7 @@ test('a simulator worker that cannot load says so and offers Retry, which runs o
   const err = await page.waitForSelector('#w-worker-error', { timeout: 120_000 });
   assert.match(await err.textContent(), /could not start in this tab/);
   assert.equal(await page.locator('#w-results').count(), 0);
-  await page.waitForFunction(() => !document.querySelector('#w-run').disabled);
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#w-run')).disabled);
   await switchLanguage(page, 'ko');
   assert.match(await page.textContent('#w-worker-error'), /시작하지 못했습니다/);
   block = false;

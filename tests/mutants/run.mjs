@@ -105,8 +105,10 @@ function pgcheckEnv() {
   return { QUEUE_LAB_PG_URL: pgUrl };
 }
 
-/** [command, args, extra env] of a suite name (README.md lists them). */
+/** [command, args, extra env] of a suite name (README.md lists them).
+ * @returns {[string, string[], any]} */
 function suiteCommand(s) {
+  /** @type {(...a: string[]) => [string, string[], any]} */
   const cargo = (...a) => ['cargo', ['test', '--no-fail-fast', ...a], {}];
   if (s === 'native') return cargo('-p', 'queue-lab', '-p', 'queue-lab-core', '-p', 'queue-sim');
   if (s === 'native:sim') return cargo('-p', 'queue-sim');

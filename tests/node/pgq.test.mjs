@@ -48,7 +48,7 @@ async function drain(db, queue, consumer) {
   throw new Error('drain did not end');
 }
 async function rejects(promise, code, pattern) {
-  await assert.rejects(promise, (e) => {
+  await assert.rejects(promise, (/** @type {any} */ e) => {
     assert.equal(e.code, code, `expected SQLSTATE ${code}, got ${e.code}: ${e.message}`);
     if (pattern) assert.match(e.message, pattern);
     return true;

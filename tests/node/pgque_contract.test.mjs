@@ -26,7 +26,7 @@ const differences = new Map(
   readFileSync(join(contractDir, 'differences.tsv'), 'utf8')
     .split('\n')
     .filter((l) => l.trim() && !l.startsWith('#'))
-    .map((l) => l.split('\t')));
+    .map((l) => /** @type {[string, string]} */ (l.split('\t'))));
 
 test('differences.tsv names only contract files that exist, each with a reason', () => {
   for (const [file, why] of differences) {

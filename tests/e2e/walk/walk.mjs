@@ -74,13 +74,13 @@ async function busyNow(page) {
     };
     const areas = [...document.querySelectorAll('[aria-busy="true"]')];
     const busy = areas.map((el) => `${name(el)} aria-busy`);
-    const run = document.querySelector('#console-run');
+    const run = /** @type {HTMLButtonElement | null} */ (document.querySelector('#console-run'));
     if (run && run.disabled && document.querySelector('#pg-version')) busy.push('the SQL console\'s Run button (disabled: a statement is running)');
-    const loading = document.querySelector('#pg-progress');
+    const loading = /** @type {HTMLProgressElement | null} */ (document.querySelector('#pg-progress'));
     if (loading) busy.push('the start panel (PostgreSQL loading)');
     const wait = document.querySelector('#lab-waiting');
     if (busy.length && wait) busy.push(`status line: "${wait.textContent.trim().slice(0, 160)}"`);
-    const shows = areas.map((el) => `${el.textContent.length}:${[...el.querySelectorAll('progress, meter')].map((p) => p.value).join(',')}`).join('|')
+    const shows = areas.map((el) => `${el.textContent.length}:${[.../** @type {NodeListOf<HTMLProgressElement | HTMLMeterElement>} */ (el.querySelectorAll('progress, meter'))].map((p) => p.value).join(',')}`).join('|')
       + (loading ? loading.value : '');
     return { busy, shows };
   });
@@ -124,7 +124,7 @@ async function consoleRow(page, sql, nonce) {
       const cells = [...table.querySelectorAll('tbody tr:first-child td')].map((t) => t.textContent);
       if (cells[0] === n) return { row: Object.fromEntries(heads.map((h, i) => [h, cells[i]])) };
     }
-    if (err && document.querySelector('#console-run') && !document.querySelector('#console-run').disabled) {
+    if (err && document.querySelector('#console-run') && !/** @type {HTMLButtonElement} */ (document.querySelector('#console-run')).disabled) {
       return { error: err.textContent.trim().slice(0, 300) };
     }
     return null;
@@ -212,6 +212,7 @@ async function checkL4(page, nonce) {
  * Resolves to a summary; throws an Error naming the seed, the step and the last ten actions
  * (and how to replay them) on the first failed check.
  */
+/** @param {{ page: any, url: string, seed: number, steps: number, log?: (line: string) => void }} options */
 export async function walk({ page, url, seed, steps, log = () => {} }) {
   const rng = new Rng(seed);
   const model = {
@@ -476,9 +477,9 @@ export async function walk({ page, url, seed, steps, log = () => {} }) {
     } catch (e) {
       if (history[history.length - 1]?.startsWith(`${at} `) !== true) history.push(`${at} ${label} (threw)`);
       const msg = e instanceof WalkError ? e.message : `${e.message ?? e}`.split('\n')[0];
-      const err = new Error(`the walk failed at step ${step} of ${steps}, seed ${seed}: ${msg}\n`
+      const err = /** @type {Error & { step?: number }} */ (new Error(`the walk failed at step ${step} of ${steps}, seed ${seed}: ${msg}\n`
         + `replay: WALK_SEED=${seed} WALK_STEPS=${step} node --test tests/e2e/walk.test.mjs\n`
-        + `the last ${Math.min(10, history.length)} actions:\n  ${history.slice(-10).join('\n  ')}`);
+        + `the last ${Math.min(10, history.length)} actions:\n  ${history.slice(-10).join('\n  ')}`));
       err.step = step;
       throw err;
     }

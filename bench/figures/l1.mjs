@@ -1,0 +1,42 @@
+// L1: action times with 1,000 jobs, beside the same SQL on native PostgreSQL.
+import { RUNS, stats, median, notes, report, say } from '../report.mjs';
+import { labPage, tabMemory } from '../pages.mjs';
+import { L1_CYCLE, load1000Jobs, timeAction } from '../l1-actions.mjs';
+import { startPostgres } from '../../tests/e2e/harness.mjs';
+
+export async function l1({ server, browser, nativeSql }) {
+  say(`L1: actions with 1,000 jobs, ${RUNS} runs of 10 × (enqueue, claim, complete, claim, fail)`);
+  const kinds = ['enqueue', 'claim', 'complete', 'fail'];
+  const perKind = Object.fromEntries(kinds.map((k) => [k, []]));
+  const p50 = [];
+  const p95 = [];
+  const l1Heap = [];
+  const l1Tab = [];
+  for (let r = 0; r < RUNS; r++) {
+    const page = await labPage(browser);
+    await page.goto(server.url + '?lang=en#/jobs');
+    await startPostgres(page);
+    await page.waitForSelector('#jobs-table', { timeout: 120000 });
+    await load1000Jobs(page);
+    const times = Object.fromEntries(kinds.map((k) => [k, []]));
+    for (let c = 0; c < 10; c++) {
+      for (const [kind, sel] of L1_CYCLE) times[kind].push(await timeAction(page, sel));
+    }
+    const all = kinds.flatMap((k) => times[k]);
+    p50.push(stats(all).median);
+    p95.push(stats(all).p95);
+    for (const k of kinds) perKind[k].push(median(times[k]));
+    const mem = await tabMemory(page);
+    l1Heap.push(mem.jsHeapMB);
+    l1Tab.push(mem.tabMB);
+    if (page.errors.length) notes.push(`L1 page errors: ${page.errors.join('; ')}`);
+    await page.close();
+  }
+  const nativeL1 = (k) => nativeSql?.l1.map((run) => median(run[k]));
+  const nativeL1All = (q) => nativeSql?.l1.map((run) => stats(Object.values(run).flat())[q]);
+  report('L1 action, 1,000 jobs: p50 of 50 actions', p50, 'ms', '≤ 25 ms', { limit: 25, native: nativeL1All('median') });
+  report('L1 action, 1,000 jobs: p95 of 50 actions', p95, 'ms', '≤ 50 ms', { limit: 50, native: nativeL1All('p95') });
+  for (const k of kinds) report(`L1 ${k} (median of 10 or 20)`, perKind[k], 'ms', '', { native: nativeL1(k) });
+  report('after L1: JS heap of the page', l1Heap, 'MB');
+  report('after L1: tab memory (JS heap, app and PGlite WebAssembly memory)', l1Tab, 'MB');
+}
