@@ -18,6 +18,17 @@ import { newPage, startPostgres, useSite, pgqIdle, runInConsole } from './harnes
 const site = useSite();
 const SHOTS = '/tmp/console-shots';
 
+/** A new page on L4 in English, PostgreSQL started, the lab idle, its console ready. */
+async function openL4Console() {
+  const page = await newPage(site.browser);
+  await page.goto(`${site.server.url}?lang=en#/pgq`);
+  await startPostgres(page);
+  await page.waitForSelector('#tick', { timeout: 60_000 });
+  await pgqIdle(page);
+  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#console-run'))?.disabled, null, { timeout: 60_000 });
+  return page;
+}
+
 /** Runs `sql` in the console and returns each step: { step, failed, stmt, summary, cells,
  * fields, notices, note, echo, error }. */
 async function run(page, sql) {
@@ -70,12 +81,7 @@ begin
 end $$;`;
 
 test('PgQue\'s tutorial, statement by statement, in L4\'s console', { timeout: 600_000 }, async () => {
-  const page = await newPage(site.browser);
-  await page.goto(`${site.server.url}?lang=en#/pgq`);
-  await startPostgres(page);
-  await page.waitForSelector('#tick', { timeout: 60_000 });
-  await pgqIdle(page);
-  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#console-run'))?.disabled, null, { timeout: 60_000 });
+  const page = await openL4Console();
 
   // Step 1: install. `\i` gets the hint; the transaction around it opens and commits.
   let s = await ok(page, 'begin;\n\\i sql/pgque.sql\ncommit;');
@@ -238,12 +244,7 @@ select * from pgque.receive('orders', 'processor', 100);`);
 });
 
 test('PgQue\'s examples: fan-out, batch send, pg_cron, the dead-letter recipe, payload overloads', { timeout: 600_000 }, async () => {
-  const page = await newPage(site.browser);
-  await page.goto(`${site.server.url}?lang=en#/pgq`);
-  await startPostgres(page);
-  await page.waitForSelector('#tick', { timeout: 60_000 });
-  await pgqIdle(page);
-  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#console-run'))?.disabled, null, { timeout: 60_000 });
+  const page = await openL4Console();
 
   // Fan-out: three consumers, one event, each receives it through its own cursor.
   let s = await ok(page, `select pgque.subscribe('orders', 'audit_logger');
@@ -300,12 +301,7 @@ select pgque.send('orders', 'order.created', '{"order_id": 1}'::jsonb);  -- json
 });
 
 test('PgQue\'s examples: cooperative consumers (its msg_ids, force_next_tick\'s jumps included) and exactly-once processing', { timeout: 600_000 }, async () => {
-  const page = await newPage(site.browser);
-  await page.goto(`${site.server.url}?lang=en#/pgq`);
-  await startPostgres(page);
-  await page.waitForSelector('#tick', { timeout: 60_000 });
-  await pgqIdle(page);
-  await page.waitForFunction(() => !document.querySelector('#console-run')?.disabled, null, { timeout: 60_000 });
+  const page = await openL4Console();
 
   // Cooperative consumers on a fresh queue `demo`, as the recipe runs them: a tick before
   // registering, three events, a tick, three more, a tick. PgQue's page shows w1 with
@@ -350,7 +346,7 @@ select consumer_name from pgque.get_consumer_info('demo');`);
   assert.deepEqual(s[4].cells.map((r) => r[0]), ['workers', 'workers.w1'], 'the group and its remaining member');
 
   // Exactly-once: receive, the business write and ack in one transaction.
-  s = await ok(page, `create table processed_orders (order_id int, status text);
+  await ok(page, `create table processed_orders (order_id int, status text);
 select pgque.subscribe('orders', 'processor');
 select pgque.send('orders', 'order.created', '{"order_id": 7}'::jsonb);
 select pgque.force_next_tick('orders');
