@@ -83,7 +83,7 @@ pub fn PgqLab() -> impl IntoView {
             <details class="pgque-diff" id="pgque-diff">
                 <summary>{ctx.t(keys::PGQ_DIFF_TITLE)}</summary>
                 <ul>
-                    {DIFFERENCES.iter().map(|k| view! { <li>{ctx.t(*k)}</li> }).collect_view()}
+                    {DIFFERENCES.iter().map(|k| view! { <li>{ctx.rich(*k)}</li> }).collect_view()}
                 </ul>
             </details>
         }
@@ -105,7 +105,7 @@ pub fn PgqLab() -> impl IntoView {
                 status=move || view! {
                     {move || (lab.with(Option::is_some) && snap.with(|s| s.queue.is_none())).then(|| {
                         let gone = if snap.with(|s| s.uninstalled) { keys::PGQ_ENGINE_GONE } else { keys::PGQ_QUEUE_GONE };
-                        view! { <p class="note warn" id="queue-gone" role="status">{ctx.t(gone)}</p> }
+                        view! { <p class="note warn" id="queue-gone" role="status">{ctx.rich(gone)}</p> }
                     })}
                     <Schedule w=w/>
                     <LastOutcome last=last explain=Explain {
