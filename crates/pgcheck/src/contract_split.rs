@@ -71,20 +71,21 @@ fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
         .map(|p| p + from)
 }
 
-/// A `-- @wait N` comment's N; an error for a comment that starts like one but is not.
-fn wait_directive(comment: &str) -> Result<Option<u64>, String> {
-    let rest = comment[2..].trim_start();
-    let Some(after) = rest.strip_prefix("@wait") else {
-        return Ok(None);
-    };
-    if after
+/// What follows `@name` in a `-- @name …` comment (trimmed), or None for another comment.
+fn directive<'a>(comment: &'a str, name: &str) -> Option<&'a str> {
+    let after = comment[2..].trim_start().strip_prefix(name)?;
+    let word_goes_on = after
         .chars()
         .next()
-        .is_some_and(|c| c.is_alphanumeric() || c == '_')
-    {
+        .is_some_and(|c| c.is_alphanumeric() || c == '_');
+    (!word_goes_on).then(|| after.trim())
+}
+
+/// A `-- @wait N` comment's N; an error for a comment that starts like one but is not.
+fn wait_directive(comment: &str) -> Result<Option<u64>, String> {
+    let Some(n) = directive(comment, "@wait") else {
         return Ok(None);
-    }
-    let n = after.trim();
+    };
     match n.parse::<u64>() {
         Ok(s) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => Ok(Some(s)),
         _ => Err(format!(
@@ -95,24 +96,13 @@ fn wait_directive(comment: &str) -> Result<Option<u64>, String> {
 
 /// A `-- @session2 SQL` comment's SQL; an error for one without a statement.
 fn session2_directive(comment: &str) -> Result<Option<String>, String> {
-    let rest = comment[2..].trim_start();
-    let Some(after) = rest.strip_prefix("@session2") else {
-        return Ok(None);
-    };
-    if after
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_alphanumeric() || c == '_')
-    {
-        return Ok(None);
-    }
-    let sql = after.trim();
-    if sql.is_empty() {
-        return Err(format!(
+    match directive(comment, "@session2") {
+        None => Ok(None),
+        Some("") => Err(format!(
             "malformed directive {comment:?} (-- @session2 followed by one statement)"
-        ));
+        )),
+        Some(sql) => Ok(Some(sql.to_owned())),
     }
-    Ok(Some(sql.to_owned()))
 }
 
 /// The steps of `text`, in order. Comments between statements are dropped; comments inside a
