@@ -331,38 +331,25 @@ $$;
 -- Guarantee: one event per changed row (none for 'local' replication, an
 -- UPDATE of ignored columns only, or a false when=), in the caller's
 -- transaction. Errors: see the file's header.
-create function pgque.jsontriga()
-returns trigger
-language plpgsql as $$
+-- The three are one body with the format's name in it (json, logu, sql).
+do $do$
+declare
+    v_format text;
 begin
-    if pgque._cdc_event('json', TG_ARGV, TG_RELID, TG_TABLE_SCHEMA, TG_TABLE_NAME, TG_OP, OLD, NEW)
-       or TG_WHEN = 'AFTER' or TG_OP = 'TRUNCATE' then
-        return null;
-    end if;
-    return case TG_OP when 'DELETE' then OLD else NEW end;
+    foreach v_format in array array['json', 'logu', 'sql'] loop
+        execute format($fn$
+            create function pgque.%I()
+            returns trigger
+            language plpgsql as $body$
+            begin
+                if pgque._cdc_event(%L, TG_ARGV, TG_RELID, TG_TABLE_SCHEMA, TG_TABLE_NAME, TG_OP, OLD, NEW)
+                   or TG_WHEN = 'AFTER' or TG_OP = 'TRUNCATE' then
+                    return null;
+                end if;
+                return case TG_OP when 'DELETE' then OLD else NEW end;
+            end;
+            $body$
+        $fn$, v_format || 'triga', v_format);
+    end loop;
 end;
-$$;
-
-create function pgque.logutriga()
-returns trigger
-language plpgsql as $$
-begin
-    if pgque._cdc_event('logu', TG_ARGV, TG_RELID, TG_TABLE_SCHEMA, TG_TABLE_NAME, TG_OP, OLD, NEW)
-       or TG_WHEN = 'AFTER' or TG_OP = 'TRUNCATE' then
-        return null;
-    end if;
-    return case TG_OP when 'DELETE' then OLD else NEW end;
-end;
-$$;
-
-create function pgque.sqltriga()
-returns trigger
-language plpgsql as $$
-begin
-    if pgque._cdc_event('sql', TG_ARGV, TG_RELID, TG_TABLE_SCHEMA, TG_TABLE_NAME, TG_OP, OLD, NEW)
-       or TG_WHEN = 'AFTER' or TG_OP = 'TRUNCATE' then
-        return null;
-    end if;
-    return case TG_OP when 'DELETE' then OLD else NEW end;
-end;
-$$;
+$do$;
