@@ -156,11 +156,8 @@ begin
                                          v_pkey as pkey) t)
         when 'logu' then case i_op when 'TRUNCATE' then 'R'
                                    else left(i_op, 1) || ':' || array_to_string(v_pkey, ',') end
-        else left(i_op, 1)
+        else case i_op when 'TRUNCATE' then 'R' else left(i_op, 1) end
     end;
-    if i_format = 'sql' and i_op = 'TRUNCATE' then
-        v_type := 'R';
-    end if;
 
     if current_setting('session_replication_role') = 'local' then
         return false;
@@ -258,11 +255,11 @@ $$;
 --   i_pkey     the key columns
 --   i_changed  UPDATE: for each data column, whether the update changed it
 -- Returns a SELECT that, run with one row as $1, gives that row's ev_data.
--- Guarantee: reads nothing; names are quoted with %I, texts with %L.
+-- Guarantee: writes nothing; names are quoted with %I, texts with %L.
 create function pgque._cdc_render(
     i_format text, i_op text, i_cols text[], i_types oid[], i_pkey text[], i_changed boolean[])
 returns text
-language plpgsql immutable as $$
+language plpgsql stable as $$
 declare
     v_val text;                  -- the column's value as text (SQL over "r")
     v_items text[] := '{}';      -- json and logu pairs; sql: INSERT values, UPDATE set list
