@@ -41,7 +41,7 @@ pub fn lab_schema() -> &'static str {
 }
 
 /// The engine, in install order (each file one script), as the lab installs it.
-pub(crate) const ENGINE: [(&str, &str); 11] = [
+pub(crate) const ENGINE: [(&str, &str); 12] = [
     ("00_schema.sql", lab_sql!("pgque/00_schema.sql")),
     ("10_queue.sql", lab_sql!("pgque/10_queue.sql")),
     ("20_send.sql", lab_sql!("pgque/20_send.sql")),
@@ -49,6 +49,7 @@ pub(crate) const ENGINE: [(&str, &str); 11] = [
     ("40_receive.sql", lab_sql!("pgque/40_receive.sql")),
     ("45_coop.sql", lab_sql!("pgque/45_coop.sql")),
     ("50_retry_dlq.sql", lab_sql!("pgque/50_retry_dlq.sql")),
+    ("55_triggers.sql", lab_sql!("pgque/55_triggers.sql")),
     ("60_info.sql", lab_sql!("pgque/60_info.sql")),
     ("70_maint.sql", lab_sql!("pgque/70_maint.sql")),
     ("80_schedule.sql", lab_sql!("pgque/80_schedule.sql")),

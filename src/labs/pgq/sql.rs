@@ -11,7 +11,7 @@ use queue_lab_core::i18n::Key;
 use serde::de::DeserializeOwned;
 
 /// The engine, installed in this order (each file is one `db.exec`).
-pub const ENGINE: [(&str, &str); 11] = [
+pub const ENGINE: [(&str, &str); 12] = [
     (
         "00_schema.sql",
         include_str!("../../sql/pgque/00_schema.sql"),
@@ -30,6 +30,10 @@ pub const ENGINE: [(&str, &str); 11] = [
     (
         "50_retry_dlq.sql",
         include_str!("../../sql/pgque/50_retry_dlq.sql"),
+    ),
+    (
+        "55_triggers.sql",
+        include_str!("../../sql/pgque/55_triggers.sql"),
     ),
     ("60_info.sql", include_str!("../../sql/pgque/60_info.sql")),
     ("70_maint.sql", include_str!("../../sql/pgque/70_maint.sql")),

@@ -36,7 +36,7 @@
 -- A function that raises changes nothing: the whole statement is undone.
 --
 -- Install order: 00_schema, 10_queue, 20_send, 30_ticker, 40_receive,
--- 45_coop, 50_retry_dlq, 60_info, 70_maint.
+-- 45_coop, 50_retry_dlq, 55_triggers, 60_info, 70_maint.
 
 create schema pgque;
 

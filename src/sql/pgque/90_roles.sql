@@ -68,6 +68,15 @@ grant execute on function
     pgque.dlq_replay(bigint), pgque.dlq_replay_all(text)
   to pgque_writer;
 
+-- the CDC triggers' body (55_triggers.sql): a trigger runs as the role that
+-- writes the table, so a producer writing a table under jsontriga or
+-- sqltriga needs it, as under PgQue's it needs insert_event. _urlencode
+-- stays pgque_admin's, as PgQue's: under logutriga a producer is refused.
+grant execute on function
+    pgque._cdc_event(text, text[], oid, text, text, text, anyelement, anyelement),
+    pgque._cdc_render(text, text, text[], oid[], text[], boolean[])
+  to pgque_writer;
+
 -- internal: callers use send_batch
 revoke execute on function pgque.insert_event_bulk(text, text, text[]) from pgque_admin;
 -- the owner's alone (it drops the schema)
