@@ -81,3 +81,24 @@ grant execute on function
 revoke execute on function pgque.insert_event_bulk(text, text, text[]) from pgque_admin;
 -- the owner's alone (it drops the schema)
 revoke execute on function pgque.uninstall() from pgque_admin;
+
+-- As PgQue's, every function runs with its owner's rights (SECURITY DEFINER): a role
+-- granted send needs no rights on pgque.queue or on the internal functions send calls.
+-- PgQue also pins search_path = pgque, pg_catalog on each; the lab does not, because
+-- its clock shadows now() through the session's search_path (lab.now(), see
+-- 00_schema.sql). Procedures (run_jobs, ticker_loop) commit between steps, which a
+-- SECURITY DEFINER procedure may not: they stay the caller's. So do the CDC trigger
+-- functions and their helpers (55_triggers.sql), as PgQue's triggers: they run as the
+-- role that writes the table, and insert_event, which they call, takes over from there.
+do $$
+declare
+    f regprocedure;
+begin
+    for f in select p.oid::regprocedure from pg_proc p
+              where p.pronamespace = 'pgque'::regnamespace and p.prokind = 'f'
+                and p.proname not in ('jsontriga', 'logutriga', 'sqltriga',
+                                      '_cdc_event', '_cdc_render', '_urlencode')
+    loop
+        execute format('alter function %s security definer', f);
+    end loop;
+end $$;
