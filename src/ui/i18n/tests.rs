@@ -1378,9 +1378,14 @@ fn every_line_reads_with_its_smallest_typical_and_largest_value() {
     report(problems, "a line that reads wrong for some value");
 }
 
-/// Counts of jobs in `text` (placeholders read as numbers) written with 개 rather than 건:
-/// "작업 3개", "3개 작업".
-fn jobs_counted_with_gae(text: &str) -> Vec<String> {
+/// What the glossary's units count with a counter of their own, not 개: jobs in 건 (작업
+/// 3건), pages in 페이지 (3페이지).
+const COUNTED: [(&str, &str); 2] = [("작업", "건"), ("페이지", "페이지")];
+
+/// Counts in `text` (placeholders read as numbers) of a [`COUNTED`] noun written with 개:
+/// "작업 3개", "3개 작업", "페이지 3개". A count in native words (작업 두 개) reads as Korean
+/// does and is not one of these.
+fn counted_with_gae(text: &str) -> Vec<String> {
     let mut plain = String::new();
     let mut depth = 0;
     for c in text.chars() {
@@ -1399,42 +1404,53 @@ fn jobs_counted_with_gae(text: &str) -> Vec<String> {
     let number = |c: char| c.is_ascii_digit() || c == ',' || c == '.';
     let mut out = Vec::new();
     for (at, _) in plain.match_indices('개') {
-        let digits = plain[..at].trim_end_matches(number);
-        if digits.len() == at {
+        let before = plain[..at].trim_end_matches(number);
+        if before.len() == at {
             continue;
         }
-        let count = &plain[digits.len()..at + '개'.len_utf8()];
-        if digits.ends_with("작업 ") {
-            out.push(format!("작업 {count}"));
-        }
-        if plain[at + '개'.len_utf8()..].starts_with(" 작업") {
-            out.push(format!("{count} 작업"));
+        let count = &plain[before.len()..at + '개'.len_utf8()];
+        let after = &plain[at + '개'.len_utf8()..];
+        for (noun, counter) in COUNTED {
+            if before.ends_with(&format!("{noun} ")) {
+                out.push(format!("{noun} {count} (not {counter})"));
+            }
+            if after.starts_with(&format!(" {noun}")) {
+                out.push(format!("{count} {noun} (not {counter})"));
+            }
         }
     }
     out
 }
 
 #[test]
-fn a_job_counted_with_gae_is_found() {
+fn a_count_with_the_wrong_counter_is_found() {
     assert_eq!(
-        jobs_counted_with_gae("{dups}개 작업이 두 번, 작업 1,000개를, 워커 3개, 작업 {n}건"),
-        ["3개 작업", "작업 1,000개"]
+        counted_with_gae(
+            "{dups}개 작업이 두 번, 작업 1,000개를, 워커 3개, 작업 {n}건, 페이지 {p}개"
+        ),
+        [
+            "3개 작업 (not 건)",
+            "작업 1,000개 (not 건)",
+            "페이지 3개 (not 페이지)"
+        ]
     );
+    assert!(counted_with_gae("작업 두 개, 워커 {n}개, {n}페이지, 초당 {n}건").is_empty());
 }
 
-/// One counter per idea: a job is counted in 건 on every page (작업 3건, 초당 800건, 건/초),
-/// as the glossary's units say; 작업/초 is its rejected word for the rate.
+/// One counter per idea: a job is counted in 건 on every page (작업 3건, 초당 800건, 건/초)
+/// and a page in 페이지 (723페이지), as the glossary's units say; 작업/초 is its rejected
+/// word for the rate.
 #[test]
-fn jobs_are_counted_in_geon() {
+fn jobs_and_pages_keep_their_counters() {
     let mut problems = Vec::new();
     for (file, key, text) in korean_texts() {
-        for found in jobs_counted_with_gae(&text) {
+        for found in counted_with_gae(&text) {
             problems.push(format!("{file}: {key}: {found}"));
         }
     }
     report(
         problems,
-        "a job counted with 개 (the glossary counts jobs in 건)",
+        "a count with 개 where the glossary's unit has its own counter",
     );
 }
 
