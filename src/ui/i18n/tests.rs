@@ -1378,6 +1378,71 @@ fn every_line_reads_with_its_smallest_typical_and_largest_value() {
     report(problems, "a line that reads wrong for some value");
 }
 
+/// Particles that do not fit the counter before them: 건 and 행 end in a consonant (건과,
+/// 건을, 건은), 개 and 페이지 in a vowel (개와, 개를, 개는).
+const WRONG_PARTICLES: [(&str, [&str; 3]); 4] = [
+    ("건", ["와", "를", "는"]),
+    ("행", ["와", "를", "는"]),
+    ("개", ["과", "을", "은"]),
+    ("페이지", ["과", "을", "은"]),
+];
+
+/// `counter+particle` after a number (placeholders read as numbers) where the particle does
+/// not agree with the counter: "3건와", "3개을".
+fn particles_off(text: &str) -> Vec<String> {
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in text.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                if depth == 1 {
+                    plain.push('3');
+                }
+            }
+            '}' if depth > 0 => depth -= 1,
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (counter, particles) in WRONG_PARTICLES {
+        for particle in particles {
+            let wrong = format!("{counter}{particle}");
+            for (at, _) in plain.match_indices(&wrong) {
+                let after = &plain[at + wrong.len()..];
+                let ends = after.is_empty() || after.starts_with(|c: char| !c.is_alphanumeric());
+                if plain[..at].ends_with(|c: char| c.is_ascii_digit()) && ends {
+                    out.push(wrong.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_particle_off_its_counter_is_found() {
+    assert_eq!(
+        particles_off("최근 {shown}건와, 작업 {n}건를, 행 3개을 봅니다"),
+        ["건와", "건를", "개을"]
+    );
+    assert!(particles_off("최근 {shown}건과, 작업 {n}건을, 3개를, 5페이지를, 2건는지").is_empty());
+}
+
+/// A number's counter takes the particle its last sound calls for (the counters changed in
+/// #38's pass, 개 → 건, kept 건와 and 건를 until this test).
+#[test]
+fn particles_agree_with_counters() {
+    let mut problems = Vec::new();
+    for (file, key, text) in korean_texts() {
+        for found in particles_off(&text) {
+            problems.push(format!("{file}: {key}: {found}"));
+        }
+    }
+    report(problems, "a particle that does not fit its counter");
+}
+
 /// What the glossary's units count with a counter of their own, not 개: jobs in 건 (작업
 /// 3건), pages in 페이지 (3페이지).
 const COUNTED: [(&str, &str); 2] = [("작업", "건"), ("페이지", "페이지")];
