@@ -1378,18 +1378,8 @@ fn every_line_reads_with_its_smallest_typical_and_largest_value() {
     report(problems, "a line that reads wrong for some value");
 }
 
-/// Particles that do not fit the counter before them: 건 and 행 end in a consonant (건과,
-/// 건을, 건은), 개 and 페이지 in a vowel (개와, 개를, 개는).
-const WRONG_PARTICLES: [(&str, [&str; 3]); 4] = [
-    ("건", ["와", "를", "는"]),
-    ("행", ["와", "를", "는"]),
-    ("개", ["과", "을", "은"]),
-    ("페이지", ["과", "을", "은"]),
-];
-
-/// `counter+particle` after a number (placeholders read as numbers) where the particle does
-/// not agree with the counter: "3건와", "3개을".
-fn particles_off(text: &str) -> Vec<String> {
+/// `text` with each `{placeholder}` read as the number 3, as a count in it is shown.
+fn numbers_for_placeholders(text: &str) -> String {
     let mut plain = String::new();
     let mut depth = 0;
     for c in text.chars() {
@@ -1405,6 +1395,33 @@ fn particles_off(text: &str) -> Vec<String> {
             _ => {}
         }
     }
+    plain
+}
+
+/// Every catalog's Korean read by `check`: each thing it finds is a problem, "file: key: what".
+fn report_each_text(check: fn(&str) -> Vec<String>, what: &str) {
+    let mut problems = Vec::new();
+    for (file, key, text) in korean_texts() {
+        for found in check(&text) {
+            problems.push(format!("{file}: {key}: {found}"));
+        }
+    }
+    report(problems, what);
+}
+
+/// Particles that do not fit the counter before them: 건 and 행 end in a consonant (건과,
+/// 건을, 건은), 개 and 페이지 in a vowel (개와, 개를, 개는).
+const WRONG_PARTICLES: [(&str, [&str; 3]); 4] = [
+    ("건", ["와", "를", "는"]),
+    ("행", ["와", "를", "는"]),
+    ("개", ["과", "을", "은"]),
+    ("페이지", ["과", "을", "은"]),
+];
+
+/// `counter+particle` after a number (placeholders read as numbers) where the particle does
+/// not agree with the counter: "3건와", "3개을".
+fn particles_off(text: &str) -> Vec<String> {
+    let plain = numbers_for_placeholders(text);
     let mut out = Vec::new();
     for (counter, particles) in WRONG_PARTICLES {
         for particle in particles {
@@ -1434,13 +1451,7 @@ fn a_particle_off_its_counter_is_found() {
 /// #38's pass, 개 → 건, kept 건와 and 건를 until this test).
 #[test]
 fn particles_agree_with_counters() {
-    let mut problems = Vec::new();
-    for (file, key, text) in korean_texts() {
-        for found in particles_off(&text) {
-            problems.push(format!("{file}: {key}: {found}"));
-        }
-    }
-    report(problems, "a particle that does not fit its counter");
+    report_each_text(particles_off, "a particle that does not fit its counter");
 }
 
 /// What the glossary's units count with a counter of their own, not 개: jobs in 건 (작업
@@ -1451,21 +1462,7 @@ const COUNTED: [(&str, &str); 2] = [("작업", "건"), ("페이지", "페이지"
 /// "작업 3개", "3개 작업", "페이지 3개". A count in native words (작업 두 개) reads as Korean
 /// does and is not one of these.
 fn counted_with_gae(text: &str) -> Vec<String> {
-    let mut plain = String::new();
-    let mut depth = 0;
-    for c in text.chars() {
-        match c {
-            '{' => {
-                depth += 1;
-                if depth == 1 {
-                    plain.push('3');
-                }
-            }
-            '}' if depth > 0 => depth -= 1,
-            _ if depth == 0 => plain.push(c),
-            _ => {}
-        }
-    }
+    let plain = numbers_for_placeholders(text);
     let number = |c: char| c.is_ascii_digit() || c == ',' || c == '.';
     let mut out = Vec::new();
     for (at, _) in plain.match_indices('개') {
@@ -1507,14 +1504,8 @@ fn a_count_with_the_wrong_counter_is_found() {
 /// word for the rate.
 #[test]
 fn jobs_and_pages_keep_their_counters() {
-    let mut problems = Vec::new();
-    for (file, key, text) in korean_texts() {
-        for found in counted_with_gae(&text) {
-            problems.push(format!("{file}: {key}: {found}"));
-        }
-    }
-    report(
-        problems,
+    report_each_text(
+        counted_with_gae,
         "a count with 개 where the glossary's unit has its own counter",
     );
 }
