@@ -22,14 +22,15 @@ const KEPT = new Set(
 );
 
 /**
- * Glosses the glossary places, `term(english)` (its fourth column): the one place a Korean
- * text may show an ordinary English word, for a learner who will meet it in English docs.
+ * Glosses, `term(english)`, of the terms the glossary marks `gloss` (its fourth column): the
+ * one place a Korean text may show an ordinary English word, for a learner who will meet it
+ * in English docs (each page glosses a term where it first uses it: a native test checks).
  */
 const GLOSSES = readFileSync(new URL('../../assets/i18n/glossary.tsv', import.meta.url), 'utf8')
   .split('\n')
   .filter((l) => !l.startsWith('#'))
   .map((l) => l.split('\t'))
-  .filter((c) => c.length === 4)
+  .filter((c) => c[3]?.trim() === 'gloss')
   .map(([english, korean]) => [`${korean}(${english})`, korean]);
 
 /** Latin words in visible text outside code, SQL, inputs and the SQL log. */

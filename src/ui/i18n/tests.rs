@@ -294,8 +294,8 @@ fn report(problems: Vec<String>, what: &str) {
     assert!(problems.is_empty(), "{what}:\n{}", problems.join("\n"));
 }
 
-/// The glossary's entries: (english, Korean term, rejected words).
-fn glossary() -> Vec<(String, String, Vec<String>)> {
+/// The glossary's entries: (english, Korean term, rejected words, glossed on first use).
+fn glossary_entries() -> Vec<(String, String, Vec<String>, bool)> {
     let root = env!("CARGO_MANIFEST_DIR");
     let text = std::fs::read_to_string(format!("{root}/assets/i18n/glossary.tsv"))
         .expect("glossary.tsv readable");
@@ -305,9 +305,13 @@ fn glossary() -> Vec<(String, String, Vec<String>)> {
             continue;
         }
         let cols: Vec<&str> = line.split('\t').collect();
-        let (english, korean, rejected) = match cols[..] {
-            [e, k, r] | [e, k, r, _] => (e, k, r),
-            _ => panic!("glossary.tsv: three or four columns expected: {line:?}"),
+        let [english, korean, rejected, gloss] = cols[..] else {
+            panic!("glossary.tsv: four columns expected: {line:?}");
+        };
+        let gloss = match gloss {
+            "gloss" => true,
+            "-" => false,
+            other => panic!("glossary.tsv: {english}: `gloss` or `-`, not {other:?}"),
         };
         let rejected: Vec<String> = rejected
             .split(',')
@@ -323,57 +327,197 @@ fn glossary() -> Vec<(String, String, Vec<String>)> {
             !rejected.iter().any(|r| korean.contains(r.as_str())),
             "glossary.tsv: {english}: the term {korean} contains a word it rejects"
         );
-        terms.push((english.to_owned(), korean.to_owned(), rejected));
+        terms.push((english.to_owned(), korean.to_owned(), rejected, gloss));
     }
     terms
 }
 
-/// The glosses the glossary places: (`term(english)`, the keys whose Korean carries it).
-fn glosses() -> Vec<(String, Vec<String>)> {
-    let root = env!("CARGO_MANIFEST_DIR");
-    std::fs::read_to_string(format!("{root}/assets/i18n/glossary.tsv"))
-        .expect("glossary.tsv readable")
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| match l.split('\t').collect::<Vec<_>>()[..] {
-            [english, korean, _, keys] => Some((
-                format!("{korean}({english})"),
-                keys.split(',').map(|k| k.trim().to_owned()).collect(),
-            )),
-            _ => None,
-        })
+/// The glossary's entries: (english, Korean term, rejected words).
+fn glossary() -> Vec<(String, String, Vec<String>)> {
+    glossary_entries()
+        .into_iter()
+        .map(|(e, k, r, _)| (e, k, r))
+        .collect()
+}
+
+/// The terms a page glosses on first use: (english, Korean term).
+fn glossed_terms() -> Vec<(String, String)> {
+    glossary_entries()
+        .into_iter()
+        .filter(|(_, _, _, gloss)| *gloss)
+        .map(|(e, k, _, _)| (e, k))
         .collect()
 }
 
 /// `text` without its glosses: `죽은 행(dead tuple)` reads as `죽은 행`.
-fn without_glosses(text: &str, glosses: &[(String, Vec<String>)]) -> String {
+fn without_glosses(text: &str, glossed: &[(String, String)]) -> String {
     let mut out = text.to_owned();
-    for (gloss, _) in glosses {
-        if let Some(term) = gloss.split('(').next() {
-            out = out.replace(gloss.as_str(), term);
+    for (english, korean) in glossed {
+        out = out.replace(&format!("{korean}({english})"), korean);
+    }
+    out
+}
+
+/// The pages a learner reads, each with the texts it shows in the order it shows them: a
+/// catalog (`jobs.tsv`) is read in its own order, which follows its page's (lead first, then the
+/// sections); `file:prefix` takes that catalog's keys with the prefix first, where the page
+/// shows them before the catalog's order says (L2's strategies are the inputs' options; L5's
+/// inputs and advice come before its library table). The home page is the shell's catalog
+/// (its lead and the labs' cards; the header and footer too).
+const PAGES: [(&str, &[&str]); 6] = [
+    ("home", &["shell.tsv"]),
+    ("L1", &["jobs.tsv"]),
+    (
+        "L2",
+        &[
+            "workers.tsv:workers.intro",
+            "workers.tsv:workers.sim_notice",
+            "workers.tsv:workers.pgcheck_notice",
+            "workers.tsv:workers.inputs",
+            "workers.tsv:workers.f.",
+            "workers.tsv:workers.strategy.",
+            "workers.tsv",
+        ],
+    ),
+    ("L3", &["vacuum.tsv"]),
+    ("L4", &["pgq.tsv"]),
+    (
+        "L5",
+        &[
+            "leave_ui.tsv:leave.ui.lead",
+            "leave_ui.tsv:leave.ui.case.",
+            "leave.tsv",
+            "leave_ui.tsv",
+        ],
+    ),
+];
+
+/// A page's `(key, Korean)` in the order it shows them ([`PAGES`]).
+fn page_texts(parts: &[&str], texts: &[(String, String, String)]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for part in parts {
+        let (file, prefix) = part.split_once(':').unwrap_or((part, ""));
+        for (f, key, text) in texts {
+            if f == file && key.starts_with(prefix) && !out.iter().any(|(k, _)| k == key) {
+                out.push((key.clone(), text.clone()));
+            }
         }
     }
     out
 }
 
-/// A learner meets these ideas in English docs too: the page that introduces each one
-/// glosses it once, `term(english)`, where the glossary says.
-#[test]
-fn each_gloss_is_where_the_glossary_places_it() {
-    let texts = korean_texts();
-    let placed = glosses();
-    assert!(placed.len() >= 8, "{}", placed.len());
+/// Where `term` is used in `text` (byte offsets): outside `code`, and not as part of a longer
+/// glossary term (소비자 in 하위 소비자).
+fn uses_of(term: &str, text: &str, longer: &[&str]) -> Vec<usize> {
+    let mut code = vec![false; text.len()];
+    let mut inside = false;
+    for (i, c) in text.char_indices() {
+        if c == '`' {
+            inside = !inside;
+        }
+        code[i] = inside;
+    }
+    let covered = |at: usize| {
+        longer.iter().any(|l| {
+            l.match_indices(term).any(|(off, _)| {
+                at >= off && text.get(at - off..).is_some_and(|rest| rest.starts_with(l))
+            })
+        })
+    };
+    text.match_indices(term)
+        .map(|(at, _)| at)
+        .filter(|&at| !code[at] && !covered(at))
+        .collect()
+}
+
+/// For one page, `(key, Korean)` in page order: each glossed term's first use carries
+/// `(english)` (or ``(`english`)``) right after it, and no later use repeats it.
+fn gloss_problems(page: &[(String, String)], glossed: &[(String, String)]) -> Vec<String> {
     let mut problems = Vec::new();
-    for (gloss, keys) in &placed {
-        for key in keys {
-            match texts.iter().find(|(_, k, _)| k == key) {
-                Some((_, _, text)) if text.contains(gloss.as_str()) => {}
-                Some(_) => problems.push(format!("{key}: no {gloss}")),
-                None => problems.push(format!("{key}: no such key")),
+    for (english, korean) in glossed {
+        let longer: Vec<&str> = glossed
+            .iter()
+            .map(|(_, k)| k.as_str())
+            .filter(|k| k.len() > korean.len() && k.contains(korean.as_str()))
+            .collect();
+        let gloss = format!("{korean}({english})");
+        // The English as code where it is PostgreSQL's own name (모두 보임(`all-visible`)).
+        let as_code = format!("{korean}(`{english}`)");
+        let mut first = true;
+        for (key, text) in page {
+            for at in uses_of(korean, text, &longer) {
+                let glossed_here =
+                    text[at..].starts_with(&gloss) || text[at..].starts_with(&as_code);
+                if first && !glossed_here {
+                    problems.push(format!("{key}: first use of {korean} without ({english})"));
+                } else if !first && glossed_here {
+                    problems.push(format!("{key}: {gloss} again after its first use"));
+                }
+                first = false;
             }
         }
     }
-    report(problems, "a gloss the glossary places that is not there");
+    problems
+}
+
+/// A learner meets these ideas in English docs too: each page glosses each one once,
+/// `term(english)`, where it first uses it (the glossary's fourth column says which).
+#[test]
+fn each_page_glosses_a_term_on_its_first_use() {
+    let glossed = glossed_terms();
+    assert!(glossed.len() >= 12, "{}", glossed.len());
+    let texts = korean_texts();
+    let mut problems = Vec::new();
+    for name in super::i18n_keys::catalogs(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))) {
+        if name != "stub.tsv"
+            && !PAGES
+                .iter()
+                .any(|(_, parts)| parts.contains(&name.as_str()))
+        {
+            problems.push(format!("{name}: on no page of PAGES"));
+        }
+    }
+    for (page, parts) in PAGES {
+        let lines = page_texts(parts, &texts);
+        assert!(!lines.is_empty(), "{page}: no texts");
+        problems.extend(
+            gloss_problems(&lines, &glossed)
+                .into_iter()
+                .map(|p| format!("{page}: {p}")),
+        );
+    }
+    report(problems, "a page whose first use of a term is not glossed");
+}
+
+#[test]
+fn a_missing_or_repeated_gloss_is_caught() {
+    let glossed = vec![
+        ("consumer".to_owned(), "소비자".to_owned()),
+        ("subconsumer".to_owned(), "하위 소비자".to_owned()),
+    ];
+    let page = |texts: &[&str]| -> Vec<(String, String)> {
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("k{i}"), (*t).to_owned()))
+            .collect()
+    };
+    let ok = page(&[
+        "하위 소비자(subconsumer) 둘이 `소비자` 하나의 몫을 나눕니다.",
+        "소비자(consumer)마다 커서가 있고, 소비자는 배치를 받습니다.",
+    ]);
+    assert_eq!(gloss_problems(&ok, &glossed), Vec::<String>::new());
+    let bare = page(&[
+        "소비자마다 커서가 있습니다.",
+        "소비자(consumer)가 받습니다.",
+    ]);
+    assert_eq!(
+        gloss_problems(&bare, &glossed),
+        [
+            "k0: first use of 소비자 without (consumer)",
+            "k1: 소비자(consumer) again after its first use"
+        ]
+    );
 }
 
 /// Catalogs the glossary does not yet hold to, while a catalog is reshaped and waits for its
@@ -601,10 +745,10 @@ fn english_in_korean_reads_prose_only() {
 #[test]
 fn korean_texts_show_no_english_outside_code() {
     let kept = kept_words();
-    let glosses = glosses();
+    let glossed = glossed_terms();
     let mut problems = Vec::new();
     for (file, key, text) in korean_texts() {
-        let words = english_in_korean(&without_glosses(&text, &glosses), &kept);
+        let words = english_in_korean(&without_glosses(&text, &glossed), &kept);
         if !words.is_empty() {
             problems.push(format!("{file}: {key}: {}", words.join(", ")));
         }
@@ -1178,7 +1322,17 @@ fn every_line_reads_with_its_smallest_typical_and_largest_value() {
         ("attempts", "attempt"),
         ("tuples", "tuple"),
     ];
-    const COUNTERS: [&str; 7] = ["개", "건", "행", "번째", "페이지", "바이트", "%"];
+    const COUNTERS: [&str; 9] = [
+        "개",
+        "건",
+        "행",
+        "번째",
+        "페이지",
+        "바이트",
+        "%",
+        "ms",
+        "초",
+    ];
     let mut problems = Vec::new();
     for (file, key, en, ko) in catalog_lines() {
         if placeholders(&en).is_empty() || GLOSSARY_PENDING.contains(&file) {
@@ -1222,6 +1376,138 @@ fn every_line_reads_with_its_smallest_typical_and_largest_value() {
     }
     problems.dedup();
     report(problems, "a line that reads wrong for some value");
+}
+
+/// `text` with each `{placeholder}` read as the number 3, as a count in it is shown.
+fn numbers_for_placeholders(text: &str) -> String {
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in text.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                if depth == 1 {
+                    plain.push('3');
+                }
+            }
+            '}' if depth > 0 => depth -= 1,
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    plain
+}
+
+/// Every catalog's Korean read by `check`: each thing it finds is a problem, "file: key: what".
+fn report_each_text(check: fn(&str) -> Vec<String>, what: &str) {
+    let mut problems = Vec::new();
+    for (file, key, text) in korean_texts() {
+        for found in check(&text) {
+            problems.push(format!("{file}: {key}: {found}"));
+        }
+    }
+    report(problems, what);
+}
+
+/// Particles that do not fit the counter before them: 건 and 행 end in a consonant (건과,
+/// 건을, 건은), 개 and 페이지 in a vowel (개와, 개를, 개는).
+const WRONG_PARTICLES: [(&str, [&str; 3]); 4] = [
+    ("건", ["와", "를", "는"]),
+    ("행", ["와", "를", "는"]),
+    ("개", ["과", "을", "은"]),
+    ("페이지", ["과", "을", "은"]),
+];
+
+/// `counter+particle` after a number (placeholders read as numbers) where the particle does
+/// not agree with the counter: "3건와", "3개을".
+fn particles_off(text: &str) -> Vec<String> {
+    let plain = numbers_for_placeholders(text);
+    let mut out = Vec::new();
+    for (counter, particles) in WRONG_PARTICLES {
+        for particle in particles {
+            let wrong = format!("{counter}{particle}");
+            for (at, _) in plain.match_indices(&wrong) {
+                let after = &plain[at + wrong.len()..];
+                let ends = after.is_empty() || after.starts_with(|c: char| !c.is_alphanumeric());
+                if plain[..at].ends_with(|c: char| c.is_ascii_digit()) && ends {
+                    out.push(wrong.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_particle_off_its_counter_is_found() {
+    assert_eq!(
+        particles_off("최근 {shown}건와, 작업 {n}건를, 행 3개을 봅니다"),
+        ["건와", "건를", "개을"]
+    );
+    assert!(particles_off("최근 {shown}건과, 작업 {n}건을, 3개를, 5페이지를, 2건는지").is_empty());
+}
+
+/// A number's counter takes the particle its last sound calls for (the counters changed in
+/// #38's pass, 개 → 건, kept 건와 and 건를 until this test).
+#[test]
+fn particles_agree_with_counters() {
+    report_each_text(particles_off, "a particle that does not fit its counter");
+}
+
+/// What the glossary's units count with a counter of their own, not 개: jobs in 건 (작업
+/// 3건), pages in 페이지 (3페이지).
+const COUNTED: [(&str, &str); 2] = [("작업", "건"), ("페이지", "페이지")];
+
+/// Counts in `text` (placeholders read as numbers) of a [`COUNTED`] noun written with 개:
+/// "작업 3개", "3개 작업", "페이지 3개". A count in native words (작업 두 개) reads as Korean
+/// does and is not one of these.
+fn counted_with_gae(text: &str) -> Vec<String> {
+    let plain = numbers_for_placeholders(text);
+    let number = |c: char| c.is_ascii_digit() || c == ',' || c == '.';
+    let mut out = Vec::new();
+    for (at, _) in plain.match_indices('개') {
+        let before = plain[..at].trim_end_matches(number);
+        if before.len() == at {
+            continue;
+        }
+        let count = &plain[before.len()..at + '개'.len_utf8()];
+        let after = &plain[at + '개'.len_utf8()..];
+        for (noun, counter) in COUNTED {
+            if before.ends_with(&format!("{noun} ")) {
+                out.push(format!("{noun} {count} (not {counter})"));
+            }
+            if after.starts_with(&format!(" {noun}")) {
+                out.push(format!("{count} {noun} (not {counter})"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_count_with_the_wrong_counter_is_found() {
+    assert_eq!(
+        counted_with_gae(
+            "{dups}개 작업이 두 번, 작업 1,000개를, 워커 3개, 작업 {n}건, 페이지 {p}개"
+        ),
+        [
+            "3개 작업 (not 건)",
+            "작업 1,000개 (not 건)",
+            "페이지 3개 (not 페이지)"
+        ]
+    );
+    assert!(counted_with_gae("작업 두 개, 워커 {n}개, {n}페이지, 초당 {n}건").is_empty());
+}
+
+/// One counter per idea: a job is counted in 건 on every page (작업 3건, 초당 800건, 건/초)
+/// and a page in 페이지 (723페이지), as the glossary's units say; 작업/초 is its rejected
+/// word for the rate.
+#[test]
+fn jobs_and_pages_keep_their_counters() {
+    report_each_text(
+        counted_with_gae,
+        "a count with 개 where the glossary's unit has its own counter",
+    );
 }
 
 /// The word before each sentence end (". ", ")", "」", "”", a title's end) of a Korean text
@@ -1277,6 +1563,80 @@ fn korean_keeps_one_register() {
         }
     }
     report(problems, "a Korean sentence that leaves 합니다체");
+}
+
+/// Word-for-word English a Korean editor rewrites (번역투): "~에 대한/대해" (about, for),
+/// "~을 가지다" (to have), "~에 있어서", "~에 의해" (by). Each was rewritten in #38's pass
+/// (`글의 쿼리에 대한 수정` → `글의 쿼리에서 한 군데를 고쳤습니다`, `잠금 이름을 가진 작업` →
+/// `잠금 이름이 같은 작업`).
+const CALQUES: [&str; 9] = [
+    "에 대한 ",
+    "에 대해",
+    "을 가진",
+    "를 가진",
+    "가집니다",
+    "가지고 있",
+    "에 있어서",
+    "에 의해",
+    "됩니다되",
+];
+
+/// L4's lines that still read as translation: the lead is reshaping `pgq.tsv`, and its pass
+/// rewrites them. `l4_calques_are_still_there` fails once one is gone, so the list shrinks
+/// with the catalog.
+const CALQUES_PENDING: [queue_lab_core::i18n::Key; 3] = [
+    crate::keys::PGQ_EXPLAIN_FANOUT,
+    crate::keys::PGQ_TOUR_6_BODY,
+    crate::keys::PGQ_DIFF_DEAD_LETTER,
+];
+
+fn calques_in(text: &str) -> Vec<&'static str> {
+    CALQUES
+        .iter()
+        .copied()
+        .filter(|c| text.contains(c))
+        .collect()
+}
+
+#[test]
+fn a_calque_is_found() {
+    assert_eq!(
+        calques_in("글의 쿼리에 대한 수정 하나, 같은 잠금 이름을 가진 작업"),
+        ["에 대한 ", "을 가진"]
+    );
+    assert!(calques_in("잠금 이름이 같은 작업은 순서대로 실행됩니다.").is_empty());
+}
+
+/// No Korean text reads as word-for-word English ([`CALQUES`]).
+#[test]
+fn korean_texts_have_no_calques() {
+    let mut problems = Vec::new();
+    for (file, key, text) in korean_texts() {
+        let found = calques_in(&text);
+        if !found.is_empty() && !CALQUES_PENDING.iter().any(|k| k.as_str() == key) {
+            problems.push(format!("{file}: {key}: {}", found.join(", ")));
+        }
+    }
+    report(
+        problems,
+        "a Korean text that reads as word-for-word English",
+    );
+}
+
+#[test]
+fn l4_calques_are_still_there() {
+    let texts = korean_texts();
+    for key in CALQUES_PENDING.iter().map(|k| k.as_str()) {
+        let text = texts
+            .iter()
+            .find(|(_, k, _)| k == key)
+            .map(|(_, _, t)| t.as_str())
+            .unwrap_or("");
+        assert!(
+            !calques_in(text).is_empty(),
+            "{key} no longer has a calque: take it out of CALQUES_PENDING"
+        );
+    }
 }
 
 /// Two L4 lines #38 found wrong in Korean, kept right: tour step 2 says nothing was taken
