@@ -1581,15 +1581,6 @@ const CALQUES: [&str; 9] = [
     "됩니다되",
 ];
 
-/// L4's lines that still read as translation: the lead is reshaping `pgq.tsv`, and its pass
-/// rewrites them. `l4_calques_are_still_there` fails once one is gone, so the list shrinks
-/// with the catalog.
-const CALQUES_PENDING: [queue_lab_core::i18n::Key; 3] = [
-    crate::keys::PGQ_EXPLAIN_FANOUT,
-    crate::keys::PGQ_TOUR_6_BODY,
-    crate::keys::PGQ_DIFF_DEAD_LETTER,
-];
-
 fn calques_in(text: &str) -> Vec<&'static str> {
     CALQUES
         .iter()
@@ -1613,7 +1604,7 @@ fn korean_texts_have_no_calques() {
     let mut problems = Vec::new();
     for (file, key, text) in korean_texts() {
         let found = calques_in(&text);
-        if !found.is_empty() && !CALQUES_PENDING.iter().any(|k| k.as_str() == key) {
+        if !found.is_empty() {
             problems.push(format!("{file}: {key}: {}", found.join(", ")));
         }
     }
@@ -1621,22 +1612,6 @@ fn korean_texts_have_no_calques() {
         problems,
         "a Korean text that reads as word-for-word English",
     );
-}
-
-#[test]
-fn l4_calques_are_still_there() {
-    let texts = korean_texts();
-    for key in CALQUES_PENDING.iter().map(|k| k.as_str()) {
-        let text = texts
-            .iter()
-            .find(|(_, k, _)| k == key)
-            .map(|(_, _, t)| t.as_str())
-            .unwrap_or("");
-        assert!(
-            !calques_in(text).is_empty(),
-            "{key} no longer has a calque: take it out of CALQUES_PENDING"
-        );
-    }
 }
 
 /// Two L4 lines #38 found wrong in Korean, kept right: tour step 2 says nothing was taken
