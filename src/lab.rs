@@ -1,8 +1,9 @@
 //! What the shell and the session know of a lab: its descriptor, [`Lab`], and its id.
 //!
-//! Each lab declares its descriptor in its own folder (`labs/<slug>/mod.rs`, `pub const
-//! LAB` and `pub const ID`); `labs::ALL` lists them in the order the site shows them. The
-//! routes, the header, the home page, embed validation and the tests all read that list.
+//! Each lab's descriptor is data in its own folder (`labs/<slug>/lab.tsv`), and
+//! `src/labs/ORDER` lists the labs in the order the site shows them; `build.rs` writes them
+//! as Rust (`build/labs.rs`): each lab's `pub const LAB` and `pub const ID`, and `labs::ALL`.
+//! The routes, the header, the home page, embed validation and the tests all read that list.
 //! This module imports no lab, so the session (`runner`) and the shared context can name
 //! labs without depending on them.
 
@@ -30,6 +31,8 @@ pub struct Lab {
     /// Whether its work never changes the session's search path itself, so a piece that
     /// follows a piece of the same lab finds the session as that piece left it.
     pub keeps_path: bool,
+    /// Whether Save/Open keep it (its model is kept beside the database: `ui::keep`).
+    pub saves: bool,
     /// Its page: built at once, or after its code has arrived (see [`Page`]).
     pub page: Page,
 }
@@ -113,12 +116,13 @@ impl Lab {
     }
 }
 
-/// A lab's `mod.rs` declares its descriptor with this: `pub const LAB` ([`Lab`], its page the
-/// component `view` names in the lab's `view` module) and `pub const ID`. The fields keep their
-/// `name: value` form: scripts/first-screen.mjs and pgcheck read them from the source.
+/// A lab's descriptor as Rust: `pub const LAB` ([`Lab`], its page the component `view` names
+/// in the lab's `view` module) and `pub const ID`. Written by `build.rs` from the lab's
+/// `lab.tsv` (`build/labs.rs`), which its `mod.rs` includes.
 macro_rules! descriptor {
     (
         slug: $slug:literal, tag: $tag:literal, schema: $schema:expr, keeps_path: $keeps:literal,
+        saves: $saves:literal,
         view: $view:ident,
         title: $title:expr, short: $short:expr,
         summary: $summary:expr, blurb: $blurb:expr $(,)?
@@ -132,6 +136,7 @@ macro_rules! descriptor {
             blurb: $blurb,
             schema: $schema,
             keeps_path: $keeps,
+            saves: $saves,
             page: page(),
         };
         pub const ID: $crate::lab::LabId = $crate::lab::LabId(&LAB);

@@ -22,7 +22,6 @@ use crate::ctx::{Ctx, DbState};
 use crate::db::{Db, DbError, Location, TxState};
 use crate::keys;
 use crate::lab::LabId;
-use crate::labs::{jobs, pgq, vacuum};
 use crate::runner::{Runner, Scope, Work};
 use leptos::prelude::*;
 use queue_lab_core::i18n::{Key, Lang, Msg};
@@ -61,11 +60,10 @@ pub struct Checked {
     pub dump: Vec<u8>,
 }
 
-/// The labs a file can hold: those on PostgreSQL whose model can be saved. The same labs as
-/// [`keeper`] lists (a test checks), written apart so that asking does not bring the keepers
-/// into the main module.
+/// The labs a file can hold: those on PostgreSQL whose model can be saved (`saves` in the
+/// lab's `lab.tsv`; the registry's `keeper` lists the same labs, a test checks).
 pub fn saves(lab: LabId) -> bool {
-    lab == jobs::ID || lab == vacuum::ID || lab == pgq::ID
+    lab.saves
 }
 
 /// The file as bytes: manifest line, checksum line, dump.
@@ -253,13 +251,7 @@ fn unread() -> DbError {
 /// keepers' code (each lab's saved state, its JSON) is in the module `Keep`, not in the
 /// labs' own modules or the app's.
 fn keeper(lab: LabId) -> Option<&'static Keeper> {
-    [
-        &jobs::model::KEEPER,
-        &vacuum::model::KEEPER,
-        &pgq::model::KEEPER,
-    ]
-    .into_iter()
-    .find(|k| k.lab == lab)
+    crate::labs::keeper(lab)
 }
 
 fn state_reads(lab: LabId, state: &serde_json::Value) -> bool {
