@@ -154,7 +154,8 @@ fn main() {
 }
 
 /// The registry of labs from their data files (build/labs.rs): `labs.rs` for `src/labs/mod.rs`,
-/// and `labs/<slug>.rs`, the descriptor each lab's `mod.rs` includes.
+/// `labs/<slug>.rs`, the descriptor each lab's `mod.rs` includes, and `lab_tags.rs`, the
+/// slugs and tags `src/lab.rs` includes.
 fn write_registry(root: &std::path::Path) {
     println!("cargo:rerun-if-changed=build/labs.rs");
     println!("cargo:rerun-if-changed={}/ORDER", labs::LABS_DIR);
@@ -171,6 +172,7 @@ fn write_registry(root: &std::path::Path) {
         std::fs::write(file, labs::descriptor(d)).expect("OUT_DIR is writable");
     }
     std::fs::write(out.join("labs.rs"), labs::registry(root, &found)).expect("OUT_DIR is writable");
+    std::fs::write(out.join("lab_tags.rs"), labs::tags(&found)).expect("OUT_DIR is writable");
 }
 
 /// `QUEUE_LAB_SPLIT=1` (set by ./lab's release build): the app's release split by lab. Each

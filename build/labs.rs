@@ -169,19 +169,27 @@ pub fn registry(root: &Path, labs: &[Desc]) -> String {
     for d in labs {
         s += &format!("    {}{}::ID,\n", cfg(d).replace('\n', " "), d.slug);
     }
-    s += "];\n\n";
-    s += "/// The keeper of a lab that saves (Save/Open, `ui::keep`): its model's `KEEPER`.\n";
-    s += "pub fn keeper(lab: LabId) -> Option<&'static crate::ui::keep::Keeper> {\n";
-    s += "    let keepers: &[&'static crate::ui::keep::Keeper] = &[\n";
-    for d in labs.iter().filter(|d| d.saves) {
+    s += "];\n";
+    s
+}
+
+/// The labs' slugs and tags, as data below every lab's code (`crate::lab` includes it): what
+/// the layers under `labs` may know of the other labs.
+pub fn tags(labs: &[Desc]) -> String {
+    let mut s = String::from(
+        "// Written by build.rs (build/labs.rs) from src/labs/ORDER and src/labs/*/lab.tsv.\n\
+         /// Every lab's slug and tag, in order.\n\
+         pub const TAGS: &[(&str, &str)] = &[\n",
+    );
+    for d in labs {
         s += &format!(
-            "        {}&{}::model::KEEPER,\n",
+            "    {}({:?}, {:?}),\n",
             cfg(d).replace('\n', " "),
-            d.slug
+            d.slug,
+            d.tag
         );
     }
-    s += "    ];\n    keepers.iter().copied().find(|k| k.lab == lab)\n}\n";
-    s
+    s + "];\n"
 }
 
 /// A lab's descriptor (`LAB`, `ID`, its page), its `mod.rs` includes it; its tour's length
@@ -194,7 +202,8 @@ pub fn descriptor(d: &Desc) -> String {
     let mut s = format!(
         "// Written by build.rs (build/labs.rs) from src/labs/{slug}/lab.tsv.\n\
          crate::lab::descriptor! {{\n    \
-         slug: {slug:?}, tag: {tag:?}, schema: {schema}, keeps_path: {keeps}, saves: {saves},\n    \
+         slug: {slug:?}, tag: {tag:?}, schema: {schema}, keeps_path: {keeps},\n    \
+         keeper: {keeper},\n    \
          view: {view},\n    \
          title: {title}, short: {short},\n    \
          summary: {summary}, blurb: {blurb},\n\
@@ -202,7 +211,11 @@ pub fn descriptor(d: &Desc) -> String {
         slug = d.slug,
         tag = d.tag,
         keeps = d.keeps_path,
-        saves = d.saves,
+        keeper = if d.saves {
+            "Some(&model::KEEPER)"
+        } else {
+            "None"
+        },
         view = d.view,
         title = key(&d.title),
         short = key(&d.short),

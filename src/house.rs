@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+mod layers;
 mod skeleton;
 
 const FILE_LINES: usize = 800;

@@ -31,8 +31,9 @@ pub struct Lab {
     /// Whether its work never changes the session's search path itself, so a piece that
     /// follows a piece of the same lab finds the session as that piece left it.
     pub keeps_path: bool,
-    /// Whether Save/Open keep it (its model is kept beside the database: `ui::keep`).
-    pub saves: bool,
+    /// Its keeper, if Save/Open keep it (`saves` in its `lab.tsv`): its model's
+    /// `ui::keep::Keeper`, which `ui::keep` reads back (it is typed there, a layer above).
+    pub keeper: Option<&'static (dyn std::any::Any + Send + Sync)>,
     /// Its page: built at once, or after its code has arrived (see [`Page`]).
     pub page: Page,
 }
@@ -122,7 +123,7 @@ impl Lab {
 macro_rules! descriptor {
     (
         slug: $slug:literal, tag: $tag:literal, schema: $schema:expr, keeps_path: $keeps:literal,
-        saves: $saves:literal,
+        keeper: $keeper:expr,
         view: $view:ident,
         title: $title:expr, short: $short:expr,
         summary: $summary:expr, blurb: $blurb:expr $(,)?
@@ -136,7 +137,7 @@ macro_rules! descriptor {
             blurb: $blurb,
             schema: $schema,
             keeps_path: $keeps,
-            saves: $saves,
+            keeper: $keeper,
             page: page(),
         };
         pub const ID: $crate::lab::LabId = $crate::lab::LabId(&LAB);
@@ -204,6 +205,15 @@ impl std::fmt::Debug for LabId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.0.slug)
     }
+}
+
+// Every lab's slug and tag (`TAGS`), written by build.rs from `src/labs/ORDER` and the
+// labs' `lab.tsv`: data, so the layers below the labs' code may know of every lab.
+include!(concat!(env!("OUT_DIR"), "/lab_tags.rs"));
+
+/// The tag (`L4`) of the lab with this slug (`pgq`), whichever lab's page asks.
+pub fn tag_of(slug: &str) -> Option<&'static str> {
+    TAGS.iter().find(|(s, _)| *s == slug).map(|(_, tag)| *tag)
 }
 
 /// The search path of work that belongs to no lab (the console on the home page, Reset).

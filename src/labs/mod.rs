@@ -19,7 +19,7 @@ pub mod share;
 
 pub use crate::lab::{Lab, LabId};
 
-// Each lab's module, `ALL` and `keeper`, written by build.rs from `ORDER` and the `lab.tsv`s.
+// Each lab's module and `ALL`, written by build.rs from `ORDER` and the `lab.tsv`s.
 include!(concat!(env!("OUT_DIR"), "/labs.rs"));
 
 /// The lab with this slug (`jobs`), as routes and embed URLs name it.
@@ -48,14 +48,23 @@ mod tests {
         assert_eq!(find("JOBS"), None);
     }
 
-    /// The labs that save are those with a keeper, and only a lab on PostgreSQL saves.
+    /// The labs that save are those with a keeper that `ui::keep` reads, and only a lab on
+    /// PostgreSQL saves; `lab::TAGS` (below the labs' code) names every lab with its tag.
     #[test]
     fn the_labs_that_save_are_the_labs_with_a_keeper() {
         for &lab in ALL {
-            assert_eq!(lab.saves, keeper(lab).is_some(), "{}", lab.slug);
-            assert!(!lab.saves || lab.needs_postgres(), "{}", lab.slug);
+            let saves = crate::ui::keep::saves(lab);
+            assert_eq!(saves, lab.keeper.is_some(), "{}", lab.slug);
+            assert!(!saves || lab.needs_postgres(), "{}", lab.slug);
+            assert_eq!(crate::lab::tag_of(lab.slug), Some(lab.tag));
         }
-        assert!(ALL.iter().any(|l| l.saves));
+        assert_eq!(crate::lab::TAGS.len(), ALL.len());
+        let saving: Vec<&str> = ALL
+            .iter()
+            .filter(|&&l| crate::ui::keep::saves(l))
+            .map(|l| l.slug)
+            .collect();
+        assert_eq!(saving, ["jobs", "vacuum", "pgq"]);
     }
 
     /// What the data says is what the site has: every lab of `ORDER` (the test-only ones in
@@ -74,7 +83,7 @@ mod tests {
             assert_eq!(d.tag, l.tag);
             assert_eq!(d.schema.as_deref(), l.schema, "{}", l.slug);
             assert_eq!(d.keeps_path, l.keeps_path, "{}", l.slug);
-            assert_eq!(d.saves, l.saves, "{}", l.slug);
+            assert_eq!(d.saves, l.keeper.is_some(), "{}", l.slug);
             assert_eq!(d.short, l.short.as_str(), "{}", l.slug);
             assert_eq!(d.blurb, l.blurb.as_str(), "{}", l.slug);
         }

@@ -61,9 +61,9 @@ pub struct Checked {
 }
 
 /// The labs a file can hold: those on PostgreSQL whose model can be saved (`saves` in the
-/// lab's `lab.tsv`; the registry's `keeper` lists the same labs, a test checks).
+/// lab's `lab.tsv`, which gives its descriptor a keeper).
 pub fn saves(lab: LabId) -> bool {
-    lab.saves
+    keeper(lab).is_some()
 }
 
 /// The file as bytes: manifest line, checksum line, dump.
@@ -158,8 +158,8 @@ pub fn judge(manifest: &Manifest, dump: &[u8], lab: LabId, pglite: &str) -> Resu
         return Err(refused(keys::KEEP_ERR_NOT_GZIP));
     }
     if manifest.lab != lab.slug {
-        let name = crate::labs::find(&manifest.lab)
-            .map_or_else(|| manifest.lab.clone(), |l| l.tag.to_owned());
+        let name =
+            crate::lab::tag_of(&manifest.lab).map_or_else(|| manifest.lab.clone(), str::to_owned);
         return Err(Msg::new(keys::KEEP_ERR_OTHER_LAB).arg("lab", name));
     }
     if manifest.pglite != pglite {
@@ -207,9 +207,9 @@ pub trait Kept: Clone + Sized + 'static {
 }
 
 /// What a file needs of a lab that can be saved: its model's [`Kept`] functions, as a value
-/// the lab's code makes (its `KEEPER`), reached only through [`keeper`].
+/// the lab's code makes (its `KEEPER`), which its descriptor lists (`Lab::keeper`, written
+/// from `saves` in its `lab.tsv`), reached only through [`keeper`].
 pub struct Keeper {
-    pub lab: LabId,
     /// The lab's model state beside the database, as the manifest keeps it (`None` before
     /// the lab is set up).
     pub saved: fn(&Runner) -> Option<serde_json::Value>,
@@ -224,7 +224,6 @@ impl Keeper {
     /// The keeper of the lab whose model is `M`.
     pub const fn of<M: Kept>() -> Keeper {
         Keeper {
-            lab: M::LAB,
             saved: |runner| runner.kept::<M>(M::LAB).map(|m| m.saved_state()),
             reads: |state| M::parse_state(state).is_some(),
             restore: |runner, db, state| {
@@ -246,12 +245,10 @@ fn unread() -> DbError {
     DbError::other("the saved state does not read")
 }
 
-/// The keeper of `lab`'s files: every lab that [`saves`] has one; `None` for the others.
-/// Only the flows (saving, checking, restoring) call it, so in the release split by lab the
-/// keepers' code (each lab's saved state, its JSON) is in the module `Keep`, not in the
-/// labs' own modules or the app's.
+/// The keeper of `lab`'s files, as its descriptor lists it: every lab that [`saves`] has
+/// one; `None` for the others.
 fn keeper(lab: LabId) -> Option<&'static Keeper> {
-    crate::labs::keeper(lab)
+    lab.keeper.and_then(|k| k.downcast_ref::<Keeper>())
 }
 
 fn state_reads(lab: LabId, state: &serde_json::Value) -> bool {
