@@ -99,19 +99,13 @@ fn an_import_up_a_layer_is_reported_and_one_down_is_not() {
     assert_eq!(layer_of("db/tx.rs"), Some(4));
     assert_eq!(layer_of("labs/jobs/view/mod.rs"), Some(1));
     assert_eq!(layer_of("testing.rs"), None);
-    let mut edges = std::collections::BTreeMap::new();
-    for (a, b) in [
+    let edges = super::edges_of(&[
         ("ui/keep.rs", "labs/mod.rs"),
         ("labs/mod.rs", "ui/keep.rs"),
         ("db/mod.rs", "db/bridge.rs"),
         ("db/bridge.rs", "runner.rs"),
         ("testing.rs", "app.rs"),
-    ] {
-        edges
-            .entry(a.to_owned())
-            .or_insert_with(std::collections::BTreeSet::new)
-            .insert(b.to_owned());
-    }
+    ]);
     assert_eq!(
         upward_imports(&edges),
         [
