@@ -169,7 +169,20 @@ pub fn registry(root: &Path, labs: &[Desc]) -> String {
     for d in labs {
         s += &format!("    {}{}::ID,\n", cfg(d).replace('\n', " "), d.slug);
     }
-    s += "];\n";
+    s += "];\n\n";
+    s += "/// The keeper of a lab that saves (Save/Open, `ui::keep`): its model's `KEEPER`. Only\n\
+          /// the flows of taking a lab home reach it, so in the release split by lab the keepers'\n\
+          /// code is in their module (`Keep`), not in the app's main module.\n";
+    s += "pub fn keeper(lab: LabId) -> Option<&'static crate::ui::keep::Keeper> {\n";
+    s += "    let keepers: &[(LabId, &'static crate::ui::keep::Keeper)] = &[\n";
+    for d in labs.iter().filter(|d| d.saves) {
+        s += &format!(
+            "        {}({slug}::ID, &{slug}::model::KEEPER),\n",
+            cfg(d).replace('\n', " "),
+            slug = d.slug
+        );
+    }
+    s += "    ];\n    keepers.iter().find(|(l, _)| *l == lab).map(|(_, k)| *k)\n}\n";
     s
 }
 
@@ -202,8 +215,7 @@ pub fn descriptor(d: &Desc) -> String {
     let mut s = format!(
         "// Written by build.rs (build/labs.rs) from src/labs/{slug}/lab.tsv.\n\
          crate::lab::descriptor! {{\n    \
-         slug: {slug:?}, tag: {tag:?}, schema: {schema}, keeps_path: {keeps},\n    \
-         keeper: {keeper},\n    \
+         slug: {slug:?}, tag: {tag:?}, schema: {schema}, keeps_path: {keeps}, saves: {saves},\n    \
          view: {view},\n    \
          title: {title}, short: {short},\n    \
          summary: {summary}, blurb: {blurb},\n\
@@ -211,11 +223,7 @@ pub fn descriptor(d: &Desc) -> String {
         slug = d.slug,
         tag = d.tag,
         keeps = d.keeps_path,
-        keeper = if d.saves {
-            "Some(&model::KEEPER)"
-        } else {
-            "None"
-        },
+        saves = d.saves,
         view = d.view,
         title = key(&d.title),
         short = key(&d.short),

@@ -31,9 +31,9 @@ pub struct Lab {
     /// Whether its work never changes the session's search path itself, so a piece that
     /// follows a piece of the same lab finds the session as that piece left it.
     pub keeps_path: bool,
-    /// Its keeper, if Save/Open keep it (`saves` in its `lab.tsv`): its model's
-    /// `ui::keep::Keeper`, which `ui::keep` reads back (it is typed there, a layer above).
-    pub keeper: Option<&'static (dyn std::any::Any + Send + Sync)>,
+    /// Whether Save/Open keep it (`saves` in its `lab.tsv`): its model is kept beside the
+    /// database by its keeper (`ui::keep`), which the registry lists (`labs::keeper`).
+    pub saves: bool,
     /// Its page: built at once, or after its code has arrived (see [`Page`]).
     pub page: Page,
 }
@@ -123,7 +123,7 @@ impl Lab {
 macro_rules! descriptor {
     (
         slug: $slug:literal, tag: $tag:literal, schema: $schema:expr, keeps_path: $keeps:literal,
-        keeper: $keeper:expr,
+        saves: $saves:literal,
         view: $view:ident,
         title: $title:expr, short: $short:expr,
         summary: $summary:expr, blurb: $blurb:expr $(,)?
@@ -137,7 +137,7 @@ macro_rules! descriptor {
             blurb: $blurb,
             schema: $schema,
             keeps_path: $keeps,
-            keeper: $keeper,
+            saves: $saves,
             page: page(),
         };
         pub const ID: $crate::lab::LabId = $crate::lab::LabId(&LAB);

@@ -30,6 +30,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("bridge", &["db/bridge.rs", "db/error.rs"]),
 ];
 
+/// Imports up a layer that stay, each with why: the test fails on any other, and on one of
+/// these that is gone (take it off the list).
+const KNOWN: &[(&str, &str)] = &[(
+    "ui/keep.rs → labs/mod.rs (ui → labs)",
+    "the keepers of Save/Open (`labs::keeper`) are reached only from the flows of taking a \
+     lab home, so the release split by lab keeps them in the module `Keep`; handed down in the \
+     descriptors they were in the main module, +224 KB",
+)];
+
 /// The layer of a file under `src/` (0 is the top), by its longest matching entry; `None` for
 /// a file in no layer.
 fn layer_of(file: &str) -> Option<usize> {
@@ -84,11 +93,27 @@ fn no_file_imports_from_a_layer_above_its_own() {
         "files in no layer (add them to LAYERS in src/house/layers.rs): {unplaced:?}"
     );
     let upward = upward_imports(&edges);
+    let new: Vec<&String> = upward
+        .iter()
+        .filter(|u| !KNOWN.iter().any(|(k, _)| k == u))
+        .collect();
     assert!(
-        upward.is_empty(),
+        new.is_empty(),
         "{} import(s) from a layer above the file's own:\n{}",
-        upward.len(),
-        upward.join("\n")
+        new.len(),
+        new.iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    let gone: Vec<&str> = KNOWN
+        .iter()
+        .map(|(k, _)| *k)
+        .filter(|k| !upward.iter().any(|u| u == k))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "no longer imported, take off KNOWN: {gone:?}"
     );
 }
 

@@ -61,9 +61,10 @@ pub struct Checked {
 }
 
 /// The labs a file can hold: those on PostgreSQL whose model can be saved (`saves` in the
-/// lab's `lab.tsv`, which gives its descriptor a keeper).
+/// lab's `lab.tsv`; the registry's [`keeper`] lists the same labs, a test checks), asked of
+/// the descriptor so that asking does not bring the keepers into the main module.
 pub fn saves(lab: LabId) -> bool {
-    keeper(lab).is_some()
+    lab.saves
 }
 
 /// The file as bytes: manifest line, checksum line, dump.
@@ -207,8 +208,8 @@ pub trait Kept: Clone + Sized + 'static {
 }
 
 /// What a file needs of a lab that can be saved: its model's [`Kept`] functions, as a value
-/// the lab's code makes (its `KEEPER`), which its descriptor lists (`Lab::keeper`, written
-/// from `saves` in its `lab.tsv`), reached only through [`keeper`].
+/// the lab's code makes (its `KEEPER`), which the registry lists (`labs::keeper`, written from
+/// `saves` in its `lab.tsv`), reached only through [`keeper`].
 pub struct Keeper {
     /// The lab's model state beside the database, as the manifest keeps it (`None` before
     /// the lab is set up).
@@ -245,10 +246,14 @@ fn unread() -> DbError {
     DbError::other("the saved state does not read")
 }
 
-/// The keeper of `lab`'s files, as its descriptor lists it: every lab that [`saves`] has
-/// one; `None` for the others.
+/// The keeper of `lab`'s files: every lab that [`saves`] has one; `None` for the others.
+/// Only the flows (saving, checking, restoring) call it, so in the release split by lab the
+/// keepers' code (each lab's saved state, its JSON) is in the module `Keep`, not in the
+/// labs' own modules or the app's. The one import of `ui/` from the labs' layer
+/// (`src/house/layers.rs`: KNOWN): a descriptor that carried its keeper put the keepers in the
+/// app's main module (+224 KB of its .wasm, measured), as any value handed down from the app would.
 fn keeper(lab: LabId) -> Option<&'static Keeper> {
-    lab.keeper.and_then(|k| k.downcast_ref::<Keeper>())
+    crate::labs::keeper(lab)
 }
 
 fn state_reads(lab: LabId, state: &serde_json::Value) -> bool {
