@@ -4,7 +4,11 @@
 //! load), and writes `keys.rs`, one constant per key of the app's catalogs (the
 //! `keys` module), so a misspelt key is a compile error and an unused one dead code. Fails
 //! the build on a key a source writes as a string literal, or a key the first screen's
-//! script names that no catalog has. See `build/i18n_keys.rs`.
+//! script names that no catalog has. See `build/i18n_keys.rs`. Writes the registry of labs
+//! from `src/labs/ORDER` and each lab's `lab.tsv` (`build/labs.rs`).
+
+#[path = "build/labs.rs"]
+mod labs;
 
 #[path = "build/i18n_keys.rs"]
 #[allow(dead_code)] // some functions are for the other crates' build.rs and the tests
@@ -14,6 +18,7 @@ fn main() {
     split_by_lab();
     let root =
         std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    write_registry(&root);
     for dir in i18n_keys::SOURCES {
         println!("cargo:rerun-if-changed={dir}");
     }
@@ -146,6 +151,28 @@ fn main() {
             problems.join("\n")
         );
     }
+}
+
+/// The registry of labs from their data files (build/labs.rs): `labs.rs` for `src/labs/mod.rs`,
+/// `labs/<slug>.rs`, the descriptor each lab's `mod.rs` includes, and `lab_tags.rs`, the
+/// slugs and tags `src/lab.rs` includes.
+fn write_registry(root: &std::path::Path) {
+    println!("cargo:rerun-if-changed=build/labs.rs");
+    println!("cargo:rerun-if-changed={}/ORDER", labs::LABS_DIR);
+    let found = labs::labs(root).unwrap_or_else(|e| panic!("the registry of labs: {e}"));
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
+    std::fs::create_dir_all(out.join("labs")).expect("OUT_DIR is writable");
+    for d in &found {
+        println!(
+            "cargo:rerun-if-changed={}/{}/lab.tsv",
+            labs::LABS_DIR,
+            d.slug
+        );
+        let file = out.join("labs").join(format!("{}.rs", d.slug));
+        std::fs::write(file, labs::descriptor(d)).expect("OUT_DIR is writable");
+    }
+    std::fs::write(out.join("labs.rs"), labs::registry(root, &found)).expect("OUT_DIR is writable");
+    std::fs::write(out.join("lab_tags.rs"), labs::tags(&found)).expect("OUT_DIR is writable");
 }
 
 /// `QUEUE_LAB_SPLIT=1` (set by ./lab's release build): the app's release split by lab. Each

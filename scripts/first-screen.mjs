@@ -5,86 +5,52 @@
 // app has mounted, in the same task, so no frame shows both.
 //
 // Run by Trunk's pre-build hook (Trunk.toml). The texts come from the catalogs
-// (assets/i18n/*.tsv) and the labs' list and descriptors from src/labs/ at build time: nothing
-// here is retyped. The keys below are scanned like the Rust sources' (build/i18n_keys.rs): a
+// (assets/i18n/*.tsv) and the labs' list and descriptors from the registry (scripts/labs.mjs:
+// src/labs/ORDER and each lab's lab.tsv) at build time: nothing here is retyped. The same hook
+// writes the embedding kit with its lists of labs from the registry (build/embed/, which
+// index.html copies to dist/embed/). The keys below are scanned like the Rust sources' (build/i18n_keys.rs): a
 // key no catalog has fails `cargo build`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { languageFile, koreanUrl, features } from './language-file.mjs';
+import { labs as registry, catalog, writeEmbedKit } from './labs.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT = path.join(ROOT, 'build', 'first-screen.js');
 
-// What each lab's view puts first: its `<section class>`, its `<h1>` (`heading`) and the
-// paragraph under it (`intro`, with `class="lead"` or not).
-// An intro with placeholders (L3's counts come from its model) is left out: the static screen
-// shows only what it can show exactly. tests/e2e/paint.test.mjs checks these against the app.
-const PAGES = {
-  jobs: { section: 'lab jobs-lab', heading: "lab.jobs.title", intro: "jobs.intro", lead: true },
-  workers: { section: 'lab workers-lab', heading: "lab.workers.title", intro: "workers.intro", lead: false },
-  vacuum: { section: 'lab vacuum-lab', heading: "vacuum.title", intro: null, lead: true },
-  pgq: { section: 'lab pgq-lab', heading: "lab.pgq.title", intro: "pgq.lead", lead: true },
-  leave: { section: 'lab leave', heading: "lab.leave.title", intro: "leave.ui.lead", lead: true },
-};
 const SHELL = ["shell.title", "shell.lead", "shell.nav_label", "shell.lang_label", "shell.starting"];
 
-/** Every catalog entry: key → { en, ko }. */
-export function catalog() {
-  const dir = path.join(ROOT, 'assets/i18n');
-  const entries = {};
-  for (const name of fs.readdirSync(dir).sort()) {
-    if (!name.endsWith('.tsv') || name === 'figures.tsv' || name === 'glossary.tsv') continue;
-    for (const line of fs.readFileSync(path.join(dir, name), 'utf8').split('\n')) {
-      if (!line.trim() || line.startsWith('#')) continue;
-      const [key, en, ko] = line.split('\t');
-      entries[key] = { en, ko };
-    }
-  }
-  return entries;
-}
+export { catalog };
 
-/** The catalog key a generated constant is named after (`LAB_JOBS_TITLE` → `lab.jobs.title`). */
-function keyOfConstant(constant) {
-  return Object.keys(catalog()).find((k) => k.replace(/[^A-Za-z0-9]/g, '_').toUpperCase() === constant);
-}
-
-/** The labs in the header's order (src/labs/mod.rs `ALL`), each with its descriptor's fields. */
-export function labs() {
-  const list = fs.readFileSync(path.join(ROOT, 'src/labs/mod.rs'), 'utf8').match(/pub const ALL: &\[LabId\] = &\[([^\]]*(?:\][^\]]*)*?)\];/);
-  if (!list) throw new Error('first-screen: no `pub const ALL: &[LabId]` in src/labs/mod.rs');
-  // An entry behind a cargo feature (the test-only stub lab) is not in the shipped site.
-  const shipped = list[1].replace(/#\[cfg\([^)]*\)\]\s*[a-z_]+::ID,?/g, '');
-  return shipped.split(',').map((s) => s.trim().replace(/::ID$/, '')).filter(Boolean).map((module) => {
-    const src = fs.readFileSync(path.join(ROOT, 'src/labs', module, 'mod.rs'), 'utf8');
-    // A text field (`slug: "jobs"`), or a key by its generated constant (`title:
-    // keys::LAB_JOBS_TITLE`, build/i18n_keys.rs), read back as the key it names.
-    const field = (name) => {
-      const m = src.match(new RegExp(`\\b${name}: (?:"([^"]*)"|keys::([A-Z0-9_]+))`));
-      if (!m) throw new Error(`first-screen: src/labs/${module}/mod.rs has no ${name}`);
-      if (m[1] !== undefined) return m[1];
-      const key = keyOfConstant(m[2]);
-      if (!key) throw new Error(`first-screen: src/labs/${module}/mod.rs: keys::${m[2]} is no catalog key`);
-      return key;
-    };
-    const slug = field('slug');
-    if (!PAGES[slug]) throw new Error(`first-screen: lab "${slug}" has no entry in PAGES (scripts/first-screen.mjs)`);
-    return {
-      slug,
-      tag: field('tag'),
-      title: field('title'),
-      short: field('short'),
-      summary: field('summary'),
-      needsPostgres: /\bschema: Some\(/.test(src),
-      ...PAGES[slug],
-    };
-  });
+/**
+ * The labs in the header's order, each with its descriptor's fields (scripts/labs.mjs: the
+ * registry, src/labs/ORDER and each lab's lab.tsv), the test-only ones only in a build with
+ * their feature. What each lab's view puts first is the descriptor's first screen: its
+ * `<section class>` (`section`), its `<h1>` (`heading`) and the paragraph under it (`intro`,
+ * with `class="lead"` or not). An intro with placeholders (L3's counts come from its model)
+ * is left out (`-`): the static screen shows only what it can show exactly.
+ * tests/e2e/paint.test.mjs checks these against the app.
+ */
+export function labs(options) {
+  return registry(options).map((l) => ({
+    slug: l.slug,
+    tag: l.tag,
+    title: l.title,
+    short: l.short,
+    summary: l.summary,
+    needsPostgres: l.needsPostgres,
+    section: l.section,
+    heading: l.heading,
+    intro: l.intro,
+    lead: l.lead,
+  }));
 }
 
 /** The script's source: the texts it needs in both languages, and the code that draws them. */
-export function source() {
-  const texts = catalog();
-  const list = labs();
+export function source(options) {
+  const texts = catalog(options?.root);
+  const list = labs(options);
   const keys = new Set(SHELL);
   for (const lab of list) for (const k of [lab.short, lab.summary, lab.title, lab.heading, lab.intro]) if (k) keys.add(k);
   const t = { en: {}, ko: {} };
@@ -94,7 +60,7 @@ export function source() {
     t.en[key] = texts[key].en;
     t.ko[key] = texts[key].ko;
   }
-  return `// Generated by scripts/first-screen.mjs from assets/i18n/*.tsv and src/labs/: do not edit.
+  return `// Generated by scripts/first-screen.mjs from assets/i18n/*.tsv and src/labs/*/lab.tsv: do not edit.
 (function () {
 var T = ${JSON.stringify(t)};
 var LABS = ${JSON.stringify(list)};
@@ -209,4 +175,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   if (!fs.existsSync(OUT) || fs.readFileSync(OUT, 'utf8') !== text) fs.writeFileSync(OUT, text);
   console.log(`first-screen: ${path.relative(ROOT, OUT)} (${text.length} bytes)`);
+  console.log(`first-screen: the embedding kit in ${path.relative(ROOT, writeEmbedKit())}`);
 }

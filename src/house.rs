@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+mod layers;
 mod skeleton;
 
 const FILE_LINES: usize = 800;
@@ -246,6 +247,20 @@ fn import_edges(
     edges
 }
 
+/// Import edges written out (`from`, `to`), for the tests of the measures.
+fn edges_of(
+    pairs: &[(&str, &str)],
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let mut edges = std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
+    for (a, b) in pairs {
+        edges
+            .entry((*a).to_owned())
+            .or_default()
+            .insert((*b).to_owned());
+    }
+    edges
+}
+
 /// The import circles in `edges`: each strongly connected set of two or more files, printed
 /// as one circle through it (`a → b → a`), sorted.
 fn import_circles(
@@ -349,17 +364,11 @@ fn import_edges_follow_use_groups_and_super_and_circles_print_their_way_round() 
             "labs::ctx::use_ctx"
         ]
     );
-    let mut edges = std::collections::BTreeMap::new();
-    for (a, b) in [
+    let edges = edges_of(&[
         ("a.rs", "b.rs"),
         ("b.rs", "c.rs"),
         ("c.rs", "a.rs"),
         ("c.rs", "d.rs"),
-    ] {
-        edges
-            .entry(a.to_owned())
-            .or_insert_with(std::collections::BTreeSet::new)
-            .insert(b.to_owned());
-    }
+    ]);
     assert_eq!(import_circles(&edges), ["a.rs → b.rs → c.rs → a.rs"]);
 }

@@ -1,8 +1,9 @@
 //! What the shell and the session know of a lab: its descriptor, [`Lab`], and its id.
 //!
-//! Each lab declares its descriptor in its own folder (`labs/<slug>/mod.rs`, `pub const
-//! LAB` and `pub const ID`); `labs::ALL` lists them in the order the site shows them. The
-//! routes, the header, the home page, embed validation and the tests all read that list.
+//! Each lab's descriptor is data in its own folder (`labs/<slug>/lab.tsv`), and
+//! `src/labs/ORDER` lists the labs in the order the site shows them; `build.rs` writes them
+//! as Rust (`build/labs.rs`): each lab's `pub const LAB` and `pub const ID`, and `labs::ALL`.
+//! The routes, the header, the home page, embed validation and the tests all read that list.
 //! This module imports no lab, so the session (`runner`) and the shared context can name
 //! labs without depending on them.
 
@@ -30,6 +31,9 @@ pub struct Lab {
     /// Whether its work never changes the session's search path itself, so a piece that
     /// follows a piece of the same lab finds the session as that piece left it.
     pub keeps_path: bool,
+    /// Whether Save/Open keep it (`saves` in its `lab.tsv`): its model is kept beside the
+    /// database by its keeper (`ui::keep`), which the registry lists (`labs::keeper`).
+    pub saves: bool,
     /// Its page: built at once, or after its code has arrived (see [`Page`]).
     pub page: Page,
 }
@@ -113,12 +117,13 @@ impl Lab {
     }
 }
 
-/// A lab's `mod.rs` declares its descriptor with this: `pub const LAB` ([`Lab`], its page the
-/// component `view` names in the lab's `view` module) and `pub const ID`. The fields keep their
-/// `name: value` form: scripts/first-screen.mjs and pgcheck read them from the source.
+/// A lab's descriptor as Rust: `pub const LAB` ([`Lab`], its page the component `view` names
+/// in the lab's `view` module) and `pub const ID`. Written by `build.rs` from the lab's
+/// `lab.tsv` (`build/labs.rs`), which its `mod.rs` includes.
 macro_rules! descriptor {
     (
         slug: $slug:literal, tag: $tag:literal, schema: $schema:expr, keeps_path: $keeps:literal,
+        saves: $saves:literal,
         view: $view:ident,
         title: $title:expr, short: $short:expr,
         summary: $summary:expr, blurb: $blurb:expr $(,)?
@@ -132,6 +137,7 @@ macro_rules! descriptor {
             blurb: $blurb,
             schema: $schema,
             keeps_path: $keeps,
+            saves: $saves,
             page: page(),
         };
         pub const ID: $crate::lab::LabId = $crate::lab::LabId(&LAB);
@@ -199,6 +205,15 @@ impl std::fmt::Debug for LabId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.0.slug)
     }
+}
+
+// Every lab's slug and tag (`TAGS`), written by build.rs from `src/labs/ORDER` and the
+// labs' `lab.tsv`: data, so the layers below the labs' code may know of every lab.
+include!(concat!(env!("OUT_DIR"), "/lab_tags.rs"));
+
+/// The tag (`L4`) of the lab with this slug (`pgq`), whichever lab's page asks.
+pub fn tag_of(slug: &str) -> Option<&'static str> {
+    TAGS.iter().find(|(s, _)| *s == slug).map(|(_, tag)| *tag)
 }
 
 /// The search path of work that belongs to no lab (the console on the home page, Reset).

@@ -5,7 +5,7 @@
  *   <queue-lab lab="jobs" lang="ko" height="600" step="2"></queue-lab>
  *
  * Attributes
- *   lab     jobs | workers | vacuum | pgq | leave (required)
+ *   lab     a lab's id: jobs, workers, … (required; the ids are LABS below)
  *   lang    ko | en (default: the page's <html lang> if it is one of them, else en)
  *   height  starting height in CSS pixels (default 600); the lab then sizes the frame
  *   step    tour step to open at, 1–99 (optional; labs with a guided tour run that step's
@@ -40,13 +40,9 @@
   if (typeof window === 'undefined' || !window.customElements || !window.URL) return;
   if (window.customElements.get('queue-lab')) return;
 
-  var LABS = {
-    jobs: { en: 'Job queue', ko: '작업 큐' },
-    workers: { en: 'Many workers', ko: '워커 여러 개' },
-    vacuum: { en: 'Bloat & VACUUM', ko: '부풂과 VACUUM' },
-    pgq: { en: 'Rotating queue', ko: '회전식 큐' },
-    leave: { en: 'When to leave', ko: '떠날 때' }
-  };
+  // Each lab's id and its name in the header, in both languages: written by the site's build
+  // from the registry of labs (scripts/labs.mjs; src/labs/ORDER and each lab's lab.tsv).
+  var LABS = /* LABS: written by scripts/labs.mjs */ {};
   var MIN_HEIGHT = 100;
   var MAX_HEIGHT = 20000;
   var DEFAULT_HEIGHT = 600;

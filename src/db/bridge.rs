@@ -1,6 +1,6 @@
 //! Bindings to `pglite-bridge/bridge.js`, wrapped so the rest of `db` sees Rust types.
 
-use super::{DbError, Listener, Location, Progress};
+use super::error::DbError;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/pglite-bridge/bridge.js")]
@@ -94,7 +94,7 @@ pub fn prefetch(at: &Location) {
 
 /// PGlite's build manifest (`pglite.json`, written by pglite-bridge/build.mjs), or `None`
 /// when it cannot be fetched or read.
-pub async fn manifest(url: &str) -> Option<super::Manifest> {
+pub async fn manifest(url: &str) -> Option<Manifest> {
     serde_wasm_bindgen::from_value(js_manifest(url).await).ok()
 }
 
@@ -201,18 +201,16 @@ impl Handle {
         &self,
         channel: &str,
         on_notify: impl Fn(String) + 'static,
-    ) -> Result<Listener, DbError> {
+    ) -> Result<Subscription, DbError> {
         let callback = Closure::<dyn Fn(String)>::new(on_notify);
         let stop = self
             .js
             .js_listen(channel, &callback)
             .await
             .map_err(DbError::from_js)?;
-        Ok(Listener {
-            inner: Subscription {
-                stop: stop.unchecked_into(),
-                callback: Some(callback),
-            },
+        Ok(Subscription {
+            stop: stop.unchecked_into(),
+            callback: Some(callback),
         })
     }
 
@@ -226,8 +224,8 @@ impl Handle {
     }
 
     /// How PostgreSQL booted: `datadir` or `initdb`, and why not from the data directory.
-    pub fn boot(&self) -> super::Boot {
-        super::Boot {
+    pub fn boot(&self) -> Boot {
+        Boot {
             from_datadir: self.js.js_boot().as_deref() == Some("datadir"),
             note: self.js.js_boot_note(),
         }
@@ -279,4 +277,47 @@ impl Drop for Subscription {
             let _ = callback.into_js_value();
         }
     }
+}
+
+/// Where PGlite is served from. The app ships it in a versioned folder named by
+/// `pglite.json` (see `pglite-bridge/build.mjs`); headless tests load the same build from
+/// `pglite-bridge/build/` (wasm-bindgen-test-runner serves the crate root).
+#[derive(Clone, Debug)]
+pub struct Location {
+    pub pglite_base: String,
+    pub worker_url: String,
+    /// How long a start may take before it is reported as failed (0: no limit).
+    pub start_timeout_ms: f64,
+    /// Another data directory to boot from (tests: a missing or corrupt one), `none` to run
+    /// initdb; `None`: the one PGlite's manifest names.
+    pub datadir: Option<String>,
+}
+
+/// What `pglite.json` says: PGlite's folder (resolved against the manifest's URL) and the
+/// bytes a start downloads.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub struct Manifest {
+    pub base: String,
+    pub download: f64,
+    /// PGlite's version (a saved lab must come from the same one).
+    #[serde(default)]
+    pub version: Option<String>,
+}
+
+/// How the database booted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Boot {
+    /// From the data directory made at build time (else initdb ran in the tab).
+    pub from_datadir: bool,
+    /// Why the data directory was not used, when it was offered and failed.
+    pub note: Option<String>,
+}
+
+/// Download progress while PGlite starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// `pglite.wasm`, `pglite.data`, `initdb.wasm`, or `boot` once all are in.
+    pub file: String,
+    pub loaded: f64,
+    pub total: f64,
 }

@@ -11,7 +11,7 @@ mod error;
 mod log;
 mod tx;
 
-pub use bridge::{read_file, save_file, sha256_hex};
+pub use bridge::{read_file, save_file, sha256_hex, Boot, Location, Manifest, Progress};
 pub use error::DbError;
 pub use log::{collect as collect_log, now_ms, LogEntries, LogEntry, LogHold, ScriptStep, SqlLog};
 pub use tx::{Conn, Tx};
@@ -172,40 +172,6 @@ impl<T> Rows<T> {
     }
 }
 
-/// Where PGlite is served from. The app ships it in a versioned folder named by
-/// `pglite.json` (see `pglite-bridge/build.mjs`); headless tests load the same build from
-/// `pglite-bridge/build/` (wasm-bindgen-test-runner serves the crate root).
-#[derive(Clone, Debug)]
-pub struct Location {
-    pub pglite_base: String,
-    pub worker_url: String,
-    /// How long a start may take before it is reported as failed (0: no limit).
-    pub start_timeout_ms: f64,
-    /// Another data directory to boot from (tests: a missing or corrupt one), `none` to run
-    /// initdb; `None`: the one PGlite's manifest names.
-    pub datadir: Option<String>,
-}
-
-/// What `pglite.json` says: PGlite's folder (resolved against the manifest's URL) and the
-/// bytes a start downloads.
-#[derive(Clone, Debug, serde::Deserialize)]
-pub struct Manifest {
-    pub base: String,
-    pub download: f64,
-    /// PGlite's version (a saved lab must come from the same one).
-    #[serde(default)]
-    pub version: Option<String>,
-}
-
-/// How the database booted.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Boot {
-    /// From the data directory made at build time (else initdb ran in the tab).
-    pub from_datadir: bool,
-    /// Why the data directory was not used, when it was offered and failed.
-    pub note: Option<String>,
-}
-
 impl Location {
     pub const APP_MANIFEST: &str = "pglite/pglite.json";
     pub const TESTS_MANIFEST: &str = "/pglite-bridge/build/pglite.json";
@@ -239,15 +205,6 @@ impl Location {
     pub fn prefetch(&self) {
         bridge::prefetch(self);
     }
-}
-
-/// Download progress while PGlite starts.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Progress {
-    /// `pglite.wasm`, `pglite.data`, `initdb.wasm`, or `boot` once all are in.
-    pub file: String,
-    pub loaded: f64,
-    pub total: f64,
 }
 
 /// The statements sent to PGlite and not answered yet, oldest first, each with when it was
@@ -611,7 +568,8 @@ impl Db {
         let listener = self
             .in_flight
             .watch(&sql, self.handle.listen(channel, on_notify))
-            .await;
+            .await
+            .map(|inner| Listener { inner });
         finish_unit(listener, &self.log, &sql, started)
     }
 

@@ -2,7 +2,8 @@
 //! (docs/ARCHITECTURE.md, "A lab's folder", says the same in words). A newcomer who has read one lab
 //! knows where everything is in the next.
 //!
-//! - Every lab: `mod.rs` (its descriptor), `model.rs` (state and actions, no UI) and
+//! - Every lab: `lab.tsv` (its descriptor, as data: build.rs writes the Rust registry from
+//!   it), `mod.rs` (its modules and the descriptor as Rust), `model.rs` (state and actions, no UI) and
 //!   `view/mod.rs` (its components; the view's parts beside it in `view/`).
 //! - A lab on PostgreSQL (`needs_postgres`) also: `sql.rs` (its statements) and `rows.rs`
 //!   (the rows they return).
@@ -14,7 +15,7 @@
 use std::path::Path;
 
 /// What every lab folder holds.
-const REQUIRED: &[&str] = &["mod.rs", "model.rs", "view/mod.rs"];
+const REQUIRED: &[&str] = &["lab.tsv", "mod.rs", "model.rs", "view/mod.rs"];
 /// What a lab that needs PostgreSQL holds as well.
 const REQUIRED_WITH_POSTGRES: &[&str] = &["sql.rs", "rows.rs"];
 /// What a lab may hold besides.
@@ -104,6 +105,7 @@ fn a_lab_folder_missing_a_file_or_holding_a_stray_one_is_reported() {
     let dir = std::env::temp_dir().join(format!("queue-lab-skeleton-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     for file in [
+        "lab.tsv",
         "mod.rs",
         "model.rs",
         "model/extra.rs",

@@ -1,42 +1,37 @@
 //! The labs, in the order the site shows them.
 //!
-//! Each lab is a folder, `labs/<slug>/`, of one shape: `mod.rs` with its descriptor (`LAB`,
-//! `ID`; see [`crate::lab::Lab`]), `model.rs` (state and actions, SQL calls, no UI), `view/`
+//! Each lab is a folder, `labs/<slug>/`, of one shape: `lab.tsv` with its descriptor as data
+//! (slug, tag, titles, schema, tour length, first screen, whether it saves; see
+//! [`crate::lab::Lab`]), `mod.rs` (its modules, and its descriptor as Rust, which `build.rs`
+//! writes from `lab.tsv`), `model.rs` (state and actions, SQL calls, no UI), `view/`
 //! (components); a lab on PostgreSQL also `sql.rs` and `rows.rs`; maybe `share.rs` and
 //! `tour.rs`; nothing else at the top (the rule and its test: `src/house/skeleton.rs`). Its
-//! texts are `assets/i18n/<slug>.tsv`. Adding a lab is that folder, its catalog, and one
-//! entry in [`ALL`] (with its `pub mod` line).
+//! texts are `assets/i18n/<slug>.tsv`. Adding a lab is that folder, its catalog, and its line
+//! in `labs/ORDER`: `build.rs` (`build/labs.rs`) writes the lab's `pub mod`, its place in
+//! [`ALL`] and its keeper from them, and `scripts/labs.mjs` reads the same files for the
+//! first screen, the embedding kit and the e2e page list.
 
 pub mod common;
 pub mod frame;
 pub mod guide;
-pub mod jobs;
-pub mod leave;
-pub mod pgq;
 pub mod session;
 pub mod share;
-#[cfg(feature = "stub-lab")]
-pub mod stub;
-pub mod vacuum;
-pub mod workers;
 
 pub use crate::lab::{Lab, LabId};
 
-/// Every lab, in order: routes, the header, the home page and embed validation read this.
-pub const ALL: &[LabId] = &[
-    jobs::ID,
-    workers::ID,
-    vacuum::ID,
-    pgq::ID,
-    leave::ID,
-    #[cfg(feature = "stub-lab")]
-    stub::ID,
-];
+// Each lab's module, `ALL` and `keeper`, written by build.rs from `ORDER` and the `lab.tsv`s.
+include!(concat!(env!("OUT_DIR"), "/labs.rs"));
 
 /// The lab with this slug (`jobs`), as routes and embed URLs name it.
 pub fn find(slug: &str) -> Option<LabId> {
     ALL.iter().copied().find(|l| l.slug == slug)
 }
+
+/// The registry's data (`build/labs.rs`, which `build.rs` writes the Rust from), for the tests.
+#[cfg(test)]
+#[path = "../../build/labs.rs"]
+#[allow(dead_code)]
+mod data;
 
 #[cfg(test)]
 mod tests {
@@ -53,144 +48,124 @@ mod tests {
         assert_eq!(find("JOBS"), None);
     }
 
-    /// The embedding kit (`assets/embed/queue-lab.js`) and its snippet page are plain
-    /// JavaScript with their own list of labs: they must list exactly these, with the names
-    /// the header shows.
+    /// The labs that save are those with a keeper that `ui::keep` reads, and only a lab on
+    /// PostgreSQL saves; `lab::TAGS` (below the labs' code) names every lab with its tag.
     #[test]
-    fn the_embedding_kit_lists_exactly_these_labs() {
-        let root = env!("CARGO_MANIFEST_DIR");
-        let kit = std::fs::read_to_string(format!("{root}/assets/embed/queue-lab.js")).unwrap();
-        let page = std::fs::read_to_string(format!("{root}/assets/embed/index.html")).unwrap();
-        let kit_labs = js_object_keys(&kit, "var LABS = {");
-        let page_labs = js_object_keys(&page, "var DESCRIPTIONS = {");
-        let slugs: Vec<&str> = shipped().map(|l| l.slug).collect();
-        assert_eq!(kit_labs, slugs, "queue-lab.js LABS");
-        assert_eq!(page_labs, slugs, "embed/index.html DESCRIPTIONS");
-        for l in shipped() {
-            for lang in [crate::Lang::En, crate::Lang::Ko] {
-                let name = crate::ui::i18n::tr(lang, l.short);
-                let entry = format!("{}: {{ en: ", l.slug);
-                let line = kit.lines().find(|x| x.trim_start().starts_with(&entry));
-                let quoted = format!("{}: '{}'", lang.code(), name);
-                assert!(
-                    line.is_some_and(|x| x.contains(&quoted)),
-                    "queue-lab.js names {} {quoted:?} as the header does",
-                    l.slug
-                );
-            }
+    fn the_labs_that_save_are_the_labs_with_a_keeper() {
+        for &lab in ALL {
+            let saves = crate::ui::keep::saves(lab);
+            assert_eq!(saves, keeper(lab).is_some(), "{}", lab.slug);
+            assert!(!saves || lab.needs_postgres(), "{}", lab.slug);
+            assert_eq!(crate::lab::tag_of(lab.slug), Some(lab.tag));
         }
-    }
-
-    /// The snippet page describes each lab with its catalog's blurb, word for word in both
-    /// languages (its descriptions drifted from the labs when they were written there).
-    #[test]
-    fn the_snippet_page_describes_each_lab_with_its_catalog_blurb() {
-        let page = from_marker("assets/embed/index.html", "var DESCRIPTIONS = {");
-        let block = &page[..page.find("};").expect("it ends")];
-        for l in shipped() {
-            let at = block
-                .find(&format!("\n      {}: [", l.slug))
-                .unwrap_or_else(|| panic!("embed/index.html describes {}", l.slug));
-            let texts = js_strings(&block[at..], 2);
-            let want: Vec<String> = [crate::Lang::En, crate::Lang::Ko]
-                .into_iter()
-                .map(|lang| crate::ui::i18n::tr(lang, l.blurb))
-                .collect();
-            assert_eq!(
-                texts, want,
-                "embed/index.html describes {} as {}",
-                l.slug, l.blurb
-            );
-        }
-    }
-
-    /// The e2e suites' page list (`tests/e2e/harness.mjs`, `PAGES`) names the home page and
-    /// every lab, in the site's order: a lab missing there would be skipped by the Korean
-    /// and accessibility scans without a word.
-    #[test]
-    fn the_e2e_page_list_names_every_lab() {
-        let harness = from_marker("tests/e2e/harness.mjs", "const ALL_PAGES = [");
-        let names: Vec<&str> = harness
-            .lines()
-            .take_while(|l| *l != "];")
-            .filter_map(|l| {
-                let l = l.trim_start();
-                let rest = l
-                    .strip_prefix("name: '")
-                    .or_else(|| l.strip_prefix("{ name: '"))?;
-                rest.split('\'').next()
-            })
+        assert_eq!(crate::lab::TAGS.len(), ALL.len());
+        let saving: Vec<&str> = ALL
+            .iter()
+            .filter(|&&l| crate::ui::keep::saves(l))
+            .map(|l| l.slug)
             .collect();
-        let mut want = vec!["home"];
-        want.extend(ALL.iter().map(|l| l.slug));
-        // The test-only stub's page is listed for builds with its feature (`feature:`).
-        #[cfg(not(feature = "stub-lab"))]
-        want.push("stub");
-        assert_eq!(names, want, "harness.mjs ALL_PAGES");
+        assert_eq!(saving, ["jobs", "vacuum", "pgq"]);
     }
 
-    /// The text of the repository's file `path` from the first `marker` on.
-    fn from_marker(path: &str, marker: &str) -> String {
-        let root = env!("CARGO_MANIFEST_DIR");
-        let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
-        let from = text
-            .find(marker)
-            .unwrap_or_else(|| panic!("{path} has {marker}"));
-        text[from..].to_owned()
-    }
-
-    /// The first `n` JavaScript string literals (single- or double-quoted) in `text`.
-    fn js_strings(text: &str, n: usize) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut chars = text.chars();
-        while out.len() < n {
-            let Some(quote) = chars.by_ref().find(|c| *c == '\'' || *c == '"') else {
-                break;
-            };
-            let mut s = String::new();
-            while let Some(c) = chars.next() {
-                match c {
-                    '\\' => s.extend(chars.next()),
-                    c if c == quote => break,
-                    c => s.push(c),
-                }
-            }
-            out.push(s);
+    /// What the data says is what the site has: every lab of `ORDER` (the test-only ones in
+    /// a build with their feature), in order, with its descriptor's fields.
+    #[test]
+    fn the_registry_is_the_labs_data() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let found: Vec<data::Desc> = data::labs(root)
+            .expect("the registry reads")
+            .into_iter()
+            .filter(|d| d.feature.is_none() || cfg!(feature = "stub-lab"))
+            .collect();
+        let slugs: Vec<&str> = found.iter().map(|d| d.slug.as_str()).collect();
+        assert_eq!(slugs, ALL.iter().map(|l| l.slug).collect::<Vec<_>>());
+        for (d, l) in found.iter().zip(ALL) {
+            assert_eq!(d.tag, l.tag);
+            assert_eq!(d.schema.as_deref(), l.schema, "{}", l.slug);
+            assert_eq!(d.keeps_path, l.keeps_path, "{}", l.slug);
+            assert_eq!(d.saves, l.saves, "{}", l.slug);
+            assert_eq!(d.short, l.short.as_str(), "{}", l.slug);
+            assert_eq!(d.blurb, l.blurb.as_str(), "{}", l.slug);
         }
-        out
     }
 
-    /// The labs the embedding kit offers to other sites: all but the test-only stub (its
-    /// `?lab=stub` works in a build with the feature; the kit is not rebuilt for it).
-    fn shipped() -> impl Iterator<Item = LabId> {
-        #[cfg(feature = "stub-lab")]
-        let stub = Some(stub::ID);
-        #[cfg(not(feature = "stub-lab"))]
-        let stub: Option<LabId> = None;
-        ALL.iter().copied().filter(move |l| Some(*l) != stub)
-    }
-
-    /// The keys of the JavaScript object literal that starts at `start`, in order.
-    fn js_object_keys(text: &str, start: &str) -> Vec<String> {
-        let from = text.find(start).expect("the object is there") + start.len();
-        let mut keys = Vec::new();
-        let mut depth = 0;
-        for line in text[from..].lines() {
-            let t = line.trim_start();
-            if depth == 0 {
-                if t.starts_with('}') {
-                    break;
-                }
-                if let Some((key, _)) = t.split_once(':') {
-                    if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !key.is_empty()
-                    {
-                        keys.push(key.to_owned());
-                    }
-                }
-            }
-            depth += line.matches(['{', '[']).count() as i32;
-            depth -= line.matches(['}', ']']).count() as i32;
+    /// A sample lab made from the template (the stub's descriptor, its slug changed) and one
+    /// line of `ORDER` is in the Rust registry `build.rs` writes: its module, its place in
+    /// `ALL`, its descriptor. (tests/node/labs_registry.test.mjs does the same for the
+    /// JavaScript tools.)
+    #[test]
+    fn a_sample_lab_from_the_template_is_in_the_rust_registry() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let tmp = std::env::temp_dir().join(format!("queue-lab-registry-{}", std::process::id()));
+        let labs = tmp.join(data::LABS_DIR);
+        let _ = std::fs::remove_dir_all(&tmp);
+        for slug in data::order(root).expect("ORDER reads") {
+            std::fs::create_dir_all(labs.join(&slug)).unwrap();
+            let from = root.join(data::LABS_DIR).join(&slug).join("lab.tsv");
+            std::fs::copy(from, labs.join(&slug).join("lab.tsv")).unwrap();
         }
-        keys
+        let order = std::fs::read_to_string(root.join(data::LABS_DIR).join("ORDER")).unwrap();
+        std::fs::write(labs.join("ORDER"), format!("{order}sample\n")).unwrap();
+        let stub = std::fs::read_to_string(labs.join("stub/lab.tsv")).unwrap();
+        let sample: String = stub
+            .lines()
+            .filter(|l| !l.starts_with("feature\t"))
+            .map(|l| match l.split_once('\t') {
+                Some(("slug", _)) => "slug\tsample".to_owned(),
+                Some(("tag", _)) => "tag\tL7".to_owned(),
+                Some(("view", _)) => "view\tSampleLab".to_owned(),
+                Some(("schema", _)) => "schema\tsample_lab".to_owned(),
+                _ => l.to_owned(),
+            })
+            .map(|l| l + "\n")
+            .collect();
+        std::fs::create_dir_all(labs.join("sample")).unwrap();
+        std::fs::write(labs.join("sample/lab.tsv"), sample).unwrap();
+
+        let found = data::labs(&tmp).expect("the registry reads");
+        let _ = std::fs::remove_dir_all(&tmp);
+        let d = found.last().expect("a lab");
+        assert_eq!(
+            (d.slug.as_str(), d.schema.as_deref()),
+            ("sample", Some("sample_lab"))
+        );
+        let registry = data::registry(&tmp, &found);
+        let module = tmp.join("src/labs/sample/mod.rs").display().to_string();
+        assert!(registry.contains(&format!("#[path = {module:?}]\npub mod sample;")));
+        let all = &registry[registry.find("pub const ALL").expect("ALL is written")..];
+        let all = &all[..all.find("];").expect("ALL ends")];
+        assert!(
+            all.trim_end()
+                .ends_with("#[cfg(feature = \"stub-lab\")] stub::ID,\n    sample::ID,"),
+            "ALL ends with the sample, after the stub behind its feature:\n{all}"
+        );
+        let descriptor = data::descriptor(d);
+        assert!(descriptor.contains("slug: \"sample\", tag: \"L7\", schema: Some(\"sample_lab\")"));
+        assert!(descriptor.contains("view: SampleLab,"));
+    }
+
+    /// `cargo fmt` formats the modules it finds from the crate's roots, and the labs' modules
+    /// are declared in the registry `build.rs` writes, out of its sight: each lab folder is
+    /// checked here (`rustfmt --edition 2021 src/labs/<slug>/mod.rs` formats one).
+    #[test]
+    fn the_lab_folders_are_formatted_as_cargo_fmt_would() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut unformatted = Vec::new();
+        for slug in data::order(root).expect("ORDER reads") {
+            let file = format!("src/labs/{slug}/mod.rs");
+            let ran = std::process::Command::new("rustfmt")
+                .args(["--check", "--edition", "2021", &file])
+                .current_dir(root)
+                .output()
+                .expect("rustfmt runs");
+            if !ran.status.success() {
+                unformatted.push(format!("rustfmt --edition 2021 {file}"));
+            }
+        }
+        assert!(
+            unformatted.is_empty(),
+            "lab folders not formatted; run:\n{}",
+            unformatted.join("\n")
+        );
     }
 }

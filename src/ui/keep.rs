@@ -22,7 +22,6 @@ use crate::ctx::{Ctx, DbState};
 use crate::db::{Db, DbError, Location, TxState};
 use crate::keys;
 use crate::lab::LabId;
-use crate::labs::{jobs, pgq, vacuum};
 use crate::runner::{Runner, Scope, Work};
 use leptos::prelude::*;
 use queue_lab_core::i18n::{Key, Lang, Msg};
@@ -61,11 +60,11 @@ pub struct Checked {
     pub dump: Vec<u8>,
 }
 
-/// The labs a file can hold: those on PostgreSQL whose model can be saved. The same labs as
-/// [`keeper`] lists (a test checks), written apart so that asking does not bring the keepers
-/// into the main module.
+/// The labs a file can hold: those on PostgreSQL whose model can be saved (`saves` in the
+/// lab's `lab.tsv`; the registry's [`keeper`] lists the same labs, a test checks), asked of
+/// the descriptor so that asking does not bring the keepers into the main module.
 pub fn saves(lab: LabId) -> bool {
-    lab == jobs::ID || lab == vacuum::ID || lab == pgq::ID
+    lab.saves
 }
 
 /// The file as bytes: manifest line, checksum line, dump.
@@ -160,8 +159,8 @@ pub fn judge(manifest: &Manifest, dump: &[u8], lab: LabId, pglite: &str) -> Resu
         return Err(refused(keys::KEEP_ERR_NOT_GZIP));
     }
     if manifest.lab != lab.slug {
-        let name = crate::labs::find(&manifest.lab)
-            .map_or_else(|| manifest.lab.clone(), |l| l.tag.to_owned());
+        let name =
+            crate::lab::tag_of(&manifest.lab).map_or_else(|| manifest.lab.clone(), str::to_owned);
         return Err(Msg::new(keys::KEEP_ERR_OTHER_LAB).arg("lab", name));
     }
     if manifest.pglite != pglite {
@@ -209,9 +208,9 @@ pub trait Kept: Clone + Sized + 'static {
 }
 
 /// What a file needs of a lab that can be saved: its model's [`Kept`] functions, as a value
-/// the lab's code makes (its `KEEPER`), reached only through [`keeper`].
+/// the lab's code makes (its `KEEPER`), which the registry lists (`labs::keeper`, written from
+/// `saves` in its `lab.tsv`), reached only through [`keeper`].
 pub struct Keeper {
-    pub lab: LabId,
     /// The lab's model state beside the database, as the manifest keeps it (`None` before
     /// the lab is set up).
     pub saved: fn(&Runner) -> Option<serde_json::Value>,
@@ -226,7 +225,6 @@ impl Keeper {
     /// The keeper of the lab whose model is `M`.
     pub const fn of<M: Kept>() -> Keeper {
         Keeper {
-            lab: M::LAB,
             saved: |runner| runner.kept::<M>(M::LAB).map(|m| m.saved_state()),
             reads: |state| M::parse_state(state).is_some(),
             restore: |runner, db, state| {
@@ -251,15 +249,11 @@ fn unread() -> DbError {
 /// The keeper of `lab`'s files: every lab that [`saves`] has one; `None` for the others.
 /// Only the flows (saving, checking, restoring) call it, so in the release split by lab the
 /// keepers' code (each lab's saved state, its JSON) is in the module `Keep`, not in the
-/// labs' own modules or the app's.
+/// labs' own modules or the app's. The one import of `ui/` from the labs' layer
+/// (`src/house/layers.rs`: KNOWN): a descriptor that carried its keeper put the keepers in the
+/// app's main module (+224 KB of its .wasm, measured), as any value handed down from the app would.
 fn keeper(lab: LabId) -> Option<&'static Keeper> {
-    [
-        &jobs::model::KEEPER,
-        &vacuum::model::KEEPER,
-        &pgq::model::KEEPER,
-    ]
-    .into_iter()
-    .find(|k| k.lab == lab)
+    crate::labs::keeper(lab)
 }
 
 fn state_reads(lab: LabId, state: &serde_json::Value) -> bool {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '../../pglite-bridge/node_modules/playwright-core/index.mjs';
 import { listen } from '../../scripts/serve.mjs';
+import { labs as registry } from '../../scripts/labs.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(here, '../..');
@@ -185,18 +186,17 @@ async function startedThen(page, button) {
   await enabled(page, button);
 }
 
+/** The cargo features the site in dist/ was built with (`QUEUE_LAB_FEATURES=stub-lab`). */
+const FEATURES = (process.env.QUEUE_LAB_FEATURES ?? '').split(',').filter(Boolean);
+
 /**
- * Every page of the site, in the order a learner meets them, with what it shows before and
- * after its default actions: `open` brings the page up (starting Postgres the first time a
- * lab needs it), `act` runs the actions a newcomer tries first. Both take the page; `act`
- * is null for pages without actions. Used by the scans that look at every page (language,
- * accessibility).
+ * What each lab's page does in the scans, by its slug: `open` brings the page up (starting
+ * Postgres the first time a lab needs it), `act` runs the actions a newcomer tries first (null
+ * for a page without actions). Both take the page. A lab the registry has and this does not
+ * gets the plain page (`plainPage`); an entry for no lab of the registry is refused.
  */
-const ALL_PAGES = [
-  { name: 'home', route: '', open: async () => {}, act: null },
-  {
-    name: 'jobs',
-    route: '#/jobs',
+const LAB_PAGES = {
+  jobs: {
     open: async (page) => {
       if (await page.locator('#start-postgres').count()) await startPostgres(page);
       await page.waitForSelector('#jobs-table');
@@ -209,9 +209,7 @@ const ALL_PAGES = [
       }
     },
   },
-  {
-    name: 'workers',
-    route: '#/workers',
+  workers: {
     open: async (page) => enabled(page, '#w-run'),
     act: async (page) => {
       await page.click('#w-run');
@@ -219,9 +217,7 @@ const ALL_PAGES = [
       await enabled(page, '#w-run');
     },
   },
-  {
-    name: 'vacuum',
-    route: '#/vacuum',
+  vacuum: {
     open: async (page) => startedThen(page, '#vacuum-run'),
     act: async (page) => {
       await page.fill('#vacuum-jobs', '2,000');
@@ -234,9 +230,7 @@ const ALL_PAGES = [
       await enabled(page, '#vacuum-run');
     },
   },
-  {
-    name: 'pgq',
-    route: '#/pgq',
+  pgq: {
     open: async (page) => startedThen(page, '#tick'),
     act: async (page) => {
       const steps = ['#send-one', '#tick', '#consumer-billing [data-act="receive"]',
@@ -244,32 +238,55 @@ const ALL_PAGES = [
       await clickEach(page, (p) => enabled(p, '#tick'), ...steps);
     },
   },
-  {
-    name: 'leave',
-    route: '#/leave',
+  leave: {
     open: async (page) => page.waitForSelector('main h1'),
     act: null,
   },
-  {
-    // The test-only stub lab (cargo feature stub-lab): only in a dist/ built with it.
-    name: 'stub',
-    route: '#/stub',
-    feature: 'stub-lab',
+  // The test-only stub lab (cargo feature stub-lab): only in a dist/ built with it.
+  stub: {
     open: async (page) => {
       if (await page.locator('#start-postgres').count()) await startPostgres(page);
       await page.waitForSelector('#stub-search-path');
     },
     act: null,
   },
-];
+};
 
-/** The cargo features the site in dist/ was built with (`QUEUE_LAB_FEATURES=stub-lab`). */
-const FEATURES = (process.env.QUEUE_LAB_FEATURES ?? '').split(',').filter(Boolean);
+/** The page of a lab without an entry in LAB_PAGES: Postgres started if the lab needs it, then
+ *  its heading; no actions. */
+function plainPage(lab) {
+  return {
+    open: async (page) => {
+      if (lab.needsPostgres && (await page.locator('#start-postgres').count())) await startPostgres(page);
+      await page.waitForSelector('main h1');
+    },
+    act: null,
+  };
+}
 
-/** The pages the suites visit: ALL_PAGES, a test-only lab's page (`feature`) only when dist/
- *  was built with its cargo feature. A native test (src/labs/mod.rs) fails when a lab of
- *  `labs::ALL` is missing from ALL_PAGES. */
-export const PAGES = ALL_PAGES.filter((p) => !p.feature || FEATURES.includes(p.feature));
+/**
+ * Every page of the site, in the order a learner meets them: the home page, then every lab of
+ * the registry (scripts/labs.mjs: src/labs/ORDER and each lab's lab.tsv) in the site's order,
+ * a test-only lab only when dist/ was built with its cargo feature. Used by the scans that
+ * look at every page (language, accessibility) and the shell's tests. `root` and `features`
+ * for a test that reads another copy of the registry.
+ */
+export function pageList({ root, features = FEATURES } = {}) {
+  const every = registry({ root, features: true }).map((l) => l.slug);
+  const stray = Object.keys(LAB_PAGES).filter((slug) => !every.includes(slug));
+  if (stray.length) throw new Error(`harness.mjs LAB_PAGES: no lab in src/labs/ORDER is ${stray.join(', ')}`);
+  return [
+    { name: 'home', route: '', open: async () => {}, act: null },
+    ...registry({ root, features }).map((lab) => ({
+      name: lab.slug,
+      route: `#/${lab.slug}`,
+      ...(LAB_PAGES[lab.slug] ?? plainPage(lab)),
+    })),
+  ];
+}
+
+/** The pages the suites visit (`pageList`). */
+export const PAGES = pageList();
 
 /** Opens `p` (an entry of PAGES) in `lang` on `page`, which keeps its tab and database. */
 export async function visit(page, server, p, lang) {

@@ -36,7 +36,7 @@ test('theme=light|dark is taken for the first paint; any other value leaves the 
   assert.equal(theme(''), null);
 });
 
-test('the labs come in the header order of src/labs/mod.rs with their descriptors', () => {
+test('the labs come in the header order of src/labs/ORDER with their descriptors', () => {
   assert.deepEqual(LABS.map((l) => l.slug), ['jobs', 'workers', 'vacuum', 'pgq', 'leave']);
   assert.deepEqual(LABS.map((l) => l.tag), ['L1', 'L2', 'L3', 'L4', 'L5']);
   assert.deepEqual(LABS.map((l) => l.needsPostgres), [true, false, true, true, false]);

@@ -36,26 +36,26 @@ pub const CLOCK_RESET: &str = lab_sql!("lab/clock_reset.sql");
 /// The schema `clock_install.sql` creates.
 pub const CLOCK_SCHEMA: &str = "lab";
 
-/// A lab's own schema, as its descriptor (`src/labs/<slug>/mod.rs`, `schema: Some(…)`) names
-/// it: the app's runner creates it and puts it first on the lab's search path.
+/// A lab's own schema, as its descriptor (`src/labs/<slug>/lab.tsv`, the line `schema<TAB>…`)
+/// names it: the app's runner creates it and puts it first on the lab's search path.
 macro_rules! lab_schema {
     ($slug:literal) => {
         $crate::target::schema_of(
             $slug,
-            include_str!(concat!("../../../src/labs/", $slug, "/mod.rs")),
+            include_str!(concat!("../../../src/labs/", $slug, "/lab.tsv")),
         )
     };
 }
 pub(crate) use lab_schema;
 
-/// The schema named by the descriptor in `source` (`schema: Some("…")`).
+/// The schema named by the descriptor `lab.tsv` in `source` (its line `schema<TAB>name`).
 pub fn schema_of(slug: &str, source: &'static str) -> &'static str {
-    let from = source
-        .find("schema: Some(\"")
-        .unwrap_or_else(|| panic!("labs/{slug}/mod.rs names no schema"))
-        + "schema: Some(\"".len();
-    let len = source[from..].find('"').expect("the schema's name ends");
-    &source[from..from + len]
+    source
+        .lines()
+        .find_map(|l| l.strip_prefix("schema\t"))
+        .map(str::trim)
+        .filter(|s| *s != "-")
+        .unwrap_or_else(|| panic!("labs/{slug}/lab.tsv names no schema"))
 }
 
 /// The comment pgcheck puts on a schema it creates, so a leftover of an interrupted run can be

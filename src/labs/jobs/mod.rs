@@ -9,11 +9,5 @@ pub mod sql;
 pub mod tour;
 pub mod view;
 
-use crate::keys;
-
-crate::lab::descriptor! {
-    slug: "jobs", tag: "L1", schema: Some("jobs_lab"), keeps_path: true,
-    view: JobsLab,
-    title: keys::LAB_JOBS_TITLE, short: keys::LAB_JOBS_SHORT,
-    summary: keys::LAB_JOBS_SUMMARY, blurb: keys::LAB_JOBS_BLURB,
-}
+// Its descriptor (`LAB`, `ID`), written by build.rs from `lab.tsv` beside this file.
+include!(concat!(env!("OUT_DIR"), "/labs/jobs.rs"));

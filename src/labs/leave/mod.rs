@@ -4,11 +4,5 @@
 pub mod model;
 pub mod view;
 
-use crate::keys;
-
-crate::lab::descriptor! {
-    slug: "leave", tag: "L5", schema: None, keeps_path: false,
-    view: LeaveLab,
-    title: keys::LAB_LEAVE_TITLE, short: keys::LAB_LEAVE_SHORT,
-    summary: keys::LAB_LEAVE_SUMMARY, blurb: keys::LAB_LEAVE_BLURB,
-}
+// Its descriptor (`LAB`, `ID`), written by build.rs from `lab.tsv` beside this file.
+include!(concat!(env!("OUT_DIR"), "/labs/leave.rs"));

@@ -10,11 +10,5 @@ pub mod sql;
 pub mod tour;
 pub mod view;
 
-use crate::keys;
-
-crate::lab::descriptor! {
-    slug: "pgq", tag: "L4", schema: Some("pgq_lab"), keeps_path: false,
-    view: PgqLab,
-    title: keys::LAB_PGQ_TITLE, short: keys::LAB_PGQ_SHORT,
-    summary: keys::LAB_PGQ_SUMMARY, blurb: keys::LAB_PGQ_BLURB,
-}
+// Its descriptor (`LAB`, `ID`), written by build.rs from `lab.tsv` beside this file.
+include!(concat!(env!("OUT_DIR"), "/labs/pgq.rs"));

@@ -1,6 +1,6 @@
 //! A test-only lab (cargo feature `stub-lab`, never in the shipped site): the smallest lab
-//! there is, added as every lab is added (this folder, `assets/i18n/stub.tsv`, and its lines
-//! in `labs/mod.rs`), so the tests over `labs::ALL` prove that nothing else needs changing:
+//! there is, added as every lab is added (this folder with its `lab.tsv`, `assets/i18n/stub.tsv`,
+//! and its line in `labs/ORDER`), so the tests over `labs::ALL` prove that nothing else needs changing:
 //! the header, the home page, `?lab=stub` embeds, the e2e page list and its scans, its own
 //! schema made by the runner.
 //! It has the skeleton every lab has (src/house/skeleton.rs): `view/` is its page; `model.rs`,
@@ -10,11 +10,5 @@ pub mod rows;
 pub mod sql;
 pub mod view;
 
-use crate::keys;
-
-crate::lab::descriptor! {
-    slug: "stub", tag: "L6", schema: Some("stub_lab"), keeps_path: true,
-    view: StubLab,
-    title: keys::LAB_STUB_TITLE, short: keys::LAB_STUB_SHORT,
-    summary: keys::LAB_STUB_SUMMARY, blurb: keys::LAB_STUB_BLURB,
-}
+// Its descriptor (`LAB`, `ID`), written by build.rs from `lab.tsv` beside this file.
+include!(concat!(env!("OUT_DIR"), "/labs/stub.rs"));

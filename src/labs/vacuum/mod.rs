@@ -14,11 +14,5 @@ pub mod sql;
 pub mod tour;
 pub mod view;
 
-use crate::keys;
-
-crate::lab::descriptor! {
-    slug: "vacuum", tag: "L3", schema: Some("vacuum_lab"), keeps_path: false,
-    view: VacuumLab,
-    title: keys::LAB_VACUUM_TITLE, short: keys::LAB_VACUUM_SHORT,
-    summary: keys::LAB_VACUUM_SUMMARY, blurb: keys::LAB_VACUUM_BLURB,
-}
+// Its descriptor (`LAB`, `ID`), written by build.rs from `lab.tsv` beside this file.
+include!(concat!(env!("OUT_DIR"), "/labs/vacuum.rs"));

@@ -5,11 +5,5 @@ pub mod model;
 pub mod tour;
 pub mod view;
 
-use crate::keys;
-
-crate::lab::descriptor! {
-    slug: "workers", tag: "L2", schema: None, keeps_path: false,
-    view: WorkersLab,
-    title: keys::LAB_WORKERS_TITLE, short: keys::LAB_WORKERS_SHORT,
-    summary: keys::LAB_WORKERS_SUMMARY, blurb: keys::LAB_WORKERS_BLURB,
-}
+// Its descriptor (`LAB`, `ID`), written by build.rs from `lab.tsv` beside this file.
+include!(concat!(env!("OUT_DIR"), "/labs/workers.rs"));

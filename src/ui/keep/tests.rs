@@ -1,5 +1,6 @@
 use super::*;
 use crate::keys;
+use crate::labs::jobs;
 
 fn manifest(dump: &[u8]) -> Manifest {
     Manifest {
@@ -88,14 +89,4 @@ fn another_lab_another_pglite_or_a_dump_that_is_not_gzip_is_refused() {
         key(judge(&bad, DUMP, jobs::ID, "0.5.17")),
         Some(keys::KEEP_ERR_NOT_SAVED_LAB)
     );
-}
-
-/// `saves` (which the controls in the main module ask) and `keeper` (which only the flows
-/// reach, so that the keepers stay out of the main module) name the same labs.
-#[test]
-fn the_labs_that_save_are_the_labs_with_a_keeper() {
-    for &lab in crate::labs::ALL {
-        assert_eq!(saves(lab), keeper(lab).is_some(), "{}", lab.slug);
-    }
-    assert!(crate::labs::ALL.iter().any(|&l| saves(l)));
 }
