@@ -68,6 +68,7 @@ export function parse(text, where = 'lab.tsv') {
  * Every lab of src/labs/ORDER with its descriptor, in order; a test-only lab (`feature`) only
  * when `features` has its feature (`true`: every lab). `root` is the repository (a test
  * passes a copy).
+ * @param {{ root?: string, features?: string[] | true }} [options]
  */
 export function labs({ root = ROOT, features: have = features() } = {}) {
   root ??= ROOT;

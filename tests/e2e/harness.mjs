@@ -270,6 +270,7 @@ function plainPage(lab) {
  * a test-only lab only when dist/ was built with its cargo feature. Used by the scans that
  * look at every page (language, accessibility) and the shell's tests. `root` and `features`
  * for a test that reads another copy of the registry.
+ * @param {{ root?: string, features?: string[] | true }} [options]
  */
 export function pageList({ root, features = FEATURES } = {}) {
   const every = registry({ root, features: true }).map((l) => l.slug);

@@ -52,7 +52,7 @@ function addSample(root, slug, tag) {
       if (e.name === 'lab.tsv') {
         // Its own slug, tag, view and schema; the template's texts (its catalog keys) kept.
         text = text.split('\n').filter((l) => !l.startsWith('feature\t')).map((l) => {
-          const [k, v] = l.split('\t');
+          const [k] = l.split('\t');
           if (k === 'slug') return `slug\t${slug}`;
           if (k === 'tag') return `tag\t${tag}`;
           if (k === 'view') return `view\t${Cap}Lab`;
