@@ -233,7 +233,7 @@ select * from pgque.receive('orders', 'processor', 100);`);
   await pgqIdle(page);
   const refused = await page.textContent('#last-error');
   assert.match(refused, /queue not found: orders/);
-  assert.match(refused, /Reset this lab to create it again/);
+  assert.match(refused, /“Reset the queue” creates it again/);
   await page.screenshot({ path: path.join(SHOTS, 'tutorial-end-en.png'), fullPage: false });
   await page.click('#pgq-reset');
   await pgqIdle(page);
