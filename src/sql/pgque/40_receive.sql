@@ -219,13 +219,15 @@ $$;
 -- Returns (ev_id bigint, ev_time timestamptz, ev_txid bigint, ev_retry int,
 --          ev_type text, ev_data text, ev_extra1..4 text), in ev_id order:
 -- every event of the batch, whatever a receive returned of it.
+-- Volatile, as PgQue's: it sees a batch opened earlier in the same statement
+-- (get_batch_events(next_batch(q, c))).
 -- Guarantee: reads only. Raises PgQue's 'batch not found' for a batch that
 -- is not open.
 create function pgque.get_batch_events(i_batch_id bigint)
 returns table (ev_id bigint, ev_time timestamptz, ev_txid bigint, ev_retry int,
                ev_type text, ev_data text, ev_extra1 text, ev_extra2 text,
                ev_extra3 text, ev_extra4 text)
-language plpgsql stable as $$
+language plpgsql as $$
 declare
     s pgque.subscription;
     v_last pg_snapshot;

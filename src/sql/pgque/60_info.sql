@@ -243,7 +243,7 @@ create function pgque.get_batch_info(i_batch_id bigint,
     out queue_name text, out consumer_name text, out batch_start timestamptz,
     out batch_end timestamptz, out prev_tick_id bigint, out tick_id bigint,
     out lag interval, out seq_start bigint, out seq_end bigint)
-language sql stable as $$
+language sql as $$
     select q.queue_name, s.sub_consumer, prev.tick_time, cur.tick_time,
            s.sub_last_tick, s.sub_next_tick, now() - cur.tick_time,
            prev.tick_event_seq, cur.tick_event_seq
