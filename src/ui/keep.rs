@@ -4,7 +4,7 @@
 //! The file (`queue-lab-<lab>-<date>.qlab`), format [`FORMAT`], is three parts:
 //!
 //! ```text
-//! {"app":"queue-lab","format":1,"pglite":"0.5.17","lab":"jobs","clock":"…","lang":"en","state":{…},"dump":N}\n
+//! {"app":"queue-lab","format":2,"pglite":"0.5.17","lab":"jobs","clock":"…","lang":"en","state":{…},"dump":N}\n
 //! <SHA-256, 64 lowercase hex digits, of line 1 with its \n followed by the dump>\n
 //! <the dump: N bytes, PGlite's own dumpDataDir, a gzip tarball of the data directory>
 //! ```
@@ -27,8 +27,11 @@ use leptos::prelude::*;
 use queue_lab_core::i18n::{Key, Lang, Msg};
 use serde::{Deserialize, Serialize};
 
-/// The file format's version: a file of another is refused.
-pub const FORMAT: u32 = 1;
+/// The file format's version: a file of another is refused. 2 since 2026-12-07: an L4 file
+/// holds L4's engine (schema pgque), which changed its tables and functions then (PgQue's
+/// pgque.consumer and queue columns, get_queue_info's shape): a file of format 1 is refused
+/// with a message instead of opening an engine the page can no longer read.
+pub const FORMAT: u32 = 2;
 /// What a saved lab's manifest says it is.
 const APP: &str = "queue-lab";
 /// How far into a file its manifest line may end.

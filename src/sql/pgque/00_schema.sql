@@ -40,32 +40,46 @@
 
 create schema pgque;
 
--- One row per queue: its settings (PgQue's names and defaults) and the
--- rotation state: which event table is current, when it became current,
--- and the two transaction ids of the last switch (see 70_maint.sql).
+-- One row per queue: PgQue's columns, in PgQue's order, then the lab's two.
+-- Its settings have PgQue's names and defaults; the rotation state is which
+-- event table is current, when it became current, and the two transaction
+-- ids of the last switch (see 70_maint.sql), as bigint as PgQue keeps them.
 create table pgque.queue (
-    queue_id                 int generated always as identity primary key,
+    queue_id                 serial primary key,
     queue_name               text not null unique,
     queue_ntables            int not null check (queue_ntables between 2 and 16),
     queue_cur_table          int not null default 0,
     queue_rotation_period    interval not null,
-    -- null: the effective default, 5 (as PgQue: coalesce(queue_max_retries, 5))
-    queue_max_retries        int check (queue_max_retries >= 0),
-    queue_ticker_max_count   int not null default 500,
-    queue_ticker_max_lag     interval not null default '3 seconds',
-    queue_ticker_idle_period interval not null default '1 minute',
-    -- PgQue's pause switch (set_queue_config 'ticker_paused'): ticker() skips
-    -- the queue, ticker(queue) refuses it
-    queue_ticker_paused      boolean not null default false,
+    -- txid of the transaction that made the current table current
+    queue_switch_step1       bigint not null,
+    -- a txid taken by a *later* transaction: every transaction that could
+    -- still write to an older table has a smaller txid. Null until taken.
+    queue_switch_step2       bigint,
+    queue_switch_time        timestamptz not null,
     -- PgQ's external ticker (set_queue_config 'external_ticker'): the queue's
     -- ticks come only from ticker(queue, tick_id, time, event_seq)
     queue_external_ticker    boolean not null default false,
-    queue_switch_time        timestamptz not null,
-    -- txid of the transaction that made the current table current
-    queue_switch_step1       xid8 not null,
-    -- a txid taken by a *later* transaction: every transaction that could
-    -- still write to an older table has a smaller txid. Null until taken.
-    queue_switch_step2       xid8,
+    -- PgQ's switch (no set_queue_config parameter: an UPDATE sets it):
+    -- insert_event refuses 'Insert into queue disallowed', except in a
+    -- session with session_replication_role = replica
+    queue_disable_insert     boolean not null default false,
+    -- PgQue's pause switch (set_queue_config 'ticker_paused'): ticker() skips
+    -- the queue, ticker(queue) refuses it
+    queue_ticker_paused      boolean not null default false,
+    queue_ticker_max_count   int not null default 500,
+    queue_ticker_max_lag     interval not null default '3 seconds',
+    queue_ticker_idle_period interval not null default '1 minute',
+    -- the event tables' parent and the two sequences, by name, as PgQue
+    -- (pgque.event_<id>, pgque.event_<id>_id_seq, pgque.event_<id>_tick_seq)
+    queue_data_pfx           text not null,
+    queue_event_seq          text not null,
+    queue_tick_seq           text not null,
+    -- PgQ's hook (functions maint() would call): kept empty by the lab
+    queue_extra_maint        text[],
+    -- null: the effective default, 5 (as PgQue: coalesce(queue_max_retries, 5))
+    queue_max_retries        int check (queue_max_retries >= 0),
+    -- the lab's: the newest tick's id (PgQue reads max(tick_id)), and when
+    -- the queue was made
     queue_last_tick          bigint not null default 0,
     queue_created_at         timestamptz not null
 );

@@ -125,15 +125,19 @@ begin
         return 0;
     end if;
 
-    insert into pgque.queue (queue_name, queue_ntables, queue_rotation_period,
+    v_id := nextval(pg_get_serial_sequence('pgque.queue', 'queue_id'));
+    insert into pgque.queue (queue_id, queue_name, queue_ntables, queue_rotation_period,
                              queue_switch_time, queue_switch_step1, queue_switch_step2,
+                             queue_data_pfx, queue_event_seq, queue_tick_seq,
                              queue_created_at)
-    values (i_queue, i_ntables, interval '2 hours', now(),
-            pg_current_xact_id(), pg_current_xact_id(), now())
-    returning queue_id into v_id;
+    values (v_id, i_queue, i_ntables, interval '2 hours', now(),
+            pg_current_xact_id()::text::bigint, pg_current_xact_id()::text::bigint,
+            'pgque.event_' || v_id, 'pgque.event_' || v_id || '_id_seq',
+            'pgque.event_' || v_id || '_tick_seq', now());
 
     v_parent := pgque.event_table(v_id);
     execute format('create sequence pgque.%I', 'event_' || v_id || '_id_seq');
+    execute format('create sequence pgque.%I', 'event_' || v_id || '_tick_seq');
     execute format('create table %s (
         ev_id     bigint not null,
         ev_time   timestamptz not null,
@@ -268,6 +272,7 @@ begin
     end loop;
     execute format('drop table %s cascade', pgque.event_table(q.queue_id));
     execute format('drop sequence pgque.%I', 'event_' || q.queue_id || '_id_seq');
+    execute format('drop sequence pgque.%I', 'event_' || q.queue_id || '_tick_seq');
     delete from pgque.queue where queue_id = q.queue_id;
     perform pgque.forget_consumers();
     return 1;

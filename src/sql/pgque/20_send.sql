@@ -19,7 +19,9 @@
 -- the next tick comes at ticker_max_lag, not after the idle period. The txid
 -- is taken *before* the current table is read: so any transaction that still
 -- writes to a table after a rotation switched away from it has a txid smaller
--- than the rotation's step-2 txid (see 70_maint.sql).
+-- than the rotation's step-2 txid (see 70_maint.sql). Raises PgQ's 'Insert
+-- into queue disallowed' when the queue's queue_disable_insert is set, except
+-- in a session with session_replication_role = replica.
 create function pgque.insert_event_raw(
     i_queue_id int, i_ev_id bigint, i_time timestamptz, i_owner int,
     i_retry int, i_type text, i_data text,
@@ -29,16 +31,19 @@ returns bigint
 language plpgsql as $$
 declare
     v_txid xid8 := pg_current_xact_id();
-    v_cur int;
+    q pgque.queue;
     v_next bigint;
 begin
-    select queue_cur_table into v_cur from pgque.queue where queue_id = i_queue_id;
-    v_next := nextval(format('pgque.%I', 'event_' || i_queue_id || '_id_seq')::regclass);
+    select * into q from pgque.queue where queue_id = i_queue_id;
+    if q.queue_disable_insert and current_setting('session_replication_role') <> 'replica' then
+        raise exception 'Insert into queue disallowed';
+    end if;
+    v_next := nextval(q.queue_event_seq);
     execute format(
         'insert into %s (ev_id, ev_time, ev_txid, ev_owner, ev_retry, ev_type, ev_data,
                          ev_extra1, ev_extra2, ev_extra3, ev_extra4)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
-        pgque.event_table(i_queue_id, v_cur))
+        pgque.event_table(i_queue_id, q.queue_cur_table))
     using coalesce(i_ev_id, v_next), i_time, v_txid, i_owner, i_retry, i_type, i_data,
           i_extra1, i_extra2, i_extra3, i_extra4;
     return coalesce(i_ev_id, v_next);

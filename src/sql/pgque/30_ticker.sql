@@ -86,6 +86,8 @@ begin
     values (q.queue_id, v_tick, now(), pg_current_snapshot(), pgque.event_seq(q.queue_id));
     update pgque.queue set queue_last_tick = v_tick
      where queue_id = q.queue_id;
+    -- the tick sequence says the newest tick id, as PgQue's nextval leaves it
+    perform setval(q.queue_tick_seq, v_tick);
     perform pg_notify('pgque_' || q.queue_name, v_tick::text);
     return v_tick;
 end;
@@ -134,7 +136,7 @@ returns bigint
 language plpgsql as $$
 declare
     q pgque.queue := pgque.find_queue(i_queue);
-    v_seq text := format('pgque.%I', 'event_' || q.queue_id || '_id_seq');
+    v_seq text := q.queue_event_seq;
 begin
     if q.queue_ticker_paused then
         raise exception 'queue % is paused (queue_ticker_paused = true)', i_queue;
@@ -193,6 +195,7 @@ begin
     insert into pgque.tick (tick_queue, tick_id, tick_time, tick_snapshot, tick_event_seq)
     values (q.queue_id, i_tick_id, i_orig_timestamp, pg_current_snapshot(), i_event_seq);
     update pgque.queue set queue_last_tick = i_tick_id where queue_id = q.queue_id;
+    perform setval(q.queue_tick_seq, i_tick_id);
     if i_event_seq > pgque.event_seq(q.queue_id) then
         perform setval(format('pgque.%I', 'event_' || q.queue_id || '_id_seq')::regclass, i_event_seq);
     end if;

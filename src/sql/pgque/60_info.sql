@@ -223,7 +223,7 @@ begin
                    select 1 from pgque.subscription x
                      join pgque.tick xt on xt.tick_queue = x.sub_queue and xt.tick_id = x.sub_last_tick
                     where (x.sub_id = r.sub_id or x.sub_main = r.sub_id)
-                      and pg_snapshot_xmin(xt.tick_snapshot) <= r.queue_switch_step2)
+                      and pg_snapshot_xmin(xt.tick_snapshot)::text::bigint <= r.queue_switch_step2)
           into holds_rotation;
         select count(*)::int into subconsumers from pgque.subscription m where m.sub_main = r.sub_id;
         return next;

@@ -88,12 +88,12 @@ begin
       from pgque.subscription s
       join pgque.tick t on t.tick_queue = s.sub_queue and t.tick_id = s.sub_last_tick
      where s.sub_queue = q.queue_id
-       and pg_snapshot_xmin(t.tick_snapshot) <= q.queue_switch_step2
+       and pg_snapshot_xmin(t.tick_snapshot)::text::bigint <= q.queue_switch_step2
      order by s.sub_last_tick, s.sub_consumer
      limit 1;
     if found then
         blocker := v_cons;
-        if pg_snapshot_xmin(pg_current_snapshot()) <= q.queue_switch_step2 then
+        if pg_snapshot_xmin(pg_current_snapshot())::text::bigint <= q.queue_switch_step2 then
             -- every tick taken now has this xmin too: no cursor can pass step 2
             note := format('a transaction open since before step 2 (txid %s) holds rotation: consumer "%s" cannot pass it while it is open',
                            pg_snapshot_xmin(pg_current_snapshot()), v_cons);
@@ -166,7 +166,7 @@ begin
                 update pgque.queue
                    set queue_cur_table = v_next,
                        queue_switch_time = now(),
-                       queue_switch_step1 = pg_current_xact_id(),
+                       queue_switch_step1 = pg_current_xact_id()::text::bigint,
                        queue_switch_step2 = null
                  where queue_id = q.queue_id;
                 action := 'rotate';
@@ -243,7 +243,7 @@ create function pgque.maint_rotate_tables_step2()
 returns integer
 language plpgsql as $$
 begin
-    update pgque.queue set queue_switch_step2 = pg_current_xact_id()
+    update pgque.queue set queue_switch_step2 = pg_current_xact_id()::text::bigint
      where queue_switch_step2 is null;
     return 0;
 end;
