@@ -365,6 +365,10 @@ impl<M: LabModel> LabSession<M> {
             } = ended.take();
             if let Some(l) = last {
                 self.last.set(Some(l));
+            } else if reset {
+                // A Reset with no action after it: the outcome of an action before the reset
+                // no longer says anything about the lab.
+                self.last.set(None);
             }
             if let Some(s) = snap {
                 self.snap.set(s);

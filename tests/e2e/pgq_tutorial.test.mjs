@@ -238,6 +238,8 @@ select * from pgque.receive('orders', 'processor', 100);`);
   await page.click('#pgq-reset');
   await pgqIdle(page);
   await page.waitForSelector('#queue-gone', { state: 'detached', timeout: 30_000 });
+  assert.equal(await page.locator('#last-error, #last-outcome').count(), 0,
+    'after Reset, the refusal from before it is gone');
   await page.click('#send-one');
   await pgqIdle(page);
   assert.match(await page.textContent('#last-outcome'), /Event 1 sent/);
