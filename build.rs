@@ -155,7 +155,7 @@ fn main() {
 
 /// The registry of labs from their data files (build/labs.rs): `labs.rs` for `src/labs/mod.rs`,
 /// `labs/<slug>.rs`, the descriptor each lab's `mod.rs` includes, and `lab_tags.rs`, the
-/// slugs and tags `src/lab.rs` includes.
+/// slugs and tags `src/descriptor.rs` includes.
 fn write_registry(root: &std::path::Path) {
     println!("cargo:rerun-if-changed=build/labs.rs");
     println!("cargo:rerun-if-changed={}/ORDER", labs::LABS_DIR);
@@ -176,7 +176,7 @@ fn write_registry(root: &std::path::Path) {
 }
 
 /// `QUEUE_LAB_SPLIT=1` (set by ./lab's release build): the app's release split by lab. Each
-/// lab's page becomes a split point (`--cfg queue_lab_split`, src/lab.rs `Page`), and the
+/// lab's page becomes a split point (`--cfg queue_lab_split`, src/descriptor.rs `Page`), and the
 /// app's `.wasm` keeps the linker's relocations, which the splitter reads
 /// (scripts/split-release.mjs). Set here, not in RUSTFLAGS: only this crate is built again
 /// when it changes, and L2's worker is linked as always.

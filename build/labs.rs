@@ -214,7 +214,7 @@ pub fn descriptor(d: &Desc) -> String {
     };
     let mut s = format!(
         "// Written by build.rs (build/labs.rs) from src/labs/{slug}/lab.tsv.\n\
-         crate::lab::descriptor! {{\n    \
+         crate::descriptor::descriptor! {{\n    \
          slug: {slug:?}, tag: {tag:?}, schema: {schema}, keeps_path: {keeps}, saves: {saves},\n    \
          view: {view},\n    \
          title: {title}, short: {short},\n    \

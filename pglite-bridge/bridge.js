@@ -187,6 +187,8 @@ class Connection {
     this.pending = new Map();
     this.listeners = new Map();
     this.nextId = 1;
+    /** Calls sent to the worker so far: the round trips the page made (a measure, see `Session.calls`). */
+    this.calls = 0;
     this.dead = null;
     /** @type {(msg: any) => void} What the worker says before it is ready (progress, ready, error). */
     this.onStart = () => {};
@@ -234,6 +236,7 @@ class Connection {
   call(msg) {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
+    this.calls++;
     const reply = new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ queueLab: 'call', id, ...msg });
@@ -278,6 +281,10 @@ class Session {
   constructor(conn, tx) {
     this.conn = conn;
     this.tx = tx ?? null;
+  }
+  /** How many calls (round trips to the worker) the connection has sent, whatever sent them. */
+  get calls() {
+    return this.conn.calls;
   }
   /** One statement with bound parameters. */
   query(sql, params, arrays) {

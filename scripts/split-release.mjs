@@ -1,5 +1,5 @@
 // Splits the release by lab: run by `./lab`'s release build right after `trunk build --release`,
-// which it runs with `--cfg queue_lab_split` (each lab's page a split point, src/lab.rs) and the
+// which it runs with `--cfg queue_lab_split` (each lab's page a split point, src/descriptor.rs) and the
 // linker's relocations kept (`--emit-relocs`, no strip): build.rs `split_by_lab`.
 //
 //   node scripts/split-release.mjs [dist] [cargo's .wasm]

@@ -91,7 +91,7 @@ pub fn App() -> impl IntoView {
     // PGlite's manifest: the start panel says how much a start downloads. On a lab page that
     // runs SQL (not in an embed, where nothing downloads before the click), PGlite's
     // download and compile begin once the page is idle, so the click finds them done.
-    leptos::task::spawn_local(async move {
+    crate::task::spawn(async move {
         let manifest = Location::manifest(Location::APP_MANIFEST).await;
         let _ = ctx.pglite.try_set(manifest);
     });

@@ -3,7 +3,7 @@
 
 use crate::db::LogEntries;
 use crate::db::{Db, Location, Manifest, Progress};
-use crate::lab::LabId;
+use crate::descriptor::LabId;
 use crate::runner::Runner;
 use crate::ui::i18n::tr;
 use leptos::prelude::*;
@@ -112,7 +112,7 @@ impl Ctx {
         let db_signal = self.db;
         let log = self.log;
         let pglite = self.pglite;
-        leptos::task::spawn_local(async move {
+        crate::task::spawn(async move {
             let on_progress = move |p: Progress| {
                 let mut seen = files.borrow_mut();
                 let booting = p.file == "boot";

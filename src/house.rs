@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 mod layers;
 mod skeleton;
+mod spawn;
 
 const FILE_LINES: usize = 800;
 const COMPONENT_LINES: usize = 150;
@@ -350,7 +351,7 @@ fn no_import_circle_between_the_files_of_src() {
 #[test]
 fn import_edges_follow_use_groups_and_super_and_circles_print_their_way_round() {
     let module = |s: &str| s.split("::").map(str::to_owned).collect::<Vec<_>>();
-    let text = "use crate::{db::{Db, Tx}, lab::LabId};\nuse super::super::ctx::use_ctx;\n\
+    let text = "use crate::{db::{Db, Tx}, descriptor::LabId};\nuse super::super::ctx::use_ctx;\n\
                 fn f() { crate::ui::i18n::tr(); } // crate::not_this\n#[cfg(test)]\nuse crate::late;";
     let paths = named_paths(text, &module("labs::jobs::view"));
     let shown: Vec<String> = paths.iter().map(|p| p.join("::")).collect();
@@ -359,7 +360,7 @@ fn import_edges_follow_use_groups_and_super_and_circles_print_their_way_round() 
         [
             "db::Db",
             "db::Tx",
-            "lab::LabId",
+            "descriptor::LabId",
             "ui::i18n::tr",
             "labs::ctx::use_ctx"
         ]

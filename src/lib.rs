@@ -17,10 +17,11 @@ mod keys {
 }
 pub mod ctx;
 pub mod db;
-pub mod lab;
+pub mod descriptor;
 pub mod labs;
 pub mod psql;
 pub mod runner;
+pub mod task;
 pub mod testing;
 pub mod ui;
 
@@ -30,7 +31,7 @@ pub use queue_lab_core::i18n::{Key, Lang, Msg};
 /// page in a language whose texts are not compiled in (Korean) fetches them first, while the
 /// first screen shows; when that fails, the app mounts in English and says what failed. So
 /// does a lab page whose code is a module of its own (the release split by lab, see
-/// [`lab::Page`]), both fetched at once, so the first screen gives way to the lab's page
+/// [`descriptor::Page`]), both fetched at once, so the first screen gives way to the lab's page
 /// itself; when the lab's code fails to arrive, its page says so, with a Retry.
 pub fn start() {
     std::panic::set_hook(Box::new(show_panic));
@@ -51,7 +52,7 @@ pub fn start() {
             Ok(wasm_bindgen::JsValue::UNDEFINED)
         })
     });
-    wasm_bindgen_futures::spawn_local(async move {
+    crate::task::spawn(async move {
         if !ui::i18n::loaded(asked) {
             if let Err(failure) = ui::i18n::fetch(asked).await {
                 ui::lang::failed_at_start(failure);

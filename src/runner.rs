@@ -12,7 +12,7 @@
 
 use crate::clock;
 use crate::db::{Db, DbError, Param, TxState};
-use crate::lab::LabId;
+use crate::descriptor::LabId;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
@@ -50,9 +50,9 @@ impl Scope {
     }
 }
 
-/// The search path `lab`'s statements run with (its descriptor's; see [`crate::lab::Lab`]).
+/// The search path `lab`'s statements run with (its descriptor's; see [`crate::descriptor::Descriptor`]).
 pub fn search_path(lab: Option<LabId>) -> String {
-    lab.map_or(crate::lab::NO_LAB_SEARCH_PATH.to_owned(), |l| {
+    lab.map_or(crate::descriptor::NO_LAB_SEARCH_PATH.to_owned(), |l| {
         l.search_path()
     })
 }
@@ -189,8 +189,9 @@ struct Inner {
     schemas: RefCell<HashSet<LabId>>,
     /// The console's psql variables (`\set`, `\gset`), for the session's life.
     vars: RefCell<crate::psql::Vars>,
-    /// Each lab's model state, kept across visits to its page.
-    kept: RefCell<HashMap<LabId, Box<dyn Any>>>,
+    /// Each lab's model: the one owner of a lab's state across visits to its page (see
+    /// [`Runner::state`]).
+    states: RefCell<HashMap<LabId, Box<dyn Any>>>,
     dead: RefCell<Option<String>>,
     status: RwSignal<Status>,
     /// The lab whose path and clock the session is in after its last piece of work, its
@@ -245,7 +246,7 @@ impl Runner {
                 clocks: RefCell::default(),
                 vars: RefCell::default(),
                 schemas: RefCell::default(),
-                kept: RefCell::default(),
+                states: RefCell::default(),
                 dead: RefCell::default(),
                 status: RwSignal::new(Status::default()),
                 open_lab: Cell::new(None),
@@ -396,7 +397,7 @@ impl Runner {
         work: impl AsyncFnOnce(&Work) -> Result<(), DbError> + 'static,
     ) {
         let runner = self.clone();
-        wasm_bindgen_futures::spawn_local(async move {
+        crate::task::spawn(async move {
             let _ = runner.run(scope, what, work).await;
         });
     }
@@ -430,18 +431,22 @@ impl Runner {
             .update(|s| s.cancelled.retain(|(l, _)| *l != lab));
     }
 
-    /// The lab's state as its last action left it, if it was kept since the last Reset.
-    pub fn kept<T: Clone + 'static>(&self, lab: LabId) -> Option<T> {
+    /// `lab`'s model as its last piece of work left it, if it has one since the last Reset.
+    /// The runner is the one owner of a lab's state: the page's signals are copies of it,
+    /// written after it (`labs::harness`), so coming back to a lab finds it as it was left,
+    /// and work that outlives its page changes only this.
+    pub fn state<T: Clone + 'static>(&self, lab: LabId) -> Option<T> {
         self.inner
-            .kept
+            .states
             .borrow()
             .get(&lab)
             .and_then(|b| b.downcast_ref::<T>())
             .cloned()
     }
 
-    pub fn keep<T: 'static>(&self, lab: LabId, state: T) {
-        self.inner.kept.borrow_mut().insert(lab, Box::new(state));
+    /// Sets `lab`'s model (its work has changed it, or a saved lab was opened).
+    pub fn set_state<T: 'static>(&self, lab: LabId, state: T) {
+        self.inner.states.borrow_mut().insert(lab, Box::new(state));
     }
 
     /// Sets `lab`'s lab time for its next piece of work (a saved lab reopened: the clock
@@ -452,7 +457,7 @@ impl Runner {
 
     /// Puts the session back as the labs need it, whatever the console did: rolls back an
     /// open transaction and every prepared one, `RESET ALL`, installs the lab clock again,
-    /// and forgets every lab's kept state so each lab sets itself up again.
+    /// and forgets every lab's state so each lab sets itself up again.
     pub async fn reset(&self) -> Result<(), DbError> {
         // Every lab that ever queued work has a cancel flag.
         let labs: Vec<LabId> = self.inner.cancels.borrow().keys().copied().collect();
@@ -478,7 +483,7 @@ impl Runner {
             .await;
         self.inner.tx.set(TxState::Idle);
         self.inner.db.log().forget_scripts();
-        self.inner.kept.borrow_mut().clear();
+        self.inner.states.borrow_mut().clear();
         self.inner.clocks.borrow_mut().clear();
         self.inner.schemas.borrow_mut().clear();
         self.inner.status.update(|s| {
@@ -500,7 +505,7 @@ impl Runner {
         *self.inner.dead.borrow_mut() = Some(message.to_owned());
         self.inner.db.terminate(message);
         // Every lab that set itself up in this PostgreSQL, in the site's order (L1 … L5).
-        let mut lost: Vec<LabId> = self.inner.kept.borrow().keys().copied().collect();
+        let mut lost: Vec<LabId> = self.inner.states.borrow().keys().copied().collect();
         lost.sort_by_key(|l| l.tag);
         self.inner.status.update(|s| {
             s.dead = Some(message.to_owned());
@@ -579,7 +584,7 @@ impl Runner {
                     Param::from(clock::START),
                 ];
                 let now = self.inner.db.quiet::<ClockNow>(SWITCH_SQL, &params).await?;
-                self.keep_clock(prev, now.first());
+                self.note_clock(prev, now.first());
                 Ok(())
             }
         }
@@ -629,11 +634,11 @@ impl Runner {
         // Inside a failed console transaction nothing can be read: keep the clock as it was.
         let now = self.inner.db.quiet::<ClockNow>(LEAVE_SQL, &[]).await;
         if let Ok(now) = now {
-            self.keep_clock(lab, now.first());
+            self.note_clock(lab, now.first());
         }
     }
 
-    fn keep_clock(&self, lab: LabId, now: Option<ClockNow>) {
+    fn note_clock(&self, lab: LabId, now: Option<ClockNow>) {
         if let Some(ClockNow { clock: Some(c) }) = now {
             self.inner.clocks.borrow_mut().insert(lab, c);
         }

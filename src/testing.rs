@@ -2,7 +2,7 @@
 //! actions run as its buttons run them.
 
 use crate::db::{Db, DbError};
-use crate::labs::session::{LabModel, Outcome};
+use crate::labs::harness::{LabModel, Outcome};
 use std::fmt::Debug;
 
 /// A fresh PostgreSQL with the lab clock (`lab.now()`) installed, as the labs find it.

@@ -355,7 +355,7 @@ async fn per_key_actions_replay_from_the_share_text_and_a_bad_key_is_refused() {
 /// travels in the share text.
 #[wasm_bindgen_test]
 async fn with_delete_on_complete_a_completed_jobs_row_is_gone_and_a_failed_one_is_not() {
-    use queue_lab::labs::session::LabModel;
+    use queue_lab::labs::harness::LabModel;
     let (db, mut lab) = lab().await;
     run(&mut lab, &db, DeleteOnComplete(true)).await;
     assert!(lab.delete_on_complete);
@@ -466,8 +466,8 @@ async fn the_dead_alert_fires_once_when_a_job_goes_dead_and_not_on_a_retry() {
 /// Each step of L1's tour runs from a fresh lab and shows what its text says.
 #[wasm_bindgen_test]
 async fn each_tour_step_runs_and_shows_what_it_says() {
+    use queue_lab::labs::harness::LabModel;
     use queue_lab::labs::jobs::tour::TOUR;
-    use queue_lab::labs::session::LabModel;
     for (i, step) in TOUR.iter().enumerate() {
         let (db, mut lab) = lab().await;
         let mut outcomes = Vec::new();
@@ -589,7 +589,7 @@ async fn each_tour_step_runs_and_shows_what_it_says() {
 /// Each verdict is read by broker_check.sql from the orders and jobs tables.
 #[wasm_bindgen_test]
 async fn a_dual_write_loses_a_job_or_leaves_a_ghost_and_the_transactional_enqueue_does_neither() {
-    use queue_lab::labs::session::LabModel;
+    use queue_lab::labs::harness::LabModel;
     let (db, mut lab) = lab().await;
     run_says(&mut lab, &db, DualWriteLost, "jobs.out.dual_lost").await;
     assert_eq!(count(&db, "select count(*) as n from orders").await, 1);
@@ -634,7 +634,7 @@ async fn a_dual_write_loses_a_job_or_leaves_a_ghost_and_the_transactional_enqueu
 /// worker claimed it) applies its effect once; the second run finds the key and skips.
 #[wasm_bindgen_test]
 async fn a_job_that_runs_twice_applies_its_effect_once_under_its_idempotency_key() {
-    use queue_lab::labs::session::LabModel;
+    use queue_lab::labs::harness::LabModel;
     let (db, mut lab, id) = claimed_by_a(job(0)).await;
     run_says(&mut lab, &db, Effect(A), "jobs.out.effect_applied").await;
     run_all(&mut lab, &db, [Die(A), Advance(31), Claim(B)]).await;

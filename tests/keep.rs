@@ -198,8 +198,8 @@ const PGQ: LabId = queue_lab::labs::pgq::ID;
 
 #[wasm_bindgen_test]
 async fn a_saved_l4_opens_with_its_held_batch_prepared_transaction_and_clock() {
+    use queue_lab::labs::harness::LabModel;
     use queue_lab::labs::pgq::model::{self as pgq, Action as P};
-    use queue_lab::labs::session::LabModel;
     let runner = Runner::new(queue_lab::testing::fresh_db().await.expect("PGlite opens"));
     let consumer = pgq::CONSUMERS[0].to_owned();
     let keeper = runner.clone();
@@ -274,7 +274,7 @@ const VACUUM: LabId = queue_lab::labs::vacuum::ID;
 
 #[wasm_bindgen_test]
 async fn a_saved_l3_opens_with_its_results_tables_and_long_transaction() {
-    use queue_lab::labs::session::LabModel;
+    use queue_lab::labs::harness::LabModel;
     use queue_lab::labs::vacuum::model::{self as vacuum, Action as V, RunConfig, Strategy};
     let runner = Runner::new(queue_lab::testing::fresh_db().await.expect("PGlite opens"));
     let keeper = runner.clone();

@@ -641,7 +641,7 @@ async fn per_table_autovacuum_settings_move_the_threshold_and_vacuum_full_takes_
 // ---- The lab's model type: the page map during a round, the tour, the share link. ----
 
 use model::{Action, Lab, MapWatch, PageCell, Snapshot};
-use queue_lab::labs::session::LabModel;
+use queue_lab::labs::harness::LabModel;
 use queue_lab::labs::vacuum::tour::TOUR;
 
 /// Runs `actions` on `lab`, each change shown during them applied to `shown`.
@@ -993,7 +993,7 @@ async fn after_a_cancelled_run_the_next_run_starts_over_so_every_strategy_has_th
         .expect("the cancelled run");
     assert_eq!(
         out.as_ref().map(|o| o.tone),
-        Some(queue_lab::labs::session::Tone::Warn),
+        Some(queue_lab::labs::harness::Tone::Warn),
         "{out:?}"
     );
     assert!(lab.state.interrupted);

@@ -60,6 +60,8 @@ extern "C" {
     pub async fn dump(this: &Session, schemas: js_sys::Array) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = commit)]
     async fn js_commit(this: &Session) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, getter, js_name = calls)]
+    fn js_calls(this: &Session) -> f64;
     #[wasm_bindgen(method, catch, js_name = rollback)]
     async fn js_rollback(this: &Session) -> Result<JsValue, JsValue>;
 
@@ -192,6 +194,12 @@ impl Handle {
         self.js.as_ref()
     }
 
+    /// How many calls the page has sent the worker on this connection so far: each is one
+    /// round trip (the measure of what a click costs; `Db::round_trips`).
+    pub fn calls(&self) -> u64 {
+        self.session().js_calls() as u64
+    }
+
     pub async fn begin(&self) -> Result<Session, DbError> {
         let tx = self.js.js_begin().await.map_err(DbError::from_js)?;
         Ok(tx.unchecked_into())
@@ -270,7 +278,7 @@ impl Drop for Subscription {
             // so a failure (the worker gone meanwhile) is no unhandled rejection.
             if let Ok(promise) = self.stop.call0(&JsValue::NULL) {
                 let done = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise));
-                wasm_bindgen_futures::spawn_local(async move {
+                crate::task::spawn(async move {
                     let _ = done.await;
                 });
             }

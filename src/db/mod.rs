@@ -393,6 +393,13 @@ impl Db {
         self.handle.pglite_version()
     }
 
+    /// Round trips to the worker since this database opened (every call: statements, the
+    /// session's plumbing, transactions, pings excepted): what a click costs is the difference
+    /// across it (`tests/rounds.rs`).
+    pub fn round_trips(&self) -> u64 {
+        self.handle.calls()
+    }
+
     /// Opens a database for headless tests (without the lab clock: `crate::testing` adds it).
     /// A start that does not answer in time is tried again (up to three times): a test is
     /// about the behaviour after the start, and one stuck boot must not fail the suite.

@@ -179,7 +179,7 @@ impl Drop for Tx {
             let log = self.log.clone();
             let in_flight = self.in_flight.clone();
             // Recorded like any other statement, so the log says why the work vanished.
-            wasm_bindgen_futures::spawn_local(async move {
+            crate::task::spawn(async move {
                 let _ = end(session, &log, &in_flight, End::Rollback).await;
             });
         }

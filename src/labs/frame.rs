@@ -4,9 +4,9 @@
 //! SQL log and console.
 
 use super::guide::{share_url, Guide, ReplayCut, ShareLink, Tour};
-use super::session::{LabModel, LabSession};
+use super::harness::{LabHarness, LabModel};
 use crate::ctx::use_ctx;
-use crate::ui::clock::ClockBar;
+use crate::ui::clock_panel::ClockBar;
 use crate::ui::console::SqlConsole;
 use crate::ui::sql_log::SqlLog;
 use leptos::prelude::*;
@@ -22,7 +22,7 @@ use queue_lab_core::i18n::Key;
 /// - `console`: the SQL console's placeholder.
 #[component]
 pub fn LabFrame<M: LabModel>(
-    session: LabSession<M>,
+    harness: LabHarness<M>,
     guide: Guide<M>,
     slug: &'static str,
     title: Key,
@@ -35,9 +35,9 @@ pub fn LabFrame<M: LabModel>(
     children: ChildrenFn,
 ) -> impl IntoView {
     let ctx = use_ctx();
-    let lab = session.lab;
+    let lab = harness.lab;
     let ready = move || lab.with(Option::is_some) && ctx.runner().is_some();
-    let busy = Signal::derive(move || session.busy());
+    let busy = Signal::derive(move || harness.busy());
     let url = Signal::derive(move || {
         lab.with(|l| {
             l.as_ref()
@@ -49,19 +49,19 @@ pub fn LabFrame<M: LabModel>(
         reset.map(|key| view! {
             <button type="button" class="small" id=format!("{slug}-reset") disabled=busy on:click=move |_| {
                 guide.step.set(None);
-                session.run(vec![], true, None);
+                harness.run(vec![], true, None);
             }>{ctx.t(key)}</button>
         })
     };
     let children = StoredValue::new(children);
     view! {
-        <section class=format!("lab {slug}-lab") id=format!("{slug}-lab") aria-busy=move || session.working().to_string()>
+        <section class=format!("lab {slug}-lab") id=format!("{slug}-lab") aria-busy=move || harness.working().to_string()>
             <h1>{ctx.t(title)}</h1>
             {intro.run()}
             // Shown from the moment a replay starts, before the lab's first state is in.
             <ReplayCut cut=guide.cut/>
             <Show when=ready fallback=waiting>
-                <Tour guide=guide session=session title=tour_title busy=busy/>
+                <Tour guide=guide harness=harness title=tour_title busy=busy/>
                 {children.with_value(|c| c())}
                 <div class="panel row">
                     {reset}

@@ -10,7 +10,7 @@
 //! A link is built from [`crate::ctx::share_base`], so one copied inside an embed opens the
 //! full lab.
 
-use super::session::{LabModel, LabSession, Last};
+use super::harness::{LabHarness, LabModel, Last};
 use crate::ctx::{use_ctx, Ctx};
 use crate::keys;
 use crate::ui::i18n::{render, rich};
@@ -100,16 +100,16 @@ impl<M: LabModel> Guide<M> {
         }
     }
 
-    /// The lab's guide and its session: set up on a fresh database, then [`Guide::open`] (a
+    /// The lab's guide and its harness: set up on a fresh database, then [`Guide::open`] (a
     /// shared state replayed, or the tour opened at a step, if the address asks for one).
     pub fn start(
         ctx: Ctx,
         tour: &'static [TourStep<M::Action>],
         decode: fn(&str) -> Result<Vec<M::Action>, Msg>,
-    ) -> (Guide<M>, LabSession<M>) {
+    ) -> (Guide<M>, LabHarness<M>) {
         let guide = Guide::new(tour, decode);
-        let session = LabSession::new(ctx, move |session| guide.open(session));
-        (guide, session)
+        let harness = LabHarness::new(ctx, move |harness| guide.open(harness));
+        (guide, harness)
     }
 
     /// The lab's first run: replay a shared state, or open at a tour step, as the address
@@ -117,10 +117,10 @@ impl<M: LabModel> Guide<M> {
     /// Restart take the share text and the step out of the address first
     /// ([`crate::ctx::forget_opening_state`]), so they give a fresh lab; an embed stopped for
     /// another writes its state there, so that starting again replays it.
-    pub fn open(self, session: LabSession<M>) {
+    pub fn open(self, harness: LabHarness<M>) {
         let refuse = |m: Msg| {
-            session.last.set(Some(Last::Refused(m)));
-            session.run(vec![], true, None);
+            harness.last.set(Some(Last::Refused(m)));
+            harness.run(vec![], true, None);
         };
         match shared_steps().map(|s| (self.decode)(&s)) {
             Some(Ok(mut steps)) => {
@@ -134,24 +134,24 @@ impl<M: LabModel> Guide<M> {
                     ));
                 }
                 let what = Msg::new(keys::RUNNER_WHAT_REPLAY).arg("n", steps.len());
-                session.run(steps, true, Some(what));
+                harness.run(steps, true, Some(what));
             }
             Some(Err(m)) => refuse(m),
             None => match opening_step(self.tour.len()) {
-                Some(Ok(i)) => self.run_step(session, i),
+                Some(Ok(i)) => self.run_step(harness, i),
                 Some(Err(m)) => refuse(m),
-                None => session.run(vec![], true, None),
+                None => harness.run(vec![], true, None),
             },
         }
     }
 
     /// Runs tour step `i` on a fresh database and shows what to look at.
-    pub fn run_step(self, session: LabSession<M>, i: usize) {
+    pub fn run_step(self, harness: LabHarness<M>, i: usize) {
         self.step.set(Some(i));
         let actions = (self.tour[i].actions)();
         let what = (actions.len() > 1)
             .then(|| Msg::new(keys::RUNNER_WHAT_ACTIONS).arg("n", actions.len()));
-        session.run(actions, true, what);
+        harness.run(actions, true, what);
     }
 }
 
@@ -171,7 +171,7 @@ pub fn ReplayCut(cut: RwSignal<Option<Msg>>) -> impl IntoView {
 #[component]
 pub fn Tour<M: LabModel>(
     guide: Guide<M>,
-    session: LabSession<M>,
+    harness: LabHarness<M>,
     title: Key,
     busy: Signal<bool>,
 ) -> impl IntoView {
@@ -182,7 +182,7 @@ pub fn Tour<M: LabModel>(
         .collect();
     view! {
         <TourList steps title hint=keys::GUIDE_TOUR_HINT step=guide.step busy
-            run_step=move |i| guide.run_step(session, i)/>
+            run_step=move |i| guide.run_step(harness, i)/>
     }
 }
 

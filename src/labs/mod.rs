@@ -2,7 +2,7 @@
 //!
 //! Each lab is a folder, `labs/<slug>/`, of one shape: `lab.tsv` with its descriptor as data
 //! (slug, tag, titles, schema, tour length, first screen, whether it saves; see
-//! [`crate::lab::Lab`]), `mod.rs` (its modules, and its descriptor as Rust, which `build.rs`
+//! [`crate::descriptor::Descriptor`]), `mod.rs` (its modules, and its descriptor as Rust, which `build.rs`
 //! writes from `lab.tsv`), `model.rs` (state and actions, SQL calls, no UI), `view/`
 //! (components); a lab on PostgreSQL also `sql.rs` and `rows.rs`; maybe `share.rs` and
 //! `tour.rs`; nothing else at the top (the rule and its test: `src/house/skeleton.rs`). Its
@@ -14,10 +14,10 @@
 pub mod common;
 pub mod frame;
 pub mod guide;
-pub mod session;
+pub mod harness;
 pub mod share;
 
-pub use crate::lab::{Lab, LabId};
+pub use crate::descriptor::{Descriptor, LabId};
 
 // Each lab's module, `ALL` and `keeper`, written by build.rs from `ORDER` and the `lab.tsv`s.
 include!(concat!(env!("OUT_DIR"), "/labs.rs"));
@@ -49,16 +49,16 @@ mod tests {
     }
 
     /// The labs that save are those with a keeper that `ui::keep` reads, and only a lab on
-    /// PostgreSQL saves; `lab::TAGS` (below the labs' code) names every lab with its tag.
+    /// PostgreSQL saves; `descriptor::TAGS` (below the labs' code) names every lab with its tag.
     #[test]
     fn the_labs_that_save_are_the_labs_with_a_keeper() {
         for &lab in ALL {
             let saves = crate::ui::keep::saves(lab);
             assert_eq!(saves, keeper(lab).is_some(), "{}", lab.slug);
             assert!(!saves || lab.needs_postgres(), "{}", lab.slug);
-            assert_eq!(crate::lab::tag_of(lab.slug), Some(lab.tag));
+            assert_eq!(crate::descriptor::tag_of(lab.slug), Some(lab.tag));
         }
-        assert_eq!(crate::lab::TAGS.len(), ALL.len());
+        assert_eq!(crate::descriptor::TAGS.len(), ALL.len());
         let saving: Vec<&str> = ALL
             .iter()
             .filter(|&&l| crate::ui::keep::saves(l))

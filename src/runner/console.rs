@@ -3,7 +3,7 @@
 
 use super::{Runner, Scope, Work, CLOCK_CHECK_SQL, CONSOLE_ROW_LIMIT};
 use crate::db::{DbError, Param, TxState};
-use crate::lab::LabId;
+use crate::descriptor::LabId;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;

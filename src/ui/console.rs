@@ -71,7 +71,7 @@ pub fn SqlConsole(#[prop(optional, into)] placeholder: Option<String>) -> impl I
             cursor.set_value(h.len());
         });
         running.set(true);
-        leptos::task::spawn_local(async move {
+        crate::task::spawn(async move {
             let run = runner.console(lab, &sql).await;
             running.set(false);
             outcome.set(Some(std::rc::Rc::new(run)));
@@ -483,7 +483,7 @@ pub fn CopyButton(
     let ctx = use_ctx();
     let on_click = move |_| {
         let text = text();
-        leptos::task::spawn_local(async move {
+        crate::task::spawn(async move {
             let said = if write_clipboard(&text).await {
                 keys::COPY_DONE
             } else {

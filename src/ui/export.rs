@@ -9,7 +9,7 @@
 
 use crate::clock;
 use crate::db::{DbError, ScriptStep};
-use crate::lab::LabId;
+use crate::descriptor::LabId;
 use crate::runner::{Runner, Scope, Work};
 
 /// The schemas a lab's export holds: the lab clock's (`lab`), the lab's own, and the ones its

@@ -20,8 +20,8 @@
 use crate::clock;
 use crate::ctx::{Ctx, DbState};
 use crate::db::{Db, DbError, Location, TxState};
+use crate::descriptor::LabId;
 use crate::keys;
-use crate::lab::LabId;
 use crate::runner::{Runner, Scope, Work};
 use leptos::prelude::*;
 use queue_lab_core::i18n::{Key, Lang, Msg};
@@ -162,8 +162,8 @@ pub fn judge(manifest: &Manifest, dump: &[u8], lab: LabId, pglite: &str) -> Resu
         return Err(refused(keys::KEEP_ERR_NOT_GZIP));
     }
     if manifest.lab != lab.slug {
-        let name =
-            crate::lab::tag_of(&manifest.lab).map_or_else(|| manifest.lab.clone(), str::to_owned);
+        let name = crate::descriptor::tag_of(&manifest.lab)
+            .map_or_else(|| manifest.lab.clone(), str::to_owned);
         return Err(Msg::new(keys::KEEP_ERR_OTHER_LAB).arg("lab", name));
     }
     if manifest.pglite != pglite {
@@ -228,12 +228,12 @@ impl Keeper {
     /// The keeper of the lab whose model is `M`.
     pub const fn of<M: Kept>() -> Keeper {
         Keeper {
-            saved: |runner| runner.kept::<M>(M::LAB).map(|m| m.saved_state()),
+            saved: |runner| runner.state::<M>(M::LAB).map(|m| m.saved_state()),
             reads: |state| M::parse_state(state).is_some(),
             restore: |runner, db, state| {
                 Box::pin(async move {
                     let model = M::parse_state(&state).ok_or_else(unread)?;
-                    runner.keep(M::LAB, model.restore_state(&db).await?);
+                    runner.set_state(M::LAB, model.restore_state(&db).await?);
                     Ok(())
                 })
             },

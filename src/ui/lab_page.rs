@@ -1,11 +1,11 @@
 //! A lab's page, in the app's main area: built at once when its code is here, else a line
 //! saying its code is on its way, replaced by the page when it arrives, or by what failed
-//! and a Retry (see [`crate::lab::Page`]: in the release split by lab, a lab's code is a
+//! and a Retry (see [`crate::descriptor::Page`]: in the release split by lab, a lab's code is a
 //! module of its own).
 
 use crate::ctx::use_ctx;
+use crate::descriptor::{FetchFailed, LabId};
 use crate::keys;
-use crate::lab::{FetchFailed, LabId};
 use leptos::prelude::*;
 
 /// The page of `lab`.
@@ -31,7 +31,7 @@ fn Fetching(lab: LabId) -> impl IntoView {
     let state = RwSignal::new(State::Fetching);
     let fetch = move || {
         state.set(State::Fetching);
-        leptos::task::spawn_local(async move {
+        crate::task::spawn(async move {
             let done = match lab.0.fetch().await {
                 Ok(build) => State::Arrived(build),
                 Err(failed) => State::Failed(failed),

@@ -63,7 +63,7 @@ pub fn choose(ctx: Ctx, state: LangState, lang: Lang) {
         return;
     }
     state.0.set(Pending::Fetching(lang));
-    leptos::task::spawn_local(async move {
+    crate::task::spawn(async move {
         let outcome = i18n::fetch(lang).await;
         if state.0.try_get_untracked() != Some(Pending::Fetching(lang)) {
             return;

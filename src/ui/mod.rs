@@ -2,7 +2,7 @@
 //! the clock, embed-mode sizing, taking a lab home (`take_home`), and how numbers read
 //! (`format`).
 
-pub mod clock;
+pub mod clock_panel;
 pub mod console;
 pub mod embed;
 pub mod export;

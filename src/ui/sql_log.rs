@@ -44,7 +44,7 @@ pub fn SqlLog(entries: LogEntries) -> impl IntoView {
 
 /// The statements of the lab's last action, in the order they ran: what the learner just
 /// pressed, beside what it changed. An action begins when the lab turns busy: `busy` is its
-/// work pending now (`LabSession::working`), not its buttons' busy, which shows only later.
+/// work pending now (`LabHarness::working`), not its buttons' busy, which shows only later.
 #[component]
 pub fn LastActionSql(entries: LogEntries, busy: Signal<bool>) -> impl IntoView {
     let ctx = use_ctx();

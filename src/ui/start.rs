@@ -20,7 +20,7 @@ fn now_ms() -> f64 {
 }
 
 /// A lab's name as the status line gives it: `L3 Bloat & VACUUM`.
-fn lab_name(lang: queue_lab_core::i18n::Lang, lab: crate::lab::LabId) -> String {
+fn lab_name(lang: queue_lab_core::i18n::Lang, lab: crate::descriptor::LabId) -> String {
     format!("{} {}", lab.tag, crate::ui::i18n::tr(lang, lab.short))
 }
 
@@ -42,7 +42,7 @@ fn ResetButton(runner: Runner) -> impl IntoView {
         let runner = runner.clone();
         crate::ctx::forget_opening_state();
         resetting.set(true);
-        leptos::task::spawn_local(async move {
+        crate::task::spawn(async move {
             let _ = runner.reset().await;
             resetting.set(false);
             ctx.data_changed.update(|n| *n += 1);
@@ -294,7 +294,7 @@ pub fn ConsoleTx(id: &'static str) -> impl IntoView {
             Route::Lab(id) => Some(id),
             Route::Home => None,
         };
-        leptos::task::spawn_local(async move {
+        crate::task::spawn(async move {
             runner.console(lab, sql).await;
             ctx.data_changed.update(|n| *n += 1);
         });

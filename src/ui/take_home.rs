@@ -6,8 +6,8 @@
 //! `ui::export`'s (the downloads for a server).
 
 use crate::ctx::{use_ctx, Ctx, DbState, Route};
+use crate::descriptor::LabId;
 use crate::keys;
-use crate::lab::LabId;
 use crate::runner::Runner;
 use crate::ui::export::{self, Kind, Making};
 use crate::ui::keep::{self, Note};
@@ -68,7 +68,7 @@ static FLOWS: Flows = Flows {
 
 /// The flows of taking a lab home: here in every build but the release split by lab, where
 /// they are fetched on the first click (and fetched again after a failure).
-async fn flows() -> Result<&'static Flows, crate::lab::FetchFailed> {
+async fn flows() -> Result<&'static Flows, crate::descriptor::FetchFailed> {
     #[cfg(queue_lab_split)]
     {
         fetched_flows().await
@@ -83,7 +83,7 @@ async fn flows() -> Result<&'static Flows, crate::lab::FetchFailed> {
 // its checks, the labs' keepers, the restore, the downloads' text), into the module `Keep`.
 #[cfg(queue_lab_split)]
 #[leptos::wasm_split::wasm_split(Keep, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn fetched_flows() -> Result<&'static Flows, crate::lab::FetchFailed> {
+fn fetched_flows() -> Result<&'static Flows, crate::descriptor::FetchFailed> {
     Ok(&FLOWS)
 }
 
@@ -103,7 +103,7 @@ pub fn KeepControls() -> impl IntoView {
         };
         let lang = ctx.lang.get_untracked();
         note.set(Some(Note::Working(Msg::new(keys::KEEP_SAVING))));
-        leptos::task::spawn_local(async move {
+        crate::task::spawn(async move {
             match flows().await {
                 Ok(flows) => (flows.save)(runner, lab, lang, note).await,
                 Err(_) => {
@@ -117,7 +117,7 @@ pub fn KeepControls() -> impl IntoView {
         let (Some(lab), Some(el)) = (lab(), input.get_untracked()) else {
             return;
         };
-        leptos::task::spawn_local(async move {
+        crate::task::spawn(async move {
             match flows().await {
                 Ok(flows) => (flows.open)(ctx, el, lab, note).await,
                 Err(_) => {
@@ -181,7 +181,7 @@ pub fn ExportButtons(runner: Runner, version: String) -> impl IntoView {
         let server = version.get_value();
         busy.set(true);
         note.set(None);
-        leptos::task::spawn_local(async move {
+        crate::task::spawn(async move {
             let Ok(flows) = flows().await else {
                 busy.set(false);
                 note.set(Some(crate::ui::i18n::tr(
@@ -257,7 +257,7 @@ fn download(name: &str, text: &str) -> Result<(), String> {
     a.click();
     // Revoked after the click's download has started.
     let revoke = url.clone();
-    leptos::task::spawn_local(async move {
+    crate::task::spawn(async move {
         gloo_timers::future::TimeoutFuture::new(10_000).await;
         let _ = web_sys::Url::revoke_object_url(&revoke);
     });

@@ -132,7 +132,7 @@ export async function longestGap(page) {
 /**
  * Waits until the button `selector` exists and is enabled, and its lab is idle: the lab's
  * section says `aria-busy="false"`. The buttons alone do not say a lab's work is done: they
- * show busy only once work has lasted a while (BUSY_SHOWN_AFTER_MS in src/labs/session.rs),
+ * show busy only once work has lasted a while (BUSY_SHOWN_AFTER_MS in src/labs/harness.rs),
  * so right after a click they are still enabled. Tests that wait with a selector prefix it
  * with `[aria-busy="false"]` for the same reason.
  */

@@ -1,4 +1,4 @@
-// The release split by lab (scripts/split-release.mjs, src/lab.rs `Page`): the app's main
+// The release split by lab (scripts/split-release.mjs, src/descriptor.rs `Page`): the app's main
 // module carries no lab; a lab's page fetches its own module; a module that fails to arrive
 // is said on the lab's page, with a Retry, and the rest of the app keeps working. Saving and
 // opening a lab's file (src/ui/keep.rs) are modules of their own, fetched on the first click.

@@ -115,7 +115,7 @@ pub enum Action {
     NotifyBurst(u32),
 }
 
-pub use crate::labs::session::{Outcome, Tone};
+pub use crate::labs::harness::{Outcome, Tone};
 
 /// Reads the tables for the view, in one statement (snapshot.sql): the newest jobs, and
 /// `also` (jobs held or just changed) wherever they are.
@@ -614,8 +614,8 @@ impl Lab {
     }
 }
 
-impl crate::labs::session::LabModel for Lab {
-    crate::labs::session::lab_model_common!(outcome: Outcome, act: run);
+impl crate::labs::harness::LabModel for Lab {
+    crate::labs::harness::lab_model_common!(outcome: Outcome, act: run);
 
     async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
         let mut snap = snapshot(db, &self.highlighted()).await?;

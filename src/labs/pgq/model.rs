@@ -91,7 +91,7 @@ pub enum Action {
     },
 }
 
-pub use crate::labs::session::Tone;
+pub use crate::labs::harness::Tone;
 
 /// A whole number typed into a field, refused with the allowed range unless min ≤ n ≤ max.
 /// Digit grouping is accepted ("20,000", "20_000") and the message groups the bounds.
@@ -113,7 +113,7 @@ fn refuse_outside(n: i64, min: i64, max: i64) -> Option<Outcome> {
     })
 }
 
-pub use crate::labs::session::Outcome;
+pub use crate::labs::harness::Outcome;
 
 /// The lab's state beside the database.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -607,8 +607,8 @@ fn switched(on: bool, says: [Key; 2]) -> Outcome {
     Outcome::new(Msg::new(says[usize::from(on)]), Tone::Info)
 }
 
-impl crate::labs::session::LabModel for Lab {
-    crate::labs::session::lab_model_common!(outcome: Outcome, act: run);
+impl crate::labs::harness::LabModel for Lab {
+    crate::labs::harness::lab_model_common!(outcome: Outcome, act: run);
 
     async fn snapshot(&self, db: &Db) -> Result<Snapshot, DbError> {
         snapshot(db).await

@@ -16,8 +16,8 @@ use crate::keys;
 mod limits;
 use crate::db::{Db, DbError};
 use crate::labs::common::now_ms;
-pub use crate::labs::session::Outcome;
-use crate::labs::session::{LabModel, Live, Tone};
+pub use crate::labs::harness::Outcome;
+use crate::labs::harness::{LabModel, Live, Tone};
 use crate::ui::format::{group, seconds};
 use crate::ui::input::whole_or_refused;
 pub use limits::{RUN_CLAIMS_MAX, RUN_JOBS_MAX};
@@ -324,7 +324,7 @@ impl Lab {
 }
 
 impl LabModel for Lab {
-    crate::labs::session::lab_model_common!(outcome: Said);
+    crate::labs::harness::lab_model_common!(outcome: Said);
 
     async fn act(&mut self, db: &Db, action: Action) -> Result<Said, DbError> {
         self.act_live(db, action, &Cell::new(false), &|_| {}).await

@@ -5,7 +5,7 @@
 
 use super::{Action, Alert, Burst, Claim, Lab, Worker, WorkerId};
 use crate::db::{Db, DbError};
-use crate::lab::LabId;
+use crate::descriptor::LabId;
 use crate::labs::jobs::ID;
 use crate::ui::keep::{Keeper, Kept};
 use serde::{Deserialize, Serialize};

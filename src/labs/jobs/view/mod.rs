@@ -11,7 +11,7 @@ use crate::ctx::use_ctx;
 use crate::keys;
 use crate::labs::frame::{LabFrame, SplitColumns};
 use crate::labs::guide::Guide;
-use crate::labs::session::LastOutcome;
+use crate::labs::harness::LastOutcome;
 use crate::ui::i18n::{render, tr};
 use crate::ui::panel::{act_button, Panel, SqlShown};
 use crate::ui::reveal::{head_height, reveal_within};
@@ -43,14 +43,14 @@ impl Ui {
 #[component]
 pub fn JobsLab() -> impl IntoView {
     let ctx = use_ctx();
-    let (guide, session) = Guide::<Lab>::start(ctx, &TOUR, crate::labs::jobs::share::decode);
-    let (lab, snap, last) = (session.lab, session.snap, session.last);
+    let (guide, harness) = Guide::<Lab>::start(ctx, &TOUR, crate::labs::jobs::share::decode);
+    let (lab, snap, last) = (harness.lab, harness.snap, harness.last);
     // Memos: the jobs table's rows read these, and only rows whose answer changes redraw.
     let touched =
         Memo::new(move |_| lab.with(|l| l.as_ref().map(|l| l.touched.clone()).unwrap_or_default()));
-    let act = move |a: Action| session.run(vec![a], false, None);
-    let busy = Signal::derive(move || session.busy());
-    let working = Signal::derive(move || session.working());
+    let act = move |a: Action| harness.run(vec![a], false, None);
+    let busy = Signal::derive(move || harness.busy());
+    let working = Signal::derive(move || harness.working());
 
     let disabled = move || busy.get();
     let ui = Ui {
@@ -61,7 +61,7 @@ pub fn JobsLab() -> impl IntoView {
     };
 
     view! {
-        <LabFrame session=session guide=guide slug="jobs" title=keys::LAB_JOBS_TITLE tour_title=keys::JOBS_TOUR_TITLE
+        <LabFrame harness=harness guide=guide slug="jobs" title=keys::LAB_JOBS_TITLE tour_title=keys::JOBS_TOUR_TITLE
             intro=move || view! { <p class="lead">{ctx.t(keys::JOBS_INTRO)}</p> }
             waiting=move || view! { <p class="muted">{ctx.t(keys::JOBS_NEEDS_POSTGRES)}</p> }
             share=|l| crate::labs::jobs::share::encode(&l.history)

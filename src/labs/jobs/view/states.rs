@@ -4,8 +4,8 @@
 
 use crate::ctx::use_ctx;
 use crate::keys;
+use crate::labs::harness::Last;
 use crate::labs::jobs::model::{Lab, Snapshot};
-use crate::labs::session::Last;
 use crate::ui::figure::ArrowHead;
 use crate::ui::i18n::{render, tr};
 use crate::ui::panel::Panel;

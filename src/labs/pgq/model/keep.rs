@@ -5,7 +5,7 @@
 //! cursors and the prepared transaction are in the saved data directory.
 
 use super::{Event, Lab, MaintRow};
-use crate::lab::LabId;
+use crate::descriptor::LabId;
 use crate::labs::pgq::ID;
 use crate::ui::keep::{Keeper, Kept};
 use serde::{Deserialize, Serialize};

@@ -14,7 +14,7 @@ use crate::ctx::use_ctx;
 use crate::keys;
 use crate::labs::frame::{LabFrame, SplitColumns};
 use crate::labs::guide::Guide;
-use crate::labs::session::{Explain, LastOutcome};
+use crate::labs::harness::{Explain, LastOutcome};
 use crate::ui::format::bytes;
 use crate::ui::i18n::{render, tr};
 use crate::ui::panel::{act_button, Panel};
@@ -45,10 +45,10 @@ pub const DIFFERENCES: [Key; 9] = [
 #[component]
 pub fn PgqLab() -> impl IntoView {
     let ctx = use_ctx();
-    let (guide, session) = Guide::<Lab>::start(ctx, &TOUR, crate::labs::pgq::share::decode);
-    let (lab, snap, last) = (session.lab, session.snap, session.last);
-    let run_actions = move |actions: Vec<Action>, reset: bool| session.run(actions, reset, None);
-    let refresh = move || session.refresh();
+    let (guide, harness) = Guide::<Lab>::start(ctx, &TOUR, crate::labs::pgq::share::decode);
+    let (lab, snap, last) = (harness.lab, harness.snap, harness.last);
+    let run_actions = move |actions: Vec<Action>, reset: bool| harness.run(actions, reset, None);
+    let refresh = move || harness.refresh();
     // What a receive changed (the consumer's events, a subconsumer's part) is scrolled into
     // the consumers' view once the action is done.
     let reveal = StoredValue::new(None::<String>);
@@ -67,14 +67,14 @@ pub fn PgqLab() -> impl IntoView {
         }
     });
 
-    let disabled = Signal::derive(move || session.busy());
+    let disabled = Signal::derive(move || harness.busy());
     let w = Wiring {
         lab,
         snap,
         act,
         disabled,
     };
-    let working = Signal::derive(move || session.working());
+    let working = Signal::derive(move || harness.working());
 
     let intro = move || {
         view! {
@@ -89,7 +89,7 @@ pub fn PgqLab() -> impl IntoView {
         }
     };
     view! {
-        <LabFrame session=session guide=guide slug="pgq" title=keys::LAB_PGQ_TITLE tour_title=keys::PGQ_TOUR_TITLE
+        <LabFrame harness=harness guide=guide slug="pgq" title=keys::LAB_PGQ_TITLE tour_title=keys::PGQ_TOUR_TITLE
             intro=intro
             waiting=move || view! { <p class="muted">{ctx.t(keys::PGQ_NEEDS_POSTGRES)}</p> }
             share=|l| crate::labs::pgq::share::encode(&l.history)

@@ -4,7 +4,7 @@
 //! transaction (a prepared one), are in the saved data directory.
 
 use super::{Lab, State};
-use crate::lab::LabId;
+use crate::descriptor::LabId;
 use crate::labs::vacuum::ID;
 use crate::ui::keep::{Keeper, Kept};
 use serde::{Deserialize, Serialize};

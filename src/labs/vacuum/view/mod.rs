@@ -1,5 +1,5 @@
 //! L3's page. The components read the lab's [`Snapshot`] and send [`Action`]s through the
-//! lab's session; they keep only what the learner is typing.
+//! lab's harness; they keep only what the learner is typing.
 //!
 //! - `run.rs`: the workload form, its progress and the VACUUM button's figures;
 //! - `results.rs`: the results table and the charts;
@@ -17,7 +17,7 @@ use crate::ctx::{use_ctx, Ctx};
 use crate::keys;
 use crate::labs::frame::LabFrame;
 use crate::labs::guide::Guide;
-use crate::labs::session::{LabSession, Last};
+use crate::labs::harness::{LabHarness, Last};
 use crate::labs::vacuum::rows::Named;
 use crate::ui::console::ErrorBox;
 use crate::ui::format::group;
@@ -28,11 +28,11 @@ use queue_lab_core::i18n::{Lang, Msg};
 /// Where an action was sent from: its error shows there.
 type Panel = &'static str;
 
-/// What the panels share: the session, its snapshot, and the inputs two panels read.
+/// What the panels share: the harness, its snapshot, and the inputs two panels read.
 #[derive(Clone, Copy)]
 struct Ui {
     ctx: Ctx,
-    session: LabSession<Lab>,
+    harness: LabHarness<Lab>,
     snap: RwSignal<Snapshot>,
     busy: Signal<bool>,
     panel: RwSignal<Panel>,
@@ -48,7 +48,7 @@ impl Ui {
             return;
         }
         self.panel.set(panel);
-        self.session.run(vec![action], false, what);
+        self.harness.run(vec![action], false, what);
     }
 
     /// A part of the snapshot, as a memo: a panel redraws only when its part changes.
@@ -59,7 +59,7 @@ impl Ui {
 
     /// The last action's error, in the panel it was sent from.
     fn error_in(self, panel: Panel) -> impl Fn() -> Option<AnyView> {
-        move || match self.session.last.get() {
+        move || match self.harness.last.get() {
             Some(Last::Failed(e)) if self.panel.get() == panel => {
                 Some(view! { <ErrorBox error=e/> }.into_any())
             }
@@ -74,7 +74,7 @@ impl Ui {
         }
         self.guide.step.set(None);
         self.panel.set("run");
-        self.session.run(vec![], true, None);
+        self.harness.run(vec![], true, None);
     }
 
     fn msg(self, msg: Msg) -> impl Fn() -> String {
@@ -112,15 +112,15 @@ pub fn VacuumLab() -> impl IntoView {
     let guide = Guide::<Lab>::new(&TOUR, crate::labs::vacuum::share::decode);
     let panel = RwSignal::new("run");
     // A fresh set-up; a shared state replayed or a tour step opened if the address asks.
-    let session = LabSession::<Lab>::new(ctx, move |session| {
+    let harness = LabHarness::<Lab>::new(ctx, move |harness| {
         panel.set("run");
-        guide.open(session)
+        guide.open(harness)
     });
     let ui = Ui {
         ctx,
-        session,
-        snap: session.snap,
-        busy: Signal::derive(move || session.busy()),
+        harness,
+        snap: harness.snap,
+        busy: Signal::derive(move || harness.busy()),
         panel,
         jobs: RwSignal::new(model::JOBS_DEFAULT.to_string()),
         guide,
@@ -129,14 +129,14 @@ pub fn VacuumLab() -> impl IntoView {
         .arg("jobs", group(i64::from(model::JOBS_DEFAULT)))
         .arg("rounds", model::ROUNDS_DEFAULT)
         .arg("ways", model::Strategy::ALL.len());
-    let refused = move || match session.last.get() {
+    let refused = move || match harness.last.get() {
         Some(Last::Refused(m)) => {
             Some(view! { <p class="field-error" role="alert">{ui.msg(m)}</p> })
         }
         _ => None,
     };
     view! {
-        <LabFrame session=session guide=guide slug="vacuum" title=keys::VACUUM_TITLE tour_title=keys::VACUUM_TOUR_TITLE
+        <LabFrame harness=harness guide=guide slug="vacuum" title=keys::VACUUM_TITLE tour_title=keys::VACUUM_TOUR_TITLE
             intro=move || view! {
                 <p class="lead">{ui.msg(lead)}</p>
                 <p>{ctx.t(keys::VACUUM_MVCC)}</p>

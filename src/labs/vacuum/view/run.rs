@@ -61,7 +61,7 @@ fn RunForm(ui: Ui) -> impl IntoView {
     let problem = RwSignal::new(None::<Msg>);
     // A replayed link or a tour step: the form shows the settings of its last run.
     Effect::new(move |seen: Option<bool>| {
-        let has = ui.session.lab.with(|l| {
+        let has = ui.harness.lab.with(|l| {
             l.as_ref().and_then(|l| {
                 l.history.iter().rev().find_map(|a| match a {
                     Action::Run(c) => Some(c.clone()),
@@ -206,7 +206,7 @@ fn RunStatus(ui: Ui) -> impl IntoView {
         })
     };
     let notice = move || {
-        super::said(ui.session.last.get())
+        super::said(ui.harness.last.get())
             .map(|m| view! { <p class="note" id="vacuum-notice">{ui.msg(m)}</p> })
     };
     let removed_list = move || {

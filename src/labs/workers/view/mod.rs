@@ -90,7 +90,7 @@ pub fn WorkersLab() -> impl IntoView {
                 let query = inp.to_query();
                 write_hash_query(&query);
                 share.set(query);
-                leptos::task::spawn_local(async move {
+                crate::task::spawn(async move {
                     let answer = worker::run(&model::job(&params), move |f| {
                         progress.try_set(Some(f));
                     })

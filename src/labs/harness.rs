@@ -1,10 +1,15 @@
-//! The harness a lab with a model type shares (L1, L3, L4): its state kept across visits, its
-//! actions run through the session's runner, the outcome of the last one, busy while its
-//! work is queued or running, and its work cancelled when the learner leaves the page.
+//! The harness a lab with a model type shares (L1, L3, L4): its actions run through the
+//! session's runner, the outcome of the last one, busy while its work is queued or running,
+//! and its work cancelled when the learner leaves the page.
 //!
-//! A lab's state lives in the runner (`Runner::keep`), not in the page: coming back to a lab
-//! finds it as it was left. The signals here mirror it for the view; they are only written
-//! from work, never read by it, so work that outlives its page touches nothing disposed.
+//! Where a lab's state is (one owner): its model lives in the runner (`Runner::state`, set by
+//! its work with `Runner::set_state`), not in the page, so coming back to a lab finds it as
+//! it was left. The page's signals are views of it, written only here: `lab` is a copy of the
+//! runner's model as the last piece of work left it, `snap` what the model's `snapshot` read
+//! from the database for it, and `last` the page's own (what the last click on this page
+//! did). Work only writes the runner's model and, once it is done, the signals, with the
+//! page that may be gone checked first, so work that outlives its page touches nothing
+//! disposed.
 
 use crate::ctx::Ctx;
 use crate::db::{Db, DbError};
@@ -137,7 +142,7 @@ pub struct Explain {
     pub id: &'static str,
 }
 
-/// What a run shows when it ends (see [`LabSession::run`]), and the log held till then.
+/// What a run shows when it ends (see [`LabHarness::run`]), and the log held till then.
 struct End<M: LabModel> {
     last: Option<Last<M::Outcome>>,
     snap: Option<M::Snapshot>,
@@ -170,7 +175,7 @@ pub enum Last<O> {
 /// the action itself finished later. Longer work (a run, a replay) shows busy from here on.
 pub const BUSY_SHOWN_AFTER_MS: u32 = 150;
 
-pub struct LabSession<M: LabModel> {
+pub struct LabHarness<M: LabModel> {
     ctx: Ctx,
     pub lab: RwSignal<Option<M>, LocalStorage>,
     pub snap: RwSignal<M::Snapshot>,
@@ -179,18 +184,18 @@ pub struct LabSession<M: LabModel> {
     busy_shown: RwSignal<bool>,
 }
 
-impl<M: LabModel> Clone for LabSession<M> {
+impl<M: LabModel> Clone for LabHarness<M> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<M: LabModel> Copy for LabSession<M> {}
+impl<M: LabModel> Copy for LabHarness<M> {}
 
-impl<M: LabModel> LabSession<M> {
-    /// Creates the session of a lab page. `first` runs when the lab has no kept state (a
+impl<M: LabModel> LabHarness<M> {
+    /// Creates the harness of a lab page. `first` runs when the runner holds no state of the lab (a
     /// fresh database, or after Reset): it sets the lab up, and may replay a shared state.
-    pub fn new(ctx: Ctx, first: impl Fn(LabSession<M>) + 'static) -> LabSession<M> {
-        let session = LabSession {
+    pub fn new(ctx: Ctx, first: impl Fn(LabHarness<M>) + 'static) -> LabHarness<M> {
+        let harness = LabHarness {
             ctx,
             lab: RwSignal::new_local(None),
             snap: RwSignal::new(M::Snapshot::default()),
@@ -211,11 +216,11 @@ impl<M: LabModel> LabSession<M> {
                 *n
             });
             if !pending {
-                session.busy_shown.set(false);
+                harness.busy_shown.set(false);
                 return false;
             }
-            let shown = session.busy_shown;
-            leptos::task::spawn_local(async move {
+            let shown = harness.busy_shown;
+            crate::task::spawn(async move {
                 gloo_timers::future::TimeoutFuture::new(BUSY_SHOWN_AFTER_MS).await;
                 // The same stretch still pending, and the page not left.
                 let same = this.is_some() && stretch.try_get_value() == this;
@@ -228,7 +233,7 @@ impl<M: LabModel> LabSession<M> {
             });
             true
         });
-        // Once Postgres is ready, and again after Reset or a restart: the kept state, or a
+        // Once Postgres is ready, and again after Reset or a restart: the runner's state, or a
         // fresh set-up.
         Effect::new(move |seen: Option<Option<(usize, u64)>>| {
             let runner = ctx.runner()?;
@@ -236,14 +241,14 @@ impl<M: LabModel> LabSession<M> {
             if seen.flatten() == Some(key) {
                 return Some(key);
             }
-            match runner.kept::<M>(M::ID) {
-                Some(kept) => {
-                    session.lab.set(Some(kept));
-                    session.refresh();
+            match runner.state::<M>(M::ID) {
+                Some(state) => {
+                    harness.lab.set(Some(state));
+                    harness.refresh();
                 }
                 None => {
-                    session.lab.set(None);
-                    first(session);
+                    harness.lab.set(None);
+                    first(harness);
                 }
             }
             Some(key)
@@ -257,7 +262,7 @@ impl<M: LabModel> LabSession<M> {
                 .runner_untracked()
                 .is_some_and(|r| r.status().with_untracked(|s| s.tx) != crate::db::TxState::Idle);
             if prev.is_some() && !console_holds {
-                session.refresh();
+                harness.refresh();
             }
             n
         });
@@ -267,7 +272,7 @@ impl<M: LabModel> LabSession<M> {
                 runner.cancel(M::ID);
             }
         });
-        session
+        harness
     }
 
     /// Whether the lab's buttons wait: no database, no state yet, or work of this lab pending
@@ -295,13 +300,13 @@ impl<M: LabModel> LabSession<M> {
         let Some(runner) = self.ctx.runner_untracked() else {
             return;
         };
-        let keeper = runner.clone();
+        let owner = runner.clone();
         // What the run shows when it ends is set once the runner has let the lab go (its
         // clock read back, the lab no longer pending), in the same task: the buttons, the
         // tables, the outcome and the log then change in one render, not two.
         let end = Rc::new(RefCell::new(End::<M>::default()));
         let ended = end.clone();
-        wasm_bindgen_futures::spawn_local(async move {
+        crate::task::spawn(async move {
             let work = async move |w: &Work| {
                 let db = w.db();
                 // The log, the lab and the tables change together, once, when the run is
@@ -322,7 +327,7 @@ impl<M: LabModel> LabSession<M> {
                         }
                     }
                 } else {
-                    keeper.kept::<M>(M::ID)
+                    owner.state::<M>(M::ID)
                 };
                 let mut stopped = Ok(());
                 if let Some(l) = state.as_mut() {
@@ -347,7 +352,7 @@ impl<M: LabModel> LabSession<M> {
                     if stopped.is_ok() && page_left {
                         stopped = w.check();
                     }
-                    keeper.keep(M::ID, l.clone());
+                    owner.set_state(M::ID, l.clone());
                     match l.snapshot(db).await {
                         Ok(s) => end.borrow_mut().snap = Some(s),
                         Err(e) => failed(e),
@@ -385,9 +390,9 @@ impl<M: LabModel> LabSession<M> {
         let Some(runner) = self.ctx.runner_untracked() else {
             return;
         };
-        let keeper = runner.clone();
+        let owner = runner.clone();
         runner.spawn(Scope::Lab(M::ID), None, async move |w: &Work| {
-            if let Some(l) = keeper.kept::<M>(M::ID) {
+            if let Some(l) = owner.state::<M>(M::ID) {
                 self.show(w.db(), &l).await;
             }
             Ok(())

@@ -1,4 +1,4 @@
-//! What the shell and the session know of a lab: its descriptor, [`Lab`], and its id.
+//! What the shell and the session know of a lab: its descriptor, [`Descriptor`], and its id.
 //!
 //! Each lab's descriptor is data in its own folder (`labs/<slug>/lab.tsv`), and
 //! `src/labs/ORDER` lists the labs in the order the site shows them; `build.rs` writes them
@@ -11,7 +11,7 @@ use leptos::prelude::AnyView;
 use queue_lab_core::i18n::Key;
 
 /// One lab, as everything outside it sees it.
-pub struct Lab {
+pub struct Descriptor {
     /// The id in routes (`#/jobs`), embed URLs (`?lab=jobs`) and the embedding kit.
     pub slug: &'static str,
     /// Its place in the sequence: `L1` … `L5`.
@@ -23,10 +23,10 @@ pub struct Lab {
     /// Catalog key of its one-line description on the embedding kit's snippet page
     /// (`assets/embed/index.html`, checked against the catalog by a test in `labs`).
     pub blurb: Key,
-    /// Its own schema if it runs SQL (see [`Lab::needs_postgres`]): the runner creates it
+    /// Its own schema if it runs SQL (see [`Descriptor::needs_postgres`]): the runner creates it
     /// before the lab's first piece of work and puts it first on the lab's search path (so an
     /// unqualified `create table` lands there), then `lab` for the virtual clock (`lab.now()`
-    /// ahead of `pg_catalog.now()`). See [`Lab::search_path`].
+    /// ahead of `pg_catalog.now()`). See [`Descriptor::search_path`].
     pub schema: Option<&'static str>,
     /// Whether its work never changes the session's search path itself, so a piece that
     /// follows a piece of the same lab finds the session as that piece left it.
@@ -72,7 +72,7 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-impl Lab {
+impl Descriptor {
     /// Its page's constructor, if its code is here.
     pub fn constructor(&self) -> Option<fn() -> AnyView> {
         match self.page {
@@ -117,7 +117,7 @@ impl Lab {
     }
 }
 
-/// A lab's descriptor as Rust: `pub const LAB` ([`Lab`], its page the component `view` names
+/// A lab's descriptor as Rust: `pub const LAB` ([`Descriptor`], its page the component `view` names
 /// in the lab's `view` module) and `pub const ID`. Written by `build.rs` from the lab's
 /// `lab.tsv` (`build/labs.rs`), which its `mod.rs` includes.
 macro_rules! descriptor {
@@ -128,7 +128,7 @@ macro_rules! descriptor {
         title: $title:expr, short: $short:expr,
         summary: $summary:expr, blurb: $blurb:expr $(,)?
     ) => {
-        pub const LAB: $crate::lab::Lab = $crate::lab::Lab {
+        pub const LAB: $crate::descriptor::Descriptor = $crate::descriptor::Descriptor {
             slug: $slug,
             tag: $tag,
             title: $title,
@@ -140,7 +140,7 @@ macro_rules! descriptor {
             saves: $saves,
             page: page(),
         };
-        pub const ID: $crate::lab::LabId = $crate::lab::LabId(&LAB);
+        pub const ID: $crate::descriptor::LabId = $crate::descriptor::LabId(&LAB);
 
         fn build() -> leptos::prelude::AnyView {
             use leptos::prelude::*;
@@ -148,8 +148,8 @@ macro_rules! descriptor {
         }
 
         #[cfg(not(queue_lab_split))]
-        const fn page() -> $crate::lab::Page {
-            $crate::lab::Page::Built(build)
+        const fn page() -> $crate::descriptor::Page {
+            $crate::descriptor::Page::Built(build)
         }
 
         // The split point: the splitter moves `constructor` and all that only it reaches
@@ -159,13 +159,13 @@ macro_rules! descriptor {
         // another order and panicked on leaving the lab).
         #[cfg(queue_lab_split)]
         #[leptos::wasm_split::wasm_split($view, wasm_split_path = ::leptos::wasm_split, fallible)]
-        fn constructor() -> Result<fn() -> leptos::prelude::AnyView, $crate::lab::FetchFailed> {
+        fn constructor() -> Result<fn() -> leptos::prelude::AnyView, $crate::descriptor::FetchFailed> {
             Ok(build)
         }
 
         #[cfg(queue_lab_split)]
-        const fn page() -> $crate::lab::Page {
-            $crate::lab::Page::Fetched(|| Box::pin(constructor()))
+        const fn page() -> $crate::descriptor::Page {
+            $crate::descriptor::Page::Fetched(|| Box::pin(constructor()))
         }
     };
 }
@@ -173,7 +173,7 @@ pub(crate) use descriptor;
 
 /// A lab, by its descriptor: equal, hashed and printed by its slug.
 #[derive(Clone, Copy)]
-pub struct LabId(pub &'static Lab);
+pub struct LabId(pub &'static Descriptor);
 
 impl LabId {
     pub fn as_str(self) -> &'static str {
@@ -182,8 +182,8 @@ impl LabId {
 }
 
 impl std::ops::Deref for LabId {
-    type Target = Lab;
-    fn deref(&self) -> &Lab {
+    type Target = Descriptor;
+    fn deref(&self) -> &Descriptor {
         self.0
     }
 }
