@@ -7,7 +7,9 @@
 //! lab's tables, lab time or half-done transaction, whatever order the labs were opened in.
 //! A lab's work can be cancelled (leaving the lab does it): queued work never starts, running
 //! work stops at its next safe point (`Work::check`). While the console holds a transaction
-//! open, the labs' work waits, and the status line says why.
+//! open, the labs' work waits, and the status line says why. It is also the one owner of
+//! each lab's state (`Runner::state`: its model and what its view last showed), which the
+//! lab's page only mirrors (`labs::harness`), so coming back to a lab finds it as it was left.
 //! What it is not for: building SQL or a lab's rules (the models), or drawing anything.
 
 use crate::clock;
@@ -16,7 +18,7 @@ use crate::descriptor::LabId;
 use leptos::prelude::*;
 use queue_lab_core::i18n::Msg;
 use serde::Deserialize;
-use std::any::Any;
+use std::any::{Any, TypeId};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
@@ -189,9 +191,9 @@ struct Inner {
     schemas: RefCell<HashSet<LabId>>,
     /// The console's psql variables (`\set`, `\gset`), for the session's life.
     vars: RefCell<crate::psql::Vars>,
-    /// Each lab's model: the one owner of a lab's state across visits to its page (see
-    /// [`Runner::state`]).
-    states: RefCell<HashMap<LabId, Box<dyn Any>>>,
+    /// Each lab's state, by its type (its model, what its view last showed): the one owner
+    /// of a lab's state across visits to its page (see [`Runner::state`]).
+    states: RefCell<HashMap<(LabId, TypeId), Box<dyn Any>>>,
     dead: RefCell<Option<String>>,
     status: RwSignal<Status>,
     /// The lab whose path and clock the session is in after its last piece of work, its
@@ -431,22 +433,26 @@ impl Runner {
             .update(|s| s.cancelled.retain(|(l, _)| *l != lab));
     }
 
-    /// `lab`'s model as its last piece of work left it, if it has one since the last Reset.
-    /// The runner is the one owner of a lab's state: the page's signals are copies of it,
-    /// written after it (`labs::harness`), so coming back to a lab finds it as it was left,
-    /// and work that outlives its page changes only this.
+    /// `lab`'s state of type `T` (its model, or what its view last showed) as its last piece
+    /// of work left it, if it has one since the last Reset. The runner is the one owner of a
+    /// lab's state: the page's signals are copies of it, written after it (`labs::harness`),
+    /// so coming back to a lab finds it as it was left, and work that outlives its page
+    /// changes only this.
     pub fn state<T: Clone + 'static>(&self, lab: LabId) -> Option<T> {
         self.inner
             .states
             .borrow()
-            .get(&lab)
+            .get(&(lab, TypeId::of::<T>()))
             .and_then(|b| b.downcast_ref::<T>())
             .cloned()
     }
 
-    /// Sets `lab`'s model (its work has changed it, or a saved lab was opened).
+    /// Sets `lab`'s state of type `T` (its work has changed it, or a saved lab was opened).
     pub fn set_state<T: 'static>(&self, lab: LabId, state: T) {
-        self.inner.states.borrow_mut().insert(lab, Box::new(state));
+        self.inner
+            .states
+            .borrow_mut()
+            .insert((lab, TypeId::of::<T>()), Box::new(state));
     }
 
     /// Sets `lab`'s lab time for its next piece of work (a saved lab reopened: the clock
@@ -505,8 +511,9 @@ impl Runner {
         *self.inner.dead.borrow_mut() = Some(message.to_owned());
         self.inner.db.terminate(message);
         // Every lab that set itself up in this PostgreSQL, in the site's order (L1 … L5).
-        let mut lost: Vec<LabId> = self.inner.states.borrow().keys().copied().collect();
+        let mut lost: Vec<LabId> = self.inner.states.borrow().keys().map(|k| k.0).collect();
         lost.sort_by_key(|l| l.tag);
+        lost.dedup();
         self.inner.status.update(|s| {
             s.dead = Some(message.to_owned());
             s.lost = lost;

@@ -53,7 +53,7 @@ async fn worked_lab() -> Runner {
         ] {
             lab.run(db, a).await?;
         }
-        keeper.keep(JOBS, lab);
+        keeper.set_state(JOBS, lab);
         Ok(())
     })
     .await;
@@ -82,7 +82,7 @@ async fn seen(runner: &Runner) -> Seen {
 }
 
 fn workers(runner: &Runner) -> [Worker; 3] {
-    runner.kept::<Lab>(JOBS).expect("L1 is kept").workers
+    runner.state::<Lab>(JOBS).expect("L1 is kept").workers
 }
 
 fn pglite(runner: &Runner) -> String {
@@ -120,14 +120,14 @@ async fn a_saved_lab_opens_in_a_fresh_postgres_with_the_same_jobs_clock_and_work
     assert!(version.starts_with("18"), "{version}");
     assert_eq!(seen(&reopened).await, before);
     assert_eq!(workers(&reopened), workers(&runner));
-    let kept = runner.kept::<Lab>(JOBS).unwrap().saved_state();
-    assert_eq!(reopened.kept::<Lab>(JOBS).unwrap().saved_state(), kept);
+    let kept = runner.state::<Lab>(JOBS).unwrap().saved_state();
+    assert_eq!(reopened.state::<Lab>(JOBS).unwrap().saved_state(), kept);
     // The reopened lab goes on: B completes the job it claimed before the save.
     let keeper = reopened.clone();
     let done = run_as(&reopened, JOBS, async move |w: &Work| {
-        let mut lab = keeper.kept::<Lab>(JOBS).unwrap();
+        let mut lab = keeper.state::<Lab>(JOBS).unwrap();
         let out = lab.run(w.db(), Action::Complete(WorkerId::B)).await?;
-        keeper.keep(JOBS, lab);
+        keeper.set_state(JOBS, lab);
         Ok(out.msg.key)
     })
     .await;
@@ -220,21 +220,21 @@ async fn a_saved_l4_opens_with_its_held_batch_prepared_transaction_and_clock() {
         ] {
             lab.run(db, a).await?;
         }
-        keeper.keep(PGQ, lab);
+        keeper.set_state(PGQ, lab);
         Ok(())
     })
     .await;
     let snap = async |runner: &Runner| {
         let keeper = runner.clone();
         run_as(runner, PGQ, async move |w: &Work| {
-            let lab = keeper.kept::<pgq::Lab>(PGQ).expect("L4 is kept");
+            let lab = keeper.state::<pgq::Lab>(PGQ).expect("L4 is kept");
             let now = queue_lab::clock::now(w.db()).await?;
             Ok((lab.snapshot(w.db()).await?, now))
         })
         .await
     };
     let before = snap(&runner).await;
-    let lab = runner.kept::<pgq::Lab>(PGQ).unwrap();
+    let lab = runner.state::<pgq::Lab>(PGQ).unwrap();
     assert!(lab.inflight.is_some(), "the prepared transaction is open");
     assert!(
         !lab.batches[&consumer].is_empty(),
@@ -257,11 +257,11 @@ async fn a_saved_l4_opens_with_its_held_batch_prepared_transaction_and_clock() {
         .await
         .unwrap_or_else(|e| panic!("restore failed: {e}"));
     assert_eq!(snap(&reopened).await, before);
-    assert_eq!(reopened.kept::<pgq::Lab>(PGQ).unwrap(), lab);
+    assert_eq!(reopened.state::<pgq::Lab>(PGQ).unwrap(), lab);
     // The reopened lab goes on: the held batch is acked, the prepared transaction commits.
     let keeper = reopened.clone();
     run_as(&reopened, PGQ, async move |w: &Work| {
-        let mut lab = keeper.kept::<pgq::Lab>(PGQ).unwrap();
+        let mut lab = keeper.state::<pgq::Lab>(PGQ).unwrap();
         lab.run(w.db(), P::AckHeld(consumer)).await?;
         lab.run(w.db(), P::CommitPrepared).await?;
         assert!(lab.inflight.is_none());
@@ -282,7 +282,7 @@ async fn a_saved_l3_opens_with_its_results_tables_and_long_transaction() {
         let keeper = runner.clone();
         runner
             .run(Scope::Lab(VACUUM), None, async move |w: &Work| {
-                let lab = keeper.kept::<vacuum::Lab>(VACUUM).expect("L3 is kept");
+                let lab = keeper.state::<vacuum::Lab>(VACUUM).expect("L3 is kept");
                 Ok((lab.snapshot(w.db()).await?, lab))
             })
             .await
@@ -307,7 +307,7 @@ async fn a_saved_l3_opens_with_its_results_tables_and_long_transaction() {
             for a in [V::LongTx(true), V::Run(run), V::Select(Strategy::Delete)] {
                 lab.act(db, a).await?;
             }
-            keeper.keep(VACUUM, lab);
+            keeper.set_state(VACUUM, lab);
             Ok(())
         })
         .await

@@ -360,7 +360,7 @@ async fn reset_brings_the_clock_and_the_labs_back_after_the_console_broke_the_se
         status.generation, 1,
         "labs built before it set themselves up again"
     );
-    assert!(runner.kept::<jobs::Lab>(JOBS_LAB).is_none());
+    assert!(runner.state::<jobs::Lab>(JOBS_LAB).is_none());
     let now = in_lab(&runner, JOBS_LAB, async |w: &Work| {
         let mut lab = jobs::Lab::setup(w.db()).await?;
         lab.run(w.db(), Action::Advance(31)).await?;

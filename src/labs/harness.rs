@@ -2,14 +2,16 @@
 //! session's runner, the outcome of the last one, busy while its work is queued or running,
 //! and its work cancelled when the learner leaves the page.
 //!
-//! Where a lab's state is (one owner): its model lives in the runner (`Runner::state`, set by
-//! its work with `Runner::set_state`), not in the page, so coming back to a lab finds it as
-//! it was left. The page's signals are views of it, written only here: `lab` is a copy of the
-//! runner's model as the last piece of work left it, `snap` what the model's `snapshot` read
-//! from the database for it, and `last` the page's own (what the last click on this page
-//! did). Work only writes the runner's model and, once it is done, the signals, with the
-//! page that may be gone checked first, so work that outlives its page touches nothing
-//! disposed.
+//! Where a lab's state is (one owner): the runner (`Runner::state`, written by the lab's work
+//! with `Runner::set_state`), not the page. It holds the lab's model and, beside it, the
+//! snapshot its view last showed ([`Shown`]), so coming back to a lab finds it as it was
+//! left, its tables shown at once and then read again. The page's signals are views of
+//! that, written only here and only after the runner's copy: `lab` is the runner's model as
+//! the last piece of work left it, `snap` the runner's snapshot (while a long action runs,
+//! its progress is drawn on `snap` alone, and the run's end writes both), and `last` is the
+//! page's own (what the last click on this page did: coming back starts without it). Work
+//! writes the runner's state as it goes and the signals once it is done, and a signal of a
+//! page that is gone takes no write, so work that outlives its page touches nothing disposed.
 
 use crate::ctx::Ctx;
 use crate::db::{Db, DbError};
@@ -142,6 +144,10 @@ pub struct Explain {
     pub id: &'static str,
 }
 
+/// The snapshot a lab's view last showed, as the runner keeps it beside the lab's model.
+#[derive(Clone)]
+struct Shown<S>(S);
+
 /// What a run shows when it ends (see [`LabHarness::run`]), and the log held till then.
 struct End<M: LabModel> {
     last: Option<Last<M::Outcome>>,
@@ -243,6 +249,9 @@ impl<M: LabModel> LabHarness<M> {
             }
             match runner.state::<M>(M::ID) {
                 Some(state) => {
+                    if let Some(Shown(snap)) = runner.state::<Shown<M::Snapshot>>(M::ID) {
+                        harness.snap.set(snap);
+                    }
                     harness.lab.set(Some(state));
                     harness.refresh();
                 }
@@ -354,7 +363,10 @@ impl<M: LabModel> LabHarness<M> {
                     }
                     owner.set_state(M::ID, l.clone());
                     match l.snapshot(db).await {
-                        Ok(s) => end.borrow_mut().snap = Some(s),
+                        Ok(s) => {
+                            owner.set_state(M::ID, Shown(s.clone()));
+                            end.borrow_mut().snap = Some(s);
+                        }
                         Err(e) => failed(e),
                     }
                 }
@@ -393,17 +405,16 @@ impl<M: LabModel> LabHarness<M> {
         let owner = runner.clone();
         runner.spawn(Scope::Lab(M::ID), None, async move |w: &Work| {
             if let Some(l) = owner.state::<M>(M::ID) {
-                self.show(w.db(), &l).await;
+                match l.snapshot(w.db()).await {
+                    Ok(s) => {
+                        owner.set_state(M::ID, Shown(s.clone()));
+                        self.snap.set(s);
+                    }
+                    Err(e) => self.last.set(Some(Last::Failed(e))),
+                }
             }
             Ok(())
         });
-    }
-
-    async fn show(self, db: &Db, l: &M) {
-        match l.snapshot(db).await {
-            Ok(s) => self.snap.set(s),
-            Err(e) => self.last.set(Some(Last::Failed(e))),
-        }
     }
 }
 
