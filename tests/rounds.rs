@@ -5,7 +5,8 @@
 //!
 //! The procedure: open a fresh database, set L1 up as its page does (set-up and snapshot in
 //! one piece), then count across a click on Enqueue, and across a click on Claim for worker A
-//! right after it. The counts are the numbers in docs/ARCHITECTURE.md ("What a click costs").
+//! right after it, and across a Claim that follows a piece of another lab. The numbers are in
+//! docs/ARCHITECTURE.md ("What a click costs").
 
 use queue_lab::db::DbError;
 use queue_lab::labs::harness::LabModel;
@@ -51,9 +52,24 @@ async fn one_l1_click_costs_the_round_trips_its_sql_needs() {
     let enqueue = click(&runner, Some(Action::Enqueue(EnqueueInput::default()))).await;
     let claim = click(&runner, Some(Action::Claim(WorkerId::A))).await;
     let again = click(&runner, Some(Action::Enqueue(EnqueueInput::default()))).await;
+    // A piece of another lab in between: the next L1 click sets L1's path and clock again
+    // (one statement, which also reads back the other lab's clock).
+    runner
+        .run(
+            Scope::Lab(queue_lab::labs::vacuum::ID),
+            None,
+            async |_: &Work| Ok::<(), DbError>(()),
+        )
+        .await
+        .expect("the other lab's piece runs");
+    let after_other = click(&runner, Some(Action::Claim(WorkerId::B))).await;
+    // The set-up: L1's schema and its path and clock (2), then the lab's own set-up and
+    // snapshot. Enqueue: BEGIN, the insert, the NOTIFY, COMMIT, lab time for the delivered
+    // notification, the snapshot. Claim: the reap and the claim (sent together), the
+    // snapshot. The runner adds nothing to a click that follows its own lab's piece.
     assert_eq!(
-        (opened, enqueue, claim, again),
-        (0, 0, 0, 0),
-        "round trips: the page's set-up, Enqueue, Claim, Enqueue again"
+        (opened, enqueue, claim, again, after_other),
+        (10, 6, 3, 6, 4),
+        "round trips: the page's set-up, Enqueue, Claim, Enqueue again, Claim after another lab"
     );
 }
