@@ -549,57 +549,33 @@ impl Lab {
     }
 }
 
-/// PostgreSQL's SQLSTATE for a schema that does not exist (`invalid_schema_name`).
-const UNDEFINED_SCHEMA: &str = "3F000";
-
-/// Reads the queue for the view (statistics flushed first, so dead tuples are current).
+/// Reads the queue for the view: statistics flushed first (flush_stats.sql: Postgres flushes
+/// them only after a statement ends, so the flush is a statement of its own), then
+/// everything else in one statement (snapshot.sql).
 pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
-    let now = clock::now(db).await?;
     sql::flush_stats(db).await?;
-    let queue = match sql::queue_info(db, QUEUE).await {
-        // Schema pgque is gone (pgque.uninstall() from the SQL console): the page says so and
-        // offers Reset, which installs the engine again.
-        Err(e) if e.code.as_deref() == Some(UNDEFINED_SCHEMA) => {
-            return Ok(Snapshot {
-                now,
-                uninstalled: true,
-                inflight_open: sql::inflight_open(db).await?,
-                ..Snapshot::default()
-            });
-        }
-        queue => queue?,
+    let of = sql::SnapshotOf {
+        queue: QUEUE,
+        dead_letters: DLQ_LIMIT,
     };
-    if queue.is_none() {
-        // The lab's queue is gone (drop_queue from the SQL console, as PgQue's tutorial ends):
-        // the page says so and offers Reset; nothing else of it can be read.
-        return Ok(Snapshot {
-            now,
-            inflight_open: sql::inflight_open(db).await?,
-            jobs: sql::jobs(db).await?,
-            ..Snapshot::default()
-        });
+    match sql::snapshot(db, of).await {
+        Ok(row) => row.decode(),
+        Err(e) => {
+            // Schema pgque is gone (pgque.uninstall() from the SQL console): the page says so
+            // and offers Reset, which installs the engine again. Any other failure is the
+            // error it was.
+            let gone = sql::uninstalled(db).await?;
+            if !gone.uninstalled {
+                return Err(e);
+            }
+            Ok(Snapshot {
+                now: gone.now,
+                uninstalled: true,
+                inflight_open: gone.inflight_open,
+                ..Snapshot::default()
+            })
+        }
     }
-    let consumers = sql::consumer_info(db, QUEUE).await?;
-    let subs = sql::subconsumer_info(db, QUEUE).await?;
-    let tables = sql::table_info(db, QUEUE).await?;
-    let cursors = sql::cursor_info(db, QUEUE).await?;
-    let retries = sql::retry_list(db, QUEUE).await?;
-    let dead = sql::dlq_inspect(db, QUEUE, DLQ_LIMIT).await?;
-    let inflight_open = sql::inflight_open(db).await?;
-    let jobs = sql::jobs(db).await?;
-    Ok(Snapshot {
-        now,
-        queue,
-        consumers,
-        subs,
-        tables,
-        cursors,
-        retries,
-        dead,
-        inflight_open,
-        jobs,
-        uninstalled: false,
-    })
 }
 
 /// What switching one of the lab's loops (ticks, housekeeping) off or on says: `says[on]`.

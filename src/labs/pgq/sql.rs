@@ -5,6 +5,7 @@
 use super::rows::{BatchEvent, ConsumerInfo, Count, CursorInfo, DeadLetter, Event, Finished, Gid};
 use super::rows::{Job, JobsRun, SubInfo, TableInfo, TickId, TickSnap};
 use super::rows::{MaintRow, MsgId, NackOutcome, Nacked, QueueInfo, Released, Retry, Sent};
+use super::rows::{SnapshotRow, Uninstalled};
 use crate::db::{sql_file, Conn, Db, DbError, Param};
 use crate::keys;
 use queue_lab_core::i18n::Key;
@@ -74,6 +75,8 @@ sql_file!(DLQ_INSPECT_SQL, "pgque/lab/dlq_inspect.sql");
 sql_file!(DLQ_REPLAY_SQL, "pgque/lab/dlq_replay.sql");
 sql_file!(DEAD_LETTER_SQL, "pgque/lab/dead_letter.sql");
 sql_file!(FLUSH_STATS_SQL, "pgque/lab/flush_stats.sql");
+sql_file!(SNAPSHOT_SQL, "pgque/lab/snapshot.sql");
+sql_file!(UNINSTALLED_SQL, "pgque/lab/uninstalled.sql");
 sql_file!(QUEUE_INFO_SQL, "pgque/lab/queue_info.sql");
 sql_file!(CONSUMER_INFO_SQL, "pgque/lab/consumer_info.sql");
 sql_file!(TABLE_INFO_SQL, "pgque/lab/table_info.sql");
@@ -444,6 +447,24 @@ pub async fn dlq_replay(c: &impl Conn, dl_id: i64) -> Result<i64, DbError> {
 /// (flush_stats.sql).
 pub async fn flush_stats(c: &impl Conn) -> Result<(), DbError> {
     run(c, FLUSH_STATS_SQL, &[]).await
+}
+
+/// What snapshot.sql reads: the lab's queue and how many of its newest dead letters.
+pub struct SnapshotOf<'a> {
+    pub queue: &'a str,
+    pub dead_letters: i64,
+}
+
+/// Everything the page draws, in one row (snapshot.sql; decoded by `SnapshotRow::decode`).
+/// Fails to plan without schema pgque: see [`uninstalled`].
+pub async fn snapshot(c: &impl Conn, p: SnapshotOf<'_>) -> Result<SnapshotRow, DbError> {
+    let params = [p.queue.into(), p.dead_letters.into()];
+    c.query::<SnapshotRow>(SNAPSHOT_SQL, &params).await?.one()
+}
+
+/// Whether schema pgque is gone, with lab time and the in-flight flag (uninstalled.sql).
+pub async fn uninstalled(c: &impl Conn) -> Result<Uninstalled, DbError> {
+    c.query::<Uninstalled>(UNINSTALLED_SQL, &[]).await?.one()
 }
 
 /// The queue's row of `pgque.queue_report` (queue_info.sql).
