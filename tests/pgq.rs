@@ -681,8 +681,7 @@ async fn a_nacked_event_returns_after_its_delay_to_that_consumer_only_and_dies_a
 /// waiting, a cooperative group whose member holds a batch, a rolled-back send's dead
 /// tuple, the in-flight demo prepared and PgQue's jobs scheduled.
 #[wasm_bindgen_test]
-async fn the_snapshot_is_one_statement_after_the_flush_and_reads_what_each_parts_statement_reads()
-{
+async fn the_snapshot_is_one_statement_after_the_flush_and_reads_what_each_parts_statement_reads() {
     let (db, mut lab) = lab().await;
     nack_until_dead(&mut lab, &db).await;
     run(&mut lab, &db, Subscribe("audit".into())).await;
@@ -723,7 +722,9 @@ async fn the_snapshot_is_one_statement_after_the_flush_and_reads_what_each_parts
         now: queue_lab::clock::now(&db).await.expect("now"),
         queue: model::queue_info(&db, q).await.expect("queue_info"),
         consumers: model::consumer_info(&db, q).await.expect("consumer_info"),
-        subs: model::subconsumer_info(&db, q).await.expect("subconsumer_info"),
+        subs: model::subconsumer_info(&db, q)
+            .await
+            .expect("subconsumer_info"),
         tables: model::table_info(&db, q).await.expect("table_info"),
         cursors: model::cursor_info(&db, q).await.expect("cursor_info"),
         retries: model::retry_list(&db, q).await.expect("retry_list"),
@@ -736,11 +737,24 @@ async fn the_snapshot_is_one_statement_after_the_flush_and_reads_what_each_parts
     };
     assert_eq!(snap, parts);
     // What the comparison covers is there to compare.
-    assert!(snap.queue.as_ref().is_some_and(|i| i.last_tick_time.is_some()));
-    assert_eq!((snap.dead.len(), snap.retries.len(), snap.subs.len()), (1, 1, 1));
+    assert!(snap
+        .queue
+        .as_ref()
+        .is_some_and(|i| i.last_tick_time.is_some()));
+    assert_eq!(
+        (snap.dead.len(), snap.retries.len(), snap.subs.len()),
+        (1, 1, 1)
+    );
     assert!(snap.subs[0].batch_id.is_some() && snap.inflight_open);
-    assert!(snap.tables.iter().any(|t| t.dead_tuples > 0), "{:?}", snap.tables);
-    assert!(snap.jobs.iter().all(|j| j.scheduled && j.next_run.is_some()));
+    assert!(
+        snap.tables.iter().any(|t| t.dead_tuples > 0),
+        "{:?}",
+        snap.tables
+    );
+    assert!(snap
+        .jobs
+        .iter()
+        .all(|j| j.scheduled && j.next_run.is_some()));
     db.close().await;
 }
 
