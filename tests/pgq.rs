@@ -728,9 +728,15 @@ async fn the_snapshot_is_one_statement_after_the_flush_and_reads_what_each_parts
         tables: model::table_info(&db, q).await.expect("table_info"),
         cursors: model::cursor_info(&db, q).await.expect("cursor_info"),
         retries: model::retry_list(&db, q).await.expect("retry_list"),
-        dead: model::dlq_inspect(&db, q, model::DLQ_LIMIT)
-            .await
-            .expect("dlq_inspect"),
+        dead: model::dlq_inspect(
+            &db,
+            model::DlqInspect {
+                queue: q,
+                limit: model::DLQ_LIMIT,
+            },
+        )
+        .await
+        .expect("dlq_inspect"),
         inflight_open: model::inflight_open(&db).await.expect("inflight_find"),
         jobs: model::jobs(&db).await.expect("jobs"),
         uninstalled: false,
