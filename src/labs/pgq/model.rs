@@ -592,10 +592,10 @@ pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
             // Schema pgque is gone (pgque.uninstall() from the SQL console): the page says so
             // and offers Reset, which installs the engine again. Any other failure is the
             // error it was.
-            let gone = sql::uninstalled(db).await?;
-            if !gone.uninstalled {
-                return Err(e);
-            }
+            let gone = match sql::uninstalled(db).await {
+                Ok(gone) if gone.uninstalled => gone,
+                _ => return Err(e),
+            };
             Ok(Snapshot {
                 now: gone.now,
                 uninstalled: true,
