@@ -676,6 +676,94 @@ async fn a_nacked_event_returns_after_its_delay_to_that_consumer_only_and_dies_a
     db.close().await;
 }
 
+/// The page's snapshot is one statement after the statistics flush (snapshot.sql), and it
+/// reads exactly what each part's own statement reads: a queue with a dead letter, a retry
+/// waiting, a cooperative group whose member holds a batch, a rolled-back send's dead
+/// tuple, the in-flight demo prepared and PgQue's jobs scheduled.
+#[wasm_bindgen_test]
+async fn the_snapshot_is_one_statement_after_the_flush_and_reads_what_each_parts_statement_reads() {
+    let (db, mut lab) = lab().await;
+    nack_until_dead(&mut lab, &db).await;
+    run(&mut lab, &db, Subscribe("audit".into())).await;
+    run_all(&mut lab, &db, [SendOne, SendOne, Tick]).await;
+    let (_, held) = next_batch(&mut lab, &db, BILLING, 100).await;
+    run(&mut lab, &db, nack(BILLING, &held[0], 60)).await;
+    run(&mut lab, &db, ack(BILLING, held[0].batch_id)).await;
+    run_all(
+        &mut lab,
+        &db,
+        [
+            AddSub {
+                consumer: "audit".into(),
+                sub: "w1".into(),
+            },
+            Burst(3),
+            Tick,
+            ReceiveCoop {
+                consumer: "audit".into(),
+                sub: "w1".into(),
+                max: 100,
+            },
+            SendRollback,
+            Prepare,
+            Schedule(true),
+        ],
+    )
+    .await;
+    let before = db.log().count();
+    let snap = model::snapshot(&db).await.expect("snapshot");
+    assert_eq!(
+        db.log().count() - before,
+        2,
+        "flush_stats.sql, then snapshot.sql"
+    );
+    let q = model::QUEUE;
+    let parts = model::Snapshot {
+        now: queue_lab::clock::now(&db).await.expect("now"),
+        queue: model::queue_info(&db, q).await.expect("queue_info"),
+        consumers: model::consumer_info(&db, q).await.expect("consumer_info"),
+        subs: model::subconsumer_info(&db, q)
+            .await
+            .expect("subconsumer_info"),
+        tables: model::table_info(&db, q).await.expect("table_info"),
+        cursors: model::cursor_info(&db, q).await.expect("cursor_info"),
+        retries: model::retry_list(&db, q).await.expect("retry_list"),
+        dead: model::dlq_inspect(
+            &db,
+            model::DlqInspect {
+                queue: q,
+                limit: model::DLQ_LIMIT,
+            },
+        )
+        .await
+        .expect("dlq_inspect"),
+        inflight_open: model::inflight_open(&db).await.expect("inflight_find"),
+        jobs: model::jobs(&db).await.expect("jobs"),
+        uninstalled: false,
+    };
+    assert_eq!(snap, parts);
+    // What the comparison covers is there to compare.
+    assert!(snap
+        .queue
+        .as_ref()
+        .is_some_and(|i| i.last_tick_time.is_some()));
+    assert_eq!(
+        (snap.dead.len(), snap.retries.len(), snap.subs.len()),
+        (1, 1, 1)
+    );
+    assert!(snap.subs[0].batch_id.is_some() && snap.inflight_open);
+    assert!(
+        snap.tables.iter().any(|t| t.dead_tuples > 0),
+        "{:?}",
+        snap.tables
+    );
+    assert!(snap
+        .jobs
+        .iter()
+        .all(|j| j.scheduled && j.next_run.is_some()));
+    db.close().await;
+}
+
 #[wasm_bindgen_test]
 async fn dlq_replay_sends_the_dead_letter_again_as_a_new_event_to_every_consumer() {
     let (db, mut lab) = lab().await;

@@ -140,11 +140,24 @@ impl Lab {
     pub async fn setup(db: &Db) -> Result<Lab, DbError> {
         install(db).await?;
         clock::reset(db).await?;
-        sql::create_queue(db, QUEUE, NTABLES).await?;
+        let queue = sql::CreateQueue {
+            queue: QUEUE,
+            tables: NTABLES,
+        };
+        sql::create_queue(db, queue).await?;
         let period = format!("{ROTATION_SECONDS} seconds");
-        sql::set_queue_config(db, QUEUE, "rotation_period", &period).await?;
-        for c in CONSUMERS {
-            sql::subscribe(db, QUEUE, c).await?;
+        let config = sql::QueueConfig {
+            queue: QUEUE,
+            name: "rotation_period",
+            value: &period,
+        };
+        sql::set_queue_config(db, config).await?;
+        for consumer in CONSUMERS {
+            let s = sql::Subscription {
+                queue: QUEUE,
+                consumer,
+            };
+            sql::subscribe(db, s).await?;
         }
         Ok(Lab::default())
     }
@@ -232,7 +245,12 @@ impl Lab {
         if let Some(refused) = refuse_outside(n, 1, MAX_BURST) {
             return Ok(refused);
         }
-        let sent = sql::send_burst(db, QUEUE, "order.bulk", n).await?;
+        let burst = sql::SendBurst {
+            queue: QUEUE,
+            event_type: "order.bulk",
+            count: n,
+        };
+        let sent = sql::send_burst(db, burst).await?;
         Ok(Outcome::new(
             Msg::new(keys::PGQ_RESULT_SENT_BURST).arg("count", sent),
             Tone::Good,
@@ -306,7 +324,7 @@ impl Lab {
         let Some(tick) = sql::ticker(db, QUEUE).await? else {
             return Err(DbError::other("ticker made no tick after force_next_tick"));
         };
-        let snap = sql::tick_snapshot(db, QUEUE, tick).await?;
+        let snap = sql::tick_snapshot(db, sql::TickOf { queue: QUEUE, tick }).await?;
         Ok(Outcome::new(
             Msg::new(keys::PGQ_RESULT_TICKED)
                 .arg("tick", tick)
@@ -319,7 +337,12 @@ impl Lab {
         if let Some(refused) = refuse_outside(max, 1, MAX_RECEIVE) {
             return Ok(refused);
         }
-        let rows: Vec<Event> = sql::receive(db, QUEUE, consumer, max).await?;
+        let of = sql::Receive {
+            queue: QUEUE,
+            consumer,
+            max,
+        };
+        let rows: Vec<Event> = sql::receive(db, of).await?;
         let Some(first) = rows.first() else {
             self.batches.remove(consumer);
             let info = sql::consumer_info(db, QUEUE)
@@ -462,7 +485,12 @@ impl Lab {
         };
         sql::nack(db, nacked).await?;
         // nack returns 1 either way; where the event went is read back from the tables.
-        let outcome = sql::nack_outcome(db, QUEUE, consumer, msg).await?;
+        let nacked = sql::NackedEvent {
+            queue: QUEUE,
+            consumer,
+            msg,
+        };
+        let outcome = sql::nack_outcome(db, nacked).await?;
         let list = self.nacked.entry(consumer.to_owned()).or_default();
         list.retain(|(m, _)| *m != msg);
         list.push((msg, outcome.clone()));
@@ -549,57 +577,33 @@ impl Lab {
     }
 }
 
-/// PostgreSQL's SQLSTATE for a schema that does not exist (`invalid_schema_name`).
-const UNDEFINED_SCHEMA: &str = "3F000";
-
-/// Reads the queue for the view (statistics flushed first, so dead tuples are current).
+/// Reads the queue for the view: statistics flushed first (flush_stats.sql: Postgres flushes
+/// them only after a statement ends, so the flush is a statement of its own), then
+/// everything else in one statement (snapshot.sql).
 pub async fn snapshot(db: &Db) -> Result<Snapshot, DbError> {
-    let now = clock::now(db).await?;
     sql::flush_stats(db).await?;
-    let queue = match sql::queue_info(db, QUEUE).await {
-        // Schema pgque is gone (pgque.uninstall() from the SQL console): the page says so and
-        // offers Reset, which installs the engine again.
-        Err(e) if e.code.as_deref() == Some(UNDEFINED_SCHEMA) => {
-            return Ok(Snapshot {
-                now,
-                uninstalled: true,
-                inflight_open: sql::inflight_open(db).await?,
-                ..Snapshot::default()
-            });
-        }
-        queue => queue?,
+    let of = sql::SnapshotOf {
+        queue: QUEUE,
+        dead_letters: DLQ_LIMIT,
     };
-    if queue.is_none() {
-        // The lab's queue is gone (drop_queue from the SQL console, as PgQue's tutorial ends):
-        // the page says so and offers Reset; nothing else of it can be read.
-        return Ok(Snapshot {
-            now,
-            inflight_open: sql::inflight_open(db).await?,
-            jobs: sql::jobs(db).await?,
-            ..Snapshot::default()
-        });
+    match sql::snapshot(db, of).await {
+        Ok(row) => row.decode(),
+        Err(e) => {
+            // Schema pgque is gone (pgque.uninstall() from the SQL console): the page says so
+            // and offers Reset, which installs the engine again. Any other failure is the
+            // error it was.
+            let gone = match sql::uninstalled(db).await {
+                Ok(gone) if gone.uninstalled => gone,
+                _ => return Err(e),
+            };
+            Ok(Snapshot {
+                now: gone.now,
+                uninstalled: true,
+                inflight_open: gone.inflight_open,
+                ..Snapshot::default()
+            })
+        }
     }
-    let consumers = sql::consumer_info(db, QUEUE).await?;
-    let subs = sql::subconsumer_info(db, QUEUE).await?;
-    let tables = sql::table_info(db, QUEUE).await?;
-    let cursors = sql::cursor_info(db, QUEUE).await?;
-    let retries = sql::retry_list(db, QUEUE).await?;
-    let dead = sql::dlq_inspect(db, QUEUE, DLQ_LIMIT).await?;
-    let inflight_open = sql::inflight_open(db).await?;
-    let jobs = sql::jobs(db).await?;
-    Ok(Snapshot {
-        now,
-        queue,
-        consumers,
-        subs,
-        tables,
-        cursors,
-        retries,
-        dead,
-        inflight_open,
-        jobs,
-        uninstalled: false,
-    })
 }
 
 /// What switching one of the lab's loops (ticks, housekeeping) off or on says: `says[on]`.

@@ -1,6 +1,7 @@
 //! L4's typed rows: what the engine's functions return, decoded once, and the snapshot
 //! the page draws.
 
+use crate::db::DbError;
 use crate::keys;
 use queue_lab_core::i18n::Msg;
 use serde::{Deserialize, Serialize};
@@ -215,6 +216,59 @@ pub struct Snapshot {
     pub jobs: Vec<Job>,
     /// Schema pgque is gone (`pgque.uninstall()`): nothing else was read.
     pub uninstalled: bool,
+}
+
+/// snapshot.sql's one row: each part is JSON text (null: the queue is gone), decoded by
+/// [`SnapshotRow::decode`].
+#[derive(Deserialize)]
+pub struct SnapshotRow {
+    now: String,
+    inflight_open: bool,
+    jobs: String,
+    queue: Option<String>,
+    consumers: Option<String>,
+    subs: Option<String>,
+    tables: Option<String>,
+    cursors: Option<String>,
+    retries: Option<String>,
+    dead: Option<String>,
+}
+
+impl SnapshotRow {
+    pub fn decode(self) -> Result<Snapshot, DbError> {
+        fn part<T: serde::de::DeserializeOwned>(name: &str, json: &str) -> Result<T, DbError> {
+            serde_json::from_str(json).map_err(|e| {
+                DbError::other(&format!("snapshot.sql returned unreadable {name}: {e}"))
+            })
+        }
+        fn list<T: serde::de::DeserializeOwned>(
+            name: &str,
+            json: Option<String>,
+        ) -> Result<Vec<T>, DbError> {
+            json.map_or(Ok(Vec::new()), |j| part(name, &j))
+        }
+        Ok(Snapshot {
+            now: self.now,
+            queue: self.queue.map(|q| part("queue", &q)).transpose()?,
+            consumers: list("consumers", self.consumers)?,
+            subs: list("subs", self.subs)?,
+            tables: list("tables", self.tables)?,
+            cursors: list("cursors", self.cursors)?,
+            retries: list("retries", self.retries)?,
+            dead: list("dead", self.dead)?,
+            inflight_open: self.inflight_open,
+            jobs: part("jobs", &self.jobs)?,
+            uninstalled: false,
+        })
+    }
+}
+
+/// uninstalled.sql's row: whether schema pgque is gone, and what the page reads without it.
+#[derive(Deserialize)]
+pub struct Uninstalled {
+    pub uninstalled: bool,
+    pub now: String,
+    pub inflight_open: bool,
 }
 
 /// A statement's row of one column, read only inside the lab: `Name { column: Type }`,

@@ -5,10 +5,13 @@
 use super::rows::{BatchEvent, ConsumerInfo, Count, CursorInfo, DeadLetter, Event, Finished, Gid};
 use super::rows::{Job, JobsRun, SubInfo, TableInfo, TickId, TickSnap};
 use super::rows::{MaintRow, MsgId, NackOutcome, Nacked, QueueInfo, Released, Retry, Sent};
+use super::rows::{SnapshotRow, Uninstalled};
 use crate::db::{sql_file, Conn, Db, DbError, Param};
 use crate::keys;
 use queue_lab_core::i18n::Key;
 use serde::de::DeserializeOwned;
+
+pub mod compare;
 
 /// The engine, installed in this order (each file is one `db.exec`).
 pub const ENGINE: [(&str, &str); 12] = [
@@ -74,6 +77,8 @@ sql_file!(DLQ_INSPECT_SQL, "pgque/lab/dlq_inspect.sql");
 sql_file!(DLQ_REPLAY_SQL, "pgque/lab/dlq_replay.sql");
 sql_file!(DEAD_LETTER_SQL, "pgque/lab/dead_letter.sql");
 sql_file!(FLUSH_STATS_SQL, "pgque/lab/flush_stats.sql");
+sql_file!(SNAPSHOT_SQL, "pgque/lab/snapshot.sql");
+sql_file!(UNINSTALLED_SQL, "pgque/lab/uninstalled.sql");
 sql_file!(QUEUE_INFO_SQL, "pgque/lab/queue_info.sql");
 sql_file!(CONSUMER_INFO_SQL, "pgque/lab/consumer_info.sql");
 sql_file!(TABLE_INFO_SQL, "pgque/lab/table_info.sql");
@@ -175,37 +180,50 @@ pub async fn install(c: &impl Conn) -> Result<(), DbError> {
     Ok(())
 }
 
-/// `pgque.create_queue` with `tables` event tables (create_queue.sql).
-pub async fn create_queue(c: &impl Conn, queue: &str, tables: i32) -> Result<(), DbError> {
-    run(c, CREATE_QUEUE_SQL, &[queue.into(), tables.into()]).await
+/// A queue as `pgque.create_queue` makes it (create_queue.sql).
+pub struct CreateQueue<'a> {
+    pub queue: &'a str,
+    /// How many event tables it rotates through.
+    pub tables: i32,
+}
+
+/// `pgque.create_queue` (create_queue.sql).
+pub async fn create_queue(c: &impl Conn, p: CreateQueue<'_>) -> Result<(), DbError> {
+    run(c, CREATE_QUEUE_SQL, &[p.queue.into(), p.tables.into()]).await
+}
+
+/// One setting of a queue (queue_config.sql).
+pub struct QueueConfig<'a> {
+    pub queue: &'a str,
+    pub name: &'a str,
+    pub value: &'a str,
 }
 
 /// `pgque.set_queue_config(queue, name, value)` (queue_config.sql).
-pub async fn set_queue_config(
-    c: &impl Conn,
-    queue: &str,
-    name: &str,
-    value: &str,
-) -> Result<(), DbError> {
-    run(
-        c,
-        QUEUE_CONFIG_SQL,
-        &[queue.into(), name.into(), value.into()],
-    )
-    .await
+pub async fn set_queue_config(c: &impl Conn, p: QueueConfig<'_>) -> Result<(), DbError> {
+    let params = [p.queue.into(), p.name.into(), p.value.into()];
+    run(c, QUEUE_CONFIG_SQL, &params).await
+}
+
+/// A consumer of a queue, as the subscription statements take it.
+#[derive(Clone, Copy)]
+pub struct Subscription<'a> {
+    pub queue: &'a str,
+    pub consumer: &'a str,
 }
 
 /// `pgque.subscribe`: 1 when the consumer is new, 0 when it was subscribed (subscribe.sql).
-pub async fn subscribe(c: &impl Conn, queue: &str, consumer: &str) -> Result<i32, DbError> {
-    done(c, SUBSCRIBE_SQL, &[queue.into(), consumer.into()]).await
+pub async fn subscribe(c: &impl Conn, p: Subscription<'_>) -> Result<i32, DbError> {
+    done(c, SUBSCRIBE_SQL, &[p.queue.into(), p.consumer.into()]).await
 }
 
 /// `pgque.unsubscribe` (unsubscribe.sql).
-pub async fn unsubscribe(c: &impl Conn, queue: &str, consumer: &str) -> Result<i32, DbError> {
-    done(c, UNSUBSCRIBE_SQL, &[queue.into(), consumer.into()]).await
+pub async fn unsubscribe(c: &impl Conn, p: Subscription<'_>) -> Result<i32, DbError> {
+    done(c, UNSUBSCRIBE_SQL, &[p.queue.into(), p.consumer.into()]).await
 }
 
 /// A consumer and one of its subconsumers, as the cooperative statements take them.
+#[derive(Clone, Copy)]
 pub struct Member<'a> {
     pub queue: &'a str,
     pub consumer: &'a str,
@@ -245,20 +263,24 @@ async fn done(c: &impl Conn, sql: &str, params: &[Param]) -> Result<i32, DbError
         .map_or(0, |d| d.done))
 }
 
-/// `pgque.receive_coop`: the member's own batch, up to `max` events; a member silent longer
-/// than `dead_seconds` has its batch taken over (receive_coop.sql).
-pub async fn receive_coop(
-    c: &impl Conn,
-    m: Member<'_>,
-    max: i64,
-    dead_seconds: i64,
-) -> Result<Vec<Event>, DbError> {
+/// What `pgque.receive_coop` takes (receive_coop.sql).
+pub struct ReceiveCoop<'a> {
+    pub member: Member<'a>,
+    /// The most events it returns.
+    pub max: i64,
+    /// A member silent longer than this (seconds) has its batch taken over.
+    pub dead_seconds: i64,
+}
+
+/// `pgque.receive_coop`: the member's own batch (receive_coop.sql).
+pub async fn receive_coop(c: &impl Conn, p: ReceiveCoop<'_>) -> Result<Vec<Event>, DbError> {
+    let m = p.member;
     let params = [
         m.queue.into(),
         m.consumer.into(),
         m.sub.into(),
-        max.into(),
-        dead_seconds.into(),
+        p.max.into(),
+        p.dead_seconds.into(),
     ];
     Ok(c.query::<Event>(RECEIVE_COOP_SQL, &params).await?.rows)
 }
@@ -276,14 +298,16 @@ pub async fn send(c: &impl Conn, p: NewEvent<'_>) -> Result<Sent, DbError> {
     c.query::<Sent>(SEND_SQL, &params).await?.one()
 }
 
+/// Events sent together (send_burst.sql).
+pub struct SendBurst<'a> {
+    pub queue: &'a str,
+    pub event_type: &'a str,
+    pub count: i64,
+}
+
 /// `count` events of `event_type` sent in one statement; returns how many (send_burst.sql).
-pub async fn send_burst(
-    c: &impl Conn,
-    queue: &str,
-    event_type: &str,
-    count: i64,
-) -> Result<i64, DbError> {
-    let params = [queue.into(), event_type.into(), count.into()];
+pub async fn send_burst(c: &impl Conn, p: SendBurst<'_>) -> Result<i64, DbError> {
+    let params = [p.queue.into(), p.event_type.into(), p.count.into()];
     let rows = c.query::<Count>(SEND_BURST_SQL, &params).await?;
     Ok(rows.first().map_or(0, |c| c.sent))
 }
@@ -300,22 +324,33 @@ pub async fn ticker(c: &impl Conn, queue: &str) -> Result<Option<i64>, DbError> 
     Ok(rows.first().and_then(|t| t.tick_id))
 }
 
-/// The snapshot tick `tick` recorded, as text (tick_snapshot.sql).
-pub async fn tick_snapshot(c: &impl Conn, queue: &str, tick: i64) -> Result<String, DbError> {
-    let rows = c
-        .query::<TickSnap>(TICK_SNAPSHOT_SQL, &[queue.into(), tick.into()])
-        .await?;
+/// A tick of a queue (tick_snapshot.sql).
+pub struct TickOf<'a> {
+    pub queue: &'a str,
+    pub tick: i64,
+}
+
+/// The snapshot the tick recorded, as text (tick_snapshot.sql).
+pub async fn tick_snapshot(c: &impl Conn, p: TickOf<'_>) -> Result<String, DbError> {
+    let params = [p.queue.into(), p.tick.into()];
+    let rows = c.query::<TickSnap>(TICK_SNAPSHOT_SQL, &params).await?;
     Ok(rows.first().map(|s| s.snapshot).unwrap_or_default())
 }
 
-/// `pgque.receive`: up to `max` events of the consumer's next batch (receive.sql).
-pub async fn receive<T: serde::de::DeserializeOwned>(
+/// What `pgque.receive` takes (receive.sql).
+pub struct Receive<'a> {
+    pub queue: &'a str,
+    pub consumer: &'a str,
+    /// The most events it returns.
+    pub max: i64,
+}
+
+/// `pgque.receive`: up to `max` events of the consumer's next batch, as `T` (receive.sql).
+pub async fn receive<T: DeserializeOwned>(
     c: &impl Conn,
-    queue: &str,
-    consumer: &str,
-    max: i64,
+    p: Receive<'_>,
 ) -> Result<Vec<T>, DbError> {
-    let params = [queue.into(), consumer.into(), max.into()];
+    let params = [p.queue.into(), p.consumer.into(), p.max.into()];
     Ok(c.query::<T>(RECEIVE_SQL, &params).await?.rows)
 }
 
@@ -355,14 +390,16 @@ pub async fn nack(c: &impl Conn, p: Nack<'_>) -> Result<(), DbError> {
     c.query::<Nacked>(NACK_SQL, &params).await.map(|_| ())
 }
 
-/// Where nacked event `msg` of `consumer` went: `retry` or `dead` (nack_outcome.sql).
-pub async fn nack_outcome(
-    c: &impl Conn,
-    queue: &str,
-    consumer: &str,
-    msg: i64,
-) -> Result<String, DbError> {
-    let params = [queue.into(), consumer.into(), msg.into()];
+/// An event a consumer nacked (nack_outcome.sql).
+pub struct NackedEvent<'a> {
+    pub queue: &'a str,
+    pub consumer: &'a str,
+    pub msg: i64,
+}
+
+/// Where the nacked event went: `retry` or `dead` (nack_outcome.sql).
+pub async fn nack_outcome(c: &impl Conn, p: NackedEvent<'_>) -> Result<String, DbError> {
+    let params = [p.queue.into(), p.consumer.into(), p.msg.into()];
     let rows = c.query::<NackOutcome>(NACK_OUTCOME_SQL, &params).await?;
     Ok(rows.first().map(|o| o.outcome).unwrap_or_default())
 }
@@ -413,17 +450,16 @@ pub async fn retry_events(c: &impl Conn) -> Result<i32, DbError> {
     Ok(rows.first().map_or(0, |r| r.released))
 }
 
+/// The newest dead letters of a queue (dlq_inspect.sql).
+pub struct DlqInspect<'a> {
+    pub queue: &'a str,
+    pub limit: i64,
+}
+
 /// The newest `limit` dead letters of the queue (dlq_inspect.sql).
-pub async fn dlq_inspect(
-    c: &impl Conn,
-    queue: &str,
-    limit: i64,
-) -> Result<Vec<DeadLetter>, DbError> {
-    Ok(
-        c.query::<DeadLetter>(DLQ_INSPECT_SQL, &[queue.into(), limit.into()])
-            .await?
-            .rows,
-    )
+pub async fn dlq_inspect(c: &impl Conn, p: DlqInspect<'_>) -> Result<Vec<DeadLetter>, DbError> {
+    let params = [p.queue.into(), p.limit.into()];
+    Ok(c.query::<DeadLetter>(DLQ_INSPECT_SQL, &params).await?.rows)
 }
 
 /// Dead letter `dl_id`, if it is there (dead_letter.sql).
@@ -444,6 +480,24 @@ pub async fn dlq_replay(c: &impl Conn, dl_id: i64) -> Result<i64, DbError> {
 /// (flush_stats.sql).
 pub async fn flush_stats(c: &impl Conn) -> Result<(), DbError> {
     run(c, FLUSH_STATS_SQL, &[]).await
+}
+
+/// What snapshot.sql reads: the lab's queue and how many of its newest dead letters.
+pub struct SnapshotOf<'a> {
+    pub queue: &'a str,
+    pub dead_letters: i64,
+}
+
+/// Everything the page draws, in one row (snapshot.sql; decoded by `SnapshotRow::decode`).
+/// Fails to plan without schema pgque: see [`uninstalled`].
+pub async fn snapshot(c: &impl Conn, p: SnapshotOf<'_>) -> Result<SnapshotRow, DbError> {
+    let params = [p.queue.into(), p.dead_letters.into()];
+    c.query::<SnapshotRow>(SNAPSHOT_SQL, &params).await?.one()
+}
+
+/// Whether schema pgque is gone, with lab time and the in-flight flag (uninstalled.sql).
+pub async fn uninstalled(c: &impl Conn) -> Result<Uninstalled, DbError> {
+    c.query::<Uninstalled>(UNINSTALLED_SQL, &[]).await?.one()
 }
 
 /// The queue's row of `pgque.queue_report` (queue_info.sql).

@@ -236,16 +236,19 @@ begin
 end;
 $$;
 
--- pgque.forget_consumers() returns void
--- Guarantee: as PgQue's unregister_consumer: a name in pgque.consumer with
--- no subscription left on any queue is deleted, and its dead letters with
--- it (pgque.dead_letter's on delete cascade). Called after every
--- unsubscribe and by drop_queue.
-create function pgque.forget_consumers()
+-- pgque.forget_consumers(variadic i_names text[]) returns void
+--   i_names  the consumers just unsubscribed (by unsubscribe, unregister_subconsumer,
+--            or drop_queue: every consumer of the queue)
+-- Guarantee: as PgQue's unregister_consumer: each of those names with no
+-- subscription left on any queue is deleted from pgque.consumer, and its
+-- dead letters with it (pgque.dead_letter's on delete cascade). Other names
+-- are not read.
+create function pgque.forget_consumers(variadic i_names text[])
 returns void
 language sql as $$
     delete from pgque.consumer c
-     where not exists (select 1 from pgque.subscription s where s.sub_consumer = c.co_name)
+     where c.co_name = any (i_names)
+       and not exists (select 1 from pgque.subscription s where s.sub_consumer = c.co_name)
 $$;
 
 -- pgque.drop_queue(i_queue text, i_force boolean) returns integer
@@ -262,6 +265,7 @@ returns integer
 language plpgsql as $$
 declare
     q pgque.queue := pgque.find_queue(i_queue, 'No such event queue');
+    v_names text[] := array(select sub_consumer from pgque.subscription where sub_queue = q.queue_id);
 begin
     if not i_force and exists (select 1 from pgque.subscription where sub_queue = q.queue_id) then
         raise exception 'cannot drop queue, consumers still attached'
@@ -274,7 +278,7 @@ begin
     execute format('drop sequence pgque.%I', 'event_' || q.queue_id || '_id_seq');
     execute format('drop sequence pgque.%I', 'event_' || q.queue_id || '_tick_seq');
     delete from pgque.queue where queue_id = q.queue_id;
-    perform pgque.forget_consumers();
+    perform pgque.forget_consumers(variadic v_names);
     return 1;
 end;
 $$;
@@ -356,7 +360,7 @@ begin
         update pgque.subscription g set sub_role = 'normal', sub_active = now()
          where g.sub_id = s.sub_main
            and not exists (select 1 from pgque.subscription m where m.sub_main = s.sub_main);
-        perform pgque.forget_consumers();
+        perform pgque.forget_consumers(s.sub_consumer);
         return 1;
     end if;
     if exists (select 1 from pgque.subscription where sub_main = s.sub_id) then
@@ -364,7 +368,7 @@ begin
             using hint = 'unregister its subconsumers first: pgque.unregister_subconsumer(queue, consumer, subconsumer)';
     end if;
     delete from pgque.subscription where sub_id = s.sub_id;
-    perform pgque.forget_consumers();
+    perform pgque.forget_consumers(s.sub_consumer);
     return 1;
 end;
 $$;

@@ -172,7 +172,7 @@ begin
         end loop;
     end if;
     delete from pgque.subscription where sub_id = m.sub_id;
-    perform pgque.forget_consumers();
+    perform pgque.forget_consumers(m.sub_consumer);
     if not exists (select 1 from pgque.subscription where sub_main = m.sub_main) then
         update pgque.subscription set sub_role = 'normal' where sub_id = m.sub_main;
     end if;

@@ -1,7 +1,8 @@
 -- Observing: get_queue_info and get_consumer_info (PgQue's overloads and
 -- columns), queue_report and consumer_report (those columns, then the lab's:
--- what L4's page reads, in one call each),
--- get_batch_info, get_table_info and get_cursor_info (the lab's own). Read only.
+-- what L4's page reads, in one call each), both over one internal read each
+-- (queue_rows, consumer_rows), get_batch_info, get_table_info and
+-- get_cursor_info (the lab's own). Read only.
 
 -- pgque.events_after(i_queue_id int, i_snap pg_snapshot) returns bigint
 -- How many committed events of the queue were not yet visible in snapshot
@@ -47,13 +48,20 @@ $$;
 -- A cooperative group's members are listed too, as '<group>.<member>' (as
 -- PgQue). Rows come in PgQue's order: queue name, then consumer name.
 -- Guarantee: reads only. An unknown queue or consumer name gives no rows.
-create function pgque.get_queue_info(i_queue_name text)
+-- pgque.queue_rows(i_queue_name text) returns table (internal, not PgQue's)
+-- Each queue (the one named; null: every queue) with its newest tick, read
+-- once for get_queue_info and queue_report: get_queue_info's columns, then
+-- the queue's id and max_retries setting and the newest tick's time and
+-- snapshot. Reads only the queue and tick rows.
+create function pgque.queue_rows(i_queue_name text)
 returns table (queue_name text, queue_ntables int, queue_cur_table int,
                queue_rotation_period interval, queue_switch_time timestamptz,
                queue_external_ticker boolean, queue_ticker_paused boolean,
                queue_ticker_max_count int, queue_ticker_max_lag interval,
                queue_ticker_idle_period interval, ticker_lag interval,
-               ev_per_sec float8, ev_new bigint, last_tick_id bigint)
+               ev_per_sec float8, ev_new bigint, last_tick_id bigint,
+               queue_id int, queue_max_retries int, tick_time timestamptz,
+               tick_snapshot pg_snapshot)
 language sql stable as $$
     select q.queue_name, q.queue_ntables, q.queue_cur_table, q.queue_rotation_period,
            q.queue_switch_time, q.queue_external_ticker, q.queue_ticker_paused,
@@ -65,11 +73,28 @@ language sql stable as $$
              where p.tick_queue = q.queue_id and p.tick_id < t.tick_id
              order by p.tick_id desc limit 1),
            pgque.event_seq(q.queue_id) - t.tick_event_seq,
-           q.queue_last_tick
+           q.queue_last_tick,
+           q.queue_id, q.queue_max_retries, t.tick_time, t.tick_snapshot
       from pgque.queue q
       join pgque.tick t on t.tick_queue = q.queue_id and t.tick_id = q.queue_last_tick
      where i_queue_name is null or q.queue_name = i_queue_name
      order by q.queue_name
+$$;
+
+create function pgque.get_queue_info(i_queue_name text)
+returns table (queue_name text, queue_ntables int, queue_cur_table int,
+               queue_rotation_period interval, queue_switch_time timestamptz,
+               queue_external_ticker boolean, queue_ticker_paused boolean,
+               queue_ticker_max_count int, queue_ticker_max_lag interval,
+               queue_ticker_idle_period interval, ticker_lag interval,
+               ev_per_sec float8, ev_new bigint, last_tick_id bigint)
+language sql stable as $$
+    select r.queue_name, r.queue_ntables, r.queue_cur_table, r.queue_rotation_period,
+           r.queue_switch_time, r.queue_external_ticker, r.queue_ticker_paused,
+           r.queue_ticker_max_count, r.queue_ticker_max_lag, r.queue_ticker_idle_period,
+           r.ticker_lag, r.ev_per_sec, r.ev_new, r.last_tick_id
+      from pgque.queue_rows(i_queue_name) r
+     order by r.queue_name
 $$;
 
 create function pgque.get_queue_info()
@@ -81,21 +106,43 @@ returns table (queue_name text, queue_ntables int, queue_cur_table int,
                ev_per_sec float8, ev_new bigint, last_tick_id bigint)
 language sql stable as $$ select * from pgque.get_queue_info(null::text) $$;
 
-create function pgque.get_consumer_info(i_queue_name text, i_consumer_name text)
+-- pgque.consumer_rows(i_queue_name text, i_consumer_name text) returns table
+-- (internal, not PgQue's)
+-- Each subscription (of the queue and consumer named; null: every one) with
+-- its queue and cursor tick, read once for get_consumer_info and
+-- consumer_report: get_consumer_info's columns, then the queue's id and
+-- pending step-2 switch, the subscription's id and group (sub_main), and
+-- the cursor tick's time and snapshot. Reads only the queue, tick and
+-- subscription rows.
+create function pgque.consumer_rows(i_queue_name text, i_consumer_name text)
 returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
                last_tick bigint, current_batch bigint, next_tick bigint,
-               pending_events bigint)
+               pending_events bigint,
+               queue_id int, queue_switch_step2 bigint, sub_id int, sub_main int,
+               tick_time timestamptz, tick_snapshot pg_snapshot)
 language sql stable as $$
     select q.queue_name, s.sub_consumer, now() - t.tick_time, now() - s.sub_active,
            s.sub_last_tick, s.sub_batch, s.sub_next_tick,
            (select k.tick_event_seq from pgque.tick k
-             where k.tick_queue = q.queue_id and k.tick_id = q.queue_last_tick) - t.tick_event_seq
+             where k.tick_queue = q.queue_id and k.tick_id = q.queue_last_tick) - t.tick_event_seq,
+           q.queue_id, q.queue_switch_step2, s.sub_id, s.sub_main, t.tick_time, t.tick_snapshot
       from pgque.subscription s
       join pgque.queue q on q.queue_id = s.sub_queue
       left join pgque.tick t on t.tick_queue = s.sub_queue and t.tick_id = s.sub_last_tick
      where (i_queue_name is null or q.queue_name = i_queue_name)
        and (i_consumer_name is null or s.sub_consumer = i_consumer_name)
      order by q.queue_name, s.sub_consumer
+$$;
+
+create function pgque.get_consumer_info(i_queue_name text, i_consumer_name text)
+returns table (queue_name text, consumer_name text, lag interval, last_seen interval,
+               last_tick bigint, current_batch bigint, next_tick bigint,
+               pending_events bigint)
+language sql stable as $$
+    select r.queue_name, r.consumer_name, r.lag, r.last_seen, r.last_tick, r.current_batch,
+           r.next_tick, r.pending_events
+      from pgque.consumer_rows(i_queue_name, i_consumer_name) r
+     order by r.queue_name, r.consumer_name
 $$;
 
 create function pgque.get_consumer_info(i_queue_name text)
@@ -140,22 +187,23 @@ language plpgsql stable as $$
 -- plpgsql, not sql: rotation_status is made later (70_maint.sql)
 begin
     return query
-    select g.*,
-           'pgque.event_' || q.queue_id || '_' || q.queue_cur_table,
-           coalesce(q.queue_max_retries, 5),
-           t.tick_time,
-           (select count(*)::int from pgque.tick k where k.tick_queue = q.queue_id),
+    select r.queue_name, r.queue_ntables, r.queue_cur_table, r.queue_rotation_period,
+           r.queue_switch_time, r.queue_external_ticker, r.queue_ticker_paused,
+           r.queue_ticker_max_count, r.queue_ticker_max_lag, r.queue_ticker_idle_period,
+           r.ticker_lag, r.ev_per_sec, r.ev_new, r.last_tick_id,
+           'pgque.event_' || r.queue_id || '_' || r.queue_cur_table,
+           coalesce(r.queue_max_retries, 5),
+           r.tick_time,
+           (select count(*)::int from pgque.tick k where k.tick_queue = r.queue_id),
            (select count(*)::int from pgque.subscription s
-             where s.sub_queue = q.queue_id and s.sub_role <> 'coop_member'),
-           (select count(*)::int from pgque.retry_queue r where r.ev_queue = q.queue_id),
-           (select count(*)::int from pgque.dead_letter d where d.dl_queue_id = q.queue_id),
+             where s.sub_queue = r.queue_id and s.sub_role <> 'coop_member'),
+           (select count(*)::int from pgque.retry_queue rq where rq.ev_queue = r.queue_id),
+           (select count(*)::int from pgque.dead_letter d where d.dl_queue_id = r.queue_id),
            rs.ready, rs.note, rs.reason, rs.args,
-           pgque.events_after(q.queue_id, t.tick_snapshot)
-      from pgque.get_queue_info(i_queue) g
-      join pgque.queue q on q.queue_name = g.queue_name
-      join pgque.tick t on t.tick_queue = q.queue_id and t.tick_id = q.queue_last_tick
-     cross join lateral pgque.rotation_status(q.queue_id) rs
-     order by g.queue_name;
+           pgque.events_after(r.queue_id, r.tick_snapshot)
+      from pgque.queue_rows(i_queue) r
+     cross join lateral pgque.rotation_status(r.queue_id) rs
+     order by r.queue_name;
 end;
 $$;
 
@@ -186,26 +234,18 @@ language plpgsql stable as $$
 declare
     r record;
 begin
-    for r in
-        select g.queue_name as g_queue, g.consumer_name as g_consumer, g.lag as g_lag,
-               g.last_seen as g_last_seen, g.pending_events as g_pending,
-               q.queue_id, q.queue_switch_step2, s.*, t.tick_time, t.tick_snapshot
-          from pgque.get_consumer_info(i_queue, i_consumer) g
-          join pgque.queue q on q.queue_name = g.queue_name
-          join pgque.subscription s on s.sub_queue = q.queue_id and s.sub_consumer = g.consumer_name
-          left join pgque.tick t on t.tick_queue = s.sub_queue and t.tick_id = s.sub_last_tick
-    loop
-        queue_name := r.g_queue;
-        consumer_name := r.g_consumer;
-        lag := r.g_lag;
-        last_seen := r.g_last_seen;
-        last_tick := r.sub_last_tick;
-        current_batch := r.sub_batch;
-        next_tick := r.sub_next_tick;
-        pending_events := r.g_pending;
+    for r in select * from pgque.consumer_rows(i_queue, i_consumer) loop
+        queue_name := r.queue_name;
+        consumer_name := r.consumer_name;
+        lag := r.lag;
+        last_seen := r.last_seen;
+        last_tick := r.last_tick;
+        current_batch := r.current_batch;
+        next_tick := r.next_tick;
+        pending_events := r.pending_events;
         last_tick_time := r.tick_time;
         select count(*)::int into lag_ticks from pgque.tick k
-         where k.tick_queue = r.queue_id and k.tick_id > r.sub_last_tick;
+         where k.tick_queue = r.queue_id and k.tick_id > r.last_tick;
         lag_events := null;
         if r.tick_snapshot is not null then
             execute format(
@@ -218,7 +258,7 @@ begin
         select count(*)::int into retries_pending from pgque.retry_queue rq where rq.ev_owner = r.sub_id;
         select count(*)::int into dead_letters from pgque.dead_letter d
           join pgque.consumer c on c.co_id = d.dl_consumer_id
-         where d.dl_queue_id = r.queue_id and c.co_name = r.sub_consumer;
+         where d.dl_queue_id = r.queue_id and c.co_name = r.consumer_name;
         select r.queue_switch_step2 is not null and exists (
                    select 1 from pgque.subscription x
                      join pgque.tick xt on xt.tick_queue = x.sub_queue and xt.tick_id = x.sub_last_tick

@@ -18,7 +18,7 @@
 //! enqueue and DELETE (`src/sql/vacuum/`), L1's table (`src/sql/jobs/schema.sql`) and the
 //! side by side's own (`src/sql/pgque/compare/`).
 
-use crate::db::{sql_file, Db, DbError, Param};
+use crate::db::{Db, DbError};
 use crate::keys;
 use crate::labs::common::{breathe, claim_pages, now_ms, sql as vac};
 use crate::ui::format::group;
@@ -28,16 +28,7 @@ use std::cell::Cell;
 
 use super::CONSUMERS;
 use crate::labs::pgq::sql;
-
-sql_file!(SETUP_SQL, "pgque/compare/setup.sql");
-sql_file!(PIN_SQL, "pgque/compare/pin.sql");
-sql_file!(UNPIN_SQL, "pgque/compare/unpin.sql");
-sql_file!(PIN_FIND_SQL, "pgque/compare/pin_find.sql");
-sql_file!(MAINT_SQL, "pgque/compare/maint.sql");
-sql_file!(EVENT_STATS_SQL, "pgque/compare/event_stats.sql");
-sql_file!(JOBS_STATS_SQL, "pgque/compare/jobs_stats.sql");
-/// The article's table (L1's file), created in `pgq_compare`.
-pub const JOBS_TABLE_SQL: &str = include_str!("../../../sql/jobs/schema.sql");
+use crate::labs::pgq::sql::compare::{self as cmp, Stats};
 
 pub const QUEUE: &str = "compare";
 /// The rotation period of the `compare` queue, by which the clock moves each round.
@@ -199,48 +190,30 @@ pub struct Report {
 struct Delivered {
     batch_id: i64,
 }
-#[derive(Deserialize)]
-struct Claimed {
-    id: i64,
-}
-#[derive(Deserialize)]
-struct Stats {
-    dead: i64,
-    bytes: i64,
-    #[serde(default)]
-    events: i64,
-}
-#[derive(Deserialize)]
-struct MaintRow {
-    action: String,
-    reason: Option<String>,
-    args: Option<Vec<String>>,
-}
-#[derive(Deserialize)]
-struct Gid {
-    #[allow(dead_code)]
-    gid: String,
-}
-
 /// Whether a side by side's long transaction is open (say, after a page reload mid-run).
 pub async fn pinned(db: &Db) -> Result<bool, DbError> {
-    Ok(!db.query::<Gid>(PIN_FIND_SQL, &[]).await?.rows.is_empty())
+    cmp::pinned(db).await
 }
 
 /// Ends the run's long transaction if it is open.
 pub async fn release(db: &Db) -> Result<(), DbError> {
     if pinned(db).await? {
-        db.exec(UNPIN_SQL).await?;
+        cmp::unpin(db).await?;
     }
     Ok(())
 }
 
-async fn stats(db: &Db, statement: &str, params: &[Param]) -> Result<Stats, DbError> {
+/// The event tables after a round, statistics flushed first (a statement of its own:
+/// Postgres flushes them only after a statement ends).
+async fn event_stats(db: &Db) -> Result<Stats, DbError> {
     sql::flush_stats(db).await?;
-    db.query::<Stats>(statement, params)
-        .await?
-        .first()
-        .ok_or_else(|| DbError::other("no statistics row"))
+    cmp::event_stats(db, QUEUE).await
+}
+
+/// The jobs table after a round, statistics flushed first.
+async fn jobs_stats(db: &Db) -> Result<Stats, DbError> {
+    sql::flush_stats(db).await?;
+    cmp::jobs_stats(db).await
 }
 
 /// A tick now (force_next_tick, then ticker): the side by side cuts its batches itself.
@@ -254,9 +227,14 @@ async fn tick(db: &Db) -> Result<(), DbError> {
 async fn housekeeping(db: &Db, page: u32) -> Result<(Option<i64>, Option<Msg>), DbError> {
     tick(db).await?;
     for c in CONSUMERS {
-        sql::receive::<serde_json::Value>(db, QUEUE, c, page.into()).await?;
+        let of = sql::Receive {
+            queue: QUEUE,
+            consumer: c,
+            max: page.into(),
+        };
+        sql::receive::<serde_json::Value>(db, of).await?;
     }
-    let rows = db.query::<MaintRow>(MAINT_SQL, &[QUEUE.into()]).await?.rows;
+    let rows = cmp::maint(db, QUEUE).await?;
     sql::rotate_step2(db).await?;
     let truncated = rows
         .iter()
@@ -287,7 +265,12 @@ async fn pgq_round(db: &Db, s: Settings, cancel: &Cell<bool>) -> Result<PgqRound
     let mut left = i64::from(s.events);
     while left > 0 {
         let n = left.min(i64::from(s.page));
-        sql::send_burst(db, QUEUE, "order.created", n).await?;
+        let burst = sql::SendBurst {
+            queue: QUEUE,
+            event_type: "order.created",
+            count: n,
+        };
+        sql::send_burst(db, burst).await?;
         tick(db).await?;
         left -= n;
     }
@@ -298,7 +281,12 @@ async fn pgq_round(db: &Db, s: Settings, cancel: &Cell<bool>) -> Result<PgqRound
             if cancel.get() {
                 return Ok(r);
             }
-            let page: Vec<Delivered> = sql::receive(db, QUEUE, c, s.page.into()).await?;
+            let of = sql::Receive {
+                queue: QUEUE,
+                consumer: c,
+                max: s.page.into(),
+            };
+            let page: Vec<Delivered> = sql::receive(db, of).await?;
             r.receives += 1;
             let Some(first) = page.first() else { break };
             r.delivered += page.len() as u64;
@@ -309,14 +297,13 @@ async fn pgq_round(db: &Db, s: Settings, cancel: &Cell<bool>) -> Result<PgqRound
     r.consume_ms = now_ms() - started;
     crate::clock::advance(db, ROTATION_SECONDS).await?;
     (r.truncated, r.waiting) = housekeeping(db, s.page).await?;
-    let st = stats(db, EVENT_STATS_SQL, &[QUEUE.into()]).await?;
+    let st = event_stats(db).await?;
     (r.dead, r.bytes, r.stored) = (st.dead, st.bytes, st.events);
     Ok(r)
 }
 
 async fn jobs_round(db: &Db, s: Settings, cancel: &Cell<bool>) -> Result<JobsRound, DbError> {
-    db.query::<serde_json::Value>(vac::ENQUEUE, &[s.events.into()])
-        .await?;
+    vac::enqueue(db, s.events).await?;
     let plan = claim_pages(db).await?;
     let mut r = JobsRound {
         claim_pages: plan.pages,
@@ -329,13 +316,7 @@ async fn jobs_round(db: &Db, s: Settings, cancel: &Cell<bool>) -> Result<JobsRou
             return Ok(r);
         }
         let t = now_ms();
-        let ids: Vec<i64> = db
-            .query::<Claimed>(vac::CLAIM_BATCH, &[s.page.into()])
-            .await?
-            .rows
-            .iter()
-            .map(|c| c.id)
-            .collect();
+        let ids = vac::claim_batch(db, s.page).await?;
         let claim_ms = now_ms() - t;
         r.claims += 1;
         if ids.is_empty() {
@@ -345,15 +326,14 @@ async fn jobs_round(db: &Db, s: Settings, cancel: &Cell<bool>) -> Result<JobsRou
             r.first_claim_ms = claim_ms;
         }
         r.last_claim_ms = claim_ms;
-        db.query::<serde_json::Value>(vac::COMPLETE_DELETE, &[Param::ids(&ids)])
-            .await?;
+        vac::complete_delete(db, &ids).await?;
         r.done += ids.len() as u64;
         breathe().await;
     }
     r.consume_ms = now_ms() - started;
-    r.dead_before_vacuum = stats(db, JOBS_STATS_SQL, &[]).await?.dead;
-    db.exec(vac::VACUUM).await?;
-    let st = stats(db, JOBS_STATS_SQL, &[]).await?;
+    r.dead_before_vacuum = jobs_stats(db).await?.dead;
+    vac::vacuum(db).await?;
+    let st = jobs_stats(db).await?;
     (r.dead, r.bytes) = (st.dead, st.bytes);
     Ok(r)
 }
@@ -374,9 +354,7 @@ pub async fn run(
     };
     let out = run_inner(db, s, cancel, progress, &mut report).await;
     let released = release(db).await;
-    let reset = db
-        .query::<serde_json::Value>(vac::RESET_SEARCH_PATH, &[])
-        .await;
+    let reset = vac::reset_search_path(db).await;
     out?;
     released?;
     reset?;
@@ -393,10 +371,10 @@ async fn run_inner(
     report: &mut Report,
 ) -> Result<(), DbError> {
     release(db).await?;
-    db.exec(SETUP_SQL).await?;
-    db.exec(JOBS_TABLE_SQL).await?;
+    cmp::setup(db).await?;
+    cmp::jobs_table(db).await?;
     if s.pinned {
-        db.exec(PIN_SQL).await?;
+        cmp::pin(db).await?;
     }
     for round in 1..=s.rounds {
         let (pgq, ms) = timed(pgq_round(db, s, cancel)).await?;
@@ -423,16 +401,16 @@ async fn run_inner(
         progress(report);
     }
     if s.pinned {
-        db.exec(UNPIN_SQL).await?;
+        cmp::unpin(db).await?;
         let mut released = Released::default();
         // The held-back rotations now go through: one per period, as maint() allows.
         for _ in 0..3 {
             crate::clock::advance(db, ROTATION_SECONDS).await?;
             released.truncated += housekeeping(db, s.page).await?.0.unwrap_or(0);
         }
-        released.pgq_bytes = stats(db, EVENT_STATS_SQL, &[QUEUE.into()]).await?.bytes;
-        db.exec(vac::VACUUM).await?;
-        let st = stats(db, JOBS_STATS_SQL, &[]).await?;
+        released.pgq_bytes = event_stats(db).await?.bytes;
+        vac::vacuum(db).await?;
+        let st = jobs_stats(db).await?;
         (released.jobs_dead, released.jobs_bytes) = (st.dead, st.bytes);
         report.released = Some(released);
     }

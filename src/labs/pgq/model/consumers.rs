@@ -28,6 +28,13 @@ fn member<'a>(consumer: &'a str, sub: &'a str) -> Member<'a> {
     }
 }
 
+fn subscription(consumer: &str) -> sql::Subscription<'_> {
+    sql::Subscription {
+        queue: QUEUE,
+        consumer,
+    }
+}
+
 impl Lab {
     /// The batch a subconsumer holds (received, not acked), if any.
     pub fn part(&self, consumer: &str, sub: &str) -> &[Event] {
@@ -42,7 +49,7 @@ impl Lab {
     }
 
     pub(super) async fn subscribe(&mut self, db: &Db, consumer: &str) -> Result<Outcome, DbError> {
-        let n = sql::subscribe(db, QUEUE, consumer).await?;
+        let n = sql::subscribe(db, subscription(consumer)).await?;
         Ok(Outcome::either(
             n == 1,
             (keys::PGQ_OUT_SUBSCRIBED, Tone::Good),
@@ -56,7 +63,7 @@ impl Lab {
         db: &Db,
         consumer: &str,
     ) -> Result<Outcome, DbError> {
-        sql::unsubscribe(db, QUEUE, consumer).await?;
+        sql::unsubscribe(db, subscription(consumer)).await?;
         self.batches.remove(consumer);
         self.nacked.remove(consumer);
         self.parts.retain(|(c, _), _| c != consumer);
@@ -125,7 +132,12 @@ impl Lab {
         if self.is_killed(consumer, sub) {
             return Ok(self.stopped(sub));
         }
-        let rows = sql::receive_coop(db, member(consumer, sub), max, DEAD_SECONDS).await?;
+        let of = sql::ReceiveCoop {
+            member: member(consumer, sub),
+            max,
+            dead_seconds: DEAD_SECONDS,
+        };
+        let rows = sql::receive_coop(db, of).await?;
         let Some(first) = rows.first().cloned() else {
             self.parts.remove(&key(consumer, sub));
             return Ok(Outcome::new(
