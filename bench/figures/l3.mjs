@@ -20,6 +20,8 @@ const L3_SQL = Object.fromEntries(
 );
 // The article's claim explained, as the app puts it together (db::sql_file!'s `explain`).
 L3_SQL.explain_claim_article = vacSql('explain') + fs.readFileSync(path.join(ROOT, 'src/sql/jobs/claim_article.sql'), 'utf8');
+// The one jobs DDL before the script that calls it, as the app's sql::SETUP_TABLES has it.
+L3_SQL.setup_tables = vacSql('jobs_table') + L3_SQL.setup_tables;
 L3_SQL.clock_install = fs.readFileSync(path.join(ROOT, 'src/sql/lab/clock_install.sql'), 'utf8');
 async function l3Floor(server, browser) {
   const page = await newPage(browser);
