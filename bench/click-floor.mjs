@@ -166,3 +166,30 @@ export function countCalls(rec, windows) {
     return { calls: ops.length, statements: ops.filter((o) => o === 'query' || o === 'exec' || o === 'console').length };
   });
 }
+
+/**
+ * A new set of runs for `clickFloorRows` (bench/report.mjs): one array per run, one value per
+ * click.
+ */
+export const floorRuns = () => ({ click: [], floor: [], calls: [], statements: [], differ: [], labels: [] });
+
+/**
+ * One run's clicks added to `runs` (from `floorRuns`): their times, their floor (the recorded
+ * calls replayed on a bare page, `replayFloor`; call it once the app's page is closed) and
+ * their calls counted.
+ * @param {ReturnType<typeof floorRuns>} runs
+ * @param {Recording} rec
+ * @param {[number, number][]} windows
+ * @param {number[]} clicks
+ * @param {{ url: string }} server
+ * @param {any} browser
+ */
+export async function addFloorRun(runs, rec, windows, clicks, server, browser) {
+  const bare = await replayFloor(rec, server, browser, windows);
+  runs.click.push(clicks);
+  runs.floor.push(bare.ms);
+  runs.differ.push(bare.differ);
+  const counted = countCalls(rec, windows);
+  runs.calls.push(counted.map((x) => x.calls));
+  runs.statements.push(counted.map((x) => x.statements));
+}

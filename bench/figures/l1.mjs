@@ -3,7 +3,7 @@
 import { RUNS, stats, median, notes, report, say, clickFloorRows } from '../report.mjs';
 import { labPage, tabMemory } from '../pages.mjs';
 import { L1_CYCLE, load1000Jobs, timeAction } from '../l1-actions.mjs';
-import { recordCalls, callsSoFar, recording, replayFloor, countCalls } from '../click-floor.mjs';
+import { recordCalls, callsSoFar, recording, floorRuns, addFloorRun } from '../click-floor.mjs';
 import { startPostgres } from '../../tests/e2e/harness.mjs';
 
 export async function l1({ server, browser, nativeSql }) {
@@ -14,7 +14,7 @@ export async function l1({ server, browser, nativeSql }) {
   const p95 = [];
   const l1Heap = [];
   const l1Tab = [];
-  const floor = { click: [], floor: [], calls: [], statements: [], differ: [], labels: [] };
+  const floor = floorRuns();
   for (let r = 0; r < RUNS; r++) {
     const page = await labPage(browser);
     await recordCalls(page);
@@ -47,13 +47,7 @@ export async function l1({ server, browser, nativeSql }) {
     if (page.errors.length) notes.push(`L1 page errors: ${page.errors.join('; ')}`);
     await page.close();
     // The floor on a page of its own, once the app's page is closed.
-    const bare = await replayFloor(calls, server, browser, windows);
-    floor.click.push(clicks);
-    floor.floor.push(bare.ms);
-    floor.differ.push(bare.differ);
-    const counted = countCalls(calls, windows);
-    floor.calls.push(counted.map((x) => x.calls));
-    floor.statements.push(counted.map((x) => x.statements));
+    await addFloorRun(floor, calls, windows, clicks, server, browser);
   }
   const nativeL1 = (k) => nativeSql?.l1.map((run) => median(run[k]));
   const nativeL1All = (q) => nativeSql?.l1.map((run) => stats(Object.values(run).flat())[q]);

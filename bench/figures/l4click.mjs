@@ -2,7 +2,7 @@
 // page shows its outcome, beside its floor: the calls each click sent, again on a bare PGlite
 // worker (bench/click-floor.mjs). BENCH_ONLY=l4click.
 import { RUNS, notes, say, clickFloorRows } from '../report.mjs';
-import { recordCalls, callsSoFar, recording, replayFloor, countCalls } from '../click-floor.mjs';
+import { recordCalls, callsSoFar, recording, floorRuns, addFloorRun } from '../click-floor.mjs';
 import { newPage, startPostgres, pgqIdle } from '../../tests/e2e/harness.mjs';
 
 // One event's way through the queue, [label, selector]: sent, cut into a batch by a tick,
@@ -39,7 +39,7 @@ async function timeClick(page, sel) {
 
 export async function l4click({ server, browser }) {
   say(`L4: clicks, ${RUNS} runs of 10 × (send, tick, receive, ack), each beside its floor`);
-  const floor = { click: [], floor: [], calls: [], statements: [], differ: [], labels: [] };
+  const floor = floorRuns();
   for (let r = 0; r < RUNS; r++) {
     const page = await newPage(browser);
     await recordCalls(page);
@@ -61,13 +61,8 @@ export async function l4click({ server, browser }) {
     const calls = await recording(page);
     if (page.errors.length) notes.push(`L4 click page errors: ${page.errors.join('; ')}`);
     await page.close();
-    const bare = await replayFloor(calls, server, browser, windows);
-    floor.click.push(clicks);
-    floor.floor.push(bare.ms);
-    floor.differ.push(bare.differ);
-    const counted = countCalls(calls, windows);
-    floor.calls.push(counted.map((x) => x.calls));
-    floor.statements.push(counted.map((x) => x.statements));
+    // The floor on a page of its own, once the app's page is closed.
+    await addFloorRun(floor, calls, windows, clicks, server, browser);
   }
   clickFloorRows('L4', '40 clicks', floor);
 }
