@@ -1,15 +1,16 @@
 // What the benchmark learns of the labs: the limits part's heaviest accepted inputs (L3's and
 // L4's bounds), read from the data files the app's constants are checked against
-// (src/labs/vacuum/limits.tsv, src/labs/pgq/limits.tsv; tests/limits.rs), never from Rust.
+// (src/labs/vacuum/model/limits.tsv, src/labs/pgq/model/limits.tsv; tests/limits.rs), never
+// from Rust.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../scripts/labs.mjs';
 
-/** A lab's limits.tsv (`key<TAB>value` lines, `#` comments) as numbers by key.
+/** A lab's model/limits.tsv (`key<TAB>value` lines, `#` comments) as numbers by key.
  * @param {string} slug
  * @returns {Record<string, number>} */
 export function labLimits(slug) {
-  const where = `src/labs/${slug}/limits.tsv`;
+  const where = `src/labs/${slug}/model/limits.tsv`;
   /** @type {Record<string, number>} */
   const out = {};
   for (const line of fs.readFileSync(path.join(ROOT, where), 'utf8').split(/\r?\n/)) {

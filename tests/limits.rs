@@ -1,6 +1,7 @@
-//! The labs' input bounds kept as data (src/labs/vacuum/limits.tsv, src/labs/pgq/limits.tsv),
-//! which the benchmark reads (bench/labs.mjs), are the bounds the app checks inputs by: the
-//! Rust constants equal them. Native: nothing here needs a browser.
+//! The labs' input bounds kept as data (src/labs/vacuum/model/limits.tsv,
+//! src/labs/pgq/model/limits.tsv), which the benchmark reads (bench/labs.mjs), are the bounds
+//! the app checks inputs by: the Rust constants equal them. Native: nothing here needs a
+//! browser.
 #![cfg(not(target_arch = "wasm32"))]
 
 use queue_lab::labs::pgq::model::compare;
@@ -38,11 +39,11 @@ fn same(name: &str, data: BTreeMap<String, i64>, expected: &[(&str, i64)]) {
 #[test]
 fn l3_bounds_in_the_data_file_are_the_apps() {
     let data = parse(
-        "src/labs/vacuum/limits.tsv",
-        include_str!("../src/labs/vacuum/limits.tsv"),
+        "src/labs/vacuum/model/limits.tsv",
+        include_str!("../src/labs/vacuum/model/limits.tsv"),
     );
     same(
-        "src/labs/vacuum/limits.tsv",
+        "src/labs/vacuum/model/limits.tsv",
         data,
         &[
             ("jobs_min", vacuum::JOBS_MIN.into()),
@@ -63,8 +64,8 @@ fn l3_bounds_in_the_data_file_are_the_apps() {
 #[test]
 fn l4_bounds_in_the_data_file_are_the_apps() {
     let data = parse(
-        "src/labs/pgq/limits.tsv",
-        include_str!("../src/labs/pgq/limits.tsv"),
+        "src/labs/pgq/model/limits.tsv",
+        include_str!("../src/labs/pgq/model/limits.tsv"),
     );
     let bound = |name: &str, (min, max, default): (i64, i64, i64)| {
         [
@@ -83,5 +84,5 @@ fn l4_bounds_in_the_data_file_are_the_apps() {
     .collect();
     expected.push(("run_pages_max".into(), compare::RUN_PAGES_MAX.into()));
     let expected: Vec<(&str, i64)> = expected.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-    same("src/labs/pgq/limits.tsv", data, &expected);
+    same("src/labs/pgq/model/limits.tsv", data, &expected);
 }
