@@ -50,8 +50,11 @@ export async function recordCalls(page) {
         if (msg && msg.queueLab === 'call') {
           const w = index.get(this);
           rec.byId.set(`${w}:${msg.id}`, rec.calls.length);
-          const { queueLab: _tag, id: _id, ...rest } = msg;
-          rec.calls.push({ worker: w, msg: structuredClone(rest), after: rec.replies.length });
+          // The call without the bridge's tag and number (the bare page's bridge numbers its own).
+          const kept = structuredClone(msg);
+          delete kept.queueLab;
+          delete kept.id;
+          rec.calls.push({ worker: w, msg: kept, after: rec.replies.length });
         }
         return super.postMessage(msg, transfer);
       }

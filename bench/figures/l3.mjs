@@ -24,7 +24,7 @@ L3_SQL.explain_claim_article = vacSql('explain') + fs.readFileSync(path.join(ROO
 // The one jobs DDL before the script that calls it, as the app's sql::SETUP_TABLES has it.
 L3_SQL.setup_tables = vacSql('jobs_table') + L3_SQL.setup_tables;
 L3_SQL.clock_install = fs.readFileSync(path.join(ROOT, 'src/sql/lab/clock_install.sql'), 'utf8');
-// The app's defaults (src/labs/vacuum/limits.tsv): 20,000 jobs, 3 rounds, batches of 2,000.
+// The app's defaults (src/labs/vacuum/model/limits.tsv): 20,000 jobs, 3 rounds, batches of 2,000.
 const L3_DEFAULTS = (() => {
   const c = labLimits('vacuum');
   return { jobs: c.jobs_default, rounds: c.rounds_default, batch: c.batch_default };
