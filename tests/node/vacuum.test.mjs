@@ -449,7 +449,7 @@ test("every L3 table is the article's table and index (L1's schema.sql), column 
   // The article's table and index as L1 creates them (the first two statements of
   // src/sql/jobs/schema.sql), in a schema of their own.
   const article = readFileSync(join(root, 'src/sql/jobs/schema.sql'), 'utf8').split(';').slice(0, 2).join(';') + ';';
-  await db.exec(`create schema article; set search_path = lab, article, pg_catalog, public; ${article} set search_path = lab, pg_catalog, public;`);
+  await db.exec(`create schema article; set search_path = article, lab, pg_catalog, public; ${article} set search_path = lab, pg_catalog, public;`);
   const columns = async (schema) => (await db.query(
     `select column_name, data_type, is_nullable, column_default, is_identity, identity_generation
        from information_schema.columns where table_schema = $1 and table_name = 'jobs' order by ordinal_position`, [schema])).rows;
