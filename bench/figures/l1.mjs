@@ -32,7 +32,7 @@ export async function l1({ server, browser, nativeSql }) {
         const ms = await timeAction(page, sel);
         windows.push([from, await callsSoFar(page)]);
         clicks.push(ms);
-        if (r === 0) floor.labels.push(kind);
+        if (r === 0 && c > 0) floor.labels.push(kind);
         times[kind].push(ms);
       }
     }
@@ -47,14 +47,15 @@ export async function l1({ server, browser, nativeSql }) {
     if (page.errors.length) notes.push(`L1 page errors: ${page.errors.join('; ')}`);
     await page.close();
     // The floor on a page of its own, once the app's page is closed.
-    await addFloorRun(floor, calls, windows, clicks, server, browser);
+    // The first cycle warms PGlite up (addFloorRun): the click / floor rows are of the 45 after it.
+    await addFloorRun(floor, calls, windows, clicks, server, browser, L1_CYCLE.length);
   }
   const nativeL1 = (k) => nativeSql?.l1.map((run) => median(run[k]));
   const nativeL1All = (q) => nativeSql?.l1.map((run) => stats(Object.values(run).flat())[q]);
   report('L1 action, 1,000 jobs: p50 of 50 actions', p50, 'ms', '≤ 25 ms', { limit: 25, native: nativeL1All('median') });
   report('L1 action, 1,000 jobs: p95 of 50 actions', p95, 'ms', '≤ 50 ms', { limit: 50, native: nativeL1All('p95') });
   for (const k of kinds) report(`L1 ${k} (median of 10 or 20)`, perKind[k], 'ms', '', { native: nativeL1(k) });
-  clickFloorRows('L1', '50 clicks', floor);
+  clickFloorRows('L1', '45 clicks after a first cycle', floor);
   report('after L1: JS heap of the page', l1Heap, 'MB');
   report('after L1: tab memory (JS heap, app and PGlite WebAssembly memory)', l1Tab, 'MB');
 }
