@@ -1,29 +1,47 @@
-// What the benchmark learns of the labs from their Rust sources: the limits part's heaviest
-// accepted inputs (L3's and L4's bounds, read from the constants the app checks them by).
+// What the benchmark learns of the labs: the limits part's heaviest accepted inputs (L3's and
+// L4's bounds), read from the data files the app's constants are checked against
+// (src/labs/vacuum/model/limits.tsv, src/labs/pgq/model/limits.tsv; tests/limits.rs), never
+// from Rust.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../tests/e2e/harness.mjs';
+import { ROOT } from '../scripts/labs.mjs';
 
-// The limits part's heaviest accepted inputs where the smallest value is the heaviest (L3's
-// claim batch, L4's page): read from the app's source, so the bench follows the bounds.
-const rustConst = (file, name) => Number(fs.readFileSync(path.join(ROOT, file), 'utf8').match(new RegExp(`pub const ${name}: [^=]+= ([0-9_]+)`))[1].replace(/_/g, ''));
-// L3: a run is bounded by jobs × rounds (RUN_JOBS_MAX) and claims (RUN_CLAIMS_MAX) a table:
+/** A lab's model/limits.tsv (`key<TAB>value` lines, `#` comments) as numbers by key.
+ * @param {string} slug
+ * @returns {Record<string, number>} */
+export function labLimits(slug) {
+  const where = `src/labs/${slug}/model/limits.tsv`;
+  /** @type {Record<string, number>} */
+  const out = {};
+  for (const line of fs.readFileSync(path.join(ROOT, where), 'utf8').split(/\r?\n/)) {
+    if (!line.trim() || line.startsWith('#')) continue;
+    const [key, value] = line.split('\t');
+    const n = Number(value);
+    if (!Number.isInteger(n)) throw new Error(`${where}: ${key} is not a whole number`);
+    out[key.trim()] = n;
+  }
+  return new Proxy(out, {
+    get: (o, k) => {
+      if (typeof k === 'string' && !(k in o)) throw new Error(`${where}: no ${k}`);
+      return o[/** @type {string} */ (k)];
+    },
+  });
+}
+
+// L3: a run is bounded by jobs × rounds (run_jobs_max) and claims (run_claims_max) a table:
 // the heaviest it accepts, at the most jobs a round and at the most rounds, each with the
 // smallest batch allowed (the most claims, each reading the whole table); and the defaults.
 export const L3_LARGEST = (() => {
-  const c = (name) => rustConst(/^RUN_/.test(name) ? 'src/labs/vacuum/model/limits.rs' : 'src/labs/vacuum/model.rs', name);
-  const [jobsMax, roundsMax, runJobs, runClaims] = [c('JOBS_MAX'), c('ROUNDS_MAX'), c('RUN_JOBS_MAX'), c('RUN_CLAIMS_MAX')];
-  const heaviest = (jobs, rounds) => `${jobs}x${rounds}x${Math.ceil(jobs / Math.floor(runClaims / rounds))}`;
-  const rounds = Math.min(roundsMax, Math.floor(runJobs / jobsMax));
-  const jobs = Math.min(jobsMax, Math.floor(runJobs / roundsMax));
-  return [heaviest(jobsMax, rounds), heaviest(jobs, roundsMax), `${c('JOBS_DEFAULT')}x${c('ROUNDS_DEFAULT')}x${c('BATCH_DEFAULT')}`].join(',');
+  const c = labLimits('vacuum');
+  const heaviest = (jobs, rounds) => `${jobs}x${rounds}x${Math.ceil(jobs / Math.floor(c.run_claims_max / rounds))}`;
+  const rounds = Math.min(c.rounds_max, Math.floor(c.run_jobs_max / c.jobs_max));
+  const jobs = Math.min(c.jobs_max, Math.floor(c.run_jobs_max / c.rounds_max));
+  return [heaviest(c.jobs_max, rounds), heaviest(jobs, c.rounds_max), `${c.jobs_default}x${c.rounds_default}x${c.batch_default}`].join(',');
 })();
-// L4's side by side: at most RUN_PAGES_MAX pages a side (events ÷ page × rounds), so its
+// L4's side by side: at most run_pages_max pages a side (events ÷ page × rounds), so its
 // heaviest accepted run is the most events and rounds at the smallest page allowed.
 export const L4_LARGEST = (() => {
-  const compare = fs.readFileSync(path.join(ROOT, 'src/labs/pgq/model/compare.rs'), 'utf8');
-  const bound = (name) => compare.match(new RegExp(`pub const ${name}: \\(i64, i64, i64\\) = \\(([0-9_]+), ([0-9_]+)`)).slice(1).map((x) => Number(x.replace(/_/g, '')));
-  const pages = rustConst('src/labs/pgq/model/compare.rs', 'RUN_PAGES_MAX');
-  const [events, rounds] = [bound('EVENTS')[1], bound('ROUNDS')[1]];
-  return { events, rounds, page: Math.max(bound('PAGE')[0], Math.ceil(events / Math.floor(pages / rounds))) };
+  const c = labLimits('pgq');
+  const [events, rounds] = [c.events_max, c.rounds_max];
+  return { events, rounds, page: Math.max(c.page_min, Math.ceil(events / Math.floor(c.run_pages_max / rounds))) };
 })();

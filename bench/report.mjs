@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { ROOT } from '../tests/e2e/harness.mjs';
 
 export const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 5));
-// BENCH_ONLY=l2,l3 runs only those parts (native, sizes, start, link, l1, l2, l2big, l3, l4, limits):
+// BENCH_ONLY=l2,l3 runs only those parts (native, sizes, start, link, l1, l2, l2big, l3, l4, l4click, limits):
 // for trying. `limits` runs each lab's largest inputs once (minutes of CPU): only when named.
 export const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((x) => x.trim()) : null;
 export const want = (part) => !ONLY || ONLY.includes(part);
@@ -63,3 +63,38 @@ export function report(name, samples, unit, target = '', { limit, native, native
 export const say = (s) => console.log(`\n== ${s}`);
 export const sh = (cmd, args, opts = {}) =>
   execFileSync(cmd, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20, ...opts });
+
+/**
+ * The rows of a lab's click against its floor (bench/click-floor.mjs): p50 and p95 of each
+ * run's clicks and of the same calls on a bare worker, the ratio of each run's pair (≤ 1.2×,
+ * the issue's bound), and the worker round trips a click costs, with the count of each kind of
+ * click in a note. Every argument but `lab` and `what` holds one array per run, one value per
+ * click; `labels` names each click (the same in every run).
+ * @param {string} lab
+ * @param {string} what
+ * @param {{ click: number[][], floor: number[][], calls: number[][], statements: number[][], differ: number[], labels: string[] }} runs
+ */
+export function clickFloorRows(lab, what, { click, floor, calls, statements, differ, labels }) {
+  const per = (runs, q) => runs.map((xs) => stats(xs)[q]);
+  const [c50, c95, f50, f95] = [per(click, 'median'), per(click, 'p95'), per(floor, 'median'), per(floor, 'p95')];
+  const ratio = (a, b) => a.map((x, i) => (x != null && b[i] ? x / b[i] : null));
+  report(`${lab} click: p50 of ${what}`, c50, 'ms');
+  report(`${lab} click: p95 of ${what}`, c95, 'ms');
+  report(`${lab} floor: the same calls on a bare PGlite worker (same bridge, no app), p50`, f50, 'ms');
+  report(`${lab} floor: the same calls on a bare PGlite worker, p95`, f95, 'ms');
+  report(`${lab} click / floor, p50 (per run pair)`, ratio(c50, f50), '×', '≤ 1.2×', { limit: 1.2 });
+  report(`${lab} click / floor, p95 (per run pair)`, ratio(c95, f95), '×', '≤ 1.2×', { limit: 1.2 });
+  report(`${lab} worker round trips per click (median of ${what})`, calls.map(median), '');
+  report(`${lab} of those, calls that run SQL (query, exec, console)`, statements.map(median), '');
+  if (calls.length && labels.length) {
+    const kinds = [...new Set(labels)];
+    const each = kinds.map((k) => {
+      const n = calls[0].filter((_, i) => labels[i] === k);
+      const s = statements[0].filter((_, i) => labels[i] === k);
+      return `${k} ${median(n)} (${median(s)} with SQL)`;
+    });
+    notes.push(`${lab} worker round trips per click, by click (median, first run): ${each.join(', ')}`);
+  }
+  const wrong = differ.reduce((a, b) => a + b, 0);
+  if (wrong) notes.push(`${lab} floor: ${wrong} replayed call(s) ended otherwise (error or not) than in the app`);
+}

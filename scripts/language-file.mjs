@@ -5,8 +5,8 @@
 //
 // Run by Trunk's pre-build hook (Trunk.toml). Derived from the catalogs (assets/i18n/*.tsv) the
 // way build.rs derives the same file for the tests (build/i18n_keys.rs: language_file), byte
-// for byte; the native test `the_shipped_korean_file_is_the_catalogs_korean_column`
-// (src/ui/i18n.rs) compares the two. A test-only catalog (first line `# test-only: <feature>`)
+// for byte; tests/e2e/lang.test.mjs proves the two agree on the release (the app asks for the
+// address koreanUrl makes of this file, which hashes its bytes). A test-only catalog (first line `# test-only: <feature>`)
 // is left out unless QUEUE_LAB_FEATURES (comma-separated, as tests/e2e/harness.mjs reads it)
 // names its feature.
 //

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RUNS, median, notes, report, say } from '../report.mjs';
 import { labPage, tabMemory } from '../pages.mjs';
+import { labLimits } from '../labs.mjs';
 import { newPage, startPostgres, watchFrames, longestGap, DIST, ROOT } from '../../tests/e2e/harness.mjs';
 
 /**
@@ -20,14 +21,21 @@ const L3_SQL = Object.fromEntries(
 );
 // The article's claim explained, as the app puts it together (db::sql_file!'s `explain`).
 L3_SQL.explain_claim_article = vacSql('explain') + fs.readFileSync(path.join(ROOT, 'src/sql/jobs/claim_article.sql'), 'utf8');
+// The one jobs DDL before the script that calls it, as the app's sql::SETUP_TABLES has it.
+L3_SQL.setup_tables = vacSql('jobs_table') + L3_SQL.setup_tables;
 L3_SQL.clock_install = fs.readFileSync(path.join(ROOT, 'src/sql/lab/clock_install.sql'), 'utf8');
+// The app's defaults (src/labs/vacuum/model/limits.tsv): 20,000 jobs, 3 rounds, batches of 2,000.
+const L3_DEFAULTS = (() => {
+  const c = labLimits('vacuum');
+  return { jobs: c.jobs_default, rounds: c.rounds_default, batch: c.batch_default };
+})();
 async function l3Floor(server, browser) {
   const page = await newPage(browser);
   await page.goto(server.url + 'bench-bare.html');
   // PGlite's versioned folder, as the app finds it; the worker boots from the same prepared
   // data directory the app uses.
   const { dir } = JSON.parse(fs.readFileSync(path.join(DIST, 'pglite/pglite.json'), 'utf8'));
-  const ms = await page.evaluate(async ([sql, base]) => {
+  const ms = await page.evaluate(async ([sql, base, run]) => {
     // @ts-expect-error: the page's own address (the app's bridge, copied into dist/ for the run).
     const { open } = await import('./bare-bridge.js');
     const db = await open(base, 'worker.js', () => {});
@@ -39,7 +47,6 @@ async function l3Floor(server, browser) {
       await db.exec(sql.setup_tables);
       await db.exec(sql.setup_helpers);
     }
-    // The app's defaults (src/labs/vacuum/model.rs): 20,000 jobs, 3 rounds, batches of 2,000.
     const strategies = [
       ['vac_keep', 'complete_done', null],
       ['vac_delete', 'complete_delete', null],
@@ -65,14 +72,14 @@ async function l3Floor(server, browser) {
       await db.query(sql.measure_indexes, [`${schema}.jobs`]);
     };
     const t0 = performance.now();
-    for (let round = 1; round <= 3; round++) {
+    for (let round = 1; round <= run.rounds; round++) {
       for (const [schema, complete, cleanup] of strategies) {
         if (cleanup === 'partition') await db.query(sql.partition_open, [round]);
         await withSchema(schema, async () => {
-          if (cleanup === 'partition') await db.query(sql.enqueue_partition, [20000, round]);
-          else await db.query(sql.enqueue, [20000]);
+          if (cleanup === 'partition') await db.query(sql.enqueue_partition, [run.jobs, round]);
+          else await db.query(sql.enqueue, [run.jobs]);
           for (;;) {
-            const rows = (await db.query(sql.claim_batch, [2000])).rows;
+            const rows = (await db.query(sql.claim_batch, [run.batch])).rows;
             if (rows.length === 0) break;
             await db.query(sql[complete], [`{${rows.map((r) => r.id).join(',')}}`]);
           }
@@ -95,7 +102,7 @@ async function l3Floor(server, browser) {
       }
     }
     return performance.now() - t0;
-  }, [L3_SQL, 'pglite/' + dir]);
+  }, [L3_SQL, 'pglite/' + dir, L3_DEFAULTS]);
   await page.close();
   return ms;
 }

@@ -95,36 +95,22 @@ export function splitStatements(text) {
       continue;
     }
     begin();
-    if (c === "'") {
+    if (c === "'" || c === '"') {
+      // A string ('…', E'…' with backslash escapes) or a quoted identifier ("…"): a doubled
+      // quote stands for itself.
+      const string = c === "'";
       const before = text[i - 1];
-      const escapes = (before === 'E' || before === 'e') && !IDENT.test(text[i - 2] ?? ' ');
+      const escapes = string && (before === 'E' || before === 'e') && !IDENT.test(text[i - 2] ?? ' ');
       const at = line;
       let j = i + 1;
       for (;;) {
-        if (j >= n) unterminated('quoted string', at);
+        if (j >= n) unterminated(string ? 'quoted string' : 'quoted identifier', at);
         if (escapes && text[j] === '\\') {
           j += 2;
           continue;
         }
-        if (text[j] === "'") {
-          if (text[j + 1] === "'") {
-            j += 2;
-            continue;
-          }
-          break;
-        }
-        j++;
-      }
-      skipTo(j + 1);
-      continue;
-    }
-    if (c === '"') {
-      const at = line;
-      let j = i + 1;
-      for (;;) {
-        if (j >= n) unterminated('quoted identifier', at);
-        if (text[j] === '"') {
-          if (text[j + 1] === '"') {
+        if (text[j] === c) {
+          if (text[j + 1] === c) {
             j += 2;
             continue;
           }

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, newPage, shot, startPostgres, useSite, violations, runInConsole } from './harness.mjs';
+import { ROOT, newPage, shot, startPostgres, useSite, violations, runInConsole, consoleSteps } from './harness.mjs';
 
 const site = useSite();
 
@@ -160,28 +160,7 @@ for (const lang of ['en', 'ko']) {
 // notices each raised, psql's ON_ERROR_STOP=1, PostgreSQL's command tags, psql variables bound
 // as parameters, and a hint for what a tab cannot run.
 
-/** Each step of the console's last answer: { step, failed, head, stmt, summary, cells, notices,
- * note, echo, error, caret }. */
-async function steps(page) {
-  return page.$$eval('.console-result .console-step', (els) =>
-    els.map((el) => {
-      const text = (sel) => el.querySelector(sel)?.textContent.trim() ?? null;
-      return {
-        step: Number(el.dataset.step),
-        failed: el.dataset.failed === 'true',
-        stmt: text('pre.console-stmt'),
-        summary: text('.console-summary'),
-        cells: Array.from(el.querySelectorAll('table.result tbody tr'), (tr) => Array.from(tr.cells, (td) => td.textContent)),
-        notices: text('pre.console-notices'),
-        note: text('.console-note'),
-        echo: text('pre.console-echo'),
-        error: text('.error'),
-        caret: text('.error .caret'),
-        params: text('.console-params'),
-      };
-    }),
-  );
-}
+const steps = consoleSteps;
 
 test('several statements: each one\'s result in order, a table or PostgreSQL\'s command tag', async () => {
   const page = await openLab('en');

@@ -331,3 +331,27 @@ export async function runInConsole(page, sql) {
   await page.waitForFunction((n) => Number(/** @type {HTMLElement} */ (document.querySelector('.console-result')).dataset.answers) > n, before, { timeout: 60_000 });
   await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#console-run')).disabled);
 }
+
+/** Each step of the SQL console's last answer: { step, failed, stmt, summary, fields, cells,
+ * notices, note, echo, error, caret, params } (a text is null where the step has none). */
+export async function consoleSteps(page) {
+  return page.$$eval('.console-result .console-step', (els) =>
+    els.map((el) => {
+      const text = (sel) => el.querySelector(sel)?.textContent.trim() ?? null;
+      return {
+        step: Number(/** @type {HTMLElement} */ (el).dataset.step),
+        failed: /** @type {HTMLElement} */ (el).dataset.failed === 'true',
+        stmt: text('pre.console-stmt'),
+        summary: text('.console-summary'),
+        fields: Array.from(el.querySelectorAll('table.result thead th'), (th) => th.textContent),
+        cells: Array.from(el.querySelectorAll('table.result tbody tr'), (tr) => Array.from(/** @type {HTMLTableRowElement} */ (tr).cells, (td) => td.textContent)),
+        notices: text('pre.console-notices'),
+        note: text('.console-note'),
+        echo: text('pre.console-echo'),
+        error: text('.error'),
+        caret: text('.error .caret'),
+        params: text('.console-params'),
+      };
+    }),
+  );
+}

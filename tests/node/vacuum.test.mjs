@@ -24,14 +24,17 @@ const BATCH = 500;
 const sqlCache = new Map();
 /** The text of a statement exactly as the lab sends it: src/sql/vacuum/<name>.sql; the
  *  article's claim is L1's file (jobs/claim_article.sql); `explain_<claim>` is explain.sql
- *  followed by that claim's file, as the app's `sql_file!(…, explain …)` puts them together. */
+ *  followed by that claim's file, as the app's `sql_file!(…, explain …)` puts them together;
+ *  setup_tables and vacuum_full_setup follow jobs_table.sql (the one jobs DDL they call). */
 function sql(name) {
   if (!sqlCache.has(name)) {
     const file = (n) => readFileSync(n === 'claim_article'
       ? join(root, 'src/sql/jobs/claim_article.sql')
       : join(root, 'src/sql/vacuum', `${n}.sql`), 'utf8');
     const explained = /^explain_(.+)$/.exec(name);
-    sqlCache.set(name, explained ? file('explain') + file(explained[1]) : file(name));
+    // The scripts that call the one jobs DDL come after it, as the app's sql.rs puts them.
+    const withTable = name === 'setup_tables' || name === 'vacuum_full_setup';
+    sqlCache.set(name, explained ? file('explain') + file(explained[1]) : withTable ? file('jobs_table') + file(name) : file(name));
   }
   return sqlCache.get(name);
 }
@@ -440,22 +443,44 @@ test("partitions: DETACH + DROP of the finished round leaves 0 dead tuples and 0
   await assert.rejects(db.query(sql('partition_open'), [0]), /round must be 1 or more/);
 });
 
-test("the lab runs the article's table, index and claim verbatim, and its EXPLAIN is one line before the claim", () => {
-  const norm = (s) => s.replace(/--[^\n]*/g, '').replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')').trim();
-  const table = norm(`create table jobs (id bigint generated always as identity primary key, queue text not null default 'default', payload jsonb not null, status text not null default 'ready', priority int not null default 0, run_at timestamptz not null default now(), attempts int not null default 0, max_attempts int not null default 5, locked_until timestamptz, last_error text);`);
-  const index = norm(`create index jobs_ready on jobs (queue, priority desc, run_at) where status = 'ready';`);
-  const setup = norm(sql('setup_tables'));
-  for (const schema of ['vac_keep', 'vac_delete', 'vac_delete_vacuum', 'vac_rotate', 'vac_plan']) {
-    assert.ok(setup.includes(table.replace('create table jobs', `create table ${schema}.jobs`)), `${schema}: the article's table`);
-    assert.ok(setup.includes(index.replace('on jobs', `on ${schema}.jobs`)), `${schema}: the article's index`);
+test("every L3 table is the article's table and index (L1's schema.sql), column for column; the claim is verbatim, its EXPLAIN one line before it", async () => {
+  const db = await boot();
+  await db.exec(sql('vacuum_full_setup'));
+  // The article's table and index as L1 creates them (the first two statements of
+  // src/sql/jobs/schema.sql), in a schema of their own.
+  const article = readFileSync(join(root, 'src/sql/jobs/schema.sql'), 'utf8').split(';').slice(0, 2).join(';') + ';';
+  await db.exec(`create schema article; set search_path = article, lab, pg_catalog, public; ${article} set search_path = lab, pg_catalog, public;`);
+  const columns = async (schema) => (await db.query(
+    `select column_name, data_type, is_nullable, column_default, is_identity, identity_generation
+       from information_schema.columns where table_schema = $1 and table_name = 'jobs' order by ordinal_position`, [schema])).rows;
+  const indexes = async (schema) => (await db.query(
+    `select indexname, replace(indexdef, $1 || '.', 'S.') as def from pg_indexes
+      where schemaname = $1 and tablename = 'jobs' order by indexname`, [schema])).rows;
+  const want = await columns('article');
+  const wantIndexes = await indexes('article');
+  assert.equal(want.length, 10, "the article's ten columns");
+  assert.match(want.find((c) => c.column_name === 'run_at').column_default, /^lab\.now\(\)|^now\(\)/);
+  for (const schema of ['vac_keep', 'vac_delete', 'vac_delete_vacuum', 'vac_rotate', 'vac_plan', 'vac_scratch']) {
+    assert.deepEqual(await columns(schema), want, `${schema}: the article's columns`);
+    const got = await indexes(schema);
+    const extra = schema === 'vac_plan' ? [{ indexname: 'jobs_lease', def: 'CREATE INDEX jobs_lease ON S.jobs USING btree (locked_until) WHERE (status = \'running\'::text)' }] : [];
+    assert.deepEqual(got, [...wantIndexes, ...extra].sort((a, b) => a.indexname.localeCompare(b.indexname)), `${schema}: the article's indexes`);
   }
   // The partitioned table: the article's columns with `round` after id, the key (id, round).
-  const partitioned = table
-    .replace('create table jobs', 'create table vac_partition.jobs')
-    .replace('bigint generated always as identity primary key,', 'bigint generated always as identity, round int not null,')
-    .replace('last_error text);', 'last_error text, primary key (id, round)) partition by list (round);');
-  assert.ok(setup.includes(partitioned), 'vac_partition: the article\'s table, partitioned by round');
-  assert.ok(setup.includes(index.replace('on jobs', 'on vac_partition.jobs')), 'vac_partition: the article\'s index');
+  const partitioned = await columns('vac_partition');
+  assert.deepEqual(partitioned.map((c) => c.column_name), ['id', 'round', ...want.slice(1).map((c) => c.column_name)]);
+  assert.deepEqual(partitioned.filter((c) => c.column_name !== 'round'), want);
+  const shape = (await db.query(
+    `select pg_get_partkeydef('vac_partition.jobs'::regclass) as key,
+            (select pg_get_constraintdef(oid) from pg_constraint where conrelid = 'vac_partition.jobs'::regclass and contype = 'p') as pk,
+            (select indexdef from pg_indexes where schemaname = 'vac_partition' and indexname = 'jobs_ready') as ready`)).rows[0];
+  assert.deepEqual(shape, {
+    key: 'LIST (round)',
+    pk: 'PRIMARY KEY (id, round)',
+    ready: wantIndexes.find((i) => i.indexname === 'jobs_ready').def.replace('S.jobs USING', 'ONLY vac_partition.jobs USING'),
+  });
+  await db.close();
+  const norm = (s) => s.replace(/--[^\n]*/g, '').replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')').trim();
   const claim = norm(`update jobs set status = 'running', attempts = attempts + 1, locked_until = now() + interval '30 seconds' where id = (select id from jobs where (status = 'ready' and run_at <= now()) or (status = 'running' and locked_until < now()) order by priority desc, run_at for update skip locked limit 1) returning id, payload, attempts`);
   assert.equal(norm(sql('claim_article')), claim);
   assert.equal(norm(sql('explain')), 'explain (analyze, buffers, format json)');

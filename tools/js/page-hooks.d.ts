@@ -25,6 +25,8 @@ interface Window {
   __longTasks?: any[];
   __longObserver?: PerformanceObserver;
   __mapReads?: number;
+  // bench/click-floor.mjs: the calls the page sent its database workers, and their replies.
+  __calls?: any;
   bootMs?: number;
   __appWasm?: { memory?: WebAssembly.Memory };
   // End-to-end tests: what each one records in the page while it acts.

@@ -28,7 +28,11 @@ pub fn lab_schema() -> &'static str {
     target::lab_schema!("vacuum")
 }
 
-const SETUP_TABLES: &str = lab_sql!("vacuum/setup_tables.sql");
+/// The one jobs DDL, then the script that calls it (as the app's `sql::SETUP_TABLES`).
+const SETUP_TABLES: &str = concat!(
+    lab_sql!("vacuum/jobs_table.sql"),
+    lab_sql!("vacuum/setup_tables.sql")
+);
 const SETUP_HELPERS: &str = lab_sql!("vacuum/setup_helpers.sql");
 const TEARDOWN: &str = lab_sql!("vacuum/teardown.sql");
 const USE_STRATEGY: &str = lab_sql!("vacuum/use_strategy.sql");

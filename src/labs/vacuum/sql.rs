@@ -15,9 +15,25 @@ use crate::db::{sql_file, Conn, DbError, Param};
 use crate::labs::common::Explained;
 use serde::Deserialize;
 
+/// `vacuum/jobs_table.sql` (lab.jobs_table, the one DDL of every L3 table) followed by the
+/// script at `$path` that calls it, as one exec: the function is there wherever the script
+/// runs, a saved lab from before it included.
+macro_rules! with_jobs_table {
+    ($path:literal) => {
+        concat!(
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/src/sql/vacuum/jobs_table.sql"
+            )),
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/sql/", $path))
+        )
+    };
+}
+
 sql_file!(SETUP_CHECK, "vacuum/setup_check.sql");
 sql_file!(SETUP_EXTENSIONS, "vacuum/setup_extensions.sql");
-sql_file!(SETUP_TABLES, "vacuum/setup_tables.sql");
+/// The one jobs DDL (jobs_table.sql), then the script that calls it for each strategy's table.
+pub const SETUP_TABLES: &str = with_jobs_table!("vacuum/setup_tables.sql");
 sql_file!(SETUP_HELPERS, "vacuum/setup_helpers.sql");
 sql_file!(TEARDOWN, "vacuum/teardown.sql");
 sql_file!(USE_STRATEGY, "vacuum/use_strategy.sql");
@@ -37,7 +53,8 @@ sql_file!(LONG_TX_RELEASE, "vacuum/long_tx_release.sql");
 sql_file!(PAGE_MAP, "vacuum/page_map.sql");
 sql_file!(AUTOVACUUM_SETTINGS, "vacuum/autovacuum_settings.sql");
 sql_file!(SET_AUTOVACUUM, "vacuum/set_autovacuum.sql");
-sql_file!(VACUUM_FULL_SETUP, "vacuum/vacuum_full_setup.sql");
+/// The one jobs DDL (jobs_table.sql), then the scratch table's script, which calls it.
+pub const VACUUM_FULL_SETUP: &str = with_jobs_table!("vacuum/vacuum_full_setup.sql");
 sql_file!(VACUUM_FULL_LOCK, "vacuum/vacuum_full_lock.sql");
 sql_file!(VACUUM_FULL, "vacuum/vacuum_full.sql");
 sql_file!(RELATION_FILE, "vacuum/relation_file.sql");

@@ -1,4 +1,5 @@
--- L3 tables: the article's jobs table and partial index, verbatim, once per strategy.
+-- L3 tables: the article's jobs table and partial index, once per strategy, each from the
+-- one DDL of jobs_table.sql (lab.jobs_table), which runs first in the same exec.
 -- Each strategy has its own schema, so every statement of the lab names `jobs` exactly as
 -- the article does; use_strategy.sql puts one schema on the search path before a
 -- strategy's statements run.
@@ -14,69 +15,11 @@
 --               round's partition, created ahead, can already take new jobs
 --   vac_plan    the claim-plan viewer: the same table plus one more partial index
 --               (jobs_lease) so the lease branch of the index-friendly claim has an index
--- Parameterless: runs as one exec.
-create schema if not exists vac_keep;
-create schema if not exists vac_delete;
-create schema if not exists vac_delete_vacuum;
-create schema if not exists vac_rotate;
-create schema if not exists vac_partition;
-create schema if not exists vac_plan;
-
-create table vac_keep.jobs (
-  id           bigint generated always as identity primary key,
-  queue        text        not null default 'default',
-  payload      jsonb       not null,
-  status       text        not null default 'ready',
-  priority     int         not null default 0,
-  run_at       timestamptz not null default now(),
-  attempts     int         not null default 0,
-  max_attempts int         not null default 5,
-  locked_until timestamptz,
-  last_error   text
-);
-create index jobs_ready on vac_keep.jobs (queue, priority desc, run_at) where status = 'ready';
-
-create table vac_delete.jobs (
-  id           bigint generated always as identity primary key,
-  queue        text        not null default 'default',
-  payload      jsonb       not null,
-  status       text        not null default 'ready',
-  priority     int         not null default 0,
-  run_at       timestamptz not null default now(),
-  attempts     int         not null default 0,
-  max_attempts int         not null default 5,
-  locked_until timestamptz,
-  last_error   text
-);
-create index jobs_ready on vac_delete.jobs (queue, priority desc, run_at) where status = 'ready';
-
-create table vac_delete_vacuum.jobs (
-  id           bigint generated always as identity primary key,
-  queue        text        not null default 'default',
-  payload      jsonb       not null,
-  status       text        not null default 'ready',
-  priority     int         not null default 0,
-  run_at       timestamptz not null default now(),
-  attempts     int         not null default 0,
-  max_attempts int         not null default 5,
-  locked_until timestamptz,
-  last_error   text
-);
-create index jobs_ready on vac_delete_vacuum.jobs (queue, priority desc, run_at) where status = 'ready';
-
-create table vac_rotate.jobs (
-  id           bigint generated always as identity primary key,
-  queue        text        not null default 'default',
-  payload      jsonb       not null,
-  status       text        not null default 'ready',
-  priority     int         not null default 0,
-  run_at       timestamptz not null default now(),
-  attempts     int         not null default 0,
-  max_attempts int         not null default 5,
-  locked_until timestamptz,
-  last_error   text
-);
-create index jobs_ready on vac_rotate.jobs (queue, priority desc, run_at) where status = 'ready';
+-- Parameterless: runs as one exec, after jobs_table.sql.
+select lab.jobs_table('vac_keep');
+select lab.jobs_table('vac_delete');
+select lab.jobs_table('vac_delete_vacuum');
+select lab.jobs_table('vac_rotate');
 
 -- Rotation by partitions. The article's columns, plus `round`: the period a job belongs
 -- to, the partition key. A server would partition by time (`partition by range
@@ -88,35 +31,9 @@ create index jobs_ready on vac_rotate.jobs (queue, priority desc, run_at) where 
 -- Cost 2: a job must be inserted with its round, into a partition that exists:
 -- lab.partition_open (setup_helpers.sql) creates the next round's ahead of time.
 -- Indexes made on the parent (the primary key, jobs_ready) are made on every partition.
-create table vac_partition.jobs (
-  id           bigint generated always as identity,
-  round        int         not null,
-  queue        text        not null default 'default',
-  payload      jsonb       not null,
-  status       text        not null default 'ready',
-  priority     int         not null default 0,
-  run_at       timestamptz not null default now(),
-  attempts     int         not null default 0,
-  max_attempts int         not null default 5,
-  locked_until timestamptz,
-  last_error   text,
-  primary key (id, round)
-) partition by list (round);
-create index jobs_ready on vac_partition.jobs (queue, priority desc, run_at) where status = 'ready';
+select lab.jobs_table('vac_partition', by_round => true);
 
-create table vac_plan.jobs (
-  id           bigint generated always as identity primary key,
-  queue        text        not null default 'default',
-  payload      jsonb       not null,
-  status       text        not null default 'ready',
-  priority     int         not null default 0,
-  run_at       timestamptz not null default now(),
-  attempts     int         not null default 0,
-  max_attempts int         not null default 5,
-  locked_until timestamptz,
-  last_error   text
-);
-create index jobs_ready on vac_plan.jobs (queue, priority desc, run_at) where status = 'ready';
+select lab.jobs_table('vac_plan');
 -- Not in the article: lets the lease branch ("running and the lease has run out") be found
 -- through an index instead of a scan of the whole table.
 create index jobs_lease on vac_plan.jobs (locked_until) where status = 'running';

@@ -5,3 +5,4 @@ drop schema if exists vac_keep, vac_delete, vac_delete_vacuum, vac_rotate, vac_p
 drop function if exists lab.set_table_autovacuum(regclass, int, float8, int);
 drop function if exists lab.partition_open(int);
 drop function if exists lab.partition_drop(int);
+drop function if exists lab.jobs_table(text, boolean);

@@ -42,7 +42,11 @@ mod jobs {
 
 mod vacuum {
     pub const SETUP_EXTENSIONS: &str = lab_sql!("vacuum/setup_extensions.sql");
-    pub const SETUP_TABLES: &str = lab_sql!("vacuum/setup_tables.sql");
+    // The one jobs DDL, then the script that calls it (as the app's `sql::SETUP_TABLES`).
+    pub const SETUP_TABLES: &str = concat!(
+        lab_sql!("vacuum/jobs_table.sql"),
+        lab_sql!("vacuum/setup_tables.sql")
+    );
     pub const SETUP_HELPERS: &str = lab_sql!("vacuum/setup_helpers.sql");
     pub const TEARDOWN: &str = lab_sql!("vacuum/teardown.sql");
     pub const USE_STRATEGY: &str = lab_sql!("vacuum/use_strategy.sql");

@@ -1,0 +1,69 @@
+// L4: one click at a time (send, tick, receive, ack for billing), from the click until the
+// page shows its outcome, beside its floor: the calls each click sent, again on a bare PGlite
+// worker (bench/click-floor.mjs). BENCH_ONLY=l4click.
+import { RUNS, notes, say, clickFloorRows } from '../report.mjs';
+import { recordCalls, callsSoFar, recording, floorRuns, addFloorRun } from '../click-floor.mjs';
+import { newPage, startPostgres, pgqIdle } from '../../tests/e2e/harness.mjs';
+
+// One event's way through the queue, [label, selector]: sent, cut into a batch by a tick,
+// received by billing and acked.
+const L4_CYCLE = [
+  ['send', '#send-one'],
+  ['tick', '#tick'],
+  ['receive', '#consumer-billing [data-act="receive"]'],
+  ['ack', '#consumer-billing [data-act="ack"]'],
+];
+
+/** Clicks `sel` once the lab takes input; the ms until the outcome line shows a new text and
+ * the lab takes input again. */
+async function timeClick(page, sel) {
+  await pgqIdle(page);
+  await page.waitForSelector(`${sel}:not([disabled])`, { timeout: 30000 });
+  return page.evaluate(async (s) => {
+    const outcome = () => document.querySelector('#last-outcome')?.textContent ?? '';
+    const before = outcome();
+    const t0 = performance.now();
+    /** @type {HTMLElement} */ (document.querySelector(s)).click();
+    await /** @type {Promise<void>} */ (new Promise((resolve) => {
+      const check = () => {
+        const tick = /** @type {HTMLButtonElement | null} */ (document.querySelector('#tick'));
+        const idle = tick && !tick.disabled && document.querySelector('.pgq-lab')?.getAttribute('aria-busy') === 'false';
+        if (outcome() !== before && idle) resolve();
+        else requestAnimationFrame(check);
+      };
+      check();
+    }));
+    return performance.now() - t0;
+  }, sel);
+}
+
+export async function l4click({ server, browser }) {
+  say(`L4: clicks, ${RUNS} runs of 1 + 10 × (send, tick, receive, ack), each beside its floor`);
+  const floor = floorRuns();
+  for (let r = 0; r < RUNS; r++) {
+    const page = await newPage(browser);
+    await recordCalls(page);
+    await page.goto(server.url + '?lang=en#/pgq');
+    await startPostgres(page);
+    await page.waitForSelector('#tick', { timeout: 60000 });
+    await pgqIdle(page);
+    /** @type {[number, number][]} */
+    const windows = [];
+    const clicks = [];
+    for (let c = 0; c < 11; c++) {
+      for (const [label, sel] of L4_CYCLE) {
+        const from = await callsSoFar(page);
+        clicks.push(await timeClick(page, sel));
+        windows.push([from, await callsSoFar(page)]);
+        if (r === 0 && c > 0) floor.labels.push(label);
+      }
+    }
+    const calls = await recording(page);
+    if (page.errors.length) notes.push(`L4 click page errors: ${page.errors.join('; ')}`);
+    await page.close();
+    // The floor on a page of its own, once the app's page is closed.
+    // The first cycle warms PGlite up (addFloorRun): the figures are of the 40 after it.
+    await addFloorRun(floor, calls, windows, clicks, server, browser, L4_CYCLE.length);
+  }
+  clickFloorRows('L4', '40 clicks', floor);
+}
