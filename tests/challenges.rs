@@ -160,3 +160,155 @@ fn l1_challenges_are_well_formed() {
     }
     assert!(JOBS.len() >= 4);
 }
+
+// L4 (pgq): PgQue's rotating queue.
+
+use queue_lab::labs::pgq::challenges::CHALLENGES as PGQ;
+use queue_lab::labs::pgq::model::{
+    Action as PgqAction, Lab as Pgq, DEAD_SECONDS, ROTATION_SECONDS,
+};
+
+fn receive(consumer: &str) -> PgqAction {
+    PgqAction::Receive {
+        consumer: consumer.into(),
+        max: 100,
+    }
+}
+
+fn ack(consumer: &str) -> PgqAction {
+    PgqAction::AckHeld(consumer.into())
+}
+
+fn part(sub: &str) -> PgqAction {
+    PgqAction::ReceiveCoop {
+        consumer: "audit".into(),
+        sub: sub.into(),
+        max: 100,
+    }
+}
+
+fn ack_part(sub: &str) -> PgqAction {
+    PgqAction::AckCoop {
+        consumer: "audit".into(),
+        sub: sub.into(),
+    }
+}
+
+fn kill(sub: &str) -> PgqAction {
+    PgqAction::Kill {
+        consumer: "audit".into(),
+        sub: sub.into(),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn l4_challenges_are_solved_by_their_solutions_only() {
+    each_is_solved_by_its_solution_only::<Pgq>(&PGQ).await;
+}
+
+/// Rotation held back by both consumers (neither moved), or by none (both acked a batch
+/// after step 2), is not one consumer holding it.
+#[wasm_bindgen_test]
+async fn l4_stall_is_one_consumer_behind_not_both_or_none() {
+    let c = find(&PGQ, "pgq-stall");
+    let past = PgqAction::Advance(ROTATION_SECONDS + 1);
+    assert!(!solved_after::<Pgq>(c, vec![past.clone()]).await);
+    let both = vec![
+        PgqAction::SendOne,
+        PgqAction::Tick,
+        receive("billing"),
+        ack("billing"),
+        receive("email"),
+        ack("email"),
+        past,
+    ];
+    assert!(!solved_after::<Pgq>(c, both).await);
+}
+
+/// An event whose transaction committed before the tick, or one that never committed, is not
+/// late.
+#[wasm_bindgen_test]
+async fn l4_late_event_needs_a_transaction_open_across_the_tick() {
+    use PgqAction::*;
+    let c = find(&PGQ, "pgq-late-event");
+    let ordinary = vec![SendOne, Tick, receive("billing")];
+    assert!(!solved_after::<Pgq>(c, ordinary).await);
+    let committed_first = vec![Prepare, CommitPrepared, Tick, receive("billing")];
+    assert!(!solved_after::<Pgq>(c, committed_first).await);
+    let rolled_back = vec![
+        Prepare,
+        SendOne,
+        Tick,
+        receive("billing"),
+        ack("billing"),
+        RollbackPrepared,
+        Tick,
+        receive("billing"),
+    ];
+    assert!(!solved_after::<Pgq>(c, rolled_back).await);
+}
+
+/// billing and email sharing an event is not a new consumer's; a consumer subscribed after
+/// the event's tick never sees it; an acked batch is not held.
+#[wasm_bindgen_test]
+async fn l4_fan_out_needs_a_new_consumer_holding_the_same_event() {
+    use PgqAction::*;
+    let c = find(&PGQ, "pgq-fan-out");
+    let old_pair = vec![SendOne, Tick, receive("billing"), receive("email")];
+    assert!(!solved_after::<Pgq>(c, old_pair).await);
+    let too_late = vec![
+        SendOne,
+        Tick,
+        Subscribe("audit".into()),
+        Tick,
+        receive("billing"),
+        receive("audit"),
+    ];
+    assert!(!solved_after::<Pgq>(c, too_late).await);
+    let acked = vec![
+        Subscribe("audit".into()),
+        SendOne,
+        Tick,
+        receive("audit"),
+        ack("audit"),
+        receive("billing"),
+    ];
+    assert!(!solved_after::<Pgq>(c, acked).await);
+}
+
+/// A member that acks leaves nothing to take over, and a dead member's batch is not taken
+/// over before the dead interval.
+#[wasm_bindgen_test]
+async fn l4_takeover_needs_a_dead_member_and_the_dead_interval() {
+    use PgqAction::*;
+    let c = find(&PGQ, "pgq-takeover");
+    let acked = vec![
+        part("w1"),
+        part("w2"),
+        ack_part("w1"),
+        ack_part("w2"),
+        Advance(DEAD_SECONDS + 1),
+        part("w2"),
+    ];
+    assert!(!solved_after::<Pgq>(c, acked).await);
+    let too_soon = vec![
+        part("w1"),
+        part("w2"),
+        kill("w1"),
+        ack_part("w2"),
+        part("w2"),
+    ];
+    assert!(!solved_after::<Pgq>(c, too_soon).await);
+}
+
+#[wasm_bindgen_test]
+fn l4_challenges_are_well_formed() {
+    let mut ids = std::collections::HashSet::new();
+    for c in &PGQ {
+        assert!((1..=MAX_HINTS).contains(&c.hints.len()), "{}", c.id);
+        assert!(!(c.solution)().is_empty(), "{}", c.id);
+        assert!(c.id.starts_with("pgq-"), "{}", c.id);
+        assert!(ids.insert(c.id), "{} twice", c.id);
+    }
+    assert!(PGQ.len() >= 4);
+}
