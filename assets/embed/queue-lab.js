@@ -10,13 +10,16 @@
  *   height  starting height in CSS pixels (default 600); the lab then sizes the frame
  *   step    tour step to open at, 1–99 (optional; labs with a guided tour run that step's
  *           actions on a fresh database, a step the tour lacks is refused with a note)
+ *   challenge  a challenge's id, e.g. jobs-dead (optional; the lab opens with that challenge
+ *           started: its starting state, its hints, and its check after each action — an
+ *           exercise in a docs page. An id the lab lacks is refused with a note)
  *   theme   light | dark | auto (default auto: the system's); match the host page's theme
  *   src     base URL of the lab site (optional, resolved against the page). Default: the
  *           directory this script was loaded from — or, when that directory is the site's
  *           `embed/` folder (where the site ships this kit), its parent. So the kit works
  *           from a sub-path such as /docs/queue-lab/.
  *
- * The element creates <iframe src="<base>/?lab=<id>&lang=<ko|en>[&theme=light|dark]&embed=1[&step=N]"> with a
+ * The element creates <iframe src="<base>/?lab=<id>&lang=<ko|en>[&theme=light|dark]&embed=1[&step=N][&challenge=ID]"> with a
  * title and loading="lazy". The lab, in embed mode, posts
  *   window.parent.postMessage({ type: 'queue-lab:size', height: <px> }, '*')
  * and the element takes the new height only when the message comes from its own iframe
@@ -91,6 +94,12 @@
     return step >= 1 && step <= MAX_STEP ? step : null;
   }
 
+  /** A challenge id as the labs write them (lowercase words and hyphens), else null. */
+  function pickChallenge(value) {
+    var id = String(value || '').trim();
+    return /^[a-z0-9]+(-[a-z0-9]+)*$/.test(id) && id.length <= 64 ? id : null;
+  }
+
   /** The lab's URL for these options; `base` defaults to the kit's base. */
   function labUrl(options) {
     var base = new URL(options.base || defaultBase(), document.baseURI);
@@ -104,6 +113,8 @@
     url.searchParams.set('embed', '1');
     var step = pickStep(options.step == null ? null : String(options.step));
     if (step !== null) url.searchParams.set('step', String(step));
+    var challenge = pickChallenge(options.challenge);
+    if (challenge !== null) url.searchParams.set('challenge', challenge);
     return url.href;
   }
 
@@ -121,7 +132,7 @@
 
   class QueueLabElement extends HTMLElement {
     static get observedAttributes() {
-      return ['lab', 'lang', 'step', 'src', 'height', 'theme'];
+      return ['lab', 'lang', 'step', 'challenge', 'src', 'height', 'theme'];
     }
 
     constructor() {
@@ -177,7 +188,8 @@
         lab: lab,
         lang: lang,
         theme: this.getAttribute('theme'),
-        step: this.getAttribute('step')
+        step: this.getAttribute('step'),
+        challenge: this.getAttribute('challenge')
       });
       if (this._frame && this._frame.src === src) return;
       var frame = document.createElement('iframe');

@@ -8,7 +8,8 @@
 //! - A lab on PostgreSQL (`needs_postgres`) also: `sql.rs` (its statements) and `rows.rs`
 //!   (the rows they return).
 //! - A lab may also hold `share.rs` (its share link, through the one codec `labs::share`) and `tour.rs`
-//!   (its guided tour's steps, a `labs::guide::Tour`).
+//!   (its guided tour's steps, a `labs::guide::Tour`) and `challenges.rs` (its challenges, in
+//!   the tour's format, `labs::challenge::Challenge`).
 //! - Nothing else at the top. Anything more goes in a folder named after the file it belongs
 //!   to (`model/` for `model.rs`'s child modules, `tour/` for `tour.rs`'s tests, …) or in `view/`.
 
@@ -19,7 +20,7 @@ const REQUIRED: &[&str] = &["lab.tsv", "mod.rs", "model.rs", "view/mod.rs"];
 /// What a lab that needs PostgreSQL holds as well.
 const REQUIRED_WITH_POSTGRES: &[&str] = &["sql.rs", "rows.rs"];
 /// What a lab may hold besides.
-const ALLOWED: &[&str] = &["share.rs", "tour.rs"];
+const ALLOWED: &[&str] = &["share.rs", "tour.rs", "challenges.rs"];
 
 /// What is wrong with the lab folder `dir` against the skeleton (empty: nothing).
 fn skeleton_problems(dir: &Path, needs_postgres: bool) -> Vec<String> {

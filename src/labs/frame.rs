@@ -3,6 +3,7 @@
 //! tour and the lab's own panels, Reset and the share link, and below them the session's
 //! SQL log and console.
 
+use super::challenge::{ChallengeList, Challenges};
 use super::guide::{share_url, Guide, ReplayCut, ShareLink, Tour};
 use super::harness::{LabHarness, LabModel};
 use crate::ctx::use_ctx;
@@ -19,7 +20,8 @@ use queue_lab_core::i18n::Key;
 /// - `waiting`: shown until Postgres is ready and the lab set up;
 /// - `share`: the lab's state as share-link text (its codec);
 /// - `reset`: the Reset button's catalog key, for a lab that has one (`#<slug>-reset`);
-/// - `console`: the SQL console's placeholder.
+/// - `console`: the SQL console's placeholder;
+/// - `challenges`: the lab's challenges, shown under the tour, for a lab that has them.
 #[component]
 pub fn LabFrame<M: LabModel>(
     harness: LabHarness<M>,
@@ -32,6 +34,7 @@ pub fn LabFrame<M: LabModel>(
     share: fn(&M) -> String,
     #[prop(optional)] reset: Option<Key>,
     console: &'static str,
+    #[prop(optional)] challenges: Option<Challenges<M>>,
     children: ChildrenFn,
 ) -> impl IntoView {
     let ctx = use_ctx();
@@ -62,6 +65,7 @@ pub fn LabFrame<M: LabModel>(
             <ReplayCut cut=guide.cut/>
             <Show when=ready fallback=waiting>
                 <Tour guide=guide harness=harness title=tour_title busy=busy/>
+                {challenges.map(|c| view! { <ChallengeList challenges=c harness busy/> })}
                 {children.with_value(|c| c())}
                 <div class="panel row">
                     {reset}

@@ -11,6 +11,7 @@
 //! [`ALL`] and its keeper from them, and `scripts/labs.mjs` reads the same files for the
 //! first screen, the embedding kit and the e2e page list.
 
+pub mod challenge;
 pub mod common;
 pub mod frame;
 pub mod guide;

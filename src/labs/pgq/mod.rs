@@ -3,6 +3,7 @@
 //! consumers.rs subscribing and cooperative consumers, compare.rs the side by side); sql.rs
 //! its statements; rows.rs the rows they return; share.rs the share link;
 //! tour.rs the guided tour's steps; view/ components.
+pub mod challenges;
 pub mod model;
 pub mod rows;
 pub mod share;

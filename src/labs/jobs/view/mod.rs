@@ -9,6 +9,7 @@ use super::model::{self, Action, EnqueueInput, Lab, Snapshot, WorkerId};
 use super::tour::TOUR;
 use crate::ctx::use_ctx;
 use crate::keys;
+use crate::labs::challenge::Challenges;
 use crate::labs::frame::{LabFrame, SplitColumns};
 use crate::labs::guide::Guide;
 use crate::labs::harness::LastOutcome;
@@ -44,6 +45,7 @@ impl Ui {
 pub fn JobsLab() -> impl IntoView {
     let ctx = use_ctx();
     let (guide, harness) = Guide::<Lab>::start(ctx, &TOUR, crate::labs::jobs::share::decode);
+    let challenges = Challenges::new(ctx, harness, &crate::labs::jobs::challenges::CHALLENGES);
     let (lab, snap, last) = (harness.lab, harness.snap, harness.last);
     // Memos: the jobs table's rows read these, and only rows whose answer changes redraw.
     let touched =
@@ -65,7 +67,7 @@ pub fn JobsLab() -> impl IntoView {
             intro=move || view! { <p class="lead">{ctx.t(keys::JOBS_INTRO)}</p> }
             waiting=move || view! { <p class="muted">{ctx.t(keys::JOBS_NEEDS_POSTGRES)}</p> }
             share=|l| crate::labs::jobs::share::encode(&l.history)
-            reset=keys::JOBS_RESET
+            reset=keys::JOBS_RESET challenges=challenges
             console="select id, status, attempts, run_at, locked_until from jobs;">
             // On a wide screen two columns: what you press on the left, and, kept in
             // view beside it, the table the action changed and the SQL it ran.

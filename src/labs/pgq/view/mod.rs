@@ -12,6 +12,7 @@ use super::model::{self, Action, Lab};
 use super::tour::TOUR;
 use crate::ctx::use_ctx;
 use crate::keys;
+use crate::labs::challenge::Challenges;
 use crate::labs::frame::{LabFrame, SplitColumns};
 use crate::labs::guide::Guide;
 use crate::labs::harness::{Explain, LastOutcome};
@@ -75,6 +76,7 @@ pub fn PgqLab() -> impl IntoView {
         disabled,
     };
     let working = Signal::derive(move || harness.working());
+    let challenges = Challenges::new(ctx, harness, &crate::labs::pgq::challenges::CHALLENGES);
 
     let intro = move || {
         view! {
@@ -93,7 +95,7 @@ pub fn PgqLab() -> impl IntoView {
             intro=intro
             waiting=move || view! { <p class="muted">{ctx.t(keys::PGQ_NEEDS_POSTGRES)}</p> }
             share=|l| crate::labs::pgq::share::encode(&l.history)
-            reset=keys::PGQ_ACTION_RESET
+            reset=keys::PGQ_ACTION_RESET challenges=challenges
             console="select * from pgque.get_consumer_info('orders');">
             // On a wide screen two columns: the producer, ticker and housekeeping on the
             // left; the consumers, where a receive shows its events, beside the SQL that

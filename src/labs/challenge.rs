@@ -1,0 +1,347 @@
+//! A lab's challenges: a goal the learner reaches with the lab's buttons and its SQL console,
+//! checked by the lab's own PostgreSQL after each action or console statement.
+//!
+//! A challenge is declared beside its lab's tour (`labs/<slug>/challenges.rs`), in the tour's
+//! format: catalog keys for what the learner reads, `fn() -> Vec<Action>` for what replays.
+//! - `start`: the starting state, replayed on a fresh database (as a share link replays);
+//! - `check`: one statement over the lab's tables (its file in `src/sql/<slug>/challenge/`)
+//!   that returns one row with one boolean column, `solved`; it reads only what the learner
+//!   can read from the console, and it shows in the SQL log like every other statement;
+//! - up to [`MAX_HINTS`] hints, revealed one at a time;
+//! - `solution`: the actions that solve it, replayed one step at a time on request;
+//! - `why`: why it matters, shown once it is solved.
+//!
+//! Progress (the ids of the challenges solved) stays in the browser (`localStorage`,
+//! [`STORE_KEY`]). `?challenge=<id>` (the embedding kit's `challenge` attribute) opens the lab
+//! with that challenge started.
+//!
+//! Not for: a lab's rules (its model) or its checks' SQL (its `src/sql/` folder).
+
+use super::harness::{LabHarness, LabModel, Last};
+use crate::ctx::{use_ctx, Ctx};
+use crate::keys;
+use crate::runner::{Scope, Work};
+use leptos::prelude::*;
+use queue_lab_core::i18n::{Key, Msg};
+use serde::Deserialize;
+
+/// A challenge has at most this many hints.
+pub const MAX_HINTS: usize = 3;
+
+/// Where the solved challenges' ids are kept, as a JSON array.
+pub const STORE_KEY: &str = "queue-lab-challenges";
+
+/// One challenge of a lab (see the module's header).
+pub struct Challenge<A> {
+    /// Unique across the site, prefixed with the lab's slug (`jobs-run-twice`): the link's
+    /// `?challenge=` and the key progress is kept under.
+    pub id: &'static str,
+    /// The goal, in one sentence.
+    pub goal: Key,
+    pub start: fn() -> Vec<A>,
+    /// One statement returning one row: `solved boolean`.
+    pub check: &'static str,
+    pub hints: &'static [Key],
+    /// How the solution goes, in words, beside its replay.
+    pub solution_text: Key,
+    pub solution: fn() -> Vec<A>,
+    pub why: Key,
+}
+
+/// The check's one row.
+#[derive(Deserialize)]
+struct Checked {
+    solved: bool,
+}
+
+/// Runs a challenge's check on `c`: whether the lab's state now meets its goal.
+pub async fn check(c: &impl crate::db::Conn, sql: &str) -> Result<bool, crate::db::DbError> {
+    Ok(c.query::<Checked>(sql, &[])
+        .await?
+        .first()
+        .is_some_and(|r| r.solved))
+}
+
+/// The ids of the challenges solved in this browser.
+pub fn solved_ids() -> Vec<String> {
+    window()
+        .local_storage()
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_item(STORE_KEY).ok().flatten())
+        .and_then(|text| serde_json::from_str::<Vec<String>>(&text).ok())
+        .unwrap_or_default()
+}
+
+/// Keeps `id` among the solved (once).
+fn remember_solved(id: &str) {
+    let mut ids = solved_ids();
+    if ids.iter().any(|i| i == id) {
+        return;
+    }
+    ids.push(id.to_owned());
+    if let (Ok(Some(store)), Ok(text)) = (window().local_storage(), serde_json::to_string(&ids)) {
+        let _ = store.set_item(STORE_KEY, &text);
+    }
+}
+
+/// The challenge the address asks for (`?challenge=<id>`), by its place in `list`; `Err`
+/// names an id this lab does not have.
+pub fn opening<A>(list: &[Challenge<A>]) -> Option<Result<usize, Msg>> {
+    let raw = crate::ctx::query_param("challenge")?;
+    Some(
+        list.iter()
+            .position(|c| c.id == raw)
+            .ok_or_else(|| Msg::new(keys::CHALLENGE_ERR_ID).arg("id", raw)),
+    )
+}
+
+/// The state of a lab's challenges on its page: which one is under way, how far its hints
+/// and its solution's replay have gone, and whether its check passes now.
+pub struct Challenges<M: LabModel> {
+    pub list: &'static [Challenge<M::Action>],
+    pub active: RwSignal<Option<usize>>,
+    hints: RwSignal<usize>,
+    /// Steps of the solution replayed so far; `None`: the solution is not shown.
+    replayed: RwSignal<Option<usize>>,
+    /// The active challenge's check, as of the last state it ran on.
+    solved_now: RwSignal<bool>,
+    /// Ids solved in this browser (mirrors [`STORE_KEY`]).
+    solved: RwSignal<Vec<String>>,
+    /// What is announced to assistive technology when a challenge is solved.
+    announce: RwSignal<Option<Msg>>,
+    /// Checks run so far on this page (`data-checks`: a test waits for the next one).
+    checks: RwSignal<u64>,
+}
+
+impl<M: LabModel> Clone for Challenges<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<M: LabModel> Copy for Challenges<M> {}
+
+impl<M: LabModel> Challenges<M> {
+    /// The lab's challenges, with the check wired to the harness: after each new state on
+    /// screen (an action, a console statement, a reset), the active challenge's check runs.
+    pub fn new(ctx: Ctx, harness: LabHarness<M>, list: &'static [Challenge<M::Action>]) -> Self {
+        let c = Challenges {
+            list,
+            active: RwSignal::new(None),
+            hints: RwSignal::new(0),
+            replayed: RwSignal::new(None),
+            solved_now: RwSignal::new(false),
+            solved: RwSignal::new(solved_ids()),
+            announce: RwSignal::new(None),
+            checks: RwSignal::new(0),
+        };
+        Effect::new(move |_| {
+            harness.snap.track();
+            let Some(i) = c.active.get() else {
+                return;
+            };
+            let Some(runner) = ctx.runner_untracked() else {
+                return;
+            };
+            let sql = c.list[i].check;
+            runner.spawn(Scope::Lab(M::ID), None, async move |w: &Work| {
+                let solved = check(w.db(), sql).await?;
+                // The learner may have started another challenge meanwhile.
+                if c.active.try_get_untracked().flatten() == Some(i) {
+                    c.checked(i, solved);
+                }
+                Ok(())
+            });
+        });
+        // `?challenge=<id>`: start it once Postgres is ready (after the lab's own first run,
+        // which the harness's effect, made before this one, queues first).
+        let opened = StoredValue::new(false);
+        Effect::new(move |_| {
+            if ctx.runner().is_none() || opened.get_value() {
+                return;
+            }
+            opened.set_value(true);
+            match opening(list) {
+                Some(Ok(i)) => c.start(harness, i),
+                Some(Err(m)) => harness.last.set(Some(Last::Refused(m))),
+                None => {}
+            }
+        });
+        c
+    }
+
+    fn checked(self, i: usize, solved: bool) {
+        let _ = self.solved_now.try_set(solved);
+        let _ = self.checks.try_update(|n| *n += 1);
+        if !solved {
+            return;
+        }
+        let id = self.list[i].id;
+        let first = !solved_ids().iter().any(|s| s == id);
+        remember_solved(id);
+        let _ = self.solved.try_set(solved_ids());
+        if first || self.announce.try_get_untracked().flatten().is_none() {
+            let _ = self
+                .announce
+                .try_set(Some(Msg::new(keys::CHALLENGE_SOLVED_SAID).arg("n", i + 1)));
+        }
+    }
+
+    /// Starts challenge `i`: its starting state on a fresh database, no hint shown.
+    pub fn start(self, harness: LabHarness<M>, i: usize) {
+        self.active.set(Some(i));
+        self.hints.set(0);
+        self.replayed.set(None);
+        self.solved_now.set(false);
+        self.announce.set(None);
+        let actions = (self.list[i].start)();
+        let what = Msg::new(keys::CHALLENGE_WHAT_START).arg("n", i + 1);
+        harness.run(actions, true, Some(what));
+    }
+
+    /// Replays the next step of the active challenge's solution.
+    fn replay_next(self, harness: LabHarness<M>) {
+        let (Some(i), Some(done)) = (self.active.get_untracked(), self.replayed.get_untracked())
+        else {
+            return;
+        };
+        if let Some(step) = (self.list[i].solution)().into_iter().nth(done) {
+            self.replayed.set(Some(done + 1));
+            harness.run(vec![step], false, None);
+        }
+    }
+
+    fn is_solved(self, id: &str) -> bool {
+        self.solved.with(|s| s.iter().any(|x| x == id))
+    }
+}
+
+/// The challenges panel: each goal with its Start button and whether it is solved; the one
+/// under way shows its state, its hints one at a time, its solution on request, and why it
+/// matters once solved. A solved challenge is announced (`role="status"`).
+#[component]
+pub fn ChallengeList<M: LabModel>(
+    challenges: Challenges<M>,
+    harness: LabHarness<M>,
+    busy: Signal<bool>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let c = challenges;
+    let total = c.list.len();
+    let count = move || c.list.iter().filter(|ch| c.is_solved(ch.id)).count();
+    let progress = move || {
+        crate::ui::i18n::render(
+            ctx.lang.get(),
+            &Msg::new(keys::CHALLENGE_PROGRESS)
+                .arg("solved", count())
+                .arg("total", total),
+        )
+    };
+    view! {
+        <section class="panel challenges" id="challenges" aria-labelledby="challenges-title"
+            data-checks=move || c.checks.get().to_string()>
+            <h2 id="challenges-title">{ctx.t(keys::CHALLENGE_TITLE)}</h2>
+            <p class="muted"><span id="challenge-progress">{progress}</span>" · "{ctx.t(keys::CHALLENGE_HINT)}</p>
+            <p class="visually-hidden" role="status" id="challenge-announce">{move || {
+                c.announce.get().map(|m| crate::ui::i18n::render(ctx.lang.get(), &m))
+            }}</p>
+            <ol>
+                {c.list.iter().enumerate().map(|(i, ch)| {
+                    let current = move || c.active.get() == Some(i);
+                    let done = move || c.is_solved(ch.id);
+                    view! {
+                        <li class="challenge" data-challenge=ch.id class:current=current class:solved=done
+                            data-solved-now=move || (current() && c.solved_now.get()).to_string()>
+                            <div class="row">
+                                <span>{ctx.rich(ch.goal)}</span>
+                                <Show when=done>
+                                    <span class="badge good challenge-done">{ctx.t(keys::CHALLENGE_SOLVED_BADGE)}</span>
+                                </Show>
+                                <button type="button" class="small challenge-start" disabled=move || busy.get()
+                                    on:click=move |_| c.start(harness, i)>
+                                    {move || ctx.t(if current() { keys::CHALLENGE_RESTART } else { keys::CHALLENGE_START })()}
+                                </button>
+                            </div>
+                            <Show when=current>
+                                <ChallengeBody challenges=c harness busy i/>
+                            </Show>
+                        </li>
+                    }
+                }).collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+/// The challenge under way: its state, hints, solution and, once solved, why it matters.
+#[component]
+fn ChallengeBody<M: LabModel>(
+    challenges: Challenges<M>,
+    harness: LabHarness<M>,
+    busy: Signal<bool>,
+    i: usize,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let c = challenges;
+    let ch = &c.list[i];
+    let steps = (ch.solution)().len();
+    let hints = ch.hints;
+    let state = move || {
+        let (key, class) = if c.solved_now.get() {
+            (keys::CHALLENGE_STATE_SOLVED, "challenge-state good")
+        } else {
+            (keys::CHALLENGE_STATE_OPEN, "challenge-state")
+        };
+        view! { <p class=class>{ctx.t(key)}</p> }
+    };
+    let replay = move || {
+        c.replayed.get().map(|done| {
+            let next = Msg::new(keys::CHALLENGE_REPLAY_NEXT)
+                .arg("n", done + 1)
+                .arg("total", steps);
+            view! {
+                <p class="note challenge-solution">{ctx.rich(ch.solution_text)}</p>
+                <button type="button" class="small challenge-replay"
+                    disabled=move || { busy.get() || c.replayed.get().unwrap_or(0) >= steps }
+                    on:click=move |_| c.replay_next(harness)>
+                    {move || if done >= steps {
+                        ctx.t(keys::CHALLENGE_REPLAY_DONE)()
+                    } else {
+                        crate::ui::i18n::render(ctx.lang.get(), &next)
+                    }}
+                </button>
+            }
+        })
+    };
+    view! {
+        <div class="challenge-body">
+            {state}
+            <ol class="challenge-hints">
+                {move || hints.iter().take(c.hints.get()).map(|h| view! {
+                    <li class="note challenge-hint">{ctx.rich(*h)}</li>
+                }).collect_view()}
+            </ol>
+            <div class="row">
+                <Show when=move || { c.hints.get() < hints.len() }>
+                    <button type="button" class="small challenge-more-hint" on:click=move |_| c.hints.update(|n| *n += 1)>
+                        {move || crate::ui::i18n::render(ctx.lang.get(), &Msg::new(keys::CHALLENGE_HINT_BUTTON)
+                            .arg("n", c.hints.get() + 1).arg("total", hints.len()))}
+                    </button>
+                </Show>
+                <Show when=move || c.replayed.get().is_none()>
+                    <button type="button" class="small challenge-show-solution" on:click=move |_| c.replayed.set(Some(0))>
+                        {ctx.t(keys::CHALLENGE_SHOW_SOLUTION)}
+                    </button>
+                </Show>
+            </div>
+            {replay}
+            <Show when=move || c.solved_now.get()>
+                <p class="note challenge-why"><strong>{ctx.t(keys::CHALLENGE_WHY)}</strong>" "{ctx.rich(ch.why)}</p>
+            </Show>
+            <details class="challenge-check">
+                <summary>{ctx.t(keys::CHALLENGE_HOW_CHECKED)}</summary>
+                <pre><code>{ch.check}</code></pre>
+            </details>
+        </div>
+    }
+}
