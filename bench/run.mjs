@@ -7,7 +7,7 @@
 // work natively (bench/figures/native.mjs).
 //
 // This file is the runner: it runs the figures of bench/figures/ in order, one module each
-// (BENCH_ONLY=l2,l3 runs only those: native, sizes, start, link, l1, l2, l2big, l3, l4, l4click, and
+// (BENCH_ONLY=l2,l3 runs only those: native, sizes, start, link, l1, l2, l2big, l3, l4, l4click, challenges, and
 // limits, which runs only when named), then prints the table and stores it. What the figures
 // share is bench/report.mjs (rows, statistics), bench/pages.mjs (page helpers) and
 // bench/labs.mjs (what the bench reads of the labs' sources).
@@ -25,6 +25,7 @@ import { l2big } from './figures/l2big.mjs';
 import { l3 } from './figures/l3.mjs';
 import { l4 } from './figures/l4.mjs';
 import { l4click } from './figures/l4click.mjs';
+import { challenges } from './figures/challenges.mjs';
 import { limits as limitsFigure, limitsOut } from './figures/limits.mjs';
 
 const { sim: nativeSim, sql: nativeSql } = want('native') ? await native() : { sim: null, sql: null };
@@ -48,6 +49,7 @@ try {
   if (want('l3')) await l3(ctx);
   if (want('l4')) await l4(ctx);
   if (want('l4click')) await l4click(ctx);
+  if (want('challenges')) await challenges(ctx);
   if (ONLY && ONLY.includes('limits')) await limitsFigure(ctx);
 } finally {
   await browser.close();

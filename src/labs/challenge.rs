@@ -112,6 +112,9 @@ pub struct Challenges<M: LabModel> {
     announce: RwSignal<Option<Msg>>,
     /// Checks run so far on this page (`data-checks`: a test waits for the next one).
     checks: RwSignal<u64>,
+    /// How long the last check took, from sending it to its answer, in ms (`data-check-ms`:
+    /// the benchmark reads it).
+    check_ms: RwSignal<f64>,
 }
 
 impl<M: LabModel> Clone for Challenges<M> {
@@ -134,6 +137,7 @@ impl<M: LabModel> Challenges<M> {
             solved: RwSignal::new(solved_ids()),
             announce: RwSignal::new(None),
             checks: RwSignal::new(0),
+            check_ms: RwSignal::new(0.0),
         };
         Effect::new(move |_| {
             harness.snap.track();
@@ -145,7 +149,9 @@ impl<M: LabModel> Challenges<M> {
             };
             let sql = c.list[i].check;
             runner.spawn(Scope::Lab(M::ID), None, async move |w: &Work| {
+                let started = crate::db::now_ms();
                 let solved = check(w.db(), sql).await?;
+                let _ = c.check_ms.try_set(crate::db::now_ms() - started);
                 // The learner may have started another challenge meanwhile.
                 if c.active.try_get_untracked().flatten() == Some(i) {
                     c.checked(i, solved);
@@ -239,7 +245,8 @@ pub fn ChallengeList<M: LabModel>(
     };
     view! {
         <section class="panel challenges" id="challenges" aria-labelledby="challenges-title"
-            data-checks=move || c.checks.get().to_string()>
+            data-checks=move || c.checks.get().to_string()
+            data-check-ms=move || format!("{:.3}", c.check_ms.get())>
             <h2 id="challenges-title">{ctx.t(keys::CHALLENGE_TITLE)}</h2>
             <p class="muted"><span id="challenge-progress">{progress}</span>" · "{ctx.t(keys::CHALLENGE_HINT)}</p>
             <p class="visually-hidden" role="status" id="challenge-announce">{move || {

@@ -1,0 +1,54 @@
+// Challenges: what one check costs in the tab. A challenge's check runs after each action and
+// console statement while it is under way, so it must cost next to nothing: the figure is the
+// time from sending the check to its answer (the page's `data-check-ms`), over L1's cycle of
+// actions with 1,000 jobs in the table, each of L1's challenges in turn.
+import { RUNS, stats, notes, report, say } from '../report.mjs';
+import { labPage } from '../pages.mjs';
+import { L1_CYCLE, timeAction } from '../l1-actions.mjs';
+import { startPostgres } from '../../tests/e2e/harness.mjs';
+
+/** Reads the check time once the check after the last action has run. */
+async function nextCheck(page, since) {
+  await page.waitForFunction((n) => Number(document.querySelector('#challenges')?.getAttribute('data-checks')) > n, since, { timeout: 30000 });
+  const at = await page.getAttribute('#challenges', 'data-checks');
+  return { n: Number(at), ms: Number(await page.getAttribute('#challenges', 'data-check-ms')) };
+}
+
+export async function challenges({ server, browser }) {
+  say(`Challenges: L1's checks, ${RUNS} runs of each challenge × 10 × (enqueue, claim, complete, claim, fail) with 1,000 jobs`);
+  const p50 = [];
+  const p95 = [];
+  for (let r = 0; r < RUNS; r++) {
+    const page = await labPage(browser);
+    await page.goto(server.url + '?lang=en#/jobs');
+    await startPostgres(page);
+    await page.waitForSelector('li.challenge', { timeout: 120000 });
+    const ids = await page.$$eval('li.challenge', (els) => els.map((e) => e.getAttribute('data-challenge')));
+    const times = [];
+    for (const id of ids) {
+      await page.goto(`${server.url}?lang=en&challenge=${id}#/jobs`);
+      await startPostgres(page);
+      await page.waitForSelector(`li.challenge.current[data-challenge="${id}"]`, { timeout: 120000 });
+      let { n } = await nextCheck(page, 0);
+      // 1,000 jobs more, typed into the console as L1's figure does (the start may hold some).
+      await page.waitForSelector('[aria-busy="false"] #enqueue:not([disabled])', { timeout: 60000 });
+      await page.fill('#console-input', "insert into jobs (payload) select jsonb_build_object('n', g) from generate_series(1, 1000) g");
+      await page.click('#console-run');
+      ({ n } = await nextCheck(page, n));
+      for (let c = 0; c < 10; c++) {
+        for (const [, sel] of L1_CYCLE) {
+          await timeAction(page, sel);
+          const got = await nextCheck(page, n);
+          n = got.n;
+          times.push(got.ms);
+        }
+      }
+    }
+    p50.push(stats(times).median);
+    p95.push(stats(times).p95);
+    if (page.errors.length) notes.push(`challenge page errors: ${page.errors.join('; ')}`);
+    await page.close();
+  }
+  report('a challenge check (L1, 1,000 jobs): p50 of 200 checks', p50, 'ms');
+  report('a challenge check (L1, 1,000 jobs): p95 of 200 checks', p95, 'ms', '≤ 5 ms', { limit: 5 });
+}
