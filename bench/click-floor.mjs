@@ -9,10 +9,11 @@ import path from 'node:path';
 import { newPage, DIST } from '../tests/e2e/harness.mjs';
 
 /**
- * @typedef {{ worker: number, msg: Record<string, any>, after: number, error?: boolean, result?: any }} Call
+ * @typedef {{ worker: number, msg: Record<string, any>, after: number, at: number, replyAt?: number, error?: boolean, result?: any }} Call
  * One call to a database worker: the message the bridge posted (op, sql, params, tx…), how many
- * replies the page had received when it was sent (`after`, in reply order), whether its reply
- * was an error, and for `begin` / `listen` the handle the worker gave back.
+ * replies the page had received when it was sent (`after`, in reply order), when it was sent and
+ * answered (the page's clock, ms), whether its reply was an error, and for `begin` / `listen`
+ * the handle the worker gave back.
  * @typedef {{ calls: Call[], replies: number[] }} Recording
  */
 
@@ -41,6 +42,7 @@ export async function recordCalls(page) {
           if (i == null) return;
           const call = rec.calls[i];
           call.error = !!m.error;
+          call.replyAt = performance.now();
           if (call.msg.op === 'begin' || call.msg.op === 'listen') call.result = m.result;
           rec.replies.push(i);
         });
@@ -54,7 +56,7 @@ export async function recordCalls(page) {
           const kept = structuredClone(msg);
           delete kept.queueLab;
           delete kept.id;
-          rec.calls.push({ worker: w, msg: kept, after: rec.replies.length });
+          rec.calls.push({ worker: w, msg: kept, after: rec.replies.length, at: performance.now() });
         }
         return super.postMessage(msg, transfer);
       }
@@ -142,6 +144,11 @@ export async function replayFloor(rec, server, browser, windows) {
       for (const [from, to] of windows) {
         await upTo(from);
         await Promise.all(sent);
+        // The worker idles as long as it did in the app before this click (at most 1 s): what
+        // the browser does in a worker's idle time (collecting garbage, optimizing) happens
+        // between clicks here too, not inside the next one.
+        const idle = from > 0 && calls[from - 1].replyAt != null && to > from ? calls[from].at - calls[from - 1].replyAt : 0;
+        if (idle > 0) await new Promise((r) => setTimeout(r, Math.min(1000, idle)));
         const t0 = performance.now();
         await upTo(to);
         await Promise.all(sent.slice(from, to));
