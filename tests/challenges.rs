@@ -4,9 +4,9 @@
 
 use queue_lab::db::Db;
 use queue_lab::labs::challenge::{check, Challenge, MAX_HINTS};
+use queue_lab::labs::harness::LabModel;
 use queue_lab::labs::jobs::challenges::CHALLENGES as JOBS;
 use queue_lab::labs::jobs::model::{Action, EnqueueInput, Lab as Jobs, WorkerId};
-use queue_lab::labs::harness::LabModel;
 use queue_lab::testing::run_all;
 use std::fmt::Debug;
 use wasm_bindgen_test::*;

@@ -17,7 +17,7 @@
 //!
 //! Not for: a lab's rules (its model) or its checks' SQL (its `src/sql/` folder).
 
-use super::harness::{LabHarness, LabModel, Last};
+use super::harness::{LabHarness, LabModel};
 use crate::ctx::{use_ctx, Ctx};
 use crate::keys;
 use crate::runner::{Scope, Work};
@@ -110,6 +110,8 @@ pub struct Challenges<M: LabModel> {
     solved: RwSignal<Vec<String>>,
     /// What is announced to assistive technology when a challenge is solved.
     announce: RwSignal<Option<Msg>>,
+    /// The address asked for a challenge this lab does not have (`?challenge=`).
+    refused: RwSignal<Option<Msg>>,
     /// Checks run so far on this page (`data-checks`: a test waits for the next one).
     checks: RwSignal<u64>,
     /// How long the last check took, from sending it to its answer, in ms (`data-check-ms`:
@@ -136,6 +138,7 @@ impl<M: LabModel> Challenges<M> {
             solved_now: RwSignal::new(false),
             solved: RwSignal::new(solved_ids()),
             announce: RwSignal::new(None),
+            refused: RwSignal::new(None),
             checks: RwSignal::new(0),
             check_ms: RwSignal::new(0.0),
         };
@@ -169,7 +172,8 @@ impl<M: LabModel> Challenges<M> {
             opened.set_value(true);
             match opening(list) {
                 Some(Ok(i)) => c.start(harness, i),
-                Some(Err(m)) => harness.last.set(Some(Last::Refused(m))),
+                // Not the harness's outcome: the lab's first run, still under way, clears that.
+                Some(Err(m)) => c.refused.set(Some(m)),
                 None => {}
             }
         });
@@ -249,6 +253,9 @@ pub fn ChallengeList<M: LabModel>(
             data-check-ms=move || format!("{:.3}", c.check_ms.get())>
             <h2 id="challenges-title">{ctx.t(keys::CHALLENGE_TITLE)}</h2>
             <p class="muted"><span id="challenge-progress">{progress}</span>" · "{ctx.t(keys::CHALLENGE_HINT)}</p>
+            {move || c.refused.get().map(|m| view! {
+                <p class="field-error" role="alert" id="challenge-refused">{move || crate::ui::i18n::render(ctx.lang.get(), &m)}</p>
+            })}
             <p class="visually-hidden" role="status" id="challenge-announce">{move || {
                 c.announce.get().map(|m| crate::ui::i18n::render(ctx.lang.get(), &m))
             }}</p>

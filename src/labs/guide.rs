@@ -10,7 +10,7 @@
 //! A link is built from [`crate::ctx::share_base`], so one copied inside an embed opens the
 //! full lab.
 
-use super::harness::{LabHarness, LabModel, Last};
+use super::harness::{LabHarness, LabModel};
 use crate::ctx::{use_ctx, Ctx};
 use crate::keys;
 use crate::ui::i18n::{render, rich};
@@ -76,7 +76,8 @@ pub struct Guide<M: LabModel> {
     pub decode: fn(&str) -> Result<Vec<M::Action>, Msg>,
     /// The tour step shown open (the last one run).
     pub step: RwSignal<Option<usize>>,
-    /// Set when a share link had more than [`REPLAY_LIMIT`] steps.
+    /// Set when a share link had more than [`REPLAY_LIMIT`] steps, or the address asked for
+    /// something the lab cannot open (a share text it cannot read, a step its tour lacks).
     pub cut: RwSignal<Option<Msg>>,
 }
 
@@ -118,8 +119,10 @@ impl<M: LabModel> Guide<M> {
     /// ([`crate::ctx::forget_opening_state`]), so they give a fresh lab; an embed stopped for
     /// another writes its state there, so that starting again replays it.
     pub fn open(self, harness: LabHarness<M>) {
+        // A link the lab cannot read is said in the note above the lab, not as the harness's
+        // outcome: the fresh lab's first run, which follows, clears that when it ends.
         let refuse = |m: Msg| {
-            harness.last.set(Some(Last::Refused(m)));
+            self.cut.set(Some(m));
             harness.run(vec![], true, None);
         };
         match shared_steps().map(|s| (self.decode)(&s)) {

@@ -51,7 +51,10 @@ async function playSteps(page, n) {
 async function solutionSteps(page) {
   if (await page.locator('button.challenge-show-solution').count()) await page.click('button.challenge-show-solution');
   const text = await page.textContent('button.challenge-replay');
-  return Number(/ of (\d+)/.exec(text ?? '')?.[1]);
+  // "Play step 1 of 6" / "풀이 1/6단계 실행"
+  const total = Number(/(?: of |\/)(\d+)/.exec(text ?? '')?.[1]);
+  assert.ok(total > 0, `the replay button says how many steps: ${text}`);
+  return total;
 }
 
 /** The challenge ids `slug`'s page lists. */
@@ -132,14 +135,14 @@ test('a hint at a time, the progress count, an unknown id refused, 360 px, axe, 
   await narrow.goto(`${site.server.url}?lang=en&challenge=no-such-one#/jobs`);
   await startPostgres(narrow);
   await narrow.waitForSelector('li.challenge');
-  await narrow.waitForFunction(() => /no-such-one/.test(document.body.textContent ?? ''));
+  await narrow.waitForSelector("#challenge-refused");
+  assert.match(await narrow.textContent("#challenge-refused") ?? "", /no-such-one/);
   assert.equal(await narrow.locator('li.challenge.current').count(), 0);
   assert.deepEqual(narrow.errors, []);
 });
 
 test('an embed with challenge= opens the lab with that challenge started', async () => {
   const page = await newPage(site.browser, { width: 1000, height: 1400 });
-  await page.goto(`${site.server.url}embed/index.html`);
   await page.setContent(`<!doctype html><html lang="en"><body>
     <script src="${site.server.url}embed/queue-lab.js"></script>
     <queue-lab id="ex" lab="jobs" challenge="jobs-dead" height="900"></queue-lab></body></html>`);

@@ -298,3 +298,14 @@ test('the job-state picture reads in Korean: its text alternative and labels fro
   await page.locator('#job-states').screenshot({ path: `${ARTIFACTS}/jobs-states-picture-ko.png` });
   await shot(page, 'jobs-states-ko');
 });
+
+test('a tour step the tour lacks (?step=99) is refused with a note, and the lab opens fresh', async () => {
+  const page = await newPage(site.browser);
+  await page.goto(`${site.server.url}?lang=en&step=99#/jobs`);
+  await startPostgres(page);
+  await page.waitForSelector('#replay-cut');
+  assert.match(await page.textContent('#replay-cut') ?? '', /tour step 99/);
+  await page.waitForSelector('.jobs-lab[aria-busy="false"] #jobs-table');
+  assert.equal(await page.locator('#jobs-table tbody tr').count(), 0);
+  assert.deepEqual(page.errors, []);
+});

@@ -2,6 +2,7 @@
 //! `pgq.ch.<name>.*` in `assets/i18n/pgq.tsv`, the checks `src/sql/pgq/challenge/`.
 
 use super::model::{Action, Action::*, DEAD_SECONDS, ROTATION_SECONDS};
+use super::tour::{ack, receive};
 use crate::db::sql_file;
 use crate::keys;
 use crate::labs::challenge::Challenge;
@@ -10,17 +11,6 @@ sql_file!(STALL_SQL, "pgq/challenge/stall.sql");
 sql_file!(LATE_EVENT_SQL, "pgq/challenge/late_event.sql");
 sql_file!(FAN_OUT_SQL, "pgq/challenge/fan_out.sql");
 sql_file!(TAKEOVER_SQL, "pgq/challenge/takeover.sql");
-
-fn receive(consumer: &str) -> Action {
-    Receive {
-        consumer: consumer.into(),
-        max: 100,
-    }
-}
-
-fn ack(consumer: &str) -> Action {
-    AckHeld(consumer.into())
-}
 
 /// Subconsumer `sub` of the group audit receives its batch (the lab passes the dead interval).
 fn part(sub: &str) -> Action {

@@ -5,14 +5,16 @@ use super::model::{self, Action, Action::*};
 use crate::keys;
 use crate::labs::guide::TourStep;
 
-fn receive(consumer: &str) -> Action {
+/// `consumer` receives a batch of at most 100 events.
+pub(super) fn receive(consumer: &str) -> Action {
     Receive {
         consumer: consumer.into(),
         max: 100,
     }
 }
 
-fn ack(consumer: &str) -> Action {
+/// `consumer` acks the batch it holds.
+pub(super) fn ack(consumer: &str) -> Action {
     AckHeld(consumer.into())
 }
 
