@@ -73,16 +73,17 @@ pub fn solved_ids() -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Keeps `id` among the solved (once).
-fn remember_solved(id: &str) {
+/// Keeps `id` among the solved (once); returns the solved ids.
+fn remember_solved(id: &str) -> Vec<String> {
     let mut ids = solved_ids();
     if ids.iter().any(|i| i == id) {
-        return;
+        return ids;
     }
     ids.push(id.to_owned());
     if let (Ok(Some(store)), Ok(text)) = (window().local_storage(), serde_json::to_string(&ids)) {
         let _ = store.set_item(STORE_KEY, &text);
     }
+    ids
 }
 
 /// The challenge the address asks for (`?challenge=<id>`), by its place in `list`; `Err`
@@ -186,11 +187,9 @@ impl<M: LabModel> Challenges<M> {
         if !solved {
             return;
         }
-        let id = self.list[i].id;
-        let first = !solved_ids().iter().any(|s| s == id);
-        remember_solved(id);
-        let _ = self.solved.try_set(solved_ids());
-        if first || self.announce.try_get_untracked().flatten().is_none() {
+        let _ = self.solved.try_set(remember_solved(self.list[i].id));
+        // Once per start: later checks of a state still solved say nothing new.
+        if self.announce.try_get_untracked().flatten().is_none() {
             let _ = self
                 .announce
                 .try_set(Some(Msg::new(keys::CHALLENGE_SOLVED_SAID).arg("n", i + 1)));

@@ -2,7 +2,7 @@
 //! `pgq.ch.<name>.*` in `assets/i18n/pgq.tsv`, the checks `src/sql/pgq/challenge/`.
 
 use super::model::{Action, Action::*, DEAD_SECONDS, ROTATION_SECONDS};
-use super::tour::{ack, receive};
+use super::tour::{ack, late_event, receive};
 use crate::db::sql_file;
 use crate::keys;
 use crate::labs::challenge::Challenge;
@@ -62,18 +62,7 @@ pub const CHALLENGES: [Challenge<Action>; 4] = [
             keys::PGQ_CH_LATE_HINT_3,
         ],
         solution_text: keys::PGQ_CH_LATE_SOLUTION,
-        solution: || {
-            vec![
-                Prepare,
-                SendOne,
-                Tick,
-                receive("billing"),
-                ack("billing"),
-                CommitPrepared,
-                Tick,
-                receive("billing"),
-            ]
-        },
+        solution: late_event,
         why: keys::PGQ_CH_LATE_WHY,
     },
     Challenge {

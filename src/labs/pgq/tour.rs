@@ -29,6 +29,21 @@ fn both_batches_then_rotate(consumers: &[&str]) -> Vec<Action> {
     actions
 }
 
+/// An event sent in a transaction left open across a tick, then another committed, billing's
+/// batch, the commit, and billing's next batch (tour step 5; L4's late-event challenge).
+pub(super) fn late_event() -> Vec<Action> {
+    vec![
+        Prepare,
+        SendOne,
+        Tick,
+        receive("billing"),
+        ack("billing"),
+        CommitPrepared,
+        Tick,
+        receive("billing"),
+    ]
+}
+
 /// The guided tour: each step from a fresh queue, in the order the ideas build on each other.
 pub const TOUR: [TourStep<Action>; 8] = [
     TourStep::new(keys::PGQ_TOUR_1_TITLE, keys::PGQ_TOUR_1_BODY, || {
@@ -55,18 +70,7 @@ pub const TOUR: [TourStep<Action>; 8] = [
     TourStep::new(keys::PGQ_TOUR_4_TITLE, keys::PGQ_TOUR_4_BODY, || {
         both_batches_then_rotate(&["billing", "email"])
     }),
-    TourStep::new(keys::PGQ_TOUR_5_TITLE, keys::PGQ_TOUR_5_BODY, || {
-        vec![
-            Prepare,
-            SendOne,
-            Tick,
-            receive("billing"),
-            ack("billing"),
-            CommitPrepared,
-            Tick,
-            receive("billing"),
-        ]
-    }),
+    TourStep::new(keys::PGQ_TOUR_5_TITLE, keys::PGQ_TOUR_5_BODY, late_event),
     TourStep::new(keys::PGQ_TOUR_6_TITLE, keys::PGQ_TOUR_6_BODY, || {
         let sub = |s: &str| ("audit".to_string(), s.to_string());
         let part = |s: &str| {
