@@ -86,6 +86,8 @@ impl Scripts {
 pub struct SqlLog {
     subscribers: Rc<RefCell<Vec<Subscriber>>>,
     count: Rc<RefCell<u64>>,
+    /// The newest statement's own time in the worker (its entry's `ms`).
+    last_ms: Rc<std::cell::Cell<f64>>,
     /// Entries recorded while a `LogHold` is alive, told to subscribers when the last ends.
     held: Rc<RefCell<(u32, Vec<LogEntry>)>>,
     scripts: Rc<RefCell<Scripts>>,
@@ -105,6 +107,12 @@ impl SqlLog {
     /// How many statements have run since the database opened.
     pub fn count(&self) -> u64 {
         *self.count.borrow()
+    }
+
+    /// The newest statement's own time, in ms: what PostgreSQL spent on it, leaving out its
+    /// wait behind earlier statements and the page's wait to read the reply (a render).
+    pub fn last_ms(&self) -> f64 {
+        self.last_ms.get()
     }
 
     /// While the returned guard lives, new entries are kept back and then told to the
@@ -144,6 +152,7 @@ impl SqlLog {
 
     pub(crate) fn record(&self, entry: LogEntry) {
         *self.count.borrow_mut() += 1;
+        self.last_ms.set(entry.ms);
         {
             let mut scripts = self.scripts.borrow_mut();
             if let Some(lab) = scripts.scope {
