@@ -233,10 +233,7 @@ declare
     v_last pg_snapshot;
     v_next pg_snapshot;
 begin
-    select * into s from pgque.subscription where sub_batch = i_batch_id;
-    if not found then
-        raise exception 'batch not found';
-    end if;
+    s := pgque.find_batch(i_batch_id, 'batch not found');
     select t.tick_snapshot into v_last from pgque.tick t
      where t.tick_queue = s.sub_queue and t.tick_id = s.sub_last_tick;
     select t.tick_snapshot into v_next from pgque.tick t
