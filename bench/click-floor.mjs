@@ -68,6 +68,33 @@ export async function recordCalls(page) {
  * @param {any} page */
 export const callsSoFar = (page) => page.evaluate(() => window.__calls.calls.length);
 
+/**
+ * Clicks through `cycle` ([label, selector] pairs) `cycles` times in `page`, each click timed
+ * by `time(page, selector)`: each click's label, its ms, and its window of calls ([first, end)
+ * of the recording), in click order, as addFloorRun takes them.
+ * @param {any} page
+ * @param {[string, string][]} cycle
+ * @param {number} cycles
+ * @param {(page: any, sel: string) => Promise<number>} time
+ */
+export async function clickCycles(page, cycle, cycles, time) {
+  /** @type {string[]} */
+  const labels = [];
+  /** @type {number[]} */
+  const clicks = [];
+  /** @type {[number, number][]} */
+  const windows = [];
+  for (let c = 0; c < cycles; c++) {
+    for (const [label, sel] of cycle) {
+      const from = await callsSoFar(page);
+      clicks.push(await time(page, sel));
+      windows.push([from, await callsSoFar(page)]);
+      labels.push(label);
+    }
+  }
+  return { labels, clicks, windows };
+}
+
 /** The page's recording (all calls since it opened, in the order they were sent).
  * @param {any} page
  * @returns {Promise<Recording>} */

@@ -3,7 +3,7 @@
 import { RUNS, stats, median, notes, report, say, clickFloorRows } from '../report.mjs';
 import { labPage, tabMemory } from '../pages.mjs';
 import { L1_CYCLE, load1000Jobs, timeAction } from '../l1-actions.mjs';
-import { recordCalls, callsSoFar, recording, floorRuns, addFloorRun } from '../click-floor.mjs';
+import { recordCalls, clickCycles, recording, floorRuns, addFloorRun } from '../click-floor.mjs';
 import { startPostgres } from '../../tests/e2e/harness.mjs';
 
 export async function l1({ server, browser, nativeSql }) {
@@ -22,20 +22,11 @@ export async function l1({ server, browser, nativeSql }) {
     await startPostgres(page);
     await page.waitForSelector('#jobs-table', { timeout: 120000 });
     await load1000Jobs(page);
+    const { labels, clicks, windows } = await clickCycles(page, L1_CYCLE, 10, timeAction);
+    if (r === 0) floor.labels.push(...labels.slice(L1_CYCLE.length));
+    /** @type {Record<string, number[]>} */
     const times = Object.fromEntries(kinds.map((k) => [k, []]));
-    /** @type {[number, number][]} */
-    const windows = [];
-    const clicks = [];
-    for (let c = 0; c < 10; c++) {
-      for (const [kind, sel] of L1_CYCLE) {
-        const from = await callsSoFar(page);
-        const ms = await timeAction(page, sel);
-        windows.push([from, await callsSoFar(page)]);
-        clicks.push(ms);
-        if (r === 0 && c > 0) floor.labels.push(kind);
-        times[kind].push(ms);
-      }
-    }
+    labels.forEach((kind, i) => times[kind].push(clicks[i]));
     const calls = await recording(page);
     const all = kinds.flatMap((k) => times[k]);
     p50.push(stats(all).median);

@@ -2,11 +2,12 @@
 // page shows its outcome, beside its floor: the calls each click sent, again on a bare PGlite
 // worker (bench/click-floor.mjs). BENCH_ONLY=l4click.
 import { RUNS, notes, say, clickFloorRows } from '../report.mjs';
-import { recordCalls, callsSoFar, recording, floorRuns, addFloorRun } from '../click-floor.mjs';
+import { recordCalls, clickCycles, recording, floorRuns, addFloorRun } from '../click-floor.mjs';
 import { newPage, startPostgres, pgqIdle } from '../../tests/e2e/harness.mjs';
 
 // One event's way through the queue, [label, selector]: sent, cut into a batch by a tick,
 // received by billing and acked.
+/** @type {[string, string][]} */
 const L4_CYCLE = [
   ['send', '#send-one'],
   ['tick', '#tick'],
@@ -47,17 +48,8 @@ export async function l4click({ server, browser }) {
     await startPostgres(page);
     await page.waitForSelector('#tick', { timeout: 60000 });
     await pgqIdle(page);
-    /** @type {[number, number][]} */
-    const windows = [];
-    const clicks = [];
-    for (let c = 0; c < 11; c++) {
-      for (const [label, sel] of L4_CYCLE) {
-        const from = await callsSoFar(page);
-        clicks.push(await timeClick(page, sel));
-        windows.push([from, await callsSoFar(page)]);
-        if (r === 0 && c > 0) floor.labels.push(label);
-      }
-    }
+    const { labels, clicks, windows } = await clickCycles(page, L4_CYCLE, 11, timeClick);
+    if (r === 0) floor.labels.push(...labels.slice(L4_CYCLE.length));
     const calls = await recording(page);
     if (page.errors.length) notes.push(`L4 click page errors: ${page.errors.join('; ')}`);
     await page.close();
