@@ -6,7 +6,7 @@
 // (bench/l1-actions.mjs, bench/figures/l4click.mjs).
 import fs from 'node:fs';
 import path from 'node:path';
-import { newPage, DIST } from '../tests/e2e/harness.mjs';
+import { newPage, startPostgres, DIST } from '../tests/e2e/harness.mjs';
 
 /**
  * @typedef {{ worker: number, msg: Record<string, any>, after: number, at: number, replyAt?: number, error?: boolean, result?: any }} Call
@@ -67,6 +67,23 @@ export async function recordCalls(page) {
 /** How many calls the page has recorded so far (the start or end of a click's window).
  * @param {any} page */
 export const callsSoFar = (page) => page.evaluate(() => window.__calls.calls.length);
+
+/**
+ * Opens lab `lab` (its route, in English) in `page` with the recorder installed, starts
+ * PostgreSQL and waits for `ready` (a selector) to show: a lab page whose calls are recorded
+ * from its first.
+ * @param {any} page
+ * @param {{ url: string }} server
+ * @param {string} lab
+ * @param {string} ready
+ * @param {number} timeout
+ */
+export async function openRecorded(page, server, lab, ready, timeout) {
+  await recordCalls(page);
+  await page.goto(server.url + `?lang=en#/${lab}`);
+  await startPostgres(page);
+  await page.waitForSelector(ready, { timeout });
+}
 
 /**
  * Clicks through `cycle` ([label, selector] pairs) `cycles` times in `page`, each click timed

@@ -3,8 +3,7 @@
 import { RUNS, stats, median, notes, report, say, clickFloorRows } from '../report.mjs';
 import { labPage, tabMemory } from '../pages.mjs';
 import { L1_CYCLE, load1000Jobs, timeAction } from '../l1-actions.mjs';
-import { recordCalls, clickCycles, recording, floorRuns, addFloorRun } from '../click-floor.mjs';
-import { startPostgres } from '../../tests/e2e/harness.mjs';
+import { openRecorded, clickCycles, recording, floorRuns, addFloorRun } from '../click-floor.mjs';
 
 export async function l1({ server, browser, nativeSql }) {
   say(`L1: actions with 1,000 jobs, ${RUNS} runs of 10 × (enqueue, claim, complete, claim, fail)`);
@@ -17,10 +16,7 @@ export async function l1({ server, browser, nativeSql }) {
   const floor = floorRuns();
   for (let r = 0; r < RUNS; r++) {
     const page = await labPage(browser);
-    await recordCalls(page);
-    await page.goto(server.url + '?lang=en#/jobs');
-    await startPostgres(page);
-    await page.waitForSelector('#jobs-table', { timeout: 120000 });
+    await openRecorded(page, server, 'jobs', '#jobs-table', 120000);
     await load1000Jobs(page);
     const { labels, clicks, windows } = await clickCycles(page, L1_CYCLE, 10, timeAction);
     if (r === 0) floor.labels.push(...labels.slice(L1_CYCLE.length));

@@ -2,8 +2,8 @@
 // page shows its outcome, beside its floor: the calls each click sent, again on a bare PGlite
 // worker (bench/click-floor.mjs). BENCH_ONLY=l4click.
 import { RUNS, notes, say, clickFloorRows } from '../report.mjs';
-import { recordCalls, clickCycles, recording, floorRuns, addFloorRun } from '../click-floor.mjs';
-import { newPage, startPostgres, pgqIdle } from '../../tests/e2e/harness.mjs';
+import { openRecorded, clickCycles, recording, floorRuns, addFloorRun } from '../click-floor.mjs';
+import { newPage, pgqIdle } from '../../tests/e2e/harness.mjs';
 
 // One event's way through the queue, [label, selector]: sent, cut into a batch by a tick,
 // received by billing and acked.
@@ -43,10 +43,7 @@ export async function l4click({ server, browser }) {
   const floor = floorRuns();
   for (let r = 0; r < RUNS; r++) {
     const page = await newPage(browser);
-    await recordCalls(page);
-    await page.goto(server.url + '?lang=en#/pgq');
-    await startPostgres(page);
-    await page.waitForSelector('#tick', { timeout: 60000 });
+    await openRecorded(page, server, 'pgq', '#tick', 60000);
     await pgqIdle(page);
     const { labels, clicks, windows } = await clickCycles(page, L4_CYCLE, 11, timeClick);
     if (r === 0) floor.labels.push(...labels.slice(L4_CYCLE.length));
