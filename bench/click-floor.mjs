@@ -6,7 +6,7 @@
 // (bench/l1-actions.mjs, bench/figures/l4click.mjs).
 import fs from 'node:fs';
 import path from 'node:path';
-import { newPage, DIST } from '../tests/e2e/harness.mjs';
+import { newPage, startPostgres, DIST } from '../tests/e2e/harness.mjs';
 
 /**
  * @typedef {{ worker: number, msg: Record<string, any>, after: number, at: number, replyAt?: number, error?: boolean, result?: any }} Call
@@ -67,6 +67,67 @@ export async function recordCalls(page) {
 /** How many calls the page has recorded so far (the start or end of a click's window).
  * @param {any} page */
 export const callsSoFar = (page) => page.evaluate(() => window.__calls.calls.length);
+
+/**
+ * Clicks through `cycle` ([label, selector] pairs) `cycles` times in `page`, each click timed
+ * by `time(page, selector)`: each click's label, its ms, and its window of calls ([first, end)
+ * of the recording), in click order, as addFloorRun takes them.
+ * @param {any} page
+ * @param {[string, string][]} cycle
+ * @param {number} cycles
+ * @param {(page: any, sel: string) => Promise<number>} time
+ */
+async function clickCycles(page, cycle, cycles, time) {
+  /** @type {string[]} */
+  const labels = [];
+  /** @type {number[]} */
+  const clicks = [];
+  /** @type {[number, number][]} */
+  const windows = [];
+  for (let c = 0; c < cycles; c++) {
+    for (const [label, sel] of cycle) {
+      const from = await callsSoFar(page);
+      clicks.push(await time(page, sel));
+      windows.push([from, await callsSoFar(page)]);
+      labels.push(label);
+    }
+  }
+  return { labels, clicks, windows };
+}
+
+/**
+ * `runs` runs of a lab's clicks, each beside its floor (L1 and L4 click / floor rows). A run:
+ * a page from `open(browser)` with the recorder installed (`recordCalls`), lab `lab` (its route,
+ * in English) opened on it, PostgreSQL started, `ready` (a selector) waited for within
+ * `timeout` ms and `prepare(page)` awaited; then `cycle` clicked through `cycles` times, each
+ * click timed by `time(page, selector)`; `after(page, labels, clicks)` reads what else it needs
+ * (each click's label and ms, in click order) before the page closes; then the run's calls are
+ * replayed on a bare page (addFloorRun). The first cycle of each run warms PGlite up and is
+ * left out of the figures (addFloorRun); the first run's later labels name the floor's clicks.
+ * @param {{ runs: number, server: { url: string }, browser: any, open: (browser: any) => Promise<any>,
+ *   lab: string, ready: string, timeout: number, prepare: (page: any) => Promise<unknown>,
+ *   cycle: [string, string][], cycles: number, time: (page: any, sel: string) => Promise<number>,
+ *   after: (page: any, labels: string[], clicks: number[]) => Promise<void> | void }} o
+ */
+export async function clickFloorRuns(o) {
+  const floor = floorRuns();
+  for (let r = 0; r < o.runs; r++) {
+    const page = await o.open(o.browser);
+    await recordCalls(page);
+    await page.goto(o.server.url + `?lang=en#/${o.lab}`);
+    await startPostgres(page);
+    await page.waitForSelector(o.ready, { timeout: o.timeout });
+    await o.prepare(page);
+    const { labels, clicks, windows } = await clickCycles(page, o.cycle, o.cycles, o.time);
+    if (r === 0) floor.labels.push(...labels.slice(o.cycle.length));
+    const calls = await recording(page);
+    await o.after(page, labels, clicks);
+    await page.close();
+    // The floor on a page of its own, once the app's page is closed.
+    await addFloorRun(floor, calls, windows, clicks, o.server, o.browser, o.cycle.length);
+  }
+  return floor;
+}
 
 /** The page's recording (all calls since it opened, in the order they were sent).
  * @param {any} page

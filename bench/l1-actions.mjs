@@ -3,6 +3,7 @@
 // until the lab shows its effect. Not for: starting the page or PostgreSQL (the harness).
 
 // One round of worker A's life, [kind, selector]: enqueue, claim, complete, claim, fail.
+/** @type {[string, string][]} */
 export const L1_CYCLE = [
   ['enqueue', '#enqueue'],
   ['claim', '#worker-A [data-act="claim"]'],

@@ -3,8 +3,7 @@
 import { RUNS, stats, median, notes, report, say, clickFloorRows } from '../report.mjs';
 import { labPage, tabMemory } from '../pages.mjs';
 import { L1_CYCLE, load1000Jobs, timeAction } from '../l1-actions.mjs';
-import { recordCalls, callsSoFar, recording, floorRuns, addFloorRun } from '../click-floor.mjs';
-import { startPostgres } from '../../tests/e2e/harness.mjs';
+import { clickFloorRuns } from '../click-floor.mjs';
 
 export async function l1({ server, browser, nativeSql }) {
   say(`L1: actions with 1,000 jobs, ${RUNS} runs of 10 × (enqueue, claim, complete, claim, fail)`);
@@ -14,42 +13,24 @@ export async function l1({ server, browser, nativeSql }) {
   const p95 = [];
   const l1Heap = [];
   const l1Tab = [];
-  const floor = floorRuns();
-  for (let r = 0; r < RUNS; r++) {
-    const page = await labPage(browser);
-    await recordCalls(page);
-    await page.goto(server.url + '?lang=en#/jobs');
-    await startPostgres(page);
-    await page.waitForSelector('#jobs-table', { timeout: 120000 });
-    await load1000Jobs(page);
-    const times = Object.fromEntries(kinds.map((k) => [k, []]));
-    /** @type {[number, number][]} */
-    const windows = [];
-    const clicks = [];
-    for (let c = 0; c < 10; c++) {
-      for (const [kind, sel] of L1_CYCLE) {
-        const from = await callsSoFar(page);
-        const ms = await timeAction(page, sel);
-        windows.push([from, await callsSoFar(page)]);
-        clicks.push(ms);
-        if (r === 0 && c > 0) floor.labels.push(kind);
-        times[kind].push(ms);
-      }
-    }
-    const calls = await recording(page);
-    const all = kinds.flatMap((k) => times[k]);
-    p50.push(stats(all).median);
-    p95.push(stats(all).p95);
-    for (const k of kinds) perKind[k].push(median(times[k]));
-    const mem = await tabMemory(page);
-    l1Heap.push(mem.jsHeapMB);
-    l1Tab.push(mem.tabMB);
-    if (page.errors.length) notes.push(`L1 page errors: ${page.errors.join('; ')}`);
-    await page.close();
-    // The floor on a page of its own, once the app's page is closed.
-    // The first cycle warms PGlite up (addFloorRun): the click / floor rows are of the 45 after it.
-    await addFloorRun(floor, calls, windows, clicks, server, browser, L1_CYCLE.length);
-  }
+  // The first cycle of each run warms PGlite up: the click / floor rows are of the 45 after it.
+  const floor = await clickFloorRuns({
+    runs: RUNS, server, browser, open: labPage, lab: 'jobs', ready: '#jobs-table', timeout: 120000,
+    prepare: load1000Jobs, cycle: L1_CYCLE, cycles: 10, time: timeAction,
+    after: async (page, labels, clicks) => {
+      /** @type {Record<string, number[]>} */
+      const times = Object.fromEntries(kinds.map((k) => [k, []]));
+      labels.forEach((kind, i) => times[kind].push(clicks[i]));
+      const all = kinds.flatMap((k) => times[k]);
+      p50.push(stats(all).median);
+      p95.push(stats(all).p95);
+      for (const k of kinds) perKind[k].push(median(times[k]));
+      const mem = await tabMemory(page);
+      l1Heap.push(mem.jsHeapMB);
+      l1Tab.push(mem.tabMB);
+      if (page.errors.length) notes.push(`L1 page errors: ${page.errors.join('; ')}`);
+    },
+  });
   const nativeL1 = (k) => nativeSql?.l1.map((run) => median(run[k]));
   const nativeL1All = (q) => nativeSql?.l1.map((run) => stats(Object.values(run).flat())[q]);
   report('L1 action, 1,000 jobs: p50 of 50 actions', p50, 'ms', '≤ 25 ms', { limit: 25, native: nativeL1All('median') });

@@ -23,6 +23,8 @@ const L3_SQL = Object.fromEntries(
 L3_SQL.explain_claim_article = vacSql('explain') + fs.readFileSync(path.join(ROOT, 'src/sql/jobs/claim_article.sql'), 'utf8');
 // The one jobs DDL before the script that calls it, as the app's sql::SETUP_TABLES has it.
 L3_SQL.setup_tables = vacSql('jobs_table') + L3_SQL.setup_tables;
+// The walk over a plan's nodes before the file that reads them, as the app's sql::PLAN_SUMMARY has it.
+L3_SQL.plan_summary = vacSql('plan_walk') + L3_SQL.plan_summary;
 L3_SQL.clock_install = fs.readFileSync(path.join(ROOT, 'src/sql/lab/clock_install.sql'), 'utf8');
 // The app's defaults (src/labs/vacuum/model/limits.tsv): 20,000 jobs, 3 rounds, batches of 2,000.
 const L3_DEFAULTS = (() => {

@@ -2,11 +2,12 @@
 // page shows its outcome, beside its floor: the calls each click sent, again on a bare PGlite
 // worker (bench/click-floor.mjs). BENCH_ONLY=l4click.
 import { RUNS, notes, say, clickFloorRows } from '../report.mjs';
-import { recordCalls, callsSoFar, recording, floorRuns, addFloorRun } from '../click-floor.mjs';
-import { newPage, startPostgres, pgqIdle } from '../../tests/e2e/harness.mjs';
+import { clickFloorRuns } from '../click-floor.mjs';
+import { newPage, pgqIdle } from '../../tests/e2e/harness.mjs';
 
 // One event's way through the queue, [label, selector]: sent, cut into a batch by a tick,
 // received by billing and acked.
+/** @type {[string, string][]} */
 const L4_CYCLE = [
   ['send', '#send-one'],
   ['tick', '#tick'],
@@ -46,31 +47,13 @@ async function timeClick(page, sel) {
 
 export async function l4click({ server, browser }) {
   say(`L4: clicks, ${RUNS} runs of 1 + 10 × (send, tick, receive, ack), each beside its floor`);
-  const floor = floorRuns();
-  for (let r = 0; r < RUNS; r++) {
-    const page = await newPage(browser);
-    await recordCalls(page);
-    await page.goto(server.url + '?lang=en#/pgq');
-    await startPostgres(page);
-    await page.waitForSelector('#tick', { timeout: 60000 });
-    await pgqIdle(page);
-    /** @type {[number, number][]} */
-    const windows = [];
-    const clicks = [];
-    for (let c = 0; c < 11; c++) {
-      for (const [label, sel] of L4_CYCLE) {
-        const from = await callsSoFar(page);
-        clicks.push(await timeClick(page, sel));
-        windows.push([from, await callsSoFar(page)]);
-        if (r === 0 && c > 0) floor.labels.push(label);
-      }
-    }
-    const calls = await recording(page);
-    if (page.errors.length) notes.push(`L4 click page errors: ${page.errors.join('; ')}`);
-    await page.close();
-    // The floor on a page of its own, once the app's page is closed.
-    // The first cycle warms PGlite up (addFloorRun): the figures are of the 40 after it.
-    await addFloorRun(floor, calls, windows, clicks, server, browser, L4_CYCLE.length);
-  }
+  // The first cycle of each run warms PGlite up: the figures are of the 40 after it.
+  const floor = await clickFloorRuns({
+    runs: RUNS, server, browser, open: newPage, lab: 'pgq', ready: '#tick', timeout: 60000,
+    prepare: pgqIdle, cycle: L4_CYCLE, cycles: 11, time: timeClick,
+    after: (page) => {
+      if (page.errors.length) notes.push(`L4 click page errors: ${page.errors.join('; ')}`);
+    },
+  });
   clickFloorRows('L4', '40 clicks', floor);
 }

@@ -53,6 +53,13 @@ export async function limits({ server, browser }) {
         }),
       [lab, button, timeout],
     );
+  /** A lab's largest burst, recorded as `what`: `count` typed into `field`, then `button`
+   *  clicked and timed until the lab (`scope`) is no longer busy. */
+  const burst = async (page, lab, what, [field, count], scope, button) => {
+    await page.fill(field, count);
+    const r = await busyRun(page, scope, button, 600000);
+    await record(lab, what, r.ms, page, r.done);
+  };
   /** Types `value` into `field`, submits with `button`, and returns the refusal shown. */
   const refusal = async (page, fills, button, errorSel) => {
     for (const [sel, value] of fills) await page.fill(sel, value);
@@ -81,11 +88,7 @@ export async function limits({ server, browser }) {
   // L1: the NOTIFY burst (§5), its largest count, while the listening session is busy.
   if (labs.includes('L1')) {
     const page = await openLab('jobs', '[aria-busy="false"] #burst-send:not([disabled])');
-    if (cases) {
-      await page.fill('#burst-count', '10000');
-      const r = await busyRun(page, '.jobs-lab', '#burst-send', 600000);
-      await record('L1', 'NOTIFY burst of 10,000', r.ms, page, r.done);
-    }
+    if (cases) await burst(page, 'L1', 'NOTIFY burst of 10,000', ['#burst-count', '10000'], '.jobs-lab', '#burst-send');
     if (refusals) refusedAt.L1 = await refusal(page, [['#burst-count', '10001']], '#burst-send', '#err-burst');
     await page.close();
   }
@@ -149,11 +152,7 @@ export async function limits({ server, browser }) {
   // the long transaction.
   if (labs.includes('L4')) {
     const page = await openLab('pgq', '[aria-busy="false"] #send-burst:not([disabled])');
-    if (cases) {
-      await page.fill('#burst-n', '5000');
-      const r = await busyRun(page, '.pgq-lab', '#send-burst', 600000);
-      await record('L4', 'burst of 5,000 events', r.ms, page, r.done);
-    }
+    if (cases) await burst(page, 'L4', 'burst of 5,000 events', ['#burst-n', '5000'], '.pgq-lab', '#send-burst');
     const before = await page.$$eval('.field-error', (es) => es.length);
     await page.fill('#burst-n', '5001');
     await page.click('#send-burst');

@@ -38,6 +38,15 @@ macro_rules! sql_file {
             include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/sql/", $path))
         );
     };
+    // A reading of an EXPLAIN's plan tree: `vacuum/plan_walk.sql` (the walk over its nodes,
+    // which `$path` reads) then that file, as one statement.
+    ($(#[$doc:meta])* $name:ident, plan $path:literal) => {
+        $(#[$doc])*
+        pub const $name: &str = concat!(
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/sql/vacuum/plan_walk.sql")),
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/sql/", $path))
+        );
+    };
 }
 pub(crate) use sql_file;
 

@@ -22,7 +22,7 @@ pub mod sql {
     sql_file!(RESET_SEARCH_PATH, "vacuum/reset_search_path.sql");
     // The article's claim (L1 shows it beside its own), explained.
     sql_file!(EXPLAIN_ARTICLE, explain "jobs/claim_article.sql");
-    sql_file!(PLAN_SUMMARY, "vacuum/plan_summary.sql");
+    sql_file!(PLAN_SUMMARY, plan "vacuum/plan_summary.sql");
     /// Runs a statement whose rows nobody reads.
     pub(crate) async fn for_effect(
         c: &impl Conn,

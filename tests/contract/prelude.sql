@@ -30,6 +30,17 @@ begin
   return v;
 end $$;
 
+-- Keeps the events of batch `batch` as table contract.<name>: n (their place in ev_id order,
+-- from 1), then get_batch_events's columns; returns the batch.
+create function contract.keep_events(name text, batch bigint) returns bigint
+language plpgsql as $$
+begin
+  execute format('create table contract.%I as
+                    select row_number() over (order by ev_id) as n, * from pgque.get_batch_events(%L)',
+                 name, batch);
+  return batch;
+end $$;
+
 -- Raises unless `actual` is `expected` (two NULLs are equal). Both sides are brought to a
 -- common type first, so count(*) (bigint) compares with 3 (integer).
 create function contract.eq(actual anycompatible, expected anycompatible, what text)

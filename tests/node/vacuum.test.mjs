@@ -25,7 +25,8 @@ const sqlCache = new Map();
 /** The text of a statement exactly as the lab sends it: src/sql/vacuum/<name>.sql; the
  *  article's claim is L1's file (jobs/claim_article.sql); `explain_<claim>` is explain.sql
  *  followed by that claim's file, as the app's `sql_file!(…, explain …)` puts them together;
- *  setup_tables and vacuum_full_setup follow jobs_table.sql (the one jobs DDL they call). */
+ *  setup_tables and vacuum_full_setup follow jobs_table.sql (the one jobs DDL they call);
+ *  plan_summary and plan_nodes follow plan_walk.sql (the walk over a plan's nodes). */
 function sql(name) {
   if (!sqlCache.has(name)) {
     const file = (n) => readFileSync(n === 'claim_article'
@@ -34,7 +35,11 @@ function sql(name) {
     const explained = /^explain_(.+)$/.exec(name);
     // The scripts that call the one jobs DDL come after it, as the app's sql.rs puts them.
     const withTable = name === 'setup_tables' || name === 'vacuum_full_setup';
-    sqlCache.set(name, explained ? file('explain') + file(explained[1]) : withTable ? file('jobs_table') + file(name) : file(name));
+    // A reading of a plan follows the walk over its nodes, as the app's `sql_file!(…, plan …)`.
+    const readsPlan = name === 'plan_summary' || name === 'plan_nodes';
+    sqlCache.set(name, explained ? file('explain') + file(explained[1])
+      : withTable ? file('jobs_table') + file(name)
+        : readsPlan ? file('plan_walk') + file(name) : file(name));
   }
   return sqlCache.get(name);
 }

@@ -464,22 +464,17 @@ mod tests {
     #[test]
     fn finds_the_install_script_of_a_checkout() {
         let dir = std::env::temp_dir().join(format!("pgcheck-contract-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("sql")).unwrap();
-        std::fs::write(dir.join("sql/pgque.sql"), "").unwrap();
-        assert_eq!(
-            Engine::pgque(&dir).unwrap(),
-            Engine::PgQue {
-                sql: dir.join("sql/pgque.sql")
-            }
-        );
-        std::fs::create_dir_all(dir.join("devel/sql")).unwrap();
-        std::fs::write(dir.join("devel/sql/pgque.sql"), "").unwrap();
-        assert_eq!(
-            Engine::pgque(&dir).unwrap(),
-            Engine::PgQue {
-                sql: dir.join("devel/sql/pgque.sql")
-            }
-        );
+        // sql/pgque.sql alone, then devel/sql/pgque.sql beside it, which is preferred.
+        for found in ["sql", "devel/sql"] {
+            std::fs::create_dir_all(dir.join(found)).unwrap();
+            std::fs::write(dir.join(found).join("pgque.sql"), "").unwrap();
+            assert_eq!(
+                Engine::pgque(&dir).unwrap(),
+                Engine::PgQue {
+                    sql: dir.join(found).join("pgque.sql")
+                }
+            );
+        }
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(Engine::pgque(&dir)
             .unwrap_err()

@@ -40,21 +40,19 @@ pub fn lab_schema() -> &'static str {
     target::lab_schema!("pgq")
 }
 
+/// `[(file, its text)]` for files of `src/sql/pgque/`, named once each.
+macro_rules! engine_files {
+    ($($file:literal),* $(,)?) => {
+        [$(($file, include_str!(concat!("../../../src/sql/pgque/", $file)))),*]
+    };
+}
+
 /// The engine, in install order (each file one script), as the lab installs it.
-pub(crate) const ENGINE: [(&str, &str); 12] = [
-    ("00_schema.sql", lab_sql!("pgque/00_schema.sql")),
-    ("10_queue.sql", lab_sql!("pgque/10_queue.sql")),
-    ("20_send.sql", lab_sql!("pgque/20_send.sql")),
-    ("30_ticker.sql", lab_sql!("pgque/30_ticker.sql")),
-    ("40_receive.sql", lab_sql!("pgque/40_receive.sql")),
-    ("45_coop.sql", lab_sql!("pgque/45_coop.sql")),
-    ("50_retry_dlq.sql", lab_sql!("pgque/50_retry_dlq.sql")),
-    ("55_triggers.sql", lab_sql!("pgque/55_triggers.sql")),
-    ("60_info.sql", lab_sql!("pgque/60_info.sql")),
-    ("70_maint.sql", lab_sql!("pgque/70_maint.sql")),
-    ("80_schedule.sql", lab_sql!("pgque/80_schedule.sql")),
-    ("90_roles.sql", lab_sql!("pgque/90_roles.sql")),
-];
+pub(crate) const ENGINE: [(&str, &str); 12] = engine_files! {
+    "00_schema.sql", "10_queue.sql", "20_send.sql", "30_ticker.sql", "40_receive.sql",
+    "45_coop.sql", "50_retry_dlq.sql", "55_triggers.sql", "60_info.sql", "70_maint.sql",
+    "80_schedule.sql", "90_roles.sql",
+};
 
 /// A lab session on L4's schema with the engine installed on it, as the lab installs it.
 pub(crate) fn engine_session(url: &str) -> Result<Client, CheckError> {

@@ -26,6 +26,13 @@ macro_rules! lab_sql {
             include_str!(concat!("../../../src/sql/", $path))
         )
     };
+    // The lab's reading of a plan: the walk over its nodes, then `$path` (db::sql_file!'s `plan`).
+    (plan $path:literal) => {
+        concat!(
+            include_str!("../../../src/sql/vacuum/plan_walk.sql"),
+            include_str!(concat!("../../../src/sql/", $path))
+        )
+    };
 }
 pub(crate) use lab_sql;
 

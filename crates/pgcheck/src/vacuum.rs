@@ -51,7 +51,8 @@ const MEASURE_TABLE: &str = lab_sql!("vacuum/measure_table.sql");
 const MEASURE_INDEXES: &str = lab_sql!("vacuum/measure_indexes.sql");
 /// The article's claim, explained (`bench-native` runs it too).
 pub const EXPLAIN_ARTICLE: &str = lab_sql!(explain "jobs/claim_article.sql");
-const PLAN_SUMMARY: &str = lab_sql!("vacuum/plan_summary.sql");
+/// The lab's reading of a plan: its pages and time (`bench-native` runs it too).
+pub const PLAN_SUMMARY: &str = lab_sql!(plan "vacuum/plan_summary.sql");
 /// The lab's English texts (column names, strategy and step names).
 const CATALOG: &str = include_str!("../../../assets/i18n/vacuum.tsv");
 

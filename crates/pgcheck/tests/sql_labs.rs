@@ -122,23 +122,16 @@ fn vacuum_subcommand_bloats_without_vacuum_and_a_pinned_horizon_keeps_dead_tuple
                 .expect("rotation record");
             assert_eq!(dropped.indexes, truncated.indexes);
         }
-        let claim = |round| {
-            run.find(Strategy::Partition, round, Step::AfterRound)
+        // The pages the claim read after round `round` on strategy `st`'s table.
+        let pages = |st, round| {
+            run.find(st, round, Step::AfterRound)
                 .map(|r| r.claim_pages)
-                .expect("partition round record")
+                .unwrap_or_else(|| panic!("no round record {st:?} {round}"))
         };
+        let claim = |round| pages(Strategy::Partition, round);
         assert!(claim(2) <= claim(1) + 2, "{} then {}", claim(1), claim(2));
-        let keep = |round| {
-            run.find(Strategy::Keep, round, Step::AfterRound)
-                .map(|r| r.claim_pages)
-                .expect("keep round record")
-        };
-        assert!(
-            keep(2) > claim(2),
-            "keep {} partition {}",
-            keep(2),
-            claim(2)
-        );
+        let keep = pages(Strategy::Keep, 2);
+        assert!(keep > claim(2), "keep {keep} partition {}", claim(2));
     }
     // Every other invariant the lab shows (see vacuum::Report::problems).
     assert_eq!(report.problems(), Vec::<String>::new());

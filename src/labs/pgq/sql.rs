@@ -13,39 +13,19 @@ use serde::de::DeserializeOwned;
 
 pub mod compare;
 
+/// `[(file, its text)]` for files of `src/sql/pgque/`, named once each.
+macro_rules! engine_files {
+    ($($file:literal),* $(,)?) => {
+        [$(($file, include_str!(concat!("../../sql/pgque/", $file)))),*]
+    };
+}
+
 /// The engine, installed in this order (each file is one `db.exec`).
-pub const ENGINE: [(&str, &str); 12] = [
-    (
-        "00_schema.sql",
-        include_str!("../../sql/pgque/00_schema.sql"),
-    ),
-    ("10_queue.sql", include_str!("../../sql/pgque/10_queue.sql")),
-    ("20_send.sql", include_str!("../../sql/pgque/20_send.sql")),
-    (
-        "30_ticker.sql",
-        include_str!("../../sql/pgque/30_ticker.sql"),
-    ),
-    (
-        "40_receive.sql",
-        include_str!("../../sql/pgque/40_receive.sql"),
-    ),
-    ("45_coop.sql", include_str!("../../sql/pgque/45_coop.sql")),
-    (
-        "50_retry_dlq.sql",
-        include_str!("../../sql/pgque/50_retry_dlq.sql"),
-    ),
-    (
-        "55_triggers.sql",
-        include_str!("../../sql/pgque/55_triggers.sql"),
-    ),
-    ("60_info.sql", include_str!("../../sql/pgque/60_info.sql")),
-    ("70_maint.sql", include_str!("../../sql/pgque/70_maint.sql")),
-    (
-        "80_schedule.sql",
-        include_str!("../../sql/pgque/80_schedule.sql"),
-    ),
-    ("90_roles.sql", include_str!("../../sql/pgque/90_roles.sql")),
-];
+pub const ENGINE: [(&str, &str); 12] = engine_files! {
+    "00_schema.sql", "10_queue.sql", "20_send.sql", "30_ticker.sql", "40_receive.sql",
+    "45_coop.sql", "50_retry_dlq.sql", "55_triggers.sql", "60_info.sql", "70_maint.sql",
+    "80_schedule.sql", "90_roles.sql",
+};
 
 sql_file!(DROP_SQL, "pgque/lab/drop.sql");
 sql_file!(CREATE_QUEUE_SQL, "pgque/lab/create_queue.sql");

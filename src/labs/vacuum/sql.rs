@@ -46,7 +46,7 @@ sql_file!(MEASURE_TABLE, "vacuum/measure_table.sql");
 sql_file!(MEASURE_INDEXES, "vacuum/measure_indexes.sql");
 // The index-friendly claim, explained.
 sql_file!(EXPLAIN_INDEXED, explain "vacuum/claim_indexed.sql");
-sql_file!(PLAN_NODES, "vacuum/plan_nodes.sql");
+sql_file!(PLAN_NODES, plan "vacuum/plan_nodes.sql");
 sql_file!(LONG_TX_BEGIN, "vacuum/long_tx_begin.sql");
 sql_file!(LONG_TX_STATUS, "vacuum/long_tx_status.sql");
 sql_file!(LONG_TX_RELEASE, "vacuum/long_tx_release.sql");

@@ -58,6 +58,31 @@ begin
 end;
 $$;
 
+-- pgque.find_batch(i_batch_id bigint, i_error text) returns pgque.subscription
+--   i_batch_id  an open batch
+--   i_error     the message to raise when no subscription has it open, a
+--               format() string that may name the batch with %s: PgQue words
+--               it differently in different functions ('batch not found' in
+--               get_batch_events, 'event not found' in event_retry, 'batch
+--               not found: <id>' in event_dead, 'batch_retry: batch <id> not
+--               found'); each caller passes PgQue's words for that function.
+-- Returns the subscription whose open batch it is.
+-- Guarantee: raises P0001 (a plain RAISE EXCEPTION, as PgQue) when the batch
+-- is not open; reads only.
+create function pgque.find_batch(i_batch_id bigint, i_error text)
+returns pgque.subscription
+language plpgsql stable as $$
+declare
+    s pgque.subscription;
+begin
+    select * into s from pgque.subscription where sub_batch = i_batch_id;
+    if not found then
+        raise exception using message = format(i_error, i_batch_id);
+    end if;
+    return s;
+end;
+$$;
+
 -- pgque.event_table(i_queue_id int, i_table int) returns text
 --   i_queue_id  queue id; i_table  table number, or null for the parent
 -- Returns the qualified, quoted name of an event table, e.g. pgque.event_1_0.

@@ -233,10 +233,7 @@ declare
     v_last pg_snapshot;
     v_next pg_snapshot;
 begin
-    select * into s from pgque.subscription where sub_batch = i_batch_id;
-    if not found then
-        raise exception 'batch not found';
-    end if;
+    s := pgque.find_batch(i_batch_id, 'batch not found');
     select t.tick_snapshot into v_last from pgque.tick t
      where t.tick_queue = s.sub_queue and t.tick_id = s.sub_last_tick;
     select t.tick_snapshot into v_next from pgque.tick t
@@ -328,6 +325,22 @@ begin
 end;
 $$;
 
+-- pgque.check_max_return(i_caller text, i_max_return int) returns void
+--   i_caller      the function that checks, as PgQue names it in the message
+--   i_max_return  the limit given to it (null: no limit)
+-- Guarantee: raises PgQue's '<caller>: max_return must be >= 1, got <n>'
+-- for a limit below 1; nothing else. receive and receive_coop call it before
+-- they take a batch.
+create function pgque.check_max_return(i_caller text, i_max_return int)
+returns void
+language plpgsql immutable as $$
+begin
+    if i_max_return < 1 then
+        raise exception '%: max_return must be >= 1, got %', i_caller, i_max_return;
+    end if;
+end;
+$$;
+
 -- pgque.batch_messages(i_batch_id bigint, i_max_return int) returns setof pgque.message
 --   i_batch_id    an open batch, or null (then nothing)
 --   i_max_return  at most this many events are returned
@@ -376,9 +389,7 @@ create function pgque.receive(i_queue text, i_consumer text, i_max_return int de
 returns setof pgque.message
 language plpgsql as $$
 begin
-    if i_max_return < 1 then
-        raise exception 'pgque.receive: max_return must be >= 1, got %', i_max_return;
-    end if;
+    perform pgque.check_max_return('pgque.receive', i_max_return);
     return query select * from pgque.batch_messages(pgque.next_batch(i_queue, i_consumer), i_max_return);
 end;
 $$;

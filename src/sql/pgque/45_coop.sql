@@ -315,9 +315,7 @@ create function pgque.receive_coop(i_queue text, i_consumer text, i_subconsumer 
 returns setof pgque.message
 language plpgsql as $$
 begin
-    if i_max_return < 1 then
-        raise exception 'pgque.receive_coop: max_return must be >= 1, got %', i_max_return;
-    end if;
+    perform pgque.check_max_return('pgque.receive_coop', i_max_return);
     return query select * from pgque.batch_messages(
         pgque.next_batch(i_queue, i_consumer, i_subconsumer, i_dead_interval), i_max_return);
 end;

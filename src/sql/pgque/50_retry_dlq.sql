@@ -16,10 +16,7 @@ declare
     s pgque.subscription;
     ev record;
 begin
-    select * into s from pgque.subscription where sub_batch = i_batch_id;
-    if not found then
-        raise exception 'event not found';
-    end if;
+    s := pgque.find_batch(i_batch_id, 'event not found');
     select * into ev from pgque.get_batch_events(i_batch_id) b where b.ev_id = i_event_id;
     if not found then
         raise exception 'event not found';
@@ -63,9 +60,7 @@ declare
     n int := 0;
     ev record;
 begin
-    if not exists (select 1 from pgque.subscription where sub_batch = i_batch_id) then
-        raise exception 'batch_retry: batch % not found', i_batch_id;
-    end if;
+    perform pgque.find_batch(i_batch_id, 'batch_retry: batch %s not found');
     for ev in select b.ev_id from pgque.get_batch_events(i_batch_id) b loop
         n := n + pgque.event_retry_raw(i_batch_id, ev.ev_id,
                                        now() + make_interval(secs => i_retry_seconds), null);
@@ -94,10 +89,7 @@ declare
     s pgque.subscription;
     v_consumer int;
 begin
-    select * into s from pgque.subscription where sub_batch = i_batch_id;
-    if not found then
-        raise exception 'batch not found: %', i_batch_id;
-    end if;
+    s := pgque.find_batch(i_batch_id, 'batch not found: %s');
     select c.co_id into v_consumer from pgque.subscription g
       join pgque.consumer c on c.co_name = g.sub_consumer
      where g.sub_id = coalesce(s.sub_main, s.sub_id);

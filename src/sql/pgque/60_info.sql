@@ -4,10 +4,12 @@
 -- (queue_rows, consumer_rows), get_batch_info, get_table_info and
 -- get_cursor_info (the lab's own). Read only.
 
--- pgque.events_after(i_queue_id int, i_snap pg_snapshot) returns bigint
+-- pgque.events_after(i_queue_id int, i_snap pg_snapshot, i_owner int) returns bigint
 -- How many committed events of the queue were not yet visible in snapshot
--- i_snap (a tick's): exact, for every consumer (retries included). Reads only.
-create function pgque.events_after(i_queue_id int, i_snap pg_snapshot)
+-- i_snap (a tick's): exact. i_owner null (the default): for every consumer,
+-- retries included; a subscription's id (a group's, for its members): the
+-- events for it, its own retries included and others' left out. Reads only.
+create function pgque.events_after(i_queue_id int, i_snap pg_snapshot, i_owner int default null)
 returns bigint
 language plpgsql stable as $$
 declare
@@ -16,8 +18,9 @@ begin
     execute format(
         'select count(*) from %s e
           where e.ev_txid >= pg_snapshot_xmin($1)
-            and not pg_visible_in_snapshot(e.ev_txid, $1)', pgque.event_table(i_queue_id))
-        into n using i_snap;
+            and not pg_visible_in_snapshot(e.ev_txid, $1)
+            and ($2 is null or e.ev_owner is null or e.ev_owner = $2)', pgque.event_table(i_queue_id))
+        into n using i_snap, i_owner;
     return n;
 end;
 $$;
@@ -248,12 +251,7 @@ begin
          where k.tick_queue = r.queue_id and k.tick_id > r.last_tick;
         lag_events := null;
         if r.tick_snapshot is not null then
-            execute format(
-                'select count(*) from %s e
-                  where e.ev_txid >= pg_snapshot_xmin($1)
-                    and not pg_visible_in_snapshot(e.ev_txid, $1)
-                    and (e.ev_owner is null or e.ev_owner = $2)', pgque.event_table(r.queue_id))
-                into lag_events using r.tick_snapshot, coalesce(r.sub_main, r.sub_id);
+            lag_events := pgque.events_after(r.queue_id, r.tick_snapshot, coalesce(r.sub_main, r.sub_id));
         end if;
         select count(*)::int into retries_pending from pgque.retry_queue rq where rq.ev_owner = r.sub_id;
         select count(*)::int into dead_letters from pgque.dead_letter d

@@ -143,19 +143,16 @@ language sql stable as $$
                   (1000.0 / c.tick_period_ms)::numeric(10, 2))
       from pgque.config c
     union all
-    select 'ticker',
-           case when exists (select 1 from pgque.lab_job where job_name = 'pgque_ticker' and scheduled)
-                then 'scheduled' else 'stopped' end,
-           coalesce((select format('scheduler=lab clock, next run %s', next_run)
-                       from pgque.lab_job where job_name = 'pgque_ticker' and scheduled),
-                    format('not scheduled (tick_period_ms=%s)', (select tick_period_ms from pgque.config)))
-    union all
-    select 'maintenance',
-           case when exists (select 1 from pgque.lab_job where job_name = 'pgque_maint' and scheduled)
-                then 'scheduled' else 'stopped' end,
-           coalesce((select format('scheduler=lab clock, next run %s', next_run)
-                       from pgque.lab_job where job_name = 'pgque_maint' and scheduled),
-                    'not scheduled')
+    -- the ticker's row, then maintenance's: each from its job, said the same way
+    (select v.component,
+            case when j.scheduled then 'scheduled' else 'stopped' end,
+            case when j.scheduled then format('scheduler=lab clock, next run %s', j.next_run)
+                 else v.idle end
+       from (values (1, 'ticker', 'pgque_ticker',
+                     format('not scheduled (tick_period_ms=%s)', (select tick_period_ms from pgque.config))),
+                    (2, 'maintenance', 'pgque_maint', 'not scheduled')) as v(ord, component, job, idle)
+       left join pgque.lab_job j on j.job_name = v.job and j.scheduled
+      order by v.ord)
     union all
     select 'pg_cron', 'unavailable',
            'a browser tab has no pg_cron: pgque.start() schedules the four jobs on the lab clock, and moving the clock runs them (pgque.run_jobs)'

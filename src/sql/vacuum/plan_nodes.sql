@@ -1,5 +1,6 @@
 -- Every node of an EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) result, in plan order, for
--- the claim-plan viewer.
+-- the claim-plan viewer: the rows of plan_walk.sql's `node`, which comes before this file
+-- (the app puts them together: db::sql_file!'s `plan`).
 -- $1 text: the "QUERY PLAN" value, as JSON text.
 -- Returns one row per node:
 --   depth int, node_type text, parent_relationship text (null at the top; 'InitPlan'
@@ -7,13 +8,6 @@
 --   loops float8, total_ms float8, shared_hit bigint, shared_read bigint (cumulative:
 --   a node's figures include its children's), detail text (Filter / Index Cond /
 --   Sort Key, whichever the node has)
-with recursive node(path, n) as (
-  select array[0], $1::jsonb -> 0 -> 'Plan'
-  union all
-  select node.path || c.ord::int, c.value
-    from node
-   cross join lateral jsonb_array_elements(node.n -> 'Plans') with ordinality as c(value, ord)
-)
 select (cardinality(path) - 1)::int                     as depth,
        n ->> 'Node Type'                                 as node_type,
        n ->> 'Parent Relationship'                       as parent_relationship,

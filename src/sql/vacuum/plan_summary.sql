@@ -1,5 +1,6 @@
 -- Read an EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) result: pages, time, and how the table
--- was found.
+-- was found. plan_walk.sql (its `node`: every plan node) comes before this file: the app
+-- puts them together (db::sql_file!'s `plan`).
 -- $1 text: the "QUERY PLAN" value of an EXPLAIN the lab ran (explain.sql before a claim),
 -- as JSON text.
 -- Returns one row:
@@ -20,14 +21,6 @@
 --   uses_jobs_ready bool some node reads the partial index jobs_ready
 --   scans text           the scan nodes, in plan order, e.g.
 --                        'Seq Scan on jobs; Index Scan using jobs_pkey on jobs'
-with recursive node(path, n) as (
-  select array[0], $1::jsonb -> 0 -> 'Plan'
-  union all
-  select node.path || c.ord::int, c.value
-    from node
-   cross join lateral jsonb_array_elements(node.n -> 'Plans') with ordinality as c(value, ord)
-),
-top as (select $1::jsonb -> 0 as j)
 select ((top.j -> 'Plan' ->> 'Shared Hit Blocks')::bigint
         + (top.j -> 'Plan' ->> 'Shared Read Blocks')::bigint)         as pages,
        (top.j -> 'Plan' ->> 'Shared Hit Blocks')::bigint              as shared_hit,
@@ -47,5 +40,5 @@ select ((top.j -> 'Plan' ->> 'Shared Hit Blocks')::bigint
            when node.n ? 'Relation Name' and node.n ->> 'Node Type' <> 'ModifyTable' then
              (node.n ->> 'Node Type') || ' on ' || (node.n ->> 'Relation Name')
          end, '; ' order by node.path), '')                            as scans
-  from top, node
+  from node, (select $1::jsonb -> 0 as j) as top
  group by top.j

@@ -18,24 +18,21 @@ select pgque.create_queue('q');
 select pgque.subscribe('q', 'c');
 select contract.expect_error($$select pgque.drop_queue('q')$$, 'P0001', 'cannot drop queue, consumers still attached');
 select contract.expect_error($$select pgque.drop_queue('q', false)$$, 'P0001', 'cannot drop queue, consumers still attached');
--- set_queue_config.
-select contract.expect_error($$select pgque.set_queue_config('nope', 'ticker_max_lag', '1 second')$$, 'P0001', 'No such event queue');
-select contract.expect_error($$select pgque.set_queue_config(null, 'ticker_max_lag', '1 second')$$, 'P0001', 'Invalid NULL value');
-select contract.expect_error($$select pgque.set_queue_config('q', null, '1')$$, 'P0001', 'Invalid NULL value');
--- PgQue's format string is "%s": the name is followed by a literal s.
-select contract.expect_error($$select pgque.set_queue_config('q', 'colour', 'blue')$$, 'P0001', 'cannot change parameter "colours"');
-select contract.expect_error($$select pgque.set_queue_config('q', 'max_retries', '-1')$$, 'P0001',
-  'set_queue_config: max_retries must be >= 0, got -1');
-select contract.expect_error($$select pgque.set_queue_config('q', 'ticker_max_count', '0')$$, 'P0001',
-  'set_queue_config: ticker_max_count must be > 0, got 0');
-select contract.expect_error($$select pgque.set_queue_config('q', 'ticker_max_lag', '0')$$, 'P0001',
-  'set_queue_config: ticker_max_lag must be > 0, got 00:00:00');
-select contract.expect_error($$select pgque.set_queue_config('q', 'ticker_idle_period', '-1 second')$$, 'P0001',
-  'set_queue_config: ticker_idle_period must be > 0, got -00:00:01');
-select contract.expect_error($$select pgque.set_queue_config('q', 'rotation_period', '0 seconds')$$, 'P0001',
-  'set_queue_config: rotation_period must be > 0, got 00:00:00');
-select contract.expect_error($$select pgque.set_queue_config('q', 'max_retries', 'many')$$, '22P02',
-  'invalid input syntax for type bigint: "many"');
+-- set_queue_config's refusals, one call each, in this order (a failing one names its call).
+-- PgQue's format string for an unknown parameter is "%s": the name is followed by a literal s.
+select contract.expect_error(format('select pgque.set_queue_config(%L, %L, %L)', queue, param, value), state, message)
+  from (values
+    ('nope', 'ticker_max_lag', '1 second', 'P0001', 'No such event queue'),
+    (null, 'ticker_max_lag', '1 second', 'P0001', 'Invalid NULL value'),
+    ('q', null, '1', 'P0001', 'Invalid NULL value'),
+    ('q', 'colour', 'blue', 'P0001', 'cannot change parameter "colours"'),
+    ('q', 'max_retries', '-1', 'P0001', 'set_queue_config: max_retries must be >= 0, got -1'),
+    ('q', 'ticker_max_count', '0', 'P0001', 'set_queue_config: ticker_max_count must be > 0, got 0'),
+    ('q', 'ticker_max_lag', '0', 'P0001', 'set_queue_config: ticker_max_lag must be > 0, got 00:00:00'),
+    ('q', 'ticker_idle_period', '-1 second', 'P0001', 'set_queue_config: ticker_idle_period must be > 0, got -00:00:01'),
+    ('q', 'rotation_period', '0 seconds', 'P0001', 'set_queue_config: rotation_period must be > 0, got 00:00:00'),
+    ('q', 'max_retries', 'many', '22P02', 'invalid input syntax for type bigint: "many"')
+  ) as refusal(queue, param, value, state, message);
 -- Accepted values, and NULL back to the default.
 select contract.eq(pgque.set_queue_config('q', 'ticker_max_count', '7'), 1, 'a valid value');
 select contract.eq((select queue_ticker_max_count from pgque.get_queue_info('q')), 7, 'is set');

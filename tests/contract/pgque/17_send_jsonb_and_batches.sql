@@ -24,23 +24,15 @@ select contract.eq((select type || ' ' || payload from contract.got_messages whe
   'order.created {"id": 42}', 'jsonb send with a type');
 select contract.eq((select payload from contract.got_messages where msg_id = contract.got('t1')),
   '{"b": 2,  "a":1}', 'text send: verbatim');
-select contract.eq((select string_agg(coalesce(m.payload, 'NULL') || ':' || m.type, ' | ' order by i.n)
-                      from contract.ids, unnest(ids) with ordinality i(id, n)
-                      join contract.got_messages m on m.msg_id = i.id
-                     where kind = 'jsonb'),
-  '{"y": [1, 2], "z": 1}:default | NULL:default | "s":default', 'jsonb send_batch, in input order');
-select contract.eq((select string_agg(m.payload || ':' || m.type, ' | ')
-                      from contract.ids, unnest(ids) i(id) join contract.got_messages m on m.msg_id = i.id
-                     where kind = 'jsonb typed'),
-  '{"n": 1}:order.updated', 'jsonb send_batch with a type');
-select contract.eq((select string_agg(coalesce(m.payload, 'NULL') || ':' || m.type, ' | ' order by i.n)
-                      from contract.ids, unnest(ids) with ordinality i(id, n)
-                      join contract.got_messages m on m.msg_id = i.id
-                     where kind = 'text'),
-  'raw  text:default | NULL:default', 'text send_batch, verbatim');
-select contract.eq((select string_agg(m.payload || ':' || m.type, ' | ' order by i.n)
-                      from contract.ids, unnest(ids) with ordinality i(id, n)
-                      join contract.got_messages m on m.msg_id = i.id
-                     where kind = 'text typed'),
-  'n1:order.note | n2:order.note', 'text send_batch with a type, by named arguments');
+-- Each send_batch's events, in input order: payload:type, a NULL element's payload NULL.
+select contract.eq((select string_agg(kind || ': ' || events, E'\n' order by kind collate "C")
+                      from (select kind, string_agg(coalesce(m.payload, 'NULL') || ':' || m.type, ' | ' order by i.n) as events
+                              from contract.ids, unnest(ids) with ordinality i(id, n)
+                              join contract.got_messages m on m.msg_id = i.id
+                             group by kind) k),
+  'jsonb: {"y": [1, 2], "z": 1}:default | NULL:default | "s":default' || E'\n' ||
+  'jsonb typed: {"n": 1}:order.updated' || E'\n' ||
+  'text: raw  text:default | NULL:default' || E'\n' ||
+  'text typed: n1:order.note | n2:order.note',
+  'send_batch: jsonb as canonical text, text verbatim, type default unless given (named arguments too), in input order');
 select contract.expect_error($$select pgque.send('q', 'not json'::jsonb)$$, '22P02', 'invalid input syntax for type json');

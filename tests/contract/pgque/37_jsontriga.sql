@@ -14,9 +14,7 @@ delete from public.item where id = 1;
 truncate public.item;
 select pgque.force_next_tick('q');
 select pgque.ticker('q');
-select contract.put('b1', pgque.next_batch('q', 'c'));
-create table contract.ev as
-  select row_number() over (order by ev_id) as n, * from pgque.get_batch_events(contract.got('b1'));
+select contract.put('b1', contract.keep_events('ev', pgque.next_batch('q', 'c')));
 select pgque.finish_batch(contract.got('b1'));
 select contract.eq((select count(*) from contract.ev), 4::bigint, 'one event per change, and one for the truncate');
 select contract.eq((select ev_type from contract.ev where n = 1),
@@ -48,9 +46,7 @@ insert into public.pair values (2, 1, null);
 insert into public.nokey values ('x');
 select pgque.force_next_tick('q');
 select pgque.ticker('q');
-select contract.put('b2', pgque.next_batch('q', 'c'));
-create table contract.ev2 as
-  select row_number() over (order by ev_id) as n, * from pgque.get_batch_events(contract.got('b2'));
+select contract.keep_events('ev2', pgque.next_batch('q', 'c'));
 select contract.eq((select ev_type || ' ' || ev_data from contract.ev2 where n = 1),
   '{"op":"INSERT","table":["public","pair"],"pkey":["a","b"]} {"b":2,"a":1,"v":null}', 'a two-column key');
 select contract.eq((select ev_type || ' ' || ev_data from contract.ev2 where n = 2),

@@ -21,9 +21,7 @@ insert into public.plain values ('c 1', 2);
 update public.plain set v = 3;
 select pgque.force_next_tick('q');
 select pgque.ticker('q');
-select contract.put('b', pgque.next_batch('q', 'c'));
-create table contract.ev as
-  select row_number() over (order by ev_id) as n, * from pgque.get_batch_events(contract.got('b'));
+select contract.keep_events('ev', pgque.next_batch('q', 'c'));
 select contract.eq((select count(*) from contract.ev), 7::bigint, 'seven events: the ignored-only update sent none');
 select contract.eq((select ev_type || ' ' || ev_data from contract.ev where n = 1),
   'I:k2,id k2=a%2fb&id=1&Weird+Col=&note=x+%26+y+%3d+100%25+%c3%bc%7e&ok=t',

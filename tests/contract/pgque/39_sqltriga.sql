@@ -22,9 +22,7 @@ update public.n set id = 2;
 delete from public.n;
 select pgque.force_next_tick('q');
 select pgque.ticker('q');
-select contract.put('b', pgque.next_batch('q', 'c'));
-create table contract.ev as
-  select row_number() over (order by ev_id) as n, * from pgque.get_batch_events(contract.got('b'));
+select contract.keep_events('ev', pgque.next_batch('q', 'c'));
 select contract.eq((select count(*) from contract.ev), 9::bigint, 'nine events: the ignored-only update sent none');
 select contract.eq((select ev_type || ' ' || ev_data from contract.ev where n = 1),
   'I (id,"Ver",name,ok) values (''1'',''2'',''it''''s'',null)', 'INSERT');

@@ -31,9 +31,7 @@ insert into public.keep values (9, 'gone');
 rollback;
 select pgque.force_next_tick('q');
 select pgque.ticker('q');
-select contract.put('b', pgque.next_batch('q', 'c'));
-create table contract.ev as
-  select row_number() over (order by ev_id) as n, * from pgque.get_batch_events(contract.got('b'));
+select contract.keep_events('ev', pgque.next_batch('q', 'c'));
 select contract.eq((select count(*) from contract.ev), 4::bigint,
   'four events: none where when= is false, none under ''local'', none rolled back');
 select contract.eq((select row(ev_type, ev_data, ev_extra1, ev_extra2, ev_extra3, ev_extra4)::text from contract.ev where n = 1),

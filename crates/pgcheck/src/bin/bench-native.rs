@@ -63,8 +63,7 @@ mod vacuum {
     pub const VACUUM: &str = lab_sql!("vacuum/vacuum.sql");
     pub const MEASURE_TABLE: &str = lab_sql!("vacuum/measure_table.sql");
     pub const MEASURE_INDEXES: &str = lab_sql!("vacuum/measure_indexes.sql");
-    pub use pgcheck::vacuum::EXPLAIN_ARTICLE;
-    pub const PLAN_SUMMARY: &str = lab_sql!("vacuum/plan_summary.sql");
+    pub use pgcheck::vacuum::{EXPLAIN_ARTICLE, PLAN_SUMMARY};
 }
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
