@@ -22,7 +22,8 @@ where
     let mut lab = L::setup(&db).await.expect("the lab sets up");
     run_all(&mut lab, &db, (c.start)()).await;
     run_all(&mut lab, &db, then).await;
-    let solved = check(&db, c.check).await.expect("the check runs");
+    let sql = c.check.sql().expect("an SQL check");
+    let solved = check(&db, sql).await.expect("the check runs");
     db.close().await;
     solved
 }

@@ -34,7 +34,7 @@ pub fn LabFrame<M: LabModel>(
     share: fn(&M) -> String,
     #[prop(optional)] reset: Option<Key>,
     console: &'static str,
-    #[prop(optional)] challenges: Option<Challenges<M>>,
+    #[prop(optional)] challenges: Option<Challenges<LabHarness<M>>>,
     children: ChildrenFn,
 ) -> impl IntoView {
     let ctx = use_ctx();
@@ -65,7 +65,7 @@ pub fn LabFrame<M: LabModel>(
             <ReplayCut cut=guide.cut/>
             <Show when=ready fallback=waiting>
                 <Tour guide=guide harness=harness title=tour_title busy=busy/>
-                {challenges.map(|c| view! { <ChallengeList challenges=c harness busy/> })}
+                {challenges.map(|c| view! { <ChallengeList challenges=c busy/> })}
                 {children.with_value(|c| c())}
                 <div class="panel row">
                     {reset}

@@ -6,7 +6,7 @@ use super::model::EnqueueInput;
 use super::model::WorkerId::{A, B};
 use crate::db::sql_file;
 use crate::keys;
-use crate::labs::challenge::Challenge;
+use crate::labs::challenge::{Challenge, Check};
 
 sql_file!(RUN_TWICE_SQL, "jobs/challenge/run_twice.sql");
 sql_file!(DEAD_SQL, "jobs/challenge/dead.sql");
@@ -26,7 +26,7 @@ pub const CHALLENGES: [Challenge<Action>; 4] = [
         id: "jobs-run-twice",
         goal: keys::JOBS_CH_TWICE_GOAL,
         start: || vec![enqueue(5)],
-        check: RUN_TWICE_SQL,
+        check: Check::Sql(RUN_TWICE_SQL),
         hints: &[
             keys::JOBS_CH_TWICE_HINT_1,
             keys::JOBS_CH_TWICE_HINT_2,
@@ -50,7 +50,7 @@ pub const CHALLENGES: [Challenge<Action>; 4] = [
         id: "jobs-dead",
         goal: keys::JOBS_CH_DEAD_GOAL,
         start: Vec::new,
-        check: DEAD_SQL,
+        check: Check::Sql(DEAD_SQL),
         hints: &[
             keys::JOBS_CH_DEAD_HINT_1,
             keys::JOBS_CH_DEAD_HINT_2,
@@ -73,7 +73,7 @@ pub const CHALLENGES: [Challenge<Action>; 4] = [
         id: "jobs-dual-write",
         goal: keys::JOBS_CH_DUAL_GOAL,
         start: Vec::new,
-        check: DUAL_WRITE_SQL,
+        check: Check::Sql(DUAL_WRITE_SQL),
         hints: &[
             keys::JOBS_CH_DUAL_HINT_1,
             keys::JOBS_CH_DUAL_HINT_2,
@@ -87,7 +87,7 @@ pub const CHALLENGES: [Challenge<Action>; 4] = [
         id: "jobs-no-rows-left",
         goal: keys::JOBS_CH_NOROWS_GOAL,
         start: Vec::new,
-        check: NO_ROWS_LEFT_SQL,
+        check: Check::Sql(NO_ROWS_LEFT_SQL),
         hints: &[
             keys::JOBS_CH_NOROWS_HINT_1,
             keys::JOBS_CH_NOROWS_HINT_2,

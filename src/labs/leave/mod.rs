@@ -1,6 +1,7 @@
 //! L5 When to leave: the advisor (`crates/core`), no database.
-//! The lab skeleton (see `src/labs/mod.rs`): model.rs state and actions, no UI; view/
-//! components (view/libraries.rs: its texts).
+//! The lab skeleton (see `src/labs/mod.rs`): model.rs state and actions, no UI; challenges.rs
+//! its challenges; view/ components (view/libraries.rs: its texts).
+pub mod challenges;
 pub mod model;
 pub mod view;
 

@@ -5,7 +5,7 @@ use super::model::{Action, Action::*, DEAD_SECONDS, ROTATION_SECONDS};
 use super::tour::{ack, late_event, receive};
 use crate::db::sql_file;
 use crate::keys;
-use crate::labs::challenge::Challenge;
+use crate::labs::challenge::{Challenge, Check};
 
 sql_file!(STALL_SQL, "pgq/challenge/stall.sql");
 sql_file!(LATE_EVENT_SQL, "pgq/challenge/late_event.sql");
@@ -33,7 +33,7 @@ pub const CHALLENGES: [Challenge<Action>; 4] = [
         id: "pgq-stall",
         goal: keys::PGQ_CH_STALL_GOAL,
         start: Vec::new,
-        check: STALL_SQL,
+        check: Check::Sql(STALL_SQL),
         hints: &[
             keys::PGQ_CH_STALL_HINT_1,
             keys::PGQ_CH_STALL_HINT_2,
@@ -55,7 +55,7 @@ pub const CHALLENGES: [Challenge<Action>; 4] = [
         id: "pgq-late-event",
         goal: keys::PGQ_CH_LATE_GOAL,
         start: Vec::new,
-        check: LATE_EVENT_SQL,
+        check: Check::Sql(LATE_EVENT_SQL),
         hints: &[
             keys::PGQ_CH_LATE_HINT_1,
             keys::PGQ_CH_LATE_HINT_2,
@@ -69,7 +69,7 @@ pub const CHALLENGES: [Challenge<Action>; 4] = [
         id: "pgq-fan-out",
         goal: keys::PGQ_CH_FANOUT_GOAL,
         start: Vec::new,
-        check: FAN_OUT_SQL,
+        check: Check::Sql(FAN_OUT_SQL),
         hints: &[
             keys::PGQ_CH_FANOUT_HINT_1,
             keys::PGQ_CH_FANOUT_HINT_2,
@@ -102,7 +102,7 @@ pub const CHALLENGES: [Challenge<Action>; 4] = [
                 Tick,
             ]
         },
-        check: TAKEOVER_SQL,
+        check: Check::Sql(TAKEOVER_SQL),
         hints: &[
             keys::PGQ_CH_TAKEOVER_HINT_1,
             keys::PGQ_CH_TAKEOVER_HINT_2,

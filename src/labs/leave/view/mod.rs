@@ -3,9 +3,13 @@
 
 mod libraries;
 
+use super::challenges::{Step, CHALLENGES};
 use super::model::{error_for, hash_query, Case, Draft};
 use crate::ctx::{use_ctx, Ctx};
 use crate::keys;
+use crate::labs::challenge::{
+    run_state_check, ChallengeHost, ChallengeList, Challenges, Check, CheckTime, HostTexts,
+};
 use crate::ui::i18n::rich;
 use crate::ui::i18n::{render, tr};
 use crate::ui::table::ScrollTable;
@@ -63,6 +67,55 @@ impl Inputs {
     fn shown(self, field: Field) -> String {
         self.filled.track();
         self.draft.with_untracked(|d| d.get(field))
+    }
+}
+
+/// L5 as the challenges' host: a step fills a worked case or types one input; the state a
+/// check reads is the inputs on screen (the verdict is the advisor's on them).
+#[derive(Clone, Copy)]
+struct Host {
+    inputs: Inputs,
+}
+
+impl ChallengeHost for Host {
+    type Action = Step;
+    type State = Draft;
+    const TEXTS: HostTexts = HostTexts {
+        hint: keys::CHALLENGE_HINT_INPUT,
+        open: keys::CHALLENGE_OPEN_INPUT,
+        solved: keys::CHALLENGE_SOLVED_STATE,
+    };
+
+    fn replay(self, actions: Vec<Step>, fresh: bool, _what: Option<Msg>) {
+        let mut draft = if fresh {
+            Draft::from_workload(&Workload::default())
+        } else {
+            self.inputs.draft.get_untracked()
+        };
+        for step in &actions {
+            step.apply(&mut draft);
+        }
+        self.inputs.draft.set(draft);
+        self.inputs.filled.update(|n| *n += 1);
+    }
+
+    fn track(self) {
+        self.inputs.draft.track();
+    }
+
+    fn ready(self, _ctx: Ctx) -> bool {
+        true
+    }
+
+    fn run_check(
+        self,
+        _ctx: Ctx,
+        check: &'static Check<Draft>,
+        done: impl FnOnce(bool, CheckTime) + 'static,
+    ) {
+        self.inputs
+            .draft
+            .with_untracked(|d| run_state_check(check, Some(d), done));
     }
 }
 
@@ -133,6 +186,7 @@ pub fn LeaveLab() -> impl IntoView {
         .into_iter()
         .map(|f| field_view(ctx, inputs, f))
         .collect_view();
+    let challenges = Challenges::new(ctx, Host { inputs }, &CHALLENGES);
 
     view! {
         <section class="lab leave">
@@ -162,6 +216,7 @@ pub fn LeaveLab() -> impl IntoView {
                     {move || verdict.get().map(|v| top_results(lang.get(), &v))}
                 </div>
             </div>
+            <ChallengeList challenges busy=Signal::stored(false)/>
             {move || verdict.get().map(|v| more_results(lang.get(), &v))}
             <libraries::Libraries/>
         </section>

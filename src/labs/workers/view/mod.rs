@@ -2,6 +2,7 @@
 //! readings and a per-worker timeline. The inputs live in the hash after `?` (the shell's
 //! router ignores that part), so a link reproduces the run.
 
+mod challenge_host;
 mod tour;
 mod worker;
 
@@ -9,6 +10,7 @@ use super::model::{self, Chart, Field, Inputs, Pick, Ran, Shape};
 use super::tour::{Look, Table, TOUR};
 use crate::ctx::{use_ctx, Ctx};
 use crate::keys;
+use crate::labs::challenge::ChallengeList;
 use crate::ui::i18n::{render, tr};
 use crate::ui::table::{col_heads, ScrollTable};
 use leptos::prelude::*;
@@ -145,6 +147,15 @@ pub fn WorkersLab() -> impl IntoView {
     // Leaving the page stops a run still going in the worker.
     on_cleanup(worker::stop);
 
+    let play = Callback::new(move |i: Inputs| {
+        if running.get_untracked() {
+            return;
+        }
+        inputs.set(i);
+        step.set(None);
+        run();
+    });
+
     // Once on load: the inputs a link carries; else the tour step the address asks for
     // (`?step=N`); else the defaults.
     let opening = crate::labs::guide::opening_step(TOUR.len());
@@ -156,9 +167,10 @@ pub fn WorkersLab() -> impl IntoView {
         }
         _ => run(),
     }
+    let challenges = challenge_host::challenges(ctx, result, running, play);
 
     view! {
-        <section class="lab workers-lab">
+        <section class="lab workers-lab" aria-busy=move || running.get().to_string()>
             <h1>{ctx.t(keys::LAB_WORKERS_TITLE)}</h1>
             <p>{ctx.t(keys::WORKERS_INTRO)}</p>
             <div class="note" id="w-sim-notice" role="note">
@@ -174,6 +186,7 @@ pub fn WorkersLab() -> impl IntoView {
             }/>
             <RunState ctx running progress cancelled worker_failed retry=move || run()/>
             <WorkersTour ctx step refused busy=running.into() run_step/>
+            <ChallengeList challenges busy=running.into()/>
             {move || run_error.get().map(|m| view! { <p class="error">{move || render(ctx.lang.get(), &m)}</p> })}
             <Show when=move || !errors.with(Vec::is_empty)>
                 <p class="field-error" id="w-not-run">{ctx.t(keys::WORKERS_NOT_RUN)}</p>
