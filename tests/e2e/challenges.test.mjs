@@ -10,7 +10,7 @@ import { newPage, shot, startPostgres, useSite, violations } from './harness.mjs
 const site = useSite();
 
 /** The labs with challenges, by slug, and the section each lab's page has. */
-const LABS = ['jobs', 'pgq'];
+const LABS = ['jobs', 'pgq', 'vacuum'];
 
 /** Opens `slug` with challenge `id` started (its link), in `lang`. */
 async function openChallenge(page, slug, id, lang = 'en') {

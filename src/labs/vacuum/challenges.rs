@@ -1,0 +1,120 @@
+//! L3's challenges, in the tour's format (see [`crate::labs::challenge`]): the texts are
+//! `vacuum.ch.<name>.*` in `assets/i18n/vacuum.tsv`, the checks `src/sql/vacuum/challenge/`.
+//! Runs are small (DELETE on completion alone, a round of at most 2,000 jobs), so that a
+//! challenge starts and replays in a second or two.
+
+use super::model::{Action, AutovacuumInput, RunConfig, Strategy, BATCH_DEFAULT};
+use crate::db::sql_file;
+use crate::keys;
+use crate::labs::challenge::Challenge;
+
+sql_file!(BLOAT_SQL, "vacuum/challenge/bloat.sql");
+sql_file!(PINNED_SQL, "vacuum/challenge/pinned.sql");
+sql_file!(RELEASE_SQL, "vacuum/challenge/release.sql");
+sql_file!(AUTOVACUUM_SQL, "vacuum/challenge/autovacuum.sql");
+
+/// One round of `jobs` jobs on the DELETE on completion table alone.
+pub fn delete_round(jobs: u32) -> Action {
+    Action::Run(RunConfig {
+        jobs,
+        rounds: 1,
+        batch: BATCH_DEFAULT,
+        strategies: vec![Strategy::Delete],
+    })
+}
+
+/// The jobs of one round in the bloat challenge: a round fills about 56 pages of DELETE on
+/// completion (measured in PGlite: 2 dead versions a job, about 36 jobs a page), two pass 100.
+pub const BLOAT_ROUND_JOBS: u32 = 2_000;
+
+/// The smallest run the lab takes: enough dead tuples to see, quick to replay.
+pub const SMALL_ROUND_JOBS: u32 = super::model::JOBS_MIN;
+
+/// The autovacuum cap the solution sets (PostgreSQL 18's `autovacuum_vacuum_max_threshold`).
+pub const AUTOVACUUM_CAP: i32 = 1_000;
+
+/// The pinned horizon: the long transaction on, a round, VACUUM (it removes nothing).
+fn pinned() -> Vec<Action> {
+    vec![
+        Action::LongTx(true),
+        delete_round(SMALL_ROUND_JOBS),
+        Action::Vacuum,
+    ]
+}
+
+pub const CHALLENGES: [Challenge<Action>; 4] = [
+    Challenge {
+        id: "vacuum-bloat",
+        goal: keys::VACUUM_CH_BLOAT_GOAL,
+        start: Vec::new,
+        check: BLOAT_SQL,
+        hints: &[
+            keys::VACUUM_CH_BLOAT_HINT_1,
+            keys::VACUUM_CH_BLOAT_HINT_2,
+            keys::VACUUM_CH_BLOAT_HINT_3,
+        ],
+        solution_text: keys::VACUUM_CH_BLOAT_SOLUTION,
+        solution: || {
+            vec![
+                delete_round(BLOAT_ROUND_JOBS),
+                delete_round(BLOAT_ROUND_JOBS),
+            ]
+        },
+        why: keys::VACUUM_CH_BLOAT_WHY,
+    },
+    Challenge {
+        id: "vacuum-pinned",
+        goal: keys::VACUUM_CH_PINNED_GOAL,
+        start: Vec::new,
+        check: PINNED_SQL,
+        hints: &[
+            keys::VACUUM_CH_PINNED_HINT_1,
+            keys::VACUUM_CH_PINNED_HINT_2,
+            keys::VACUUM_CH_PINNED_HINT_3,
+        ],
+        solution_text: keys::VACUUM_CH_PINNED_SOLUTION,
+        solution: pinned,
+        why: keys::VACUUM_CH_PINNED_WHY,
+    },
+    Challenge {
+        id: "vacuum-release",
+        goal: keys::VACUUM_CH_RELEASE_GOAL,
+        start: pinned,
+        check: RELEASE_SQL,
+        hints: &[
+            keys::VACUUM_CH_RELEASE_HINT_1,
+            keys::VACUUM_CH_RELEASE_HINT_2,
+            keys::VACUUM_CH_RELEASE_HINT_3,
+        ],
+        solution_text: keys::VACUUM_CH_RELEASE_SOLUTION,
+        solution: || vec![Action::LongTx(false), Action::Vacuum],
+        why: keys::VACUUM_CH_RELEASE_WHY,
+    },
+    Challenge {
+        id: "vacuum-autovacuum",
+        goal: keys::VACUUM_CH_AUTOVAC_GOAL,
+        // The autovacuum panel shows keep rows: the learner picks the queue's table.
+        start: || vec![Action::Select(Strategy::Keep)],
+        check: AUTOVACUUM_SQL,
+        hints: &[
+            keys::VACUUM_CH_AUTOVAC_HINT_1,
+            keys::VACUUM_CH_AUTOVAC_HINT_2,
+            keys::VACUUM_CH_AUTOVAC_HINT_3,
+        ],
+        solution_text: keys::VACUUM_CH_AUTOVAC_SOLUTION,
+        solution: || {
+            vec![
+                Action::Select(Strategy::Delete),
+                Action::Autovacuum(
+                    Strategy::Delete,
+                    AutovacuumInput {
+                        threshold: None,
+                        scale_factor: None,
+                        max_threshold: Some(AUTOVACUUM_CAP),
+                    },
+                ),
+            ]
+        },
+        why: keys::VACUUM_CH_AUTOVAC_WHY,
+    },
+];
