@@ -315,7 +315,7 @@ fn l4_challenges_are_well_formed() {
 
 // L3 (vacuum): bloat and VACUUM.
 
-use queue_lab::labs::vacuum::challenges::{delete_round, CHALLENGES as VACUUM};
+use queue_lab::labs::vacuum::challenges::{round, CHALLENGES as VACUUM};
 use queue_lab::labs::vacuum::model::{
     Action as VacAction, AutovacuumInput, Lab as VacLab, RunConfig, Strategy, BATCH_DEFAULT,
 };
@@ -330,7 +330,7 @@ async fn l3_challenges_are_solved_by_their_solutions_only() {
 #[wasm_bindgen_test]
 async fn l3_bloat_needs_dead_pages_not_vacuumed_or_live_ones() {
     let c = find(&VACUUM, "vacuum-bloat");
-    let vacuumed = vec![delete_round(4_000), VacAction::Vacuum];
+    let vacuumed = vec![round(4_000), VacAction::Vacuum];
     assert!(!solved_after::<VacLab>(c, vacuumed).await);
     let kept = vec![VacAction::Run(RunConfig {
         jobs: 4_000,
@@ -347,11 +347,11 @@ async fn l3_bloat_needs_dead_pages_not_vacuumed_or_live_ones() {
 async fn l3_pinned_needs_the_horizon_held_across_a_vacuum() {
     use VacAction::*;
     let c = find(&VACUUM, "vacuum-pinned");
-    let late = vec![delete_round(100), LongTx(true), Vacuum];
+    let late = vec![round(100), LongTx(true), Vacuum];
     assert!(!solved_after::<VacLab>(c, late).await);
-    let free_then_run = vec![delete_round(100), Vacuum, delete_round(100)];
+    let free_then_run = vec![round(100), Vacuum, round(100)];
     assert!(!solved_after::<VacLab>(c, free_then_run).await);
-    let no_vacuum = vec![LongTx(true), delete_round(100)];
+    let no_vacuum = vec![LongTx(true), round(100)];
     assert!(!solved_after::<VacLab>(c, no_vacuum).await);
 }
 
@@ -363,8 +363,8 @@ async fn l3_release_needs_the_transaction_ended_and_a_vacuum_after() {
     use VacAction::*;
     let c = find(&VACUUM, "vacuum-release");
     assert!(!solved_after::<VacLab>(c, vec![Vacuum, Vacuum]).await);
-    assert!(!solved_after::<VacLab>(c, vec![LongTx(false), delete_round(100)]).await);
-    let ran_after = vec![LongTx(false), Vacuum, delete_round(100)];
+    assert!(!solved_after::<VacLab>(c, vec![LongTx(false), round(100)]).await);
+    let ran_after = vec![LongTx(false), Vacuum, round(100)];
     assert!(!solved_after::<VacLab>(c, ran_after).await);
 }
 

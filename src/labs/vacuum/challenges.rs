@@ -1,9 +1,10 @@
 //! L3's challenges, in the tour's format (see [`crate::labs::challenge`]): the texts are
 //! `vacuum.ch.<name>.*` in `assets/i18n/vacuum.tsv`, the checks `src/sql/vacuum/challenge/`.
-//! Runs are small (DELETE on completion alone, a round of at most 2,000 jobs), so that a
-//! challenge starts and replays in a second or two.
+//! Runs are what the run form sends with its defaults (every table), small (a round of at
+//! most 2,000 jobs), so that a challenge starts and replays in a few seconds. Each check reads
+//! the DELETE on completion table, the one that bloats and that VACUUM cleans.
 
-use super::model::{Action, AutovacuumInput, RunConfig, Strategy, BATCH_DEFAULT};
+use super::model::{strategies, Action, AutovacuumInput, RunConfig, Strategy, BATCH_DEFAULT};
 use crate::db::sql_file;
 use crate::keys;
 use crate::labs::challenge::Challenge;
@@ -13,13 +14,14 @@ sql_file!(PINNED_SQL, "vacuum/challenge/pinned.sql");
 sql_file!(RELEASE_SQL, "vacuum/challenge/release.sql");
 sql_file!(AUTOVACUUM_SQL, "vacuum/challenge/autovacuum.sql");
 
-/// One round of `jobs` jobs on the DELETE on completion table alone.
-pub fn delete_round(jobs: u32) -> Action {
+/// One round of `jobs` jobs on every table, as the run form sends it with its other fields
+/// at their defaults.
+pub fn round(jobs: u32) -> Action {
     Action::Run(RunConfig {
         jobs,
         rounds: 1,
         batch: BATCH_DEFAULT,
-        strategies: vec![Strategy::Delete],
+        strategies: strategies(true),
     })
 }
 
@@ -37,7 +39,7 @@ pub const AUTOVACUUM_CAP: i32 = 1_000;
 fn pinned() -> Vec<Action> {
     vec![
         Action::LongTx(true),
-        delete_round(SMALL_ROUND_JOBS),
+        round(SMALL_ROUND_JOBS),
         Action::Vacuum,
     ]
 }
@@ -54,12 +56,7 @@ pub const CHALLENGES: [Challenge<Action>; 4] = [
             keys::VACUUM_CH_BLOAT_HINT_3,
         ],
         solution_text: keys::VACUUM_CH_BLOAT_SOLUTION,
-        solution: || {
-            vec![
-                delete_round(BLOAT_ROUND_JOBS),
-                delete_round(BLOAT_ROUND_JOBS),
-            ]
-        },
+        solution: || vec![round(BLOAT_ROUND_JOBS), round(BLOAT_ROUND_JOBS)],
         why: keys::VACUUM_CH_BLOAT_WHY,
     },
     Challenge {
