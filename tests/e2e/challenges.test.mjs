@@ -5,12 +5,13 @@
 // nothing; screenshots in both languages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, shot, startPostgres, useSite, violations } from './harness.mjs';
+import path from 'node:path';
+import { ARTIFACTS, newPage, runInConsole, shot, startPostgres, useSite, violations } from './harness.mjs';
 
 const site = useSite();
 
 /** The labs with challenges, by slug, and the section each lab's page has. */
-const LABS = ['jobs', 'pgq', 'workers', 'leave'];
+const LABS = ['jobs', 'pgq', 'vacuum', 'workers', 'leave'];
 
 /** The labs without a database (their checks read the lab's own state): no Postgres to start. */
 const NO_POSTGRES = new Set(['workers', 'leave']);
@@ -176,3 +177,30 @@ for (const { slug, id } of SAMPLES) {
     assert.deepEqual(page.errors, []);
   });
 }
+
+test('vacuum: a hint, the horizon released from the console, then VACUUM; both languages', async () => {
+  for (const lang of ['en', 'ko']) {
+    const page = await newPage(site.browser, { width: 1200, height: 900 });
+    await openChallenge(page, 'vacuum', 'vacuum-release', lang);
+    assert.equal(await solvedNow(page), false, 'VACUUM left the dead tuples behind');
+    await page.click('button.challenge-more-hint');
+    assert.equal(await page.locator('.challenge-hint').count(), 1);
+    assert.match(await page.textContent('.challenge-hint') ?? '', /pg_prepared_xacts/);
+    assert.deepEqual(await violations(page), []);
+    await page.locator('#challenges').screenshot({ path: path.join(ARTIFACTS, `challenge-vacuum-unsolved-hint-${lang}.png`) });
+    // The check runs after a console statement too: the transaction ended there is not yet
+    // the goal (its dead tuples wait for VACUUM), the VACUUM button after it is.
+    let since = await checked(page, 0);
+    await runInConsole(page, "rollback prepared 'lab_long_tx'");
+    since = await checked(page, since);
+    assert.equal(await solvedNow(page), false, 'released, not yet vacuumed');
+    await page.click('#vacuum-vacuum');
+    await checked(page, since);
+    assert.equal(await solvedNow(page), true);
+    await page.waitForSelector('.challenge-why');
+    assert.deepEqual(await violations(page), []);
+    await page.locator('#challenges').screenshot({ path: path.join(ARTIFACTS, `challenge-vacuum-solved-${lang}.png`) });
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

@@ -5,8 +5,9 @@
 //!   `model/limits.rs`: how big a run the tab takes, measured, refused above).
 //! - `sql.rs`: its statements; `rows.rs`: the row types and what is derived from them without SQL.
 //! - `share.rs`: the share link.
-//! - `tour.rs`: the guided tour's steps.
+//! - `tour.rs`: the guided tour's steps; `challenges.rs`: its challenges, in the tour's format.
 //! - `view/`: the components, which read the snapshot and send actions.
+pub mod challenges;
 pub mod model;
 pub mod rows;
 pub mod share;

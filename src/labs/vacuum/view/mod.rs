@@ -15,6 +15,7 @@ use super::model::{self, Action, Lab, Said, Snapshot, Strategy};
 use super::tour::TOUR;
 use crate::ctx::{use_ctx, Ctx};
 use crate::keys;
+use crate::labs::challenge::Challenges;
 use crate::labs::frame::LabFrame;
 use crate::labs::guide::Guide;
 use crate::labs::harness::{LabHarness, Last};
@@ -116,6 +117,7 @@ pub fn VacuumLab() -> impl IntoView {
         panel.set("run");
         guide.open(harness)
     });
+    let challenges = Challenges::new(ctx, harness, &crate::labs::vacuum::challenges::CHALLENGES);
     let ui = Ui {
         ctx,
         harness,
@@ -147,7 +149,7 @@ pub fn VacuumLab() -> impl IntoView {
                 </p>
                 {ui.error_in("run")}
             }
-            share=|l| crate::labs::vacuum::share::encode(&l.history)
+            share=|l| crate::labs::vacuum::share::encode(&l.history) challenges=challenges
             console="select n_live_tup, n_dead_tup from pg_stat_user_tables where schemaname like 'vac_%';">
             {refused}
             <run::RunPanel ui=ui/>
