@@ -4,6 +4,7 @@
 import { RUNS, notes, say, clickFloorRows } from '../report.mjs';
 import { clickFloorRuns } from '../click-floor.mjs';
 import { newPage, pgqIdle } from '../../tests/e2e/harness.mjs';
+import { timeClickUntilShown } from '../l1-actions.mjs';
 
 // One event's way through the queue, [label, selector]: sent, cut into a batch by a tick,
 // received by billing and acked.
@@ -16,33 +17,11 @@ const L4_CYCLE = [
 ];
 
 /** Clicks `sel` once the lab takes input; the ms until the outcome line shows a new text and
- * the lab takes input again, checked at each change of the page's DOM (as L1's click is, in
- * bench/l1-actions.mjs: not once a frame). */
+ * the lab takes input again (timed as L1's click is). */
 async function timeClick(page, sel) {
   await pgqIdle(page);
   await page.waitForSelector(`${sel}:not([disabled])`, { timeout: 30000 });
-  return page.evaluate(async (s) => {
-    const outcome = () => document.querySelector('#last-outcome')?.textContent ?? '';
-    const before = outcome();
-    const shown = () => {
-      const tick = /** @type {HTMLButtonElement | null} */ (document.querySelector('#tick'));
-      const idle = tick && !tick.disabled && document.querySelector('.pgq-lab')?.getAttribute('aria-busy') === 'false';
-      return outcome() !== before && idle;
-    };
-    const t0 = performance.now();
-    let t1 = 0;
-    await /** @type {Promise<void>} */ (new Promise((resolve) => {
-      const obs = new MutationObserver(() => {
-        if (!shown()) return;
-        t1 = performance.now();
-        obs.disconnect();
-        resolve();
-      });
-      obs.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-      /** @type {HTMLElement} */ (document.querySelector(s)).click();
-    }));
-    return t1 - t0;
-  }, sel);
+  return timeClickUntilShown(page, sel, { changed: '#last-outcome', enabled: '#tick', lab: '.pgq-lab' });
 }
 
 export async function l4click({ server, browser }) {

@@ -57,6 +57,20 @@ impl<S> Check<S> {
             Check::State { .. } => None,
         }
     }
+
+    /// Whether a state check holds on `state`; `None` for an SQL check (it needs the lab's
+    /// database).
+    pub fn holds_on(&self, state: &S) -> Option<bool> {
+        match self {
+            Check::Sql(_) => None,
+            Check::State { holds, .. } => Some(holds(state)),
+        }
+    }
+}
+
+/// The challenge of `list` called `id`.
+pub fn by_id<A, S>(list: &'static [Challenge<A, S>], id: &str) -> Option<&'static Challenge<A, S>> {
+    list.iter().find(|c| c.id == id)
 }
 
 /// One challenge of a lab (see the module's header). `S` is what a state check reads (none

@@ -5,6 +5,7 @@
 //! a solution's steps are the answer and its near miss.
 
 use super::model::{Inputs, Pick, Ran, Shape};
+use super::tour::all_four;
 use crate::keys;
 use crate::labs::challenge::{Challenge, Check};
 use queue_sim::Strategy::{self, *};
@@ -163,16 +164,6 @@ fn naive_with(workers: u32) -> Inputs {
     Inputs {
         pick: Pick::One(Naive),
         workers: workers.to_string(),
-        ..Inputs::default()
-    }
-}
-
-/// All four side by side at the defaults, but for `workers` and `keys`.
-fn all_four(workers: u32, keys: u32) -> Inputs {
-    Inputs {
-        pick: Pick::All,
-        workers: workers.to_string(),
-        keys: keys.to_string(),
         ..Inputs::default()
     }
 }

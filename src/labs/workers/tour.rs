@@ -74,8 +74,9 @@ impl Step {
     }
 }
 
-/// All four strategies side by side, on the defaults but for `workers` and `keys`.
-fn all_four(workers: u32, keys: u32) -> Inputs {
+/// All four strategies side by side, on the defaults but for `workers` and `keys` (the
+/// challenges start from it too).
+pub(super) fn all_four(workers: u32, keys: u32) -> Inputs {
     Inputs {
         pick: Pick::All,
         workers: workers.to_string(),

@@ -23,17 +23,13 @@ fn ran_of(inputs: &Inputs) -> Ran {
 }
 
 fn holds(c: &Challenge<Inputs, Ran>, inputs: &Inputs) -> bool {
-    match &c.check {
-        Check::State { holds, .. } => holds(&ran_of(inputs)),
-        Check::Sql(_) => panic!("{}: L2's checks read the run", c.id),
-    }
+    c.check
+        .holds_on(&ran_of(inputs))
+        .expect("L2's checks read the run")
 }
 
 fn by_id(id: &str) -> &'static Challenge<Inputs, Ran> {
-    CHALLENGES
-        .iter()
-        .find(|c| c.id == id)
-        .unwrap_or_else(|| panic!("no challenge {id}"))
+    crate::labs::challenge::by_id(&CHALLENGES, id).expect("a challenge of L2")
 }
 
 #[test]
