@@ -137,10 +137,30 @@ export async function longestGap(page) {
  * with `[aria-busy="false"]` for the same reason.
  */
 export async function enabled(page, selector, timeout = 120_000) {
-  await page.waitForFunction((s) => {
-    const b = document.querySelector(s);
-    return b && !b.disabled && b.closest('[aria-busy]')?.getAttribute('aria-busy') !== 'true';
-  }, selector, { timeout });
+  try {
+    await page.waitForFunction((s) => {
+      const b = /** @type {HTMLButtonElement | null} */ (document.querySelector(s));
+      return b && !b.disabled && b.closest('[aria-busy]')?.getAttribute('aria-busy') !== 'true';
+    }, selector, { timeout, polling: 100 });
+  } catch (e) {
+    const seen = await page.evaluate(whatHolds, selector).catch((f) => ({ unreadable: String(f) }));
+    throw new Error(`${selector} did not become enabled in an idle lab within ${timeout} ms: ${JSON.stringify(seen)}; page errors: ${JSON.stringify(page.errors ?? [])}`, { cause: e });
+  }
+}
+
+/** What the page shows that could hold `selector` back (for a wait that timed out): the
+ *  button, its lab's busy state, the database's status line and notes, the last outcome. */
+function whatHolds(selector) {
+  const text = (/** @type {string} */ s) => document.querySelector(s)?.textContent?.replace(/\s+/g, ' ').trim() ?? null;
+  const b = /** @type {HTMLButtonElement | null} */ (document.querySelector(selector));
+  return {
+    button: b ? { disabled: b.disabled } : null,
+    busy: b?.closest('[aria-busy]')?.getAttribute('aria-busy') ?? null,
+    status: text('.status-line'),
+    dead: text('#worker-dead'),
+    notes: [...document.querySelectorAll('.note, .error')].map((n) => n.textContent?.replace(/\s+/g, ' ').trim()),
+    outcome: text('#last-outcome'),
+  };
 }
 
 

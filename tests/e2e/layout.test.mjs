@@ -3,7 +3,7 @@
 // one column.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, shot, startPostgres, useSite } from './harness.mjs';
+import { enabled, newPage, shot, startPostgres, useSite } from './harness.mjs';
 
 const site = useSite();
 
@@ -41,10 +41,7 @@ async function hidden(locator, name, minPx = Infinity) {
 }
 
 async function idle(page, button) {
-  await page.waitForFunction((sel) => {
-    const b = document.querySelector(sel);
-    return b && !b.disabled && b.closest('[aria-busy]')?.getAttribute('aria-busy') !== 'true';
-  }, button, { timeout: 60_000 });
+  await enabled(page, button, 60_000);
 }
 
 /** Once the last outcome matches `said` and the lab is idle again (`button` enabled), and the
