@@ -25,7 +25,7 @@ import { l2big } from './figures/l2big.mjs';
 import { l3 } from './figures/l3.mjs';
 import { l4 } from './figures/l4.mjs';
 import { l4click } from './figures/l4click.mjs';
-import { challenges, vacuumChallenges } from './figures/challenges.mjs';
+import { challenges, pgqChallenges, vacuumChallenges } from './figures/challenges.mjs';
 import { limits as limitsFigure, limitsOut } from './figures/limits.mjs';
 
 const { sim: nativeSim, sql: nativeSql } = want('native') ? await native() : { sim: null, sql: null };
@@ -51,6 +51,7 @@ try {
   if (want('l4click')) await l4click(ctx);
   if (want('challenges')) await challenges(ctx);
   if (want('challenges')) await vacuumChallenges(ctx);
+  if (want('challenges')) await pgqChallenges(ctx);
   if (ONLY && ONLY.includes('limits')) await limitsFigure(ctx);
 } finally {
   await browser.close();
