@@ -2,7 +2,7 @@
 // the full lab in the same state, and three embeds on one page keeping one PostgreSQL running.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, shot, useSite, violations } from './harness.mjs';
+import { enabled, newPage, shot, useSite, violations } from './harness.mjs';
 
 const PREFIX = '/docs/queue-lab/';
 const site = useSite(PREFIX);
@@ -15,10 +15,7 @@ function background(frame) {
 }
 
 async function idle(frame) {
-  await frame.waitForFunction(
-    () => document.querySelector('section.lab')?.getAttribute('aria-busy') === 'false' &&
-      !/** @type {HTMLButtonElement} */ (document.querySelector('#enqueue'))?.disabled,
-    null, { timeout: 120_000 });
+  await enabled(frame, '#enqueue');
 }
 
 /** Waits until no <queue-lab> on `page` has changed its height for 700 ms (the labs report

@@ -141,7 +141,7 @@ export async function enabled(page, selector, timeout = 120_000) {
     await page.waitForFunction((s) => {
       const b = /** @type {HTMLButtonElement | null} */ (document.querySelector(s));
       return b && !b.disabled && b.closest('[aria-busy]')?.getAttribute('aria-busy') !== 'true';
-    }, selector, { timeout, polling: 100 });
+    }, selector, { timeout });
   } catch (e) {
     const seen = await page.evaluate(whatHolds, selector).catch((f) => ({ unreadable: String(f) }));
     throw new Error(`${selector} did not become enabled in an idle lab within ${timeout} ms: ${JSON.stringify(seen)}; page errors: ${JSON.stringify(page.errors ?? [])}`, { cause: e });
@@ -193,10 +193,7 @@ export async function fillAndClick(page, fields, button) {
 /** Waits until L4 is idle again: Tick enabled and the lab's section not busy (every action
  *  disables the buttons while it runs). */
 export async function pgqIdle(page) {
-  await page.waitForFunction(() => {
-    const b = /** @type {HTMLButtonElement | null} */ (document.querySelector('#tick'));
-    return b && !b.disabled && document.querySelector('.pgq-lab')?.getAttribute('aria-busy') === 'false';
-  }, null, { timeout: 60_000 });
+  await enabled(page, '#tick', 60_000);
 }
 
 /** Starts PostgreSQL unless this tab has it running already, then waits until `button` is

@@ -2,7 +2,7 @@
 // a Postgres error shown with its message, the shared URL replaying, and screenshots.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ARTIFACTS, newPage, shot, startPostgres, useSite, clickEach } from './harness.mjs';
+import { ARTIFACTS, enabled, newPage, shot, startPostgres, useSite, clickEach } from './harness.mjs';
 
 const site = useSite();
 
@@ -15,7 +15,7 @@ async function openLab(lang = 'en', opts = {}) {
 }
 
 async function idle(page) {
-  await page.waitForFunction(() => !/** @type {HTMLButtonElement} */ (document.querySelector('#enqueue'))?.disabled && document.querySelector('.jobs-lab')?.getAttribute('aria-busy') === 'false', null, { timeout: 60_000 });
+  await enabled(page, '#enqueue', 60_000);
 }
 
 async function tourStep(page, n) {

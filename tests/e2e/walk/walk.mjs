@@ -8,6 +8,7 @@
 //     BUSY_BOUND_MS, and PostgreSQL is not reported stopped unless the step stopped it;
 //   - the model: the page's language and route, L1's job counts after an enqueue or a
 //     rolled-back order, an L1 share link replaying to the same table, Reset emptying L1;
+//   - a challenge under way: whether it is solved, its state line and "why it matters" agree;
 //   - the SQL labs' tables on screen equal a query of their own schema, read through the
 //     page's own SQL console (it runs on the lab's PGlite, in the lab's search path):
 //     L1's jobs table and counts against `jobs`, L4's consumer cards (cursor, events not
@@ -389,6 +390,18 @@ export async function walk({ page, url, seed, steps, log = () => {} }) {
         await go(to);
         return `go to ${to}`;
       }]],
+      // Every lab has challenges: start one (a fresh lab with its starting state), or, in the
+      // one under way, one more hint, the solution shown, or its next step played.
+      [6, ['challenge', async () => {
+        const kind = rng.pick(['start', 'start', 'hint', 'solution', 'step', 'step']);
+        if (kind === 'start') {
+          const n = rng.int(1, 4);
+          return click(`li.challenge:nth-child(${n}) button.challenge-start`, `challenge ${n}: start`);
+        }
+        if (kind === 'hint') return click('li.challenge.current button.challenge-more-hint', 'challenge: one more hint');
+        if (kind === 'solution') return click('li.challenge.current button.challenge-show-solution', 'challenge: show the solution');
+        return click('li.challenge.current button.challenge-replay', 'challenge: play the next step of its solution');
+      }]],
       [4, ['language', async () => {
         model.lang = model.lang === 'en' ? 'ko' : 'en';
         await switchLanguage(page, model.lang);
@@ -499,6 +512,15 @@ async function check(page, model, step) {
   errs();
   if (await page.locator('#app-panic').count()) fail(`the app panicked: ${(await page.textContent('#app-panic')).slice(0, 300)}`);
   if (await page.locator('#worker-dead').count()) fail(`the page says PostgreSQL stopped, though the walk did not stop it: ${(await page.textContent('#worker-dead')).slice(0, 200)}`);
+  // A challenge under way, its check done (the lab idle): solved, its state, and why it
+  // matters agree.
+  const current = page.locator('li.challenge.current');
+  if (await current.count()) {
+    const solved = (await current.getAttribute('data-solved-now')) === 'true';
+    const good = (await current.locator('p.challenge-state.good').count()) > 0;
+    const why = (await current.locator('p.challenge-why').count()) > 0;
+    if (good !== solved || why !== solved) fail(`challenge ${await current.getAttribute('data-challenge')}: solved now ${solved}, but the state says ${good ? 'solved' : 'not solved'} and "why it matters" is ${why ? 'shown' : 'not shown'}`);
+  }
   const lang = await page.evaluate(() => document.documentElement.lang);
   if (lang !== model.lang) fail(`the page's language is ${lang}, the walk chose ${model.lang}`);
   const hash = await page.evaluate(() => location.hash);
