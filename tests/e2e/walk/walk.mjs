@@ -391,16 +391,28 @@ export async function walk({ page, url, seed, steps, log = () => {} }) {
         return `go to ${to}`;
       }]],
       // Every lab has challenges: start one (a fresh lab with its starting state), or, in the
-      // one under way, one more hint, the solution shown, or its next step played.
+      // one under way, one more hint, or its solution shown and one to three of its steps
+      // played, each once the lab is idle. A start often goes straight on to play.
       [6, ['challenge', async () => {
-        const kind = rng.pick(['start', 'start', 'hint', 'solution', 'step', 'step']);
+        const play = async () => {
+          const shown = await click('li.challenge.current button.challenge-show-solution', 'show the solution');
+          const steps = [];
+          for (let k = rng.int(1, 3); k > 0; k--) {
+            await idle(page);
+            steps.push(await click('li.challenge.current button.challenge-replay', 'play a step'));
+          }
+          return `${shown}, then ${steps.join(', ')}`;
+        };
+        const kind = rng.pick(['start', 'start', 'hint', 'play']);
         if (kind === 'start') {
           const n = rng.int(1, 4);
-          return click(`li.challenge:nth-child(${n}) button.challenge-start`, `challenge ${n}: start`);
+          const started = await click(`li.challenge:nth-child(${n}) button.challenge-start`, `challenge ${n}: start`);
+          if (!rng.chance(0.6)) return started;
+          await idle(page);
+          return `${started}, ${await play()}`;
         }
         if (kind === 'hint') return click('li.challenge.current button.challenge-more-hint', 'challenge: one more hint');
-        if (kind === 'solution') return click('li.challenge.current button.challenge-show-solution', 'challenge: show the solution');
-        return click('li.challenge.current button.challenge-replay', 'challenge: play the next step of its solution');
+        return `challenge: ${await play()}`;
       }]],
       [4, ['language', async () => {
         model.lang = model.lang === 'en' ? 'ko' : 'en';
