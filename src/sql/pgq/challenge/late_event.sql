@@ -1,8 +1,9 @@
 -- Challenge pgq-late-event: a consumer holds an open batch with an event (a first delivery,
 -- not a retry) whose transaction was still open when the batch's first tick was taken (its
 -- txid is in that tick's snapshot's in-progress list): sent before that tick, committed only
--- after it. A batch whose first tick saw no open transaction cannot hold one, so its events
--- are not read (the inner query, kept apart by OFFSET 0, skips it).
+-- after it. A batch whose first tick saw no open transaction cannot hold one: its events are
+-- not read (that filter is on `b`, which OFFSET 0 keeps a query of its own, so it runs before
+-- the lateral call).
 select exists (
   select 1
     from (select s.sub_batch, array(select x::text::bigint
