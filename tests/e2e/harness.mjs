@@ -196,6 +196,11 @@ export async function pgqIdle(page) {
   await enabled(page, '#tick', 60_000);
 }
 
+/** Waits until L1 is idle again: Enqueue enabled and the lab's section not busy. */
+export async function jobsIdle(page) {
+  await enabled(page, '#enqueue', 60_000);
+}
+
 /** Starts PostgreSQL unless this tab has it running already, then waits until `button` is
  *  enabled. */
 async function startedThen(page, button) {

@@ -2,7 +2,7 @@
 // a Postgres error shown with its message, the shared URL replaying, and screenshots.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ARTIFACTS, enabled, newPage, shot, startPostgres, useSite, clickEach } from './harness.mjs';
+import { ARTIFACTS, jobsIdle as idle, newPage, shot, startPostgres, useSite, clickEach } from './harness.mjs';
 
 const site = useSite();
 
@@ -12,10 +12,6 @@ async function openLab(lang = 'en', opts = {}) {
   await startPostgres(page);
   await page.waitForSelector('#jobs-table');
   return page;
-}
-
-async function idle(page) {
-  await enabled(page, '#enqueue', 60_000);
 }
 
 async function tourStep(page, n) {

@@ -8,15 +8,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ARTIFACTS, enabled, newPage, shot, startPostgres, useSite, violations, clickEach } from './harness.mjs';
+import { ARTIFACTS, jobsIdle as idle, newPage, shot, startPostgres, useSite, violations, clickEach } from './harness.mjs';
 
 const site = useSite();
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'queue-lab-keep-'));
 test.after(() => fs.rmSync(scratch, { recursive: true, force: true }));
-
-async function idle(page) {
-  await enabled(page, '#enqueue', 60_000);
-}
 
 /** What the lab shows of its state: every jobs row, the clock, the three workers. */
 async function shown(page) {
