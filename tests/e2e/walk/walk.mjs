@@ -9,6 +9,7 @@
 //   - the model: the page's language and route, L1's job counts after an enqueue or a
 //     rolled-back order, an L1 share link replaying to the same table, Reset emptying L1;
 //   - a challenge under way: whether it is solved, its state line and "why it matters" agree;
+//     and every challenge seen solved stays in the stored progress and marked in the list;
 //   - the SQL labs' tables on screen equal a query of their own schema, read through the
 //     page's own SQL console (it runs on the lab's PGlite, in the lab's search path):
 //     L1's jobs table and counts against `jobs`, L4's consumer cards (cursor, events not
@@ -225,6 +226,8 @@ export async function walk({ page, url, seed, steps, log = () => {} }) {
     expectL1: null,
     // The L1 table to find again after opening its share link.
     expectL1Rows: null,
+    // The challenges seen solved: progress kept in the browser, never lost.
+    solved: new Set(),
     stats: { actions: {}, skipped: 0, checks: { jobs: 0, pgq: 0 }, maxJobs: 0, maxIdleMs: 0 },
   };
   const history = [];
@@ -512,7 +515,7 @@ export async function walk({ page, url, seed, steps, log = () => {} }) {
       throw err;
     }
   }
-  return { seed, steps, seconds: Math.round((Date.now() - t0) / 1000), ...model.stats };
+  return { seed, steps, seconds: Math.round((Date.now() - t0) / 1000), ...model.stats, solvedChallenges: [...model.solved] };
 }
 
 /** Every check after a step (see the top of this file). */
@@ -525,13 +528,24 @@ async function check(page, model, step) {
   if (await page.locator('#app-panic').count()) fail(`the app panicked: ${(await page.textContent('#app-panic')).slice(0, 300)}`);
   if (await page.locator('#worker-dead').count()) fail(`the page says PostgreSQL stopped, though the walk did not stop it: ${(await page.textContent('#worker-dead')).slice(0, 200)}`);
   // A challenge under way, its check done (the lab idle): solved, its state, and why it
-  // matters agree.
+  // matters agree; once solved, it is kept as solved (the browser's stored progress and the
+  // list's mark), whatever the walk does next.
   const current = page.locator('li.challenge.current');
   if (await current.count()) {
+    const id = await current.getAttribute('data-challenge');
     const solved = (await current.getAttribute('data-solved-now')) === 'true';
     const good = (await current.locator('p.challenge-state.good').count()) > 0;
     const why = (await current.locator('p.challenge-why').count()) > 0;
-    if (good !== solved || why !== solved) fail(`challenge ${await current.getAttribute('data-challenge')}: solved now ${solved}, but the state says ${good ? 'solved' : 'not solved'} and "why it matters" is ${why ? 'shown' : 'not shown'}`);
+    if (good !== solved || why !== solved) fail(`challenge ${id}: solved now ${solved}, but the state says ${good ? 'solved' : 'not solved'} and "why it matters" is ${why ? 'shown' : 'not shown'}`);
+    if (solved) model.solved.add(id);
+  }
+  if (model.solved.size) {
+    const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('queue-lab-challenges') ?? '[]'));
+    const lost = [...model.solved].filter((id) => !kept.includes(id));
+    if (lost.length) fail(`solved challenges missing from the stored progress: ${lost.join(', ')} (stored: ${kept.join(', ')})`);
+    for (const id of await page.$$eval('li.challenge', (els) => els.map((e) => e.getAttribute('data-challenge')))) {
+      if (model.solved.has(id) && !(await page.locator(`li.challenge.solved[data-challenge="${id}"]`).count())) fail(`challenge ${id} was solved, but the list does not mark it so`);
+    }
   }
   const lang = await page.evaluate(() => document.documentElement.lang);
   if (lang !== model.lang) fail(`the page's language is ${lang}, the walk chose ${model.lang}`);
