@@ -39,6 +39,7 @@ interface Window {
   mapChanges?: { text: string; running: boolean }[];
   __ranOnce?: boolean;
   __resultsAt?: number | null;
+  __shownProgress?: { value: number; text: string; at: number }[];
   // L2's simulator worker (crates/sim-worker): its warm-up's report, read in the worker.
   simWarmUp?: unknown;
 }
