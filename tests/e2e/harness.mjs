@@ -134,14 +134,16 @@ export async function longestGap(page) {
  * section says `aria-busy="false"`. The buttons alone do not say a lab's work is done: they
  * show busy only once work has lasted a while (BUSY_SHOWN_AFTER_MS in src/labs/harness.rs),
  * so right after a click they are still enabled. Tests that wait with a selector prefix it
- * with `[aria-busy="false"]` for the same reason.
+ * with `[aria-busy="false"]` for the same reason. It checks every 50 ms on a timer, not at
+ * each animation frame (Playwright's default): a page's frames are the compositor's to give,
+ * and a wait that needs none cannot then hang for want of one.
  */
 export async function enabled(page, selector, timeout = 120_000) {
   try {
     await page.waitForFunction((s) => {
       const b = /** @type {HTMLButtonElement | null} */ (document.querySelector(s));
       return b && !b.disabled && b.closest('[aria-busy]')?.getAttribute('aria-busy') !== 'true';
-    }, selector, { timeout });
+    }, selector, { timeout, polling: 50 });
   } catch (e) {
     const seen = await page.evaluate(whatHolds, selector).catch((f) => ({ unreadable: String(f) }));
     throw new Error(`${selector} did not become enabled in an idle lab within ${timeout} ms: ${JSON.stringify(seen)}; page errors: ${JSON.stringify(page.errors ?? [])}`, { cause: e });
@@ -160,6 +162,7 @@ function whatHolds(selector) {
     dead: text('#worker-dead'),
     notes: [...document.querySelectorAll('.note, .error')].map((n) => n.textContent?.replace(/\s+/g, ' ').trim()),
     outcome: text('#last-outcome'),
+    visibility: document.visibilityState,
   };
 }
 
