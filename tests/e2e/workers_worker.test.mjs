@@ -23,7 +23,7 @@ const LONG_TASK_MS = 200;
  * observer presses Cancel as soon as the progress shows, as a learner would who has just
  * seen it.
  */
-async function watchLongTasks(page, { cancel = false } = {}) {
+async function watchRun(page, { cancel = false } = {}) {
   await page.evaluate((cancel) => {
     window.__longTasks = [];
     window.__resultsAt = null;
@@ -152,13 +152,13 @@ const BEFORE = {
  *  `performance.now()` in the page just before the click. */
 async function startBig(page, strategy, options = {}) {
   await fillBig(page, strategy);
-  await watchLongTasks(page, options);
+  await watchRun(page, options);
   const clickedAt = await page.evaluate(() => performance.now());
   await page.click('#w-run');
   return clickedAt;
 }
 
-/** Every progress the page has shown since `watchLongTasks`. */
+/** Every progress the page has shown since `watchRun`. */
 function shownProgress(page) {
   return page.evaluate(() => window.__shownProgress ?? []);
 }
@@ -181,7 +181,7 @@ test('during 64 workers × 200,000 jobs the page stays responsive, shows progres
   await page.goto(site.server.url + '?lang=en#/workers');
   await simulated(page);
   // The whole run takes about half a second here: Cancel is pressed in the page, by the
-  // observer of watchLongTasks, as soon as the progress shows (a pointer click waits for the
+  // observer of watchRun, as soon as the progress shows (a pointer click waits for the
   // button to be stable while the progress text moves it, and a full-page screenshot taken
   // first lasted long enough for the run to end: one CI run failed so).
   assert.equal(closed.length, 0, 'no worker closed before the run');
