@@ -146,7 +146,9 @@ pub fn NotifyQueue(ui: Ui) -> impl IntoView {
             Msg::new(keys::JOBS_ERR_NUMBER).arg("text", count.get_untracked()),
         )),
     };
-    let burst = move || ui.read(|l| l.burst.clone());
+    // A memo: the result is drawn again when a burst changes it, not at every action.
+    let burst = Memo::new(move |_| ui.read(|l| l.burst.clone()));
+    let burst = move || burst.get();
     view! {
         <Panel heading_id="nq-title" heading=keys::JOBS_NQ_TITLE id="notify-queue">
             <p class="note">{ctx.t(keys::JOBS_NQ_NOTE)}</p>

@@ -87,16 +87,18 @@ pub fn DeadAlerts(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
 }
 
 /// A list of the NOTIFYs a listener received (`items`, each drawn by `item`), or "none yet".
-pub fn deliveries<T: 'static>(
+/// Drawn again only when the list changes, not at every action that leaves it as it was.
+pub fn deliveries<T: Clone + PartialEq + Send + Sync + 'static>(
     id: &'static str,
     items: impl Fn() -> Vec<T> + Send + Sync + 'static,
     item: fn(T) -> AnyView,
 ) -> impl IntoView {
     let ctx = use_ctx();
+    let items = Memo::new(move |_| items());
     view! {
         <ul class="deliveries" id=id>
             {move || {
-                let got = items();
+                let got = items.get();
                 if got.is_empty() {
                     view! { <li class="muted">{ctx.t(keys::JOBS_NONE_YET)}</li> }.into_any()
                 } else {

@@ -416,7 +416,11 @@ fn JobsTable(ui: Ui, touched: Memo<Vec<i64>>) -> impl IntoView {
 #[component]
 fn AtLeastOnce(lab: RwSignal<Option<Lab>, LocalStorage>) -> impl IntoView {
     let ctx = use_ctx();
-    let twice = move || lab.with(|l| l.as_ref().map(Lab::ran_more_than_once).unwrap_or_default());
+    // A memo: the list is drawn again when it changes, not at every action.
+    let twice = Memo::new(move |_| {
+        lab.with(|l| l.as_ref().map(Lab::ran_more_than_once).unwrap_or_default())
+    });
+    let twice = move || twice.get();
     view! {
         <Panel heading_id="twice-title" heading=keys::JOBS_TWICE_TITLE>
             <ul id="ran-twice">

@@ -104,14 +104,17 @@ fn Subscribe(
 ) -> impl IntoView {
     let ctx = use_ctx();
     let pick = RwSignal::new(String::new());
-    let free = move || {
+    // Memos here and in the cards: a part is drawn again when what it shows changes, not at
+    // every snapshot.
+    let free = Memo::new(move |_| {
         snap.with(|s| {
             model::NAMES
                 .into_iter()
                 .filter(|n| !s.consumers.iter().any(|c| c.consumer_name == *n))
                 .collect::<Vec<_>>()
         })
-    };
+    });
+    let free = move || free.get();
     let chosen = move || {
         let free = free();
         let p = pick.get();
@@ -138,7 +141,7 @@ fn Subscribe(
 fn ConsumerCard(name: &'static str, ui: Ui) -> impl IntoView {
     let disabled = ui.disabled;
     let ctx = use_ctx();
-    let info = move || {
+    let info = Memo::new(move |_| {
         ui.snap.with(|s| {
             s.consumers
                 .iter()
@@ -146,15 +149,17 @@ fn ConsumerCard(name: &'static str, ui: Ui) -> impl IntoView {
                 .cloned()
                 .unwrap_or_default()
         })
-    };
+    });
+    let info = move || info.get();
     let group = move || info().subconsumers > 0;
-    let events = move || {
+    let events = Memo::new(move |_| {
         ui.lab.with(|l| {
             l.as_ref()
                 .map(|l| l.batch(name).to_vec())
                 .unwrap_or_default()
         })
-    };
+    });
+    let events = move || events.get();
     let batch_id = move || events().first().map(|e| e.batch_id);
     let receive = move || {
         if let Some(max) = ui.f.limit() {
@@ -164,7 +169,7 @@ fn ConsumerCard(name: &'static str, ui: Ui) -> impl IntoView {
             });
         }
     };
-    let lag_max = move || {
+    let lag_max = Memo::new(move |_| {
         ui.snap.with(|s| {
             s.consumers
                 .iter()
@@ -173,8 +178,9 @@ fn ConsumerCard(name: &'static str, ui: Ui) -> impl IntoView {
                 .unwrap_or(0)
                 .max(1)
         })
-    };
-    let next_sub = move || {
+    });
+    let lag_max = move || lag_max.get();
+    let next_sub = Memo::new(move |_| {
         ui.snap.with(|s| {
             model::SUBS.into_iter().find(|n| {
                 !s.subs
@@ -182,7 +188,8 @@ fn ConsumerCard(name: &'static str, ui: Ui) -> impl IntoView {
                     .any(|x| x.consumer_name == name && x.subconsumer_name == *n)
             })
         })
-    };
+    });
+    let next_sub = move || next_sub.get();
     view! {
         <article class="worker" id=format!("consumer-{name}") aria-label=move || format!("{} {name}", tr(ctx.lang.get(), keys::PGQ_LABEL_CONSUMER))>
             <h3><span>{name}</span></h3>

@@ -147,14 +147,22 @@ pub fn facts(snap: &Snapshot) -> Vec<Msg> {
     out
 }
 
-/// One table's segment with its label block outside the ring: its role (current, next to
-/// truncate and the rotation's state), its events, and the cursors on it.
-fn table_view(snap: &Snapshot, t: &TableInfo, lang: Lang) -> impl IntoView {
+/// What one table's segment shows, as data: the table, how many tables share the ring, its
+/// role, and its label's lines (text, class, and for a cursor the consumer and whether it
+/// holds rotation back). The ring draws a table again only when this changes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct TableDraw {
+    no: i32,
+    n: i32,
+    current: bool,
+    next: bool,
+    lines: Vec<(String, &'static str, String, bool)>,
+}
+
+/// Table `t`'s drawing data: its role (current, next to truncate and the rotation's state),
+/// its events, and the cursors on it.
+fn table_draw(snap: &Snapshot, t: &TableInfo, lang: Lang) -> TableDraw {
     let q = snap.queue.clone().unwrap_or_default();
-    let n = q.ntables.max(1);
-    let (a0, a1) = span(t.table_no, n);
-    let mid = (a0 + a1) / 2.0;
-    let (nx, ny) = point((R_IN + R_OUT) / 2.0, mid);
     let mut lines: Vec<(String, &'static str, String, bool)> = Vec::new();
     // A line of the label that names no consumer: its text and class.
     let mut say = |msg: &Msg, class: &'static str| {
@@ -177,6 +185,27 @@ fn table_view(snap: &Snapshot, t: &TableInfo, lang: Lang) -> impl IntoView {
         let text = format!("◆ {}", holder(lang, &c.consumer_name, holding));
         lines.push((text, "cursor", c.consumer_name.clone(), holding));
     }
+    TableDraw {
+        no: t.table_no,
+        n: q.ntables.max(1),
+        current: t.is_current,
+        next: t.is_next,
+        lines,
+    }
+}
+
+/// One table's segment with its label block outside the ring.
+fn table_view(d: TableDraw) -> impl IntoView {
+    let TableDraw {
+        no,
+        n,
+        current,
+        next,
+        lines,
+    } = d;
+    let (a0, a1) = span(no, n);
+    let mid = (a0 + a1) / 2.0;
+    let (nx, ny) = point((R_IN + R_OUT) / 2.0, mid);
     // The label block: above a table at the top, below the others; anchored away from the ring.
     let (cos, sin) = ((mid * PI / 180.0).cos(), (mid * PI / 180.0).sin());
     let (px, py) = point(R_OUT + 12.0, mid);
@@ -200,7 +229,7 @@ fn table_view(snap: &Snapshot, t: &TableInfo, lang: Lang) -> impl IntoView {
             let y = first_y + i as f64 * LINE;
             if class == "cursor" {
                 view! {
-                    <text x=px y=y text-anchor=anchor class="cursor" class:holds=holding data-consumer=consumer data-table=t.table_no.to_string()>{text}</text>
+                    <text x=px y=y text-anchor=anchor class="cursor" class:holds=holding data-consumer=consumer data-table=no.to_string()>{text}</text>
                 }
                 .into_any()
             } else {
@@ -209,10 +238,10 @@ fn table_view(snap: &Snapshot, t: &TableInfo, lang: Lang) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <g class="table" class:current=t.is_current class:next=t.is_next data-table=t.table_no.to_string()
-            data-current=t.is_current.to_string() data-next=t.is_next.to_string()>
+        <g class="table" class:current=current class:next=next data-table=no.to_string()
+            data-current=current.to_string() data-next=next.to_string()>
             <path d=segment_path(a0, a1)/>
-            <text x=nx y=ny + 5.0 text-anchor="middle" class="no" translate="no">{t.table_no}</text>
+            <text x=nx y=ny + 5.0 text-anchor="middle" class="no" translate="no">{no}</text>
             {labels}
         </g>
     }
@@ -222,10 +251,33 @@ fn table_view(snap: &Snapshot, t: &TableInfo, lang: Lang) -> impl IntoView {
 #[component]
 pub fn TableRing(snap: RwSignal<Snapshot>) -> impl IntoView {
     let ctx = use_ctx();
-    let lines = move || {
+    // Memos: each part of the picture is drawn again when what it shows changes, not at every
+    // snapshot (a send changes one table's count; the rest stays as it is on the page).
+    let lines = Memo::new(move |_| {
         let lang = ctx.lang.get();
         snap.with(|s| facts(s).iter().map(|m| render(lang, m)).collect::<Vec<_>>())
-    };
+    });
+    let lines = move || lines.get();
+    let tables = Memo::new(move |_| {
+        let lang = ctx.lang.get();
+        snap.with(|s| {
+            s.tables
+                .iter()
+                .map(|t| table_draw(s, t, lang))
+                .collect::<Vec<_>>()
+        })
+    });
+    let turn =
+        Memo::new(move |_| snap.with(|s| s.queue.as_ref().map(|q| (q.cur_table, q.ntables))));
+    let caught = Memo::new(move |_| {
+        snap.with(|s| {
+            s.cursors
+                .iter()
+                .filter(|c| c.table_no.is_none())
+                .map(|c| (c.consumer_name.clone(), holds(s, &c.consumer_name)))
+                .collect::<Vec<_>>()
+        })
+    });
     let label = move || {
         let lang = ctx.lang.get();
         format!(
@@ -234,56 +286,45 @@ pub fn TableRing(snap: RwSignal<Snapshot>) -> impl IntoView {
             lines().join(" ")
         )
     };
-    let picture = move || {
+    // The rotation's direction: from the current table's middle to the next one's.
+    let arrow = move || {
+        turn.get().map(|(cur, n)| {
+            let n = n.max(1);
+            let (c0, c1) = span(cur, n);
+            let (n0, n1) = span((cur + 1) % n, n);
+            let from = (c0 + c1) / 2.0 + 12.0;
+            let to = (n0 + n1) / 2.0 - 12.0;
+            let to = if to < from { to + 360.0 } else { to };
+            let r = R_IN - 8.0;
+            let (x0, y0) = point(r, from);
+            let (x1, y1) = point(r, to);
+            let large = i32::from(to - from > 180.0);
+            view! {
+                <path class="turn" d=format!("M {x0:.1} {y0:.1} A {r} {r} 0 {large} 1 {x1:.1} {y1:.1}") marker-end="url(#ring-head)"/>
+            }
+        })
+    };
+    // The consumers with nothing left to read, in the top left corner (clear of the tables'
+    // labels whatever table is current).
+    let caught_up = move || {
         let lang = ctx.lang.get();
-        snap.with(|s| {
-            let tables = s
-                .tables
-                .iter()
-                .map(|t| table_view(s, t, lang))
+        let caught = caught.get();
+        (!caught.is_empty()).then(|| {
+            let names = caught
+                .into_iter()
+                .enumerate()
+                .map(|(i, (name, holding))| {
+                    let shown = format!("◆ {}", holder(lang, &name, holding));
+                    view! {
+                        <text x="12" y=24.0 + (i as f64 + 1.0) * LINE class="cursor caught" class:holds=holding
+                            data-consumer=name data-table="caught-up">{shown}</text>
+                    }
+                })
                 .collect_view();
-            // The rotation's direction: from the current table's middle to the next one's.
-            let arrow = s.queue.as_ref().map(|q| {
-                let n = q.ntables.max(1);
-                let (c0, c1) = span(q.cur_table, n);
-                let (n0, n1) = span((q.cur_table + 1) % n, n);
-                let from = (c0 + c1) / 2.0 + 12.0;
-                let to = (n0 + n1) / 2.0 - 12.0;
-                let to = if to < from { to + 360.0 } else { to };
-                let r = R_IN - 8.0;
-                let (x0, y0) = point(r, from);
-                let (x1, y1) = point(r, to);
-                let large = i32::from(to - from > 180.0);
-                view! {
-                    <path class="turn" d=format!("M {x0:.1} {y0:.1} A {r} {r} 0 {large} 1 {x1:.1} {y1:.1}") marker-end="url(#ring-head)"/>
-                }
-            });
-            let caught: Vec<(String, bool)> = s
-                .cursors
-                .iter()
-                .filter(|c| c.table_no.is_none())
-                .map(|c| (c.consumer_name.clone(), holds(s, &c.consumer_name)))
-                .collect();
-            // The consumers with nothing left to read, in the top left corner (clear of
-            // the tables' labels whatever table is current).
-            let caught_up = (!caught.is_empty()).then(|| {
-                let names = caught
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, (name, holding))| {
-                        let shown = format!("◆ {}", holder(lang, &name, holding));
-                        view! {
-                            <text x="12" y=24.0 + (i as f64 + 1.0) * LINE class="cursor caught" class:holds=holding
-                                data-consumer=name data-table="caught-up">{shown}</text>
-                        }
-                    })
-                    .collect_view();
-                view! {
-                    <text x="12" y="24" class="caught-title">{render(lang, &Msg::new(keys::PGQ_RING_CAUGHT_UP))}</text>
-                    {names}
-                }
-            });
-            view! { {tables} {arrow} {caught_up} }
+            view! {
+                <text x="12" y="24" class="caught-title">{render(lang, &Msg::new(keys::PGQ_RING_CAUGHT_UP))}</text>
+                {names}
+            }
         })
     };
     view! {
@@ -295,7 +336,9 @@ pub fn TableRing(snap: RwSignal<Snapshot>) -> impl IntoView {
                     <defs>
                         <ArrowHead id="ring-head" class="head"/>
                     </defs>
-                    {picture}
+                    <For each=move || tables.get() key=|d| d.clone() let:d>{table_view(d)}</For>
+                    {arrow}
+                    {caught_up}
                 </svg>
             </div>
             <figcaption>
