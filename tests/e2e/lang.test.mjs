@@ -171,10 +171,15 @@ test('a page opened in Korean whose Korean file fails mounts in English with wha
   await jobsIdle(page);
   await page.click('#enqueue');
   await jobsIdle(page);
+  // A share link gives the language the page shows, not the one the address asked for and
+  // could not load: whoever opens it sees the page the learner saw.
+  const shareLang = () => page.evaluate(() => new URL(/** @type {HTMLInputElement} */ (document.querySelector('#share-url')).value).searchParams.get('lang'));
+  assert.equal(await shareLang(), 'en', 'the share link gives the language shown');
 
   await page.unroute(KOREAN_FILE);
   await page.click('#lang-retry');
   await page.waitForFunction(() => document.documentElement.lang === 'ko');
   assert.equal((await shown(page)).h1, TEXT['lab.jobs.title'].ko);
   assert.equal(await page.locator('#jobs-table tbody tr').count(), 1, 'the lab state is kept');
+  assert.equal(await shareLang(), 'ko', 'once Korean shows, the share link gives Korean');
 });
