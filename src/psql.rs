@@ -5,6 +5,7 @@
 //! psql, a variable's value is never spliced into the SQL text: each becomes a positional
 //! parameter (`$1`, `$2`…) bound to the value. Pure: no database, no page.
 
+use queue_lab_core::sql_lex::{self, ident_byte};
 use std::collections::BTreeMap;
 
 /// One piece of the console's input, in the order typed.
@@ -94,109 +95,10 @@ pub fn meta(name: &str, args: &str) -> Meta {
     }
 }
 
-fn ident_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
-}
-
-/// The tag of a dollar quote starting at `at` (`$$` or `$tag$`), if one starts there.
-fn dollar_tag(b: &[u8], at: usize) -> Option<usize> {
-    if at > 0 && (ident_byte(b[at - 1]) || b[at - 1] == b'$') {
-        return None; // `a$b$`: part of an identifier
-    }
-    let first = *b.get(at + 1)?;
-    if first == b'$' {
-        return Some(2);
-    }
-    if !(first.is_ascii_alphabetic() || first == b'_' || first >= 0x80) {
-        return None;
-    }
-    let mut j = at + 2;
-    while let Some(&c) = b.get(j) {
-        if c == b'$' {
-            return Some(j + 1 - at);
-        }
-        if !ident_byte(c) {
-            return None;
-        }
-        j += 1;
-    }
-    None
-}
-
-/// Where a lexical element that starts at `i` (a quote, a comment, a dollar quote) ends
-/// (the index after it), or `None` when none starts there. Unterminated: the end of `b`.
+/// Where the quote, comment or dollar quote starting at `i` ends (the index after it), or
+/// `None` when none starts there. Unterminated: the end of `b`.
 fn skip_quoted(b: &[u8], i: usize) -> Option<usize> {
-    let n = b.len();
-    match b[i] {
-        b'\'' => {
-            let escapes =
-                i > 0 && matches!(b[i - 1], b'e' | b'E') && (i < 2 || !ident_byte(b[i - 2]));
-            let mut j = i + 1;
-            while j < n {
-                if escapes && b[j] == b'\\' {
-                    j += 2;
-                    continue;
-                }
-                if b[j] == b'\'' {
-                    if b.get(j + 1) == Some(&b'\'') {
-                        j += 2;
-                        continue;
-                    }
-                    return Some(j + 1);
-                }
-                j += 1;
-            }
-            Some(n)
-        }
-        b'"' => {
-            let mut j = i + 1;
-            while j < n {
-                if b[j] == b'"' {
-                    if b.get(j + 1) == Some(&b'"') {
-                        j += 2;
-                        continue;
-                    }
-                    return Some(j + 1);
-                }
-                j += 1;
-            }
-            Some(n)
-        }
-        b'-' if b.get(i + 1) == Some(&b'-') => {
-            Some(b[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p))
-        }
-        b'/' if b.get(i + 1) == Some(&b'*') => {
-            let mut depth = 0;
-            let mut j = i;
-            while j < n {
-                if b[j..].starts_with(b"/*") {
-                    depth += 1;
-                    j += 2;
-                } else if b[j..].starts_with(b"*/") {
-                    depth -= 1;
-                    j += 2;
-                    if depth == 0 {
-                        return Some(j);
-                    }
-                } else {
-                    j += 1;
-                }
-            }
-            Some(n)
-        }
-        b'$' => {
-            let len = dollar_tag(b, i)?;
-            let tag = &b[i..i + len];
-            let body = i + len;
-            Some(
-                b[body..]
-                    .windows(len)
-                    .position(|w| w == tag)
-                    .map_or(n, |p| body + p + len),
-            )
-        }
-        _ => None,
-    }
+    sql_lex::skip(b, i).map(|s| s.end)
 }
 
 /// The console's input as psql reads it: statements end at `;` (outside quotes, comments,
@@ -687,31 +589,28 @@ mod tests {
 
     #[test]
     fn backslash_commands_are_read_as_psql_reads_them() {
-        assert_eq!(meta("d", "jobs"), Meta::Describe("\\d jobs".into()));
-        assert_eq!(meta("dt", ""), Meta::Describe("\\dt".into()));
-        assert_eq!(meta("d+", "t"), Meta::Describe("\\d+ t".into()));
-        assert_eq!(
-            meta("set", "n 4 2"),
-            Meta::Set(Some(("n".into(), "42".into())))
-        );
-        assert_eq!(meta("set", ""), Meta::Set(None));
-        assert_eq!(meta("unset", "n"), Meta::Unset("n".into()));
-        assert_eq!(meta("echo", ":n"), Meta::Echo(":n".into()));
-        assert_eq!(
-            meta("i", "sql/pgque.sql"),
-            Meta::Unsupported(Unsupported::Include)
-        );
-        assert_eq!(meta("x", ""), Meta::Unsupported(Unsupported::Format));
-        assert_eq!(meta("timing", "on"), Meta::Unsupported(Unsupported::Timing));
-        assert_eq!(meta("q", ""), Meta::Unsupported(Unsupported::Quit));
-        assert_eq!(meta("c", "mydb"), Meta::Unsupported(Unsupported::Connect));
-        assert_eq!(
-            meta("copy", "t to 'f'"),
-            Meta::Unsupported(Unsupported::Files)
-        );
-        assert_eq!(meta("watch", "1"), Meta::Unsupported(Unsupported::Watch));
-        assert_eq!(meta("bogus", ""), Meta::Unsupported(Unsupported::Other));
-        assert_eq!(meta("sf", "f"), Meta::Unsupported(Unsupported::Other));
+        use Unsupported::*;
+        let describe = |t: &str| Meta::Describe(t.into());
+        for (name, args, want) in [
+            ("d", "jobs", describe("\\d jobs")),
+            ("dt", "", describe("\\dt")),
+            ("d+", "t", describe("\\d+ t")),
+            ("set", "n 4 2", Meta::Set(Some(("n".into(), "42".into())))),
+            ("set", "", Meta::Set(None)),
+            ("unset", "n", Meta::Unset("n".into())),
+            ("echo", ":n", Meta::Echo(":n".into())),
+            ("i", "sql/pgque.sql", Meta::Unsupported(Include)),
+            ("x", "", Meta::Unsupported(Format)),
+            ("timing", "on", Meta::Unsupported(Timing)),
+            ("q", "", Meta::Unsupported(Quit)),
+            ("c", "mydb", Meta::Unsupported(Connect)),
+            ("copy", "t to 'f'", Meta::Unsupported(Files)),
+            ("watch", "1", Meta::Unsupported(Watch)),
+            ("bogus", "", Meta::Unsupported(Other)),
+            ("sf", "f", Meta::Unsupported(Other)),
+        ] {
+            assert_eq!(meta(name, args), want, "\\{name} {args}");
+        }
     }
 
     #[test]

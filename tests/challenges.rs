@@ -62,6 +62,19 @@ where
     }
 }
 
+/// Each challenge of `list` has a hint and at most MAX_HINTS, a solution, and an id unique in
+/// its list that starts with its lab's `prefix`; a lab has at least four.
+fn assert_well_formed<A>(list: &[Challenge<A>], prefix: &str) {
+    let mut ids = std::collections::HashSet::new();
+    for c in list {
+        assert!((1..=MAX_HINTS).contains(&c.hints.len()), "{}", c.id);
+        assert!(!(c.solution)().is_empty(), "{}", c.id);
+        assert!(c.id.starts_with(prefix), "{}", c.id);
+        assert!(ids.insert(c.id), "{} twice", c.id);
+    }
+    assert!(list.len() >= 4, "{prefix}: {} challenges", list.len());
+}
+
 #[wasm_bindgen_test]
 async fn l1_challenges_are_solved_by_their_solutions_only() {
     each_is_solved_by_its_solution_only::<Jobs>(&JOBS).await;
@@ -148,18 +161,9 @@ async fn l1_no_rows_left_needs_three_deleted_completions() {
     assert!(!solved_after::<Jobs>(c, two).await);
 }
 
-/// Each challenge has a hint and at most MAX_HINTS, a solution, and an id unique on the site
-/// that names its lab.
 #[wasm_bindgen_test]
 fn l1_challenges_are_well_formed() {
-    let mut ids = std::collections::HashSet::new();
-    for c in &JOBS {
-        assert!((1..=MAX_HINTS).contains(&c.hints.len()), "{}", c.id);
-        assert!(!(c.solution)().is_empty(), "{}", c.id);
-        assert!(c.id.starts_with("jobs-"), "{}", c.id);
-        assert!(ids.insert(c.id), "{} twice", c.id);
-    }
-    assert!(JOBS.len() >= 4);
+    assert_well_formed(&JOBS, "jobs-");
 }
 
 // L4 (pgq): PgQue's rotating queue.
@@ -304,14 +308,7 @@ async fn l4_takeover_needs_a_dead_member_and_the_dead_interval() {
 
 #[wasm_bindgen_test]
 fn l4_challenges_are_well_formed() {
-    let mut ids = std::collections::HashSet::new();
-    for c in &PGQ {
-        assert!((1..=MAX_HINTS).contains(&c.hints.len()), "{}", c.id);
-        assert!(!(c.solution)().is_empty(), "{}", c.id);
-        assert!(c.id.starts_with("pgq-"), "{}", c.id);
-        assert!(ids.insert(c.id), "{} twice", c.id);
-    }
-    assert!(PGQ.len() >= 4);
+    assert_well_formed(&PGQ, "pgq-");
 }
 
 // L3 (vacuum): bloat and VACUUM.
@@ -410,12 +407,5 @@ async fn l3_autovacuum_needs_a_threshold_that_does_not_grow_past_1000() {
 
 #[wasm_bindgen_test]
 fn l3_challenges_are_well_formed() {
-    let mut ids = std::collections::HashSet::new();
-    for c in &VACUUM {
-        assert!((1..=MAX_HINTS).contains(&c.hints.len()), "{}", c.id);
-        assert!(!(c.solution)().is_empty(), "{}", c.id);
-        assert!(c.id.starts_with("vacuum-"), "{}", c.id);
-        assert!(ids.insert(c.id), "{} twice", c.id);
-    }
-    assert!(VACUUM.len() >= 4);
+    assert_well_formed(&VACUUM, "vacuum-");
 }

@@ -1513,18 +1513,9 @@ async fn the_cursor_query_puts_a_consumer_on_the_table_of_its_oldest_unacked_eve
 /// with PgQue's words and an explanation that says to reset, and Reset makes the queue again.
 #[wasm_bindgen_test]
 async fn the_lab_survives_its_queue_dropped_from_the_console_and_reset_makes_it_again() {
-    let (db, mut lab) = lab().await;
-    run_all(&mut lab, &db, [SendOne, Tick]).await;
-    db.query::<serde_json::Value>("select pgque.drop_queue('orders', true)", &[])
-        .await
-        .expect("the tutorial's last step");
-    let snap = model::snapshot(&db).await.expect("the page still reads");
+    let (db, snap, e) = typed_in_the_console("select pgque.drop_queue('orders', true)").await;
     assert!(snap.queue.is_none() && snap.consumers.is_empty());
     assert_eq!(snap.jobs.len(), 4, "the schedule's jobs are still listed");
-    let e = lab
-        .run(&db, SendOne)
-        .await
-        .expect_err("no queue to send to");
     assert_eq!(
         (code(&e), e.message.as_str()),
         ("P0001", "queue not found: orders")
@@ -1533,11 +1524,7 @@ async fn the_lab_survives_its_queue_dropped_from_the_console_and_reset_makes_it_
         model::error_key(&e).map(|k| k.to_string()),
         Some("pgq.error.PQ001".to_string())
     );
-    let mut lab = Lab::setup(&db).await.expect("Reset sets the lab up again");
-    run_all(&mut lab, &db, [SendOne, Tick]).await;
-    let (_, batch) = next_batch(&mut lab, &db, BILLING, 100).await;
-    assert_eq!(payloads(&batch), [r#"{"order":1}"#]);
-    db.close().await;
+    reset_sends_and_delivers_again(db).await;
 }
 
 /// PgQue's `uninstall()`, typed into the SQL console, drops schema pgque: the page still
@@ -1545,25 +1532,36 @@ async fn the_lab_survives_its_queue_dropped_from_the_console_and_reset_makes_it_
 /// and Reset installs the engine and the lab's queue again.
 #[wasm_bindgen_test]
 async fn the_lab_survives_pgque_uninstalled_from_the_console_and_reset_installs_it_again() {
-    let (db, mut lab) = lab().await;
-    run_all(&mut lab, &db, [SendOne, Tick]).await;
-    db.query::<serde_json::Value>("select pgque.uninstall()", &[])
-        .await
-        .expect("uninstall");
-    let snap = model::snapshot(&db).await.expect("the page still reads");
+    let (db, snap, e) = typed_in_the_console("select pgque.uninstall()").await;
     assert!(snap.uninstalled && snap.queue.is_none() && snap.jobs.is_empty());
-    let e = lab
-        .run(&db, SendOne)
-        .await
-        .expect_err("no engine to send with");
     assert_eq!(code(&e), "3F000", "{}", e.message);
     assert_eq!(
         model::error_key(&e).map(|k| k.to_string()),
         Some("pgq.engine_gone".to_string())
     );
-    let mut lab = Lab::setup(&db)
+    reset_sends_and_delivers_again(db).await;
+}
+
+/// A lab that has sent and ticked once, then `sql` typed into the SQL console: the snapshot
+/// the page then reads, and the error a Send gets.
+async fn typed_in_the_console(sql: &str) -> (Db, model::Snapshot, DbError) {
+    let (db, mut lab) = lab().await;
+    run_all(&mut lab, &db, [SendOne, Tick]).await;
+    db.query::<serde_json::Value>(sql, &[])
         .await
-        .expect("Reset installs the engine again");
+        .unwrap_or_else(|e| panic!("{sql}: {}", e.message));
+    let snap = model::snapshot(&db).await.expect("the page still reads");
+    let e = lab
+        .run(&db, SendOne)
+        .await
+        .expect_err("a Send after the console's statement fails");
+    (db, snap, e)
+}
+
+/// Reset (the lab set up again) installs the engine and the queue where they are gone, and
+/// the first event sent is delivered.
+async fn reset_sends_and_delivers_again(db: Db) {
+    let mut lab = Lab::setup(&db).await.expect("Reset sets the lab up again");
     let snap = model::snapshot(&db).await.expect("reads");
     assert!(!snap.uninstalled && snap.queue.is_some());
     run_all(&mut lab, &db, [SendOne, Tick]).await;

@@ -11,6 +11,7 @@ use crate::clock;
 use crate::db::{DbError, ScriptStep};
 use crate::descriptor::LabId;
 use crate::runner::{Runner, Scope, Work};
+use queue_lab_core::sql_lex;
 
 /// The schemas a lab's export holds: the lab clock's (`lab`), the lab's own, and the ones its
 /// statements make beside it (L3's strategy tables, L4's PgQue engine and side by side).
@@ -49,63 +50,12 @@ pub fn sql_file(lab: LabId, server: &str, clock: &str, schemas: &[String], dump:
 /// replaced by `literals[n - 1]` (a `$n` with no literal stays).
 pub fn with_literals(sql: &str, literals: &[String]) -> String {
     let b = sql.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
     let mut out = String::with_capacity(sql.len());
     let mut i = 0;
     let mut copied = 0;
     while i < b.len() {
         match b[i] {
-            b'\'' => {
-                // E'…' takes backslash escapes; a standard string only doubled quotes.
-                let escapes =
-                    i > 0 && matches!(b[i - 1], b'e' | b'E') && (i < 2 || !ident(b[i - 2]));
-                i += 1;
-                while i < b.len() {
-                    if escapes && b[i] == b'\\' {
-                        i += 2;
-                        continue;
-                    }
-                    if b[i] == b'\'' {
-                        if b.get(i + 1) == Some(&b'\'') {
-                            i += 2;
-                            continue;
-                        }
-                        break;
-                    }
-                    i += 1;
-                }
-                i += 1;
-            }
-            b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            b'-' if b.get(i + 1) == Some(&b'-') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                let mut depth = 0;
-                while i < b.len() {
-                    if b[i..].starts_with(b"/*") {
-                        depth += 1;
-                        i += 2;
-                    } else if b[i..].starts_with(b"*/") {
-                        depth -= 1;
-                        i += 2;
-                        if depth == 0 {
-                            break;
-                        }
-                    } else {
-                        i += 1;
-                    }
-                }
-            }
-            b'$' if i > 0 && ident(b[i - 1]) => i += 1,
+            b'$' if sql_lex::after_ident(b, i) => i += 1,
             b'$' if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
                 let start = i;
                 i += 1;
@@ -119,23 +69,7 @@ pub fn with_literals(sql: &str, literals: &[String]) -> String {
                     copied = i;
                 }
             }
-            b'$' => {
-                // A dollar-quoted body: $$…$$ or $tag$…$tag$.
-                let mut j = i + 1;
-                while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
-                    j += 1;
-                }
-                if j < b.len() && b[j] == b'$' {
-                    let tag = &sql[i..=j];
-                    i = match sql[j + 1..].find(tag) {
-                        Some(end) => j + 1 + end + tag.len(),
-                        None => b.len(),
-                    };
-                } else {
-                    i += 1;
-                }
-            }
-            _ => i += 1,
+            _ => i = sql_lex::skip(b, i).map_or(i + 1, |s| s.end),
         }
     }
     out.push_str(&sql[copied.min(sql.len())..]);

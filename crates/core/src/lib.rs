@@ -12,5 +12,6 @@ pub mod input;
 pub mod keys {
     include!(concat!(env!("OUT_DIR"), "/keys.rs"));
 }
+pub mod sql_lex;
 pub mod url;
 pub mod vacuum;

@@ -3,10 +3,10 @@
 //! directives. A `;` ends a
 //! statement only outside single quotes (E'' strings with backslash escapes too), double
 //! quotes, dollar quotes (`$$`, `$tag$`), `--` comments and `/* */` comments (nested, as in
-//! PostgreSQL): the rules of the Node runner's `tests/contract/split.mjs`.
-//!
-//! The text is read byte by byte: every byte the rules look at is ASCII, and no byte of a
-//! multi-byte UTF-8 character is, so those pass through (a dollar quote's tag may hold them).
+//! PostgreSQL): the rules of the Node runner's `tests/contract/split.mjs`, read by the lexing
+//! the SQL console shares (`queue_lab_core::sql_lex`).
+
+use queue_lab_core::sql_lex;
 
 /// One step of a contract file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,37 +38,9 @@ impl Header {
     }
 }
 
-fn ident(b: Option<&u8>) -> bool {
-    matches!(b, Some(c) if c.is_ascii_alphanumeric() || *c == b'_' || *c == b'$' || *c >= 0x80)
-}
-
-/// The tag of a dollar quote starting at `at` (`$$` or `$tag$`), if one starts there.
-fn dollar_tag(b: &[u8], at: usize) -> Option<&[u8]> {
-    let first = *b.get(at + 1)?;
-    if first == b'$' {
-        return Some(&b[at..at + 2]);
-    }
-    if !(first.is_ascii_alphabetic() || first == b'_' || first >= 0x80) {
-        return None;
-    }
-    let mut j = at + 2;
-    while let Some(&c) = b.get(j) {
-        if c == b'$' {
-            return Some(&b[at..=j]);
-        }
-        if !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80) {
-            return None;
-        }
-        j += 1;
-    }
-    None
-}
-
-fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    b.get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| p + from)
+/// The index after the tag of the dollar quote starting at `at`.
+fn end_of_tag(b: &[u8], at: usize) -> usize {
+    at + sql_lex::dollar_tag(b, at).unwrap_or(1)
 }
 
 /// What follows `@name` in a `-- @name …` comment (trimmed), or None for another comment.
@@ -124,7 +96,7 @@ pub fn split(text: &str) -> Result<Vec<Step>, String> {
         let c = b[i];
         let next = b.get(i + 1).copied();
         if c == b'-' && next == Some(b'-') {
-            let end = find(b, i, b"\n").unwrap_or(n);
+            let end = sql_lex::skip(b, i).map_or(n, |s| s.end);
             let comment = text[i..end].trim_end();
             if let Some(seconds) =
                 wait_directive(comment).map_err(|e| format!("line {line}: {e}"))?
@@ -146,26 +118,10 @@ pub fn split(text: &str) -> Result<Vec<Step>, String> {
         }
         if c == b'/' && next == Some(b'*') {
             let at = line;
-            let mut depth = 0;
-            let mut j = i;
-            while j < n {
-                if b[j] == b'/' && b.get(j + 1) == Some(&b'*') {
-                    depth += 1;
-                    j += 2;
-                } else if b[j] == b'*' && b.get(j + 1) == Some(&b'/') {
-                    depth -= 1;
-                    j += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    j += 1;
-                }
+            match sql_lex::skip(b, i) {
+                Some(s) if s.closed => skip_to(&mut i, &mut line, s.end),
+                _ => return Err(format!("line {at}: unterminated /* comment")),
             }
-            if depth != 0 {
-                return Err(format!("line {at}: unterminated /* comment"));
-            }
-            skip_to(&mut i, &mut line, j);
             continue;
         }
         if c == b';' {
@@ -188,50 +144,21 @@ pub fn split(text: &str) -> Result<Vec<Step>, String> {
         if start.is_none() {
             start = Some((i, line));
         }
-        if c == b'\'' || c == b'"' {
-            let escapes = c == b'\''
-                && i > 0
-                && matches!(b[i - 1], b'E' | b'e')
-                && !ident(i.checked_sub(2).map(|p| &b[p]));
-            let at = line;
-            let mut j = i + 1;
-            loop {
-                if j >= n {
-                    let what = if c == b'\'' {
-                        "quoted string"
-                    } else {
-                        "quoted identifier"
-                    };
-                    return Err(format!("line {at}: unterminated {what}"));
-                }
-                if escapes && b[j] == b'\\' {
-                    j += 2;
-                    continue;
-                }
-                if b[j] == c {
-                    if b.get(j + 1) == Some(&c) {
-                        j += 2;
-                        continue;
-                    }
-                    break;
-                }
-                j += 1;
-            }
-            skip_to(&mut i, &mut line, j + 1);
-            continue;
-        }
-        if c == b'$' && !ident(i.checked_sub(1).map(|p| &b[p])) {
-            if let Some(tag) = dollar_tag(b, i) {
-                let at = line;
-                let Some(close) = find(b, i + tag.len(), tag) else {
-                    return Err(format!(
-                        "line {at}: unterminated dollar quote {}",
-                        String::from_utf8_lossy(tag)
-                    ));
+        // A quoted string or identifier, or a dollar quote (comments are read above).
+        if let Some(quoted) = sql_lex::skip(b, i) {
+            if !quoted.closed {
+                let what = match c {
+                    b'\'' => "quoted string".to_string(),
+                    b'"' => "quoted identifier".to_string(),
+                    _ => format!(
+                        "dollar quote {}",
+                        String::from_utf8_lossy(&b[i..end_of_tag(b, i)])
+                    ),
                 };
-                skip_to(&mut i, &mut line, close + tag.len());
-                continue;
+                return Err(format!("line {line}: unterminated {what}"));
             }
+            skip_to(&mut i, &mut line, quoted.end);
+            continue;
         }
         i += 1;
     }

@@ -64,21 +64,32 @@ fn first_rate_to_leave(d: &Draft) -> bool {
         && recommends(&below) == Some(Recommendation::StayOnOnePostgres)
 }
 
+/// The smallest whole number in `1..=most` at which the side project, changed by `with`,
+/// gets a recommendation `wanted` accepts; 0 for none.
+fn smallest_whole(
+    most: u32,
+    with: impl Fn(f64, &Workload) -> Workload,
+    wanted: impl Fn(Recommendation) -> bool,
+) -> f64 {
+    let side = Case::SideProject.workload();
+    (1..=most)
+        .map(f64::from)
+        .find(|x| recommends(&with(*x, &side)).is_some_and(&wanted))
+        .unwrap_or(0.0)
+}
+
 /// The answer to challenge 1: the smallest whole sustained rate (the peak raised to it) at
 /// which the side project's advice is no longer to stay.
 pub fn first_leaving_rate() -> f64 {
-    let side = Case::SideProject.workload();
-    (1..=1_000_000)
-        .map(f64::from)
-        .find(|s| {
-            let w = Workload {
-                sustained_jobs_per_s: *s,
-                peak_jobs_per_s: side.peak_jobs_per_s.max(*s),
-                ..side.clone()
-            };
-            recommends(&w).is_some_and(|r| r != Recommendation::StayOnOnePostgres)
-        })
-        .unwrap_or(0.0)
+    smallest_whole(
+        1_000_000,
+        |s, side| Workload {
+            sustained_jobs_per_s: s,
+            peak_jobs_per_s: side.peak_jobs_per_s.max(s),
+            ..side.clone()
+        },
+        |r| r != Recommendation::StayOnOnePostgres,
+    )
 }
 
 /// Challenge 2: the side project but for its consumers; the advisor recommends a log, and
@@ -98,17 +109,14 @@ fn fewest_consumers_for_a_log(d: &Draft) -> bool {
 
 /// The answer to challenge 2: the fewest consumers at which the side project goes to a log.
 pub fn fewest_log_consumers() -> f64 {
-    let side = Case::SideProject.workload();
-    (1..=1_000)
-        .map(f64::from)
-        .find(|n| {
-            let w = Workload {
-                fan_out_consumers: *n,
-                ..side.clone()
-            };
-            recommends(&w) == Some(Recommendation::Log)
-        })
-        .unwrap_or(0.0)
+    smallest_whole(
+        1_000,
+        |n, side| Workload {
+            fan_out_consumers: n,
+            ..side.clone()
+        },
+        |r| r == Recommendation::Log,
+    )
 }
 
 pub const CHALLENGES: [Challenge<Step, Draft>; 2] = [

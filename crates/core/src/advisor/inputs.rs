@@ -173,6 +173,12 @@ impl LoadBand {
     }
 }
 
+/// Where one input of a [`Workload`] is kept.
+enum Slot<'a> {
+    Number(&'a mut f64),
+    Flag(&'a mut bool),
+}
+
 /// What the calculator is asked about. Numbers are plain `f64` so a UI can hold whatever
 /// was typed; [`Workload::validate`] says what is out of range.
 #[derive(Clone, Debug, PartialEq)]
@@ -300,45 +306,32 @@ impl Workload {
 
     /// The value of a numeric input; `None` for a yes/no input.
     pub fn number(&self, field: Field) -> Option<f64> {
-        match field {
-            Field::SustainedJobsPerS => Some(self.sustained_jobs_per_s),
-            Field::PeakJobsPerS => Some(self.peak_jobs_per_s),
-            Field::JobDurationS => Some(self.job_duration_s),
-            Field::FanOutConsumers => Some(self.fan_out_consumers),
-            Field::LatencyTargetMs => Some(self.latency_target_ms),
-            Field::DbLoadPercent => Some(self.db_load_percent),
-            Field::ReplayNeeded | Field::StrictOrdering | Field::LongTransactions => None,
+        match self.clone().slot(field) {
+            Slot::Number(v) => Some(*v),
+            Slot::Flag(_) => None,
         }
     }
 
     /// The value of a yes/no input; `None` for a numeric input.
     pub fn flag(&self, field: Field) -> Option<bool> {
-        match field {
-            Field::ReplayNeeded => Some(self.replay_needed),
-            Field::StrictOrdering => Some(self.strict_ordering),
-            Field::LongTransactions => Some(self.long_transactions),
-            _ => None,
+        match self.clone().slot(field) {
+            Slot::Flag(v) => Some(*v),
+            Slot::Number(_) => None,
         }
     }
 
-    fn number_mut(&mut self, field: Field) -> Option<&mut f64> {
+    /// Where `field` is kept: the one map from inputs to fields that reading and setting share.
+    fn slot(&mut self, field: Field) -> Slot<'_> {
         match field {
-            Field::SustainedJobsPerS => Some(&mut self.sustained_jobs_per_s),
-            Field::PeakJobsPerS => Some(&mut self.peak_jobs_per_s),
-            Field::JobDurationS => Some(&mut self.job_duration_s),
-            Field::FanOutConsumers => Some(&mut self.fan_out_consumers),
-            Field::LatencyTargetMs => Some(&mut self.latency_target_ms),
-            Field::DbLoadPercent => Some(&mut self.db_load_percent),
-            _ => None,
-        }
-    }
-
-    fn flag_mut(&mut self, field: Field) -> Option<&mut bool> {
-        match field {
-            Field::ReplayNeeded => Some(&mut self.replay_needed),
-            Field::StrictOrdering => Some(&mut self.strict_ordering),
-            Field::LongTransactions => Some(&mut self.long_transactions),
-            _ => None,
+            Field::SustainedJobsPerS => Slot::Number(&mut self.sustained_jobs_per_s),
+            Field::PeakJobsPerS => Slot::Number(&mut self.peak_jobs_per_s),
+            Field::JobDurationS => Slot::Number(&mut self.job_duration_s),
+            Field::FanOutConsumers => Slot::Number(&mut self.fan_out_consumers),
+            Field::LatencyTargetMs => Slot::Number(&mut self.latency_target_ms),
+            Field::DbLoadPercent => Slot::Number(&mut self.db_load_percent),
+            Field::ReplayNeeded => Slot::Flag(&mut self.replay_needed),
+            Field::StrictOrdering => Slot::Flag(&mut self.strict_ordering),
+            Field::LongTransactions => Slot::Flag(&mut self.long_transactions),
         }
     }
 
@@ -350,7 +343,7 @@ impl Workload {
     /// for decimals); yes/no accepts `1/0`, `true/false`, `yes/no`, `on/off`; the load also
     /// accepts `low`, `medium`, `high`. Ranges are [`Workload::validate`]'s job.
     pub fn set_from_str(&mut self, field: Field, text: &str) -> Result<(), FieldError> {
-        if let Some(slot) = self.flag_mut(field) {
+        if let Slot::Flag(slot) = self.slot(field) {
             return match parse_flag(text) {
                 Some(value) => {
                     *slot = value;
@@ -374,7 +367,7 @@ impl Workload {
                 .filter(|v| v.is_finite())
                 .ok_or_else(|| FieldError::new(field, keys::LEAVE_ERROR_NOT_A_NUMBER, None))?,
         };
-        if let Some(slot) = self.number_mut(field) {
+        if let Slot::Number(slot) = self.slot(field) {
             *slot = value;
         }
         Ok(())

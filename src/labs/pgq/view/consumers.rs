@@ -49,6 +49,31 @@ struct Ui {
     f: Fields,
 }
 
+impl Ui {
+    /// The snapshot's row of `rows` that `is` picks; a default row until the snapshot has it.
+    fn row<R: Clone + Default>(
+        self,
+        rows: impl Fn(&Snapshot) -> &Vec<R>,
+        is: impl Fn(&R) -> bool,
+    ) -> R {
+        self.snap
+            .with(|s| rows(s).iter().find(|r| is(r)).cloned().unwrap_or_default())
+    }
+
+    /// The events the lab holds where `held` says; none before the lab is set up.
+    fn held(self, held: impl Fn(&model::Lab) -> &[Event]) -> Vec<Event> {
+        self.lab
+            .with(|l| l.as_ref().map(|l| held(l).to_vec()).unwrap_or_default())
+    }
+
+    /// Runs the receive `of` the limit field's number, if the field holds a valid one.
+    fn receive(self, of: impl Fn(i64) -> Action) {
+        if let Some(max) = self.f.limit() {
+            self.act.run(of(max));
+        }
+    }
+}
+
 #[component]
 pub fn Consumers(w: Wiring) -> impl IntoView {
     let (lab, snap, act, disabled) = (w.lab, w.snap, w.act, w.disabled);
@@ -141,33 +166,17 @@ fn Subscribe(
 fn ConsumerCard(name: &'static str, ui: Ui) -> impl IntoView {
     let disabled = ui.disabled;
     let ctx = use_ctx();
-    let info = Memo::new(move |_| {
-        ui.snap.with(|s| {
-            s.consumers
-                .iter()
-                .find(|c| c.consumer_name == name)
-                .cloned()
-                .unwrap_or_default()
-        })
-    });
+    let info = Memo::new(move |_| ui.row(|s| &s.consumers, |c| c.consumer_name == name));
     let info = move || info.get();
     let group = move || info().subconsumers > 0;
-    let events = Memo::new(move |_| {
-        ui.lab.with(|l| {
-            l.as_ref()
-                .map(|l| l.batch(name).to_vec())
-                .unwrap_or_default()
-        })
-    });
+    let events = Memo::new(move |_| ui.held(|l| l.batch(name)));
     let events = move || events.get();
     let batch_id = move || events().first().map(|e| e.batch_id);
     let receive = move || {
-        if let Some(max) = ui.f.limit() {
-            ui.act.run(Action::Receive {
-                consumer: name.into(),
-                max,
-            });
-        }
+        ui.receive(|max| Action::Receive {
+            consumer: name.into(),
+            max,
+        })
     };
     let lag_max = Memo::new(move |_| {
         ui.snap.with(|s| {
@@ -327,21 +336,12 @@ fn SubRow(name: &'static str, sub: &'static str, ui: Ui) -> impl IntoView {
     let disabled = ui.disabled;
     let ctx = use_ctx();
     let info = move || {
-        ui.snap.with(|s| {
-            s.subs
-                .iter()
-                .find(|x| x.consumer_name == name && x.subconsumer_name == sub)
-                .cloned()
-                .unwrap_or_default()
-        })
+        ui.row(
+            |s| &s.subs,
+            |x| x.consumer_name == name && x.subconsumer_name == sub,
+        )
     };
-    let held = move || {
-        ui.lab.with(|l| {
-            l.as_ref()
-                .map(|l| l.part(name, sub).to_vec())
-                .unwrap_or_default()
-        })
-    };
+    let held = move || ui.held(|l| l.part(name, sub));
     let killed = move || {
         ui.lab
             .with(|l| l.as_ref().is_some_and(|l| l.is_killed(name, sub)))
@@ -355,13 +355,11 @@ fn SubRow(name: &'static str, sub: &'static str, ui: Ui) -> impl IntoView {
         None => Msg::new(keys::PGQ_LABEL_NO_PART),
     };
     let receive = move || {
-        if let Some(max) = ui.f.limit() {
-            ui.act.run(Action::ReceiveCoop {
-                consumer: name.into(),
-                sub: sub.into(),
-                max,
-            });
-        }
+        ui.receive(|max| Action::ReceiveCoop {
+            consumer: name.into(),
+            sub: sub.into(),
+            max,
+        })
     };
     view! {
         <li class="sub" id=format!("sub-{name}-{sub}") class:stopped=killed>

@@ -270,60 +270,10 @@ fn InputsPanel(
         >
             <h2>{ctx.t(keys::WORKERS_INPUTS)}</h2>
             <div class="row top">
-                <div class="shrink">
-                    <label for="w-strategy">{ctx.t(keys::WORKERS_F_STRATEGY)}</label>
-                    <br/>
-                    <select
-                        id="w-strategy"
-                        on:change=move |ev| {
-                            if let Some(p) = Pick::parse(&event_target_value(&ev)) {
-                                inputs.update(|i| i.pick = p);
-                            }
-                        }
-                    >
-                        <option value="all" prop:selected=move || inputs.with(|i| i.pick == Pick::All)>
-                            {ctx.t(keys::WORKERS_F_ALL)}
-                        </option>
-                        {Strategy::ALL
-                            .map(|s| {
-                                view! {
-                                    <option
-                                        value=s.as_str()
-                                        prop:selected=move || inputs.with(|i| i.pick == Pick::One(s))
-                                    >
-                                        {move || tr(ctx.lang.get(), model::strategy_key(s))}
-                                    </option>
-                                }
-                            })
-                            .into_iter()
-                            .collect_view()}
-                    </select>
-                </div>
+                {select_field(ctx, "w-strategy", Some("shrink"), keys::WORKERS_F_STRATEGY, picks(), |i| i.pick, |i, p| i.pick = p, inputs)}
                 {text_field(ctx, "w-workers", move || tr(ctx.lang.get(), keys::WORKERS_F_WORKERS), Field::Workers, |i| i.workers.clone(), |i, v| i.workers = v, inputs, errors)}
                 {text_field(ctx, "w-jobs", move || tr(ctx.lang.get(), keys::WORKERS_F_JOBS), Field::Jobs, |i| i.jobs.clone(), |i, v| i.jobs = v, inputs, errors)}
-                <div>
-                    <label for="w-shape">{ctx.t(keys::WORKERS_F_SHAPE)}</label>
-                    <br/>
-                    <select
-                        id="w-shape"
-                        on:change=move |ev| {
-                            if let Some(s) = Shape::parse(&event_target_value(&ev)) {
-                                inputs.update(|i| i.shape = s);
-                            }
-                        }
-                    >
-                        {Shape::ALL
-                            .map(|s| {
-                                view! {
-                                    <option value=s.as_str() prop:selected=move || shape() == s>
-                                        {move || tr(ctx.lang.get(), s.label_key())}
-                                    </option>
-                                }
-                            })
-                            .into_iter()
-                            .collect_view()}
-                    </select>
-                </div>
+                {select_field(ctx, "w-shape", None, keys::WORKERS_F_SHAPE, Shape::ALL.map(|s| (s, s.as_str(), s.label_key())).to_vec(), |i| i.shape, |i, s| i.shape = s, inputs)}
                 {text_field(ctx, "w-dur-a", dur_a_label, Field::DurA, |i| i.dur_a.clone(), |i, v| i.dur_a = v, inputs, errors)}
                 <Show when=move || shape() != Shape::Fixed>
                     {text_field(ctx, "w-dur-b", move || tr(ctx.lang.get(), keys::WORKERS_F_DUR_MAX), Field::DurB, |i| i.dur_b.clone(), |i, v| i.dur_b = v, inputs, errors)}
@@ -338,6 +288,59 @@ fn InputsPanel(
                 </button>
             </div>
         </form>
+    }
+}
+
+/// The strategy select's options: all four side by side, then each alone.
+fn picks() -> Vec<(Pick, &'static str, Key)> {
+    let one = Strategy::ALL.map(|s| (Pick::One(s), s.as_str(), model::strategy_key(s)));
+    std::iter::once((Pick::All, Pick::All.as_str(), keys::WORKERS_F_ALL))
+        .chain(one)
+        .collect()
+}
+
+/// A labelled select of `options` (value, its name in the address, its label) bound to one
+/// input of the form.
+#[allow(clippy::too_many_arguments)]
+fn select_field<T: Copy + PartialEq + Send + Sync + 'static>(
+    ctx: Ctx,
+    id: &'static str,
+    class: Option<&'static str>,
+    label: Key,
+    options: Vec<(T, &'static str, Key)>,
+    get: fn(&Inputs) -> T,
+    set: fn(&mut Inputs, T),
+    inputs: RwSignal<Inputs>,
+) -> impl IntoView {
+    let by_name = options
+        .iter()
+        .map(|(v, name, _)| (*v, *name))
+        .collect::<Vec<_>>();
+    view! {
+        <div class=class>
+            <label for=id>{ctx.t(label)}</label>
+            <br/>
+            <select
+                id=id
+                on:change=move |ev| {
+                    let name = event_target_value(&ev);
+                    if let Some((v, _)) = by_name.iter().find(|(_, n)| *n == name) {
+                        inputs.update(|i| set(i, *v));
+                    }
+                }
+            >
+                {options
+                    .into_iter()
+                    .map(|(v, name, key)| {
+                        view! {
+                            <option value=name prop:selected=move || inputs.with(get) == v>
+                                {ctx.t(key)}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+        </div>
     }
 }
 
