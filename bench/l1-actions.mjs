@@ -12,6 +12,10 @@ export const L1_CYCLE = [
   ['fail', '#worker-A [data-act="fail"]'],
 ];
 
+// When an L1 click's outcome is on the page: the counts above the table changed, the lab
+// takes input again and is not busy (timeClickUntilShown).
+export const L1_SHOWS = { changed: '#job-counts', enabled: '#enqueue', lab: '.jobs-lab' };
+
 // Types 1,000 jobs into L1's SQL console (PostgreSQL started) and waits until the counts
 // above the table show them.
 export async function load1000Jobs(page) {
@@ -35,19 +39,45 @@ export async function load1000Jobs(page) {
  * @param {{ marks?: boolean }} [options]
  */
 export async function timeClickUntilShown(page, sel, shows, { marks = false } = {}) {
+  return (await clickUntilShown(page, sel, shows, { marks })).ms;
+}
+
+/**
+ * The same click, timed the same way, and what it changed in the DOM until then (for
+ * bench/redraws.mjs): with `redraws`, the changes counted by the nearest element with an id
+ * and by kind (`#id nodes`, `#id text`, `#id @attribute`), each record counted once, or once
+ * per node it adds or removes.
+ * @param {any} page
+ * @param {string} sel
+ * @param {{ changed: string, enabled: string, lab: string }} shows
+ * @param {{ marks?: boolean, redraws?: boolean }} [options]
+ * @returns {Promise<{ ms: number, redraws: Record<string, number> }>}
+ */
+export async function clickUntilShown(page, sel, shows, { marks = false, redraws = false } = {}) {
   return page.evaluate(
-    async ({ s, shows, marks }) => {
+    async ({ s, shows, marks, redraws }) => {
       const text = () => document.querySelector(shows.changed)?.textContent ?? '';
       const before = text();
       const shown = () =>
         text() !== before &&
         !(/** @type {HTMLButtonElement | null} */ (document.querySelector(shows.enabled))?.disabled ?? true) &&
         document.querySelector(shows.lab)?.getAttribute('aria-busy') === 'false';
+      /** @type {Record<string, number>} */
+      const counts = {};
+      /** @param {MutationRecord} m */
+      const count = (m) => {
+        let e = m.target instanceof Element ? m.target : m.target.parentElement;
+        while (e && !e.id) e = e.parentElement;
+        const kind = m.type === 'attributes' ? `@${m.attributeName}` : m.type === 'childList' ? 'nodes' : 'text';
+        const k = `${e ? `#${e.id}` : '(no id)'} ${kind}`;
+        counts[k] = (counts[k] || 0) + Math.max(1, m.addedNodes.length + m.removedNodes.length);
+      };
       if (marks) performance.mark('action-start');
       const t0 = performance.now();
       let t1 = 0;
       await /** @type {Promise<void>} */ (new Promise((resolve) => {
-        const obs = new MutationObserver(() => {
+        const obs = new MutationObserver((records) => {
+          if (redraws) records.forEach(count);
           if (!shown()) return;
           t1 = performance.now();
           obs.disconnect();
@@ -57,9 +87,9 @@ export async function timeClickUntilShown(page, sel, shows, { marks = false } = 
         /** @type {HTMLElement} */ (document.querySelector(s)).click();
       }));
       if (marks) performance.mark('action-end');
-      return t1 - t0;
+      return { ms: t1 - t0, redraws: counts };
     },
-    { s: sel, shows, marks },
+    { s: sel, shows, marks, redraws },
   );
 }
 
@@ -68,5 +98,5 @@ export async function timeClickUntilShown(page, sel, shows, { marks = false } = 
 // the refresh of the table).
 export async function timeAction(page, sel, { marks = false } = {}) {
   await page.waitForSelector(`[aria-busy="false"] ${sel}:not([disabled])`, { timeout: 30000 });
-  return timeClickUntilShown(page, sel, { changed: '#job-counts', enabled: '#enqueue', lab: '.jobs-lab' }, { marks });
+  return timeClickUntilShown(page, sel, L1_SHOWS, { marks });
 }

@@ -9,19 +9,23 @@ import { timeClickUntilShown } from '../l1-actions.mjs';
 // One event's way through the queue, [label, selector]: sent, cut into a batch by a tick,
 // received by billing and acked.
 /** @type {[string, string][]} */
-const L4_CYCLE = [
+export const L4_CYCLE = [
   ['send', '#send-one'],
   ['tick', '#tick'],
   ['receive', '#consumer-billing [data-act="receive"]'],
   ['ack', '#consumer-billing [data-act="ack"]'],
 ];
 
+// When an L4 click's outcome is on the page: the outcome line says something new, the lab
+// takes input again and is not busy.
+export const L4_SHOWS = { changed: '#last-outcome', enabled: '#tick', lab: '.pgq-lab' };
+
 /** Clicks `sel` once the lab takes input; the ms until the outcome line shows a new text and
  * the lab takes input again (timed as L1's click is). */
 async function timeClick(page, sel) {
   await pgqIdle(page);
   await page.waitForSelector(`${sel}:not([disabled])`, { timeout: 30000 });
-  return timeClickUntilShown(page, sel, { changed: '#last-outcome', enabled: '#tick', lab: '.pgq-lab' });
+  return timeClickUntilShown(page, sel, L4_SHOWS);
 }
 
 export async function l4click({ server, browser }) {
