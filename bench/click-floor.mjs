@@ -3,7 +3,7 @@
 // rendering, no decoding into Rust). What is left is PostgreSQL's work plus one worker message
 // per call: the floor the click is measured against (L1 and L4 click / floor rows), which
 // follows the app when it changes what a click sends. Not for: timing the click itself
-// (bench/l1-actions.mjs, bench/figures/l4click.mjs).
+// (bench/clicks.mjs, bench/figures/l4click.mjs).
 import fs from 'node:fs';
 import path from 'node:path';
 import { newPage, startPostgres, DIST } from '../tests/e2e/harness.mjs';

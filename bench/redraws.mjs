@@ -3,23 +3,17 @@
 // text, each attribute). A part drawn again though nothing it shows changed shows up here as
 // attribute writes or node churn. For looking, not a figure. Run:
 //   QUEUE_LAB_DIST=dist node bench/redraws.mjs [jobs|pgq]
-import { serve, launch, newPage, startPostgres, pgqIdle } from '../tests/e2e/harness.mjs';
-import { L1_CYCLE, L1_SHOWS, load1000Jobs, clickUntilShown } from './l1-actions.mjs';
-import { L4_CYCLE, L4_SHOWS } from './figures/l4click.mjs';
+import { serve, launch, pgqIdle } from '../tests/e2e/harness.mjs';
+import { clickLabPage, clickUntilShown } from './clicks.mjs';
 
+/** @type {'jobs' | 'pgq'} */
 const lab = process.argv[2] === 'pgq' ? 'pgq' : 'jobs';
-// The clicks and when each shows its outcome, as the click figures have them.
-const [cycle, shows] = lab === 'jobs' ? [L1_CYCLE, L1_SHOWS] : [L4_CYCLE, L4_SHOWS];
 const CYCLES = 3;
 
 const server = await serve('/');
 const browser = await launch();
 try {
-  const page = await newPage(browser);
-  await page.goto(server.url + `?lang=en#/${lab}`);
-  await startPostgres(page);
-  if (lab === 'jobs') await load1000Jobs(page);
-  else await page.waitForSelector('#tick', { timeout: 60000 });
+  const { page, cycle, shows } = await clickLabPage(browser, server, lab);
   /** @type {Map<string, number>} */
   const total = new Map();
   for (let c = 0; c < CYCLES; c++) {

@@ -3,7 +3,7 @@
 // itself slows the page. Run: QUEUE_LAB_DIST=dist node bench/trace-l1.mjs [out.json]
 import fs from 'node:fs';
 import { serve, launch, newPage, startPostgres } from '../tests/e2e/harness.mjs';
-import { L1_CYCLE, load1000Jobs, timeAction } from './l1-actions.mjs';
+import { L1_CYCLE, load1000Jobs, timeAction } from './clicks.mjs';
 
 const server = await serve('/');
 const browser = await launch();

@@ -10,7 +10,7 @@
 // after 1,000 events sent, a tick and a batch received, likewise.
 import { RUNS, stats, notes, report, say } from '../report.mjs';
 import { labPage } from '../pages.mjs';
-import { L1_CYCLE, timeAction } from '../l1-actions.mjs';
+import { L1_CYCLE, timeAction } from '../clicks.mjs';
 import { pgqIdle, runInConsole, startPostgres } from '../../tests/e2e/harness.mjs';
 
 /** Reads the check time once the check after the last action has run. */

@@ -2,7 +2,7 @@
 // floor: the calls each click sent, again on a bare PGlite worker (bench/click-floor.mjs).
 import { RUNS, stats, median, notes, report, say, clickFloorRows } from '../report.mjs';
 import { labPage, tabMemory } from '../pages.mjs';
-import { L1_CYCLE, load1000Jobs, timeAction } from '../l1-actions.mjs';
+import { L1_CYCLE, load1000Jobs, timeAction } from '../clicks.mjs';
 import { clickFloorRuns } from '../click-floor.mjs';
 
 export async function l1({ server, browser, nativeSql }) {

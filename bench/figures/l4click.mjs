@@ -4,21 +4,7 @@
 import { RUNS, notes, say, clickFloorRows } from '../report.mjs';
 import { clickFloorRuns } from '../click-floor.mjs';
 import { newPage, pgqIdle } from '../../tests/e2e/harness.mjs';
-import { timeClickUntilShown } from '../l1-actions.mjs';
-
-// One event's way through the queue, [label, selector]: sent, cut into a batch by a tick,
-// received by billing and acked.
-/** @type {[string, string][]} */
-export const L4_CYCLE = [
-  ['send', '#send-one'],
-  ['tick', '#tick'],
-  ['receive', '#consumer-billing [data-act="receive"]'],
-  ['ack', '#consumer-billing [data-act="ack"]'],
-];
-
-// When an L4 click's outcome is on the page: the outcome line says something new, the lab
-// takes input again and is not busy.
-export const L4_SHOWS = { changed: '#last-outcome', enabled: '#tick', lab: '.pgq-lab' };
+import { timeClickUntilShown, L4_CYCLE, L4_SHOWS } from '../clicks.mjs';
 
 /** Clicks `sel` once the lab takes input; the ms until the outcome line shows a new text and
  * the lab takes input again (timed as L1's click is). */

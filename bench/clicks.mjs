@@ -1,6 +1,8 @@
-// L1's timed actions, shared by run.mjs (the benchmark) and trace-l1.mjs (where the time
-// goes): the same 1,000 jobs typed into the SQL console, and one click timed from the click
-// until the lab shows its effect. Not for: starting the page or PostgreSQL (the harness).
+// L1's and L4's clicks, shared by the click figures (figures/l1.mjs, figures/l4click.mjs) and
+// the tools that look at one click (trace-l1.mjs, redraws.mjs, click-parts.mjs): each lab's
+// cycle of clicks and when a click's outcome shows, L1's 1,000 jobs typed into the SQL
+// console, and one click timed from the click until the lab shows its effect.
+import { newPage, startPostgres } from '../tests/e2e/harness.mjs';
 
 // One round of worker A's life, [kind, selector]: enqueue, claim, complete, claim, fail.
 /** @type {[string, string][]} */
@@ -15,6 +17,20 @@ export const L1_CYCLE = [
 // When an L1 click's outcome is on the page: the counts above the table changed, the lab
 // takes input again and is not busy (timeClickUntilShown).
 export const L1_SHOWS = { changed: '#job-counts', enabled: '#enqueue', lab: '.jobs-lab' };
+
+// One event's way through L4's queue, [label, selector]: sent, cut into a batch by a tick,
+// received by billing and acked.
+/** @type {[string, string][]} */
+export const L4_CYCLE = [
+  ['send', '#send-one'],
+  ['tick', '#tick'],
+  ['receive', '#consumer-billing [data-act="receive"]'],
+  ['ack', '#consumer-billing [data-act="ack"]'],
+];
+
+// When an L4 click's outcome is on the page: the outcome line says something new, the lab
+// takes input again and is not busy.
+export const L4_SHOWS = { changed: '#last-outcome', enabled: '#tick', lab: '.pgq-lab' };
 
 // Types 1,000 jobs into L1's SQL console (PostgreSQL started) and waits until the counts
 // above the table show them.
@@ -46,12 +62,12 @@ export async function timeClickUntilShown(page, sel, shows, { marks = false } = 
  * The same click, timed the same way, and what it changed in the DOM until then (for
  * bench/redraws.mjs): with `redraws`, the changes counted by the nearest element with an id
  * and by kind (`#id nodes`, `#id text`, `#id @attribute`), each record counted once, or once
- * per node it adds or removes.
+ * per node it adds or removes. `at`: when the click was made (the page's performance.now()).
  * @param {any} page
  * @param {string} sel
  * @param {{ changed: string, enabled: string, lab: string }} shows
  * @param {{ marks?: boolean, redraws?: boolean }} [options]
- * @returns {Promise<{ ms: number, redraws: Record<string, number> }>}
+ * @returns {Promise<{ ms: number, at: number, redraws: Record<string, number> }>}
  */
 export async function clickUntilShown(page, sel, shows, { marks = false, redraws = false } = {}) {
   return page.evaluate(
@@ -87,7 +103,7 @@ export async function clickUntilShown(page, sel, shows, { marks = false, redraws
         /** @type {HTMLElement} */ (document.querySelector(s)).click();
       }));
       if (marks) performance.mark('action-end');
-      return { ms: t1 - t0, redraws: counts };
+      return { ms: t1 - t0, at: t0, redraws: counts };
     },
     { s: sel, shows, marks, redraws },
   );
@@ -99,4 +115,26 @@ export async function clickUntilShown(page, sel, shows, { marks = false, redraws
 export async function timeAction(page, sel, { marks = false } = {}) {
   await page.waitForSelector(`[aria-busy="false"] ${sel}:not([disabled])`, { timeout: 30000 });
   return timeClickUntilShown(page, sel, L1_SHOWS, { marks });
+}
+
+/**
+ * A page on L1 (with 1,000 jobs, `load1000Jobs`) or L4 (ready to send), PostgreSQL started,
+ * for the tools that look at one click at a time (bench/redraws.mjs, bench/click-parts.mjs),
+ * with the lab's cycle of clicks and when each shows its outcome. `record`: install the call
+ * recorder (bench/click-floor.mjs) before the app starts.
+ * @param {any} browser
+ * @param {{ url: string }} server
+ * @param {'jobs' | 'pgq'} lab
+ * @param {{ record?: (page: any) => Promise<void> }} [options]
+ */
+export async function clickLabPage(browser, server, lab, { record } = {}) {
+  const page = await newPage(browser);
+  if (record) await record(page);
+  await page.goto(server.url + `?lang=en#/${lab}`);
+  await startPostgres(page);
+  if (lab === 'jobs') await load1000Jobs(page);
+  else await page.waitForSelector('#tick', { timeout: 60000 });
+  /** @type {[[string, string][], typeof L1_SHOWS]} */
+  const [cycle, shows] = lab === 'jobs' ? [L1_CYCLE, L1_SHOWS] : [L4_CYCLE, L4_SHOWS];
+  return { page, cycle, shows };
 }
