@@ -428,32 +428,54 @@ pub fn LastOutcome(
     use crate::ui::console::ErrorBox;
     use crate::ui::i18n::{render, tr};
     let ctx = crate::ctx::use_ctx();
-    move || {
-        last.get().map(|l| match l {
-            Last::Done(o) => {
-                let class = match o.tone {
-                    Tone::Good => "note good",
-                    Tone::Warn => "note bad",
-                    Tone::Info => "note",
-                };
-                let msg = o.msg;
-                view! { <p class=class id="last-outcome" role="status">{move || render(ctx.lang.get(), &msg)}</p> }.into_any()
-            }
-            Last::Failed(e) => {
-                let said = explain.and_then(|x| Some(((x.sentence)(&e)?, x)));
-                view! {
-                    <div id="last-error">
-                        {said.map(|(k, x)| view! {
-                            <p class="note bad" id=x.id>
-                                {move || tr(ctx.lang.get(), k)} " " {move || tr(ctx.lang.get(), x.then)}
-                            </p>
-                        })}
-                        <ErrorBox error=e/>
-                    </div>
-                }
-                .into_any()
-            }
-            Last::Refused(m) => view! { <p class="field-error" role="alert">{move || render(ctx.lang.get(), &m)}</p> }.into_any(),
+    // An outcome after an outcome, the usual case at each click, changes the sentence and its
+    // tone in the paragraph already on the page, not a paragraph made afresh.
+    let done = Memo::new(move |_| last.with(|l| matches!(l, Some(Last::Done(_)))));
+    let tone = move || {
+        last.with(|l| match l {
+            Some(Last::Done(o)) => match o.tone {
+                Tone::Good => "note good",
+                Tone::Warn => "note bad",
+                Tone::Info => "note",
+            },
+            _ => "note",
         })
+    };
+    let sentence = move || {
+        let lang = ctx.lang.get();
+        last.with(|l| match l {
+            Some(Last::Done(o)) => render(lang, &o.msg),
+            _ => String::new(),
+        })
+    };
+    let other = move || {
+        last.with(|l| match l {
+            Some(Last::Done(_)) | None => None,
+            Some(other) => Some(other.clone()),
+        })
+        .map(|l| match l {
+                Last::Failed(e) => {
+                    let said = explain.and_then(|x| Some(((x.sentence)(&e)?, x)));
+                    view! {
+                        <div id="last-error">
+                            {said.map(|(k, x)| view! {
+                                <p class="note bad" id=x.id>
+                                    {move || tr(ctx.lang.get(), k)} " " {move || tr(ctx.lang.get(), x.then)}
+                                </p>
+                            })}
+                            <ErrorBox error=e/>
+                        </div>
+                    }
+                    .into_any()
+                }
+                Last::Refused(m) => view! { <p class="field-error" role="alert">{move || render(ctx.lang.get(), &m)}</p> }.into_any(),
+                Last::Done(_) => ().into_any(),
+            })
+    };
+    view! {
+        <Show when=move || done.get()>
+            <p class=tone id="last-outcome" role="status">{sentence}</p>
+        </Show>
+        {other}
     }
 }

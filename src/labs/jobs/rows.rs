@@ -55,11 +55,12 @@ pub struct QueueRow {
 }
 
 /// A row of the `jobs` table as the lab shows it.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Deserialize)]
 pub struct Job {
     pub id: i64,
     pub queue: String,
-    pub payload: serde_json::Value,
+    /// The payload's jsonb text (keys in jsonb's order, as psql shows them).
+    pub payload: String,
     pub status: String,
     pub priority: i32,
     pub run_at: String,
