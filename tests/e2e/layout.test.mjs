@@ -123,3 +123,29 @@ test('L4 at 1280 × 800: after a receive, the outcome, the received events and t
   assert.deepEqual(problems, []);
   assert.deepEqual(page.errors, []);
 });
+
+test('L4 at 1280 × 800, in both languages: the panel held at the top of the controls (clock and outcome) takes at most a quarter of the screen as the column scrolls under it', async () => {
+  for (const lang of ['ko', 'en']) {
+    const page = await newPage(site.browser, VIEW);
+    await page.goto(`${site.server.url}?lang=${lang}#/pgq`);
+    await startPostgres(page);
+    await page.waitForSelector('#consumer-billing');
+    await idle(page, '#send-one');
+    await page.click('#send-one');
+    await idle(page, '#send-one');
+    // Scrolled to the producers: the held panel is what covers the column's top.
+    await page.locator('#producers-title').evaluate((h) => window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 300));
+    const held = await page.locator('.pgq-lab .sticky-clock').evaluate((p) => {
+      const r = p.getBoundingClientRect();
+      return { top: Math.round(r.top), height: Math.round(r.height) };
+    });
+    assert.ok(held.top <= 1, `${lang}: the panel is held at the top (top ${held.top})`);
+    assert.ok(held.height <= VIEW.height / 4, `${lang}: the held panel is ${held.height} px of ${VIEW.height}`);
+    // PgQue's schedule is still on the page, below the clock, not held with it.
+    assert.equal(await page.locator('.sticky-clock #pgq-schedule').count(), 0);
+    assert.equal(await page.locator('#pgq-schedule').count(), 1);
+    await page.screenshot({ path: `tests/e2e/artifacts/layout-pgq-held-${lang}.png` });
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

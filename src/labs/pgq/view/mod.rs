@@ -109,7 +109,6 @@ pub fn PgqLab() -> impl IntoView {
                         let gone = if snap.with(|s| s.uninstalled) { keys::PGQ_ENGINE_GONE } else { keys::PGQ_QUEUE_GONE };
                         view! { <p class="note warn" id="queue-gone" role="status">{ctx.rich(gone)}</p> }
                     })}
-                    <Schedule w=w/>
                     <LastOutcome last=last explain=Explain {
                         sentence: model::error_key,
                         then: keys::PGQ_ERROR_UNCHANGED,
@@ -120,6 +119,11 @@ pub fn PgqLab() -> impl IntoView {
                     <LastActionSql entries=ctx.log busy=working/>
                     <Consumers w=w/>
                 }>
+                // PgQue's schedule, first below the clock but not held at the top with it:
+                // the panel that stays in view holds the clock and what the last move did,
+                // and with the schedule's table and note it covered over half the column at
+                // 1280 x 900.
+                <div class="panel"><Schedule w=w/></div>
                 <div class="lab-grid">
                     <Producers w=w/>
                     <Ticker w=w/>

@@ -19,10 +19,11 @@ pub fn Schedule(w: Wiring) -> impl IntoView {
     view! {
         <div class="pgq-schedule" id="pgq-schedule">
             <div class="row">
-                <label>
+                // The box beside the first line of its label, which wraps beside it.
+                <label class="label-top">
                     <input type="checkbox" id="schedule" prop:checked=on disabled=w.disabled
                         on:change=move |ev| w.act.run(Action::Schedule(event_target_checked(&ev)))/>
-                    " " {ctx.t(keys::PGQ_SCHEDULE)}
+                    <span>{ctx.t(keys::PGQ_SCHEDULE)}</span>
                 </label>
             </div>
             <ScrollTable id="pgq-jobs" class="compact" head=move || col_heads(ctx, &[
