@@ -454,23 +454,23 @@ pub fn LastOutcome(
             Some(other) => Some(other.clone()),
         })
         .map(|l| match l {
-                Last::Failed(e) => {
-                    let said = explain.and_then(|x| Some(((x.sentence)(&e)?, x)));
-                    view! {
-                        <div id="last-error">
-                            {said.map(|(k, x)| view! {
-                                <p class="note bad" id=x.id>
-                                    {move || tr(ctx.lang.get(), k)} " " {move || tr(ctx.lang.get(), x.then)}
-                                </p>
-                            })}
-                            <ErrorBox error=e/>
-                        </div>
-                    }
-                    .into_any()
+            Last::Failed(e) => {
+                let said = explain.and_then(|x| Some(((x.sentence)(&e)?, x)));
+                view! {
+                    <div id="last-error">
+                        {said.map(|(k, x)| view! {
+                            <p class="note bad" id=x.id>
+                                {move || tr(ctx.lang.get(), k)} " " {move || tr(ctx.lang.get(), x.then)}
+                            </p>
+                        })}
+                        <ErrorBox error=e/>
+                    </div>
                 }
-                Last::Refused(m) => view! { <p class="field-error" role="alert">{move || render(ctx.lang.get(), &m)}</p> }.into_any(),
-                Last::Done(_) => ().into_any(),
-            })
+                .into_any()
+            }
+            Last::Refused(m) => view! { <p class="field-error" role="alert">{move || render(ctx.lang.get(), &m)}</p> }.into_any(),
+            Last::Done(_) => ().into_any(),
+        })
     };
     view! {
         <Show when=move || done.get()>

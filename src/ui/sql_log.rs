@@ -22,9 +22,9 @@ pub fn SqlLog(entries: LogEntries) -> impl IntoView {
     // often the log changed in it.
     let shown = RwSignal::new(oldest_first());
     let due = StoredValue::new(false);
-    Effect::new(move |first: Option<()>| {
+    Effect::new(move |_| {
         entries.track();
-        if first.is_none() || due.get_value() {
+        if due.get_value() {
             return;
         }
         due.set_value(true);

@@ -335,17 +335,21 @@ fn Group(name: &'static str, ui: Ui) -> impl IntoView {
 fn SubRow(name: &'static str, sub: &'static str, ui: Ui) -> impl IntoView {
     let disabled = ui.disabled;
     let ctx = use_ctx();
-    let info = move || {
+    // Memos, as in the consumer's card: the row redraws what changed, not at every snapshot.
+    let info = Memo::new(move |_| {
         ui.row(
             |s| &s.subs,
             |x| x.consumer_name == name && x.subconsumer_name == sub,
         )
-    };
-    let held = move || ui.held(|l| l.part(name, sub));
-    let killed = move || {
+    });
+    let info = move || info.get();
+    let held = Memo::new(move |_| ui.held(|l| l.part(name, sub)));
+    let held = move || held.get();
+    let killed = Memo::new(move |_| {
         ui.lab
             .with(|l| l.as_ref().is_some_and(|l| l.is_killed(name, sub)))
-    };
+    });
+    let killed = move || killed.get();
     let part = move |i: SubInfo| match i.batch_id {
         Some(b) => Msg::new(keys::PGQ_LABEL_PART)
             .arg("batch", b)
