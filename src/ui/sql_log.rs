@@ -15,31 +15,6 @@ pub fn SqlLog(entries: LogEntries) -> impl IntoView {
     let ctx = use_ctx();
     let status = CopyStatus::new();
     let oldest_first = move || entries.with(|v| v.iter().rev().cloned().collect::<Vec<_>>());
-    // The whole log sits at the foot of the lab, out of view while a button is pressed: it
-    // takes an action's statements once the page has drawn what the action changed (the
-    // frame after), so a click's redraw does not wait for 4 to 8 log lines built here too.
-    // The last action's panel, in view, shows them at once. One update per frame however
-    // often the log changed in it.
-    let shown = RwSignal::new(oldest_first());
-    let due = StoredValue::new(false);
-    Effect::new(move |_| {
-        entries.track();
-        if due.get_value() {
-            return;
-        }
-        due.set_value(true);
-        request_animation_frame(move || {
-            set_timeout(
-                move || {
-                    // `None`: set, so the log is still on the page.
-                    if due.try_set_value(false).is_none() {
-                        let _ = shown.try_set(oldest_first());
-                    }
-                },
-                std::time::Duration::ZERO,
-            );
-        });
-    });
     view! {
         <section class="sql-log" aria-labelledby="sql-log-title">
             <div class="panel-head">
@@ -49,7 +24,7 @@ pub fn SqlLog(entries: LogEntries) -> impl IntoView {
                 </button>
             </div>
             <CopyStatusLine status=status id="sql-log-copy-status"/>
-            <Show when=move || shown.with(Vec::is_empty)>
+            <Show when=move || entries.with(Vec::is_empty)>
                 <p class="muted">{ctx.t(keys::LOG_EMPTY)}</p>
             </Show>
             // It scrolls: focusable, so a keyboard can scroll it too (WCAG 2.1.1).
@@ -58,7 +33,7 @@ pub fn SqlLog(entries: LogEntries) -> impl IntoView {
                 // it): a new entry is appended, while one put in front made the keyed list
                 // move every entry already there, 40 and more DOM moves an action.
                 <ol class="log-entries log-newest-first">
-                    <For each=move || shown.get() key=|(n, _)| *n let:item>
+                    <For each=oldest_first key=|(n, _)| *n let:item>
                         <LogLine entry=item.1 status=status/>
                     </For>
                 </ol>

@@ -246,8 +246,7 @@ test('\\gset stores one row\'s columns, :name and :\'name\' reach SQL as bound p
   assert.equal(got[0].stmt, 'select $1::int + 1 as next, $2 as evil, \':answer\' as quoted, 2::int as typed');
   assert.equal(got[0].params, "Variables bound as parameters: $1 = '42', $2 = 'x''); select 1/0; --'");
   assert.equal(got[1].echo, 'answer is 42');
-  // The SQL log has the statement as sent, with its parameters (the whole log takes it in the
-  // frame after the result is drawn).
+  // The SQL log has the statement as sent, with its parameters.
   await page.waitForFunction(() => [...document.querySelectorAll('.sql-log:not(.last-sql) pre.sql')]
     .some((e) => e.textContent.includes('select $1::int + 1 as next')), null, { timeout: 10_000 });
 
