@@ -4,9 +4,9 @@
 // round trips); tail, from the last reply until the outcome shows (decoding the new state and
 // drawing it). Medians of 8 cycles after a first. For looking, not a figure. Run:
 //   QUEUE_LAB_DIST=dist node bench/click-parts.mjs [jobs|pgq]
-import { serve, launch, pgqIdle } from '../tests/e2e/harness.mjs';
-import { recordCalls, recording, callsSoFar } from './click-floor.mjs';
-import { clickLabPage, clickUntilShown } from './clicks.mjs';
+import { serve, launch } from '../tests/e2e/harness.mjs';
+import { recordCalls } from './click-floor.mjs';
+import { clickLabPage, clickRecorded } from './clicks.mjs';
 import { median } from './report.mjs';
 
 /** @type {'jobs' | 'pgq'} */
@@ -21,11 +21,7 @@ try {
   const parts = new Map();
   for (let c = 0; c < CYCLES; c++) {
     for (const [label, sel] of cycle) {
-      if (lab === 'pgq') await pgqIdle(page);
-      await page.waitForSelector(`[aria-busy="false"] ${sel}:not([disabled])`, { timeout: 30000 });
-      const from = await callsSoFar(page);
-      const { ms, at } = await clickUntilShown(page, sel, shows);
-      const calls = (await recording(page)).calls.slice(from);
+      const { ms, at, calls } = await clickRecorded(page, lab, sel, shows);
       // The first cycle warms PGlite up.
       if (c === 0 || !calls.length) continue;
       const p = parts.get(label) ?? { total: [], head: [], worker: [], gaps: [], tail: [], calls: [] };

@@ -7,9 +7,9 @@
 // them (`cargo install rustfilt`), else they print as they are. Run:
 //   QUEUE_LAB_DIST=dist node bench/click-profile.mjs [jobs|pgq] [how many rows, 30]
 import { execFileSync } from 'node:child_process';
-import { serve, launch, pgqIdle } from '../tests/e2e/harness.mjs';
-import { recordCalls, recording, callsSoFar } from './click-floor.mjs';
-import { clickLabPage, clickUntilShown } from './clicks.mjs';
+import { serve, launch } from '../tests/e2e/harness.mjs';
+import { recordCalls } from './click-floor.mjs';
+import { clickLabPage, clickRecorded } from './clicks.mjs';
 
 /** @type {'jobs' | 'pgq'} */
 const lab = process.argv[2] === 'pgq' ? 'pgq' : 'jobs';
@@ -53,11 +53,7 @@ try {
       });
     }
     for (const [, sel] of cycle) {
-      if (lab === 'pgq') await pgqIdle(page);
-      await page.waitForSelector(`[aria-busy="false"] ${sel}:not([disabled])`, { timeout: 30000 });
-      const from = await callsSoFar(page);
-      const { ms, at } = await clickUntilShown(page, sel, shows);
-      const calls = (await recording(page)).calls.slice(from);
+      const { ms, at, calls } = await clickRecorded(page, lab, sel, shows);
       if (c > 0 && calls.length) tails.push({ from: Math.max(...calls.map((x) => x.replyAt ?? x.at)), to: at + ms });
     }
   }

@@ -2,7 +2,8 @@
 // the tools that look at one click (trace-l1.mjs, redraws.mjs, click-parts.mjs): each lab's
 // cycle of clicks and when a click's outcome shows, L1's 1,000 jobs typed into the SQL
 // console, and one click timed from the click until the lab shows its effect.
-import { newPage, startPostgres } from '../tests/e2e/harness.mjs';
+import { newPage, startPostgres, pgqIdle } from '../tests/e2e/harness.mjs';
+import { recording, callsSoFar } from './click-floor.mjs';
 
 // One round of worker A's life, [kind, selector]: enqueue, claim, complete, claim, fail.
 /** @type {[string, string][]} */
@@ -137,4 +138,23 @@ export async function clickLabPage(browser, server, lab, { record } = {}) {
   /** @type {[[string, string][], typeof L1_SHOWS]} */
   const [cycle, shows] = lab === 'jobs' ? [L1_CYCLE, L1_SHOWS] : [L4_CYCLE, L4_SHOWS];
   return { page, cycle, shows };
+}
+
+/**
+ * One click of `clickLabPage`'s cycle on a page with the call recorder (bench/click-floor.mjs):
+ * once the lab takes input (L4: and its worker is idle), `sel` clicked and timed until `shows`
+ * says its outcome is in (`clickUntilShown`), with the calls the click sent to the worker.
+ * For the tools that split a click (click-parts.mjs, click-profile.mjs).
+ * @param {any} page
+ * @param {'jobs' | 'pgq'} lab
+ * @param {string} sel
+ * @param {typeof L1_SHOWS} shows
+ */
+export async function clickRecorded(page, lab, sel, shows) {
+  if (lab === 'pgq') await pgqIdle(page);
+  await page.waitForSelector(`[aria-busy="false"] ${sel}:not([disabled])`, { timeout: 30000 });
+  const from = await callsSoFar(page);
+  const { ms, at } = await clickUntilShown(page, sel, shows);
+  const calls = (await recording(page)).calls.slice(from);
+  return { ms, at, calls };
 }

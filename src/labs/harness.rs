@@ -448,14 +448,11 @@ pub fn LastOutcome(
             _ => String::new(),
         })
     };
-    let other = move || {
-        last.with(|l| match l {
-            Some(Last::Done(_)) | None => None,
-            Some(other) => Some(other.clone()),
-        })
-        .map(|l| match l {
-            Last::Failed(e) => {
-                let said = explain.and_then(|x| Some(((x.sentence)(&e)?, x)));
+    // An error or a refusal is drawn afresh, as each is new.
+    let other = move || match last.get() {
+        Some(Last::Failed(e)) => {
+            let said = explain.and_then(|x| Some(((x.sentence)(&e)?, x)));
+            Some(
                 view! {
                     <div id="last-error">
                         {said.map(|(k, x)| view! {
@@ -466,11 +463,14 @@ pub fn LastOutcome(
                         <ErrorBox error=e/>
                     </div>
                 }
-                .into_any()
-            }
-            Last::Refused(m) => view! { <p class="field-error" role="alert">{move || render(ctx.lang.get(), &m)}</p> }.into_any(),
-            Last::Done(_) => ().into_any(),
-        })
+                .into_any(),
+            )
+        }
+        Some(Last::Refused(m)) => Some(
+            view! { <p class="field-error" role="alert">{move || render(ctx.lang.get(), &m)}</p> }
+                .into_any(),
+        ),
+        Some(Last::Done(_)) | None => None,
     };
     view! {
         <Show when=move || done.get()>

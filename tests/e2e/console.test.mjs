@@ -247,8 +247,8 @@ test('\\gset stores one row\'s columns, :name and :\'name\' reach SQL as bound p
   assert.equal(got[0].params, "Variables bound as parameters: $1 = '42', $2 = 'x''); select 1/0; --'");
   assert.equal(got[1].echo, 'answer is 42');
   // The SQL log has the statement as sent, with its parameters.
-  await page.waitForFunction(() => [...document.querySelectorAll('.sql-log:not(.last-sql) pre.sql')]
-    .some((e) => e.textContent.includes('select $1::int + 1 as next')), null, { timeout: 10_000 });
+  const logged = await page.locator('.sql-log pre.sql').allTextContents();
+  assert.ok(logged.some((s) => s.includes('select $1::int + 1 as next')), 'logged with $1');
 
   // psql's rules and words: exactly one row.
   await run(page, 'select g from generate_series(1, 2) as g \\gset\nselect 1;');
