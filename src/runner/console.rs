@@ -85,6 +85,25 @@ fn unsupported_hint(what: crate::psql::Unsupported, command: &str) -> Msg {
     Msg::new(key).arg("cmd", command)
 }
 
+/// The transaction the last statement that reached PostgreSQL left the session in, if one did.
+fn left_in(steps: &[ConsoleStep]) -> Option<TxState> {
+    steps.iter().rev().find_map(|s| match &s.outcome {
+        StepOutcome::Reply(r) | StepOutcome::Stored(r, _) => Some(r.tx),
+        _ => None,
+    })
+}
+
+/// Whether the lab clock (`lab.now()`) is gone: the console dropped it. Outside a transaction
+/// only (inside a failed one nothing can be read).
+async fn clock_missing(w: &Work) -> bool {
+    #[derive(Deserialize)]
+    struct Found {
+        clock: bool,
+    }
+    let found = w.db().quiet::<Found>(CLOCK_CHECK_SQL, &[]).await;
+    found.ok().and_then(|r| r.first()).is_some_and(|c| !c.clock)
+}
+
 impl Runner {
     /// Runs the console's input in the current lab's search path and clock, as psql with
     /// `ON_ERROR_STOP=1` runs it: statement by statement (src/psql.rs splits it), each with
@@ -94,26 +113,29 @@ impl Runner {
         let items = crate::psql::parse(input);
         let planned = items.len();
         let this = self.clone();
+        // The transaction the input left, and (when it left none) whether the lab clock is
+        // still there: both read inside the console's own piece, so that lab work held by an
+        // open transaction cannot start between a COMMIT or ROLLBACK and the check, and the
+        // page does not go on saying "a transaction is open" while that work runs.
         let run = self
             .run_named(
                 Scope::Console(lab),
                 None,
                 Some(input.to_owned()),
-                async move |w: &Work| Ok(this.console_steps(w, items).await),
+                async move |w: &Work| {
+                    let steps = this.console_steps(w, items).await;
+                    let tx = left_in(&steps).unwrap_or_else(|| this.inner.tx.get());
+                    let clock_missing = if tx == TxState::Idle {
+                        Some(clock_missing(w).await)
+                    } else {
+                        None
+                    };
+                    Ok((steps, tx, clock_missing))
+                },
             )
             .await;
-        let (steps, tx) = match run {
-            Ok(steps) => {
-                let tx = steps
-                    .iter()
-                    .rev()
-                    .find_map(|s| match &s.outcome {
-                        StepOutcome::Reply(r) | StepOutcome::Stored(r, _) => Some(r.tx),
-                        _ => None,
-                    })
-                    .unwrap_or_else(|| self.inner.tx.get());
-                (steps, tx)
-            }
+        let (steps, tx, clock_missing) = match run {
+            Ok(done) => done,
             Err(e) => {
                 let tx = self.inner.tx.get();
                 let step = ConsoleStep {
@@ -122,25 +144,12 @@ impl Runner {
                     params: Vec::new(),
                     outcome: StepOutcome::Reply(crate::db::ConsoleReply::failed(e, tx)),
                 };
-                (vec![step], tx)
+                (vec![step], tx, None)
             }
         };
         self.inner.tx.set(tx);
-        let clock_missing = if tx == TxState::Idle {
-            let db = self.inner.db.clone();
-            #[derive(Deserialize)]
-            struct Ok_ {
-                clock: bool,
-            }
-            let check = self
-                .run(Scope::Admin, None, async move |_: &Work| {
-                    db.quiet::<Ok_>(CLOCK_CHECK_SQL, &[]).await
-                })
-                .await;
-            check.ok().and_then(|r| r.first()).is_some_and(|c| !c.clock)
-        } else {
-            self.inner.status.with_untracked(|s| s.clock_missing)
-        };
+        let clock_missing =
+            clock_missing.unwrap_or_else(|| self.inner.status.with_untracked(|s| s.clock_missing));
         self.inner.status.update(|s| {
             s.tx = tx;
             s.clock_missing = clock_missing;

@@ -233,6 +233,30 @@ test('an open console transaction holds the labs back until ROLLBACK, and nothin
   await page.close();
 });
 
+test('ROLLBACK ends the console transaction at once, though the lab work it held is long: the note goes while that work runs, not after it', async () => {
+  const page = await open('vacuum');
+  await vacuumIdle(page);
+  await console_(page, 'begin;');
+  await page.waitForSelector('#console-tx');
+  // L3's last tour step: 20,000 jobs a round, three rounds, in every strategy (many seconds).
+  await page.click('button.tour-run[data-step="3"]');
+  await page.waitForFunction(() => document.querySelector('.vacuum-lab')?.getAttribute('aria-busy') === 'true');
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator('#vacuum-notice').count(), 0, 'the run waits while the transaction is open');
+  await page.click('#console-tx-rollback');
+  // Which comes first: the note gone, or the run's outcome (its last round done)?
+  const first = await page.waitForFunction(() => {
+    if (!document.querySelector('#console-tx')) return 'the note gone';
+    return document.querySelector('#vacuum-notice') ? 'the run done' : null;
+  }, null, { timeout: 120_000 }).then((h) => h.jsonValue());
+  assert.equal(first, 'the note gone',
+    'the page stops saying "a transaction is open" as soon as ROLLBACK ran, while the run it held goes on');
+  await vacuumIdle(page);
+  assert.ok((await vacuumRows(page)).length > 0, 'the run ran after the ROLLBACK, outside it, and its rows stay');
+  noErrors(page);
+  await page.close();
+});
+
 test('Reset database brings every lab back after the console dropped the clock and the search path', async () => {
   const page = await jobsAfterConsole('drop schema lab cascade; set search_path = public;');
   await page.waitForSelector('#clock-missing');
